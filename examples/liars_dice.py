@@ -1,0 +1,275 @@
+"""Liar's Dice: the example game of the tutorial (docs/tutorial.md).
+
+A small game with dice and hidden information, written on meeple's Game
+protocol in one module you can read top to bottom. The rules follow
+OpenSpiel's ``liars_dice`` so benchmarks compare like with like:
+
+* every player rolls ``dice`` dice (default 1) of ``sides`` faces (default 6)
+  in secret; the highest face is wild (counts as any face) unless ``wild`` is off;
+* in turn, a player either bids "at least *q* dice show face *f*", strictly
+  higher than the last bid (bids are ordered by quantity, then face), or
+  calls the last bid a lie (not before the first bid);
+* on a call all dice are shown: if the bid holds, the caller loses, else the
+  bidder loses. The loser scores -1, everybody else +1 (shared).
+
+The engine seat rolls the dice at the start: an ordinary, logged command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import attrs
+
+import meeple
+from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Options, Outcome, Rng
+
+# -- facts and options ---------------------------------------------------------
+
+INFO = GameInfo(
+    id="liars-dice",
+    title="Liar's Dice",
+    rules_version=1,
+    min_seats=2,
+    max_seats=6,
+    summary="Bid on the dice under everybody's cups; call a liar.",
+)
+
+
+@attrs.frozen
+class LiarsDiceOptions(Options):
+    """``dice`` per player, ``sides`` per die, and whether the top face is ``wild``."""
+
+    dice: int = 1
+    sides: int = 6
+    wild: bool = True
+
+    def validate(self, seats: int) -> None:
+        """Dice 1..5 per player and 2..12 sides."""
+        if not 1 <= self.dice <= 5:
+            raise ConfigError(f"liars-dice: dice must be 1..5, not {self.dice}")
+        if not 2 <= self.sides <= 12:
+            raise ConfigError(f"liars-dice: sides must be 2..12, not {self.sides}")
+
+
+# -- commands and events ---------------------------------------------------------
+
+
+@attrs.frozen
+class Roll(Command):
+    """The engine rolls everybody's dice (the only random step)."""
+
+    tag: ClassVar[str] = "roll"
+
+
+@attrs.frozen
+class Bid(Command):
+    """Claim that at least ``quantity`` dice show ``face`` (wilds included)."""
+
+    tag: ClassVar[str] = "bid"
+    quantity: int
+    face: int
+
+
+@attrs.frozen
+class CallLiar(Command):
+    """Call the last bid a lie."""
+
+    tag: ClassVar[str] = "liar"
+
+
+@attrs.frozen
+class DiceRolled(Event):
+    """``seat`` rolled ``dice`` (other seats see ``dice`` as None)."""
+
+    tag: ClassVar[str] = "rolled"
+    seat: int
+    dice: tuple[int, ...] | None
+
+
+@attrs.frozen
+class BidMade(Event):
+    """``seat`` bid ``quantity`` × ``face``."""
+
+    tag: ClassVar[str] = "bid_made"
+    seat: int
+    quantity: int
+    face: int
+
+
+@attrs.frozen
+class LiarCalled(Event):
+    """``seat`` called; all dice were shown; ``loser`` lost."""
+
+    tag: ClassVar[str] = "called"
+    seat: int
+    dice: tuple[tuple[int, ...], ...]
+    count: int
+    loser: int
+
+
+# -- state and view ------------------------------------------------------------------
+
+
+@attrs.frozen
+class State:
+    """The referee's state: everybody's dice, the bids, whose turn, the loser."""
+
+    seats: int
+    options: LiarsDiceOptions
+    dice: tuple[tuple[int, ...], ...] = ()
+    bids: tuple[tuple[int, int, int], ...] = ()  # (seat, quantity, face)
+    turn: int = 0
+    loser: int | None = None
+
+
+@attrs.frozen
+class View:
+    """What one seat knows: its own dice, every bid, whose turn, the result."""
+
+    seat: int | None
+    my_dice: tuple[int, ...]
+    dice_per_seat: int
+    bids: tuple[tuple[int, int, int], ...]
+    turn: int
+    revealed: tuple[tuple[int, ...], ...] | None
+    loser: int | None
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def _rank(quantity: int, face: int, sides: int) -> int:
+    return (quantity - 1) * sides + (face - 1)
+
+
+def _count(dice: Sequence[Sequence[int]], face: int, opts: LiarsDiceOptions) -> int:
+    wild = opts.sides if opts.wild else None
+    return sum(1 for hand in dice for d in hand if d == face or d == wild)
+
+
+class LiarsDice(Game[State, LiarsDiceOptions]):
+    """Liar's Dice on the meeple protocol."""
+
+    info = INFO
+    options_type = LiarsDiceOptions
+    state_type = State
+    view_type = View
+    commands = (Roll, Bid, CallLiar)
+    events = (DiceRolled, BidMade, LiarCalled)
+
+    def initial_state(self, seats: int, options: LiarsDiceOptions) -> State:
+        return State(seats=seats, options=options)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        if state.loser is not None:
+            return ()
+        if not state.dice:
+            return (ENGINE,)
+        return (state.turn,)
+
+    def auto_command(self, state: State) -> Command:
+        return Roll()
+
+    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
+        if seat not in self.to_act(state) or seat == ENGINE:
+            return ()
+        opts = state.options
+        total = state.seats * opts.dice
+        floor = -1
+        if state.bids:
+            _, q, f = state.bids[-1]
+            floor = _rank(q, f, opts.sides)
+        out: list[Command] = [
+            Bid(q, f)
+            for q in range(1, total + 1)
+            for f in range(1, opts.sides + 1)
+            if _rank(q, f, opts.sides) > floor
+        ]
+        if state.bids:
+            out.append(CallLiar())
+        return out
+
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        opts = state.options
+        match command:
+            case Roll():
+                if state.dice:
+                    raise self.illegal("the dice are already rolled", Code.WRONG_PHASE, command)
+                return tuple(DiceRolled(s, rng.dice(opts.dice, opts.sides)) for s in range(state.seats))
+            case Bid(quantity=q, face=f):
+                if not (1 <= q <= state.seats * opts.dice and 1 <= f <= opts.sides):
+                    raise self.illegal(f"a bid is 1..{state.seats * opts.dice} dice of face 1..{opts.sides}", Code.BAD_ARGUMENT, command)
+                if state.bids:
+                    _, lq, lf = state.bids[-1]
+                    if _rank(q, f, opts.sides) <= _rank(lq, lf, opts.sides):
+                        raise self.illegal(f"bid higher than {lq} x {lf}", Code.RULE, command)
+                return (BidMade(seat, q, f),)
+            case CallLiar():
+                if not state.bids:
+                    raise self.illegal("nobody has bid yet: make the first bid", Code.RULE, command)
+                bidder, q, f = state.bids[-1]
+                count = _count(state.dice, f, opts)
+                loser = seat if count >= q else bidder
+                return (LiarCalled(seat, state.dice, count, loser),)
+        raise self.illegal(f"unknown command {command!r}", Code.UNKNOWN_COMMAND, command)
+
+    def evolve(self, state: State, event: Event) -> State:
+        match event:
+            case DiceRolled(seat=s, dice=d):
+                assert d is not None
+                return attrs.evolve(state, dice=(*state.dice, d))
+            case BidMade(seat=s, quantity=q, face=f):
+                return attrs.evolve(state, bids=(*state.bids, (s, q, f)), turn=(s + 1) % state.seats)
+            case LiarCalled(loser=loser):
+                return attrs.evolve(state, loser=loser)
+        raise TypeError(f"unknown event {event!r}")
+
+    def view(self, state: State, seat: int | None) -> View:
+        mine = state.dice[seat] if seat is not None and seat < len(state.dice) else ()
+        return View(
+            seat=seat,
+            my_dice=mine,
+            dice_per_seat=state.options.dice,
+            bids=state.bids,
+            turn=state.turn,
+            revealed=state.dice if state.loser is not None else None,
+            loser=state.loser,
+        )
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if isinstance(event, DiceRolled) and event.seat != seat:
+            return DiceRolled(event.seat, None)
+        return event
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.loser is None:
+            return None
+        winners = tuple(s for s in range(state.seats) if s != state.loser)
+        scores = tuple(-1 if s == state.loser else 1 for s in range(state.seats))
+        return Outcome(winners, scores, f"seat {state.loser} lost the call")
+
+    def render(self, state: State, seat: int | None = None) -> str:
+        v = self.view(state, seat)
+        lines = [f"Liar's Dice, {state.seats} players"]
+        if seat is None:
+            lines += [f"  seat {s}: {list(d)}" for s, d in enumerate(state.dice)]
+        else:
+            lines.append(f"  your dice: {list(v.my_dice)}")
+        lines += [f"  seat {s} bid {q} x {f}" for s, q, f in state.bids]
+        if state.loser is not None:
+            lines.append(f"  seat {state.loser} lost")
+        return "\n".join(lines)
+
+    def describe(self, command: Command) -> str:
+        match command:
+            case Bid(quantity=q, face=f):
+                return f"bid {q} x {f}"
+            case CallLiar():
+                return "call liar"
+        return type(command).__name__.lower()
+
+
+GAME = LiarsDice()
+meeple.register(GAME)

@@ -1,0 +1,51 @@
+"""meeple: an event-sourced engine for tabletop games.
+
+Every action is an immutable event folded into state by pure reducers, with a
+seeded portable RNG and msgpack logs, so any match can be replayed, forked or
+verified deterministically.
+
+>>> import meeple
+>>> m = meeple.Match.start("liars-dice", seats=3, seed=1)
+>>> m.to_act
+(0,)
+"""
+
+from ._version import __version__
+from .engine import (
+    ENGINE,
+    Code,
+    Command,
+    ConfigError,
+    CorruptLog,
+    DecodeError,
+    Event,
+    ForeignFile,
+    Game,
+    GameInfo,
+    IllegalCommand,
+    LogError,
+    Match,
+    MeepleError,
+    Options,
+    Outcome,
+    RandomBot,
+    Rng,
+    SeedHidden,
+    TruncatedLog,
+    UnknownGame,
+    UnsupportedLog,
+    VerifyReport,
+    available,
+    get_game,
+    load,
+    register,
+    replay,
+    verify,
+)
+
+__all__ = [
+    "ENGINE", "Code", "Command", "ConfigError", "CorruptLog", "DecodeError", "Event", "ForeignFile", "Game",
+    "GameInfo", "IllegalCommand", "LogError", "Match", "MeepleError", "Options", "Outcome", "RandomBot", "Rng",
+    "SeedHidden", "TruncatedLog", "UnknownGame", "UnsupportedLog", "VerifyReport", "__version__", "available",
+    "get_game", "load", "register", "replay", "verify",
+]

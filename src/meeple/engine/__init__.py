@@ -1,0 +1,32 @@
+"""The game-agnostic kernel: protocol, Match, RNG, codec, log, replay and verify."""
+
+from .bot import Bot, RandomBot
+from .codec import Codec, canonical, digest, unstructure
+from .errors import (
+    Code,
+    ConfigError,
+    CorruptLog,
+    DecodeError,
+    ForeignFile,
+    IllegalCommand,
+    LogError,
+    MeepleError,
+    TruncatedLog,
+    UnknownGame,
+    UnsupportedLog,
+)
+from .game import ENGINE, Command, Event, Game, GameInfo, Message, Options, Outcome, Seat
+from .match import Match, SeedHidden, UndoCheck, codec_for
+from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, read_path, replay, verify
+from .records import Record
+from .registry import available, get_game, register, resolve
+from .rng import Rng
+
+__all__ = [
+    "ENGINE", "Bot", "Code", "Codec", "Command", "ConfigError", "CorruptLog", "DecodeError", "Divergence",
+    "Event", "ForeignFile", "Game", "GameInfo", "IllegalCommand", "LoadedLog", "LogError", "Match",
+    "MeepleError", "Message", "Options", "Outcome", "RandomBot", "Record", "Rng", "Seat", "SeedHidden",
+    "Step", "TruncatedLog", "UndoCheck", "UnknownGame", "UnsupportedLog", "VerifyReport", "available",
+    "canonical", "codec_for", "digest", "get_game", "load", "read_log", "read_path", "register", "replay",
+    "resolve", "unstructure", "verify",
+]

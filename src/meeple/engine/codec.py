@@ -1,0 +1,484 @@
+"""One converter between a game's attrs values and msgpack-ready primitives.
+
+Every attrs class becomes a msgpack *array* of its fields in declaration order
+(no field names on the wire); a :class:`~meeple.engine.game.Message` puts its
+``tag`` first. Tuples are arrays, frozensets sorted arrays, enums their value.
+Decoding is strict: wrong types, wrong lengths, unknown tags and unknown enum
+values raise :class:`~meeple.engine.errors.DecodeError` naming the path.
+
+The hooks are registered on a private :class:`cattrs.Converter`
+(``Codec.converter``), so ``codec.converter.structure(data, T)`` works for any
+type the game uses. ``canonical`` and ``digest`` give the one byte form that
+state hashes and the log's hash chain are defined over.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+import cattrs
+import msgpack
+
+from .errors import DecodeError
+from .game import Command, Event, Game, Message
+
+Prim = Any
+Hook = Callable[[Any], Any]
+
+_PRIMITIVES = (int, str, bool, float, bytes, type(None))
+
+
+def pack(value: Prim) -> bytes:
+    """Pack primitives to msgpack bytes, the canonical way (bin type, no floats reduced)."""
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def digest(data: bytes, key: bytes = b"") -> bytes:
+    """BLAKE2b-128 of ``data`` (optionally chained after ``key``)."""
+    return hashlib.blake2b(key + data, digest_size=16).digest()
+
+
+# -- unstructuring: runtime-class dispatch ------------------------------------
+
+_unstructurers: dict[type, Hook] = {}
+
+
+def unstructure(value: Any) -> Prim:
+    """Turn any supported value into msgpack-ready primitives (canonical form)."""
+    cls = value.__class__
+    if cls in _PRIMITIVE_SET:
+        return value
+    fn = _unstructurers.get(cls)
+    if fn is None:
+        fn = _make_unstructurer(cls)
+        _unstructurers[cls] = fn
+    return fn(value)
+
+
+_PRIMITIVE_SET = frozenset(_PRIMITIVES)
+
+
+def _sort_key(item: Prim) -> tuple[int, Any]:
+    if isinstance(item, (int, float)) and not isinstance(item, bool):
+        return (0, item)
+    if isinstance(item, str):
+        return (1, item)
+    return (2, pack(item))
+
+
+def _unstructure_set(value: frozenset[Any] | set[Any]) -> list[Prim]:
+    return sorted((unstructure(v) for v in value), key=_sort_key)
+
+
+def _unstructure_seq(value: tuple[Any, ...] | list[Any]) -> list[Prim]:
+    return [v if v.__class__ in _PRIMITIVE_SET else unstructure(v) for v in value]
+
+
+def _unstructure_map(value: Mapping[Any, Any]) -> dict[Any, Prim]:
+    items = [(unstructure(k), unstructure(v)) for k, v in value.items()]
+    return dict(sorted(items, key=lambda kv: _sort_key(kv[0])))
+
+
+def _make_unstructurer(cls: type) -> Hook:
+    if attrs.has(cls):
+        return _attrs_unstructurer(cls)
+    if issubclass(cls, enum.Enum):
+        return lambda v: v.value
+    if issubclass(cls, (tuple, list)):
+        return _unstructure_seq
+    if issubclass(cls, (frozenset, set)):
+        return _unstructure_set
+    if issubclass(cls, Mapping):
+        return _unstructure_map
+    if issubclass(cls, _PRIMITIVES):  # int subclasses other than enums
+        return lambda v: v
+    raise TypeError(f"meeple cannot encode values of type {cls.__qualname__}")
+
+
+def _attrs_unstructurer(cls: type) -> Hook:
+    fields = attrs.fields(cls)
+    tag = getattr(cls, "tag", None) if issubclass(cls, Message) else None
+    parts = [repr(tag)] if tag is not None else []
+    for f in fields:
+        parts.append(f"_u(o.{f.name})")
+    src = f"def unstructure_{cls.__name__}(o):\n    return [{', '.join(parts)}]\n"
+    ns: dict[str, Any] = {"_u": unstructure}
+    exec(src, ns)  # noqa: S102 - generated from attrs field names only
+    fn: Hook = ns[f"unstructure_{cls.__name__}"]
+    return fn
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical msgpack bytes of ``value`` (what hashes are taken over)."""
+    return pack(unstructure(value))
+
+
+# -- structuring: annotation-driven, strict ------------------------------------
+
+
+def _type_name(tp: Any) -> str:
+    return getattr(tp, "__name__", None) or repr(tp)
+
+
+def _prefix(err: DecodeError, step: str) -> DecodeError:
+    path = step + (("." + err.path) if err.path and not err.path.startswith("[") else err.path)
+    return DecodeError(err.message, path)
+
+
+def _strict_int(v: Any) -> int:
+    if v.__class__ is int:
+        return typing.cast(int, v)
+    raise DecodeError(f"expected an integer, got {type(v).__name__}")
+
+
+def _strict_str(v: Any) -> str:
+    if v.__class__ is str:
+        return typing.cast(str, v)
+    raise DecodeError(f"expected a string, got {type(v).__name__}")
+
+
+def _strict_bool(v: Any) -> bool:
+    if v.__class__ is bool:
+        return typing.cast(bool, v)
+    raise DecodeError(f"expected true or false, got {type(v).__name__}")
+
+
+def _strict_float(v: Any) -> float:
+    if v.__class__ in (int, float):
+        return float(v)
+    raise DecodeError(f"expected a number, got {type(v).__name__}")
+
+
+def _strict_bytes(v: Any) -> bytes:
+    if v.__class__ is bytes:
+        return typing.cast(bytes, v)
+    raise DecodeError(f"expected bytes, got {type(v).__name__}")
+
+
+def _strict_none(v: Any) -> None:
+    if v is not None:
+        raise DecodeError(f"expected nil, got {type(v).__name__}")
+
+
+def _any(v: Any) -> Any:
+    return v
+
+
+class Codec:
+    """Encodes and decodes one game's commands, events, states, views and options.
+
+    >>> from meeple.games.liars_dice import GAME  # doctest: +SKIP
+    >>> codec = Codec(GAME)                       # doctest: +SKIP
+    """
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.converter = cattrs.Converter()
+        self._hooks: dict[Any, Hook] = {
+            int: _strict_int,
+            str: _strict_str,
+            bool: _strict_bool,
+            float: _strict_float,
+            bytes: _strict_bytes,
+            type(None): _strict_none,
+            Any: _any,
+        }
+        self.message_types: tuple[type[Message], ...] = tuple(game.commands) + tuple(game.events)
+        self.by_tag: dict[str, type[Message]] = {}
+        for cls in self.message_types:
+            tag = cls.__dict__.get("tag")
+            if not isinstance(tag, str) or not tag:
+                raise TypeError(f"{cls.__qualname__} needs a ClassVar tag string")
+            if tag in self.by_tag:
+                raise TypeError(f"{game.info.id}: tag {tag!r} is used twice")
+            self.by_tag[tag] = cls
+        self.index_of: dict[type[Message], int] = {c: i for i, c in enumerate(self.message_types)}
+        self.type_table: list[list[Any]] = [[c.tag, c.schema] for c in self.message_types]
+        self.converter.register_structure_hook_func(lambda t: True, self._cattrs_hook)
+        self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
+
+    # -- public API ---------------------------------------------------------
+    def structure(self, data: Prim, tp: Any) -> Any:
+        """Build a value of type ``tp`` from primitives, strictly (DecodeError on mismatch)."""
+        return self.hook(tp)(data)
+
+    def command(self, data: Prim) -> Command:
+        """Decode a command from its primitive form ``[tag, field, ...]``."""
+        return typing.cast(Command, self.structure(data, Command))
+
+    def event(self, data: Prim) -> Event:
+        """Decode an event from its primitive form ``[tag, field, ...]``."""
+        return typing.cast(Event, self.structure(data, Event))
+
+    def hook(self, tp: Any) -> Hook:
+        """Return the strict structuring function for type ``tp``."""
+        fn = self._hooks.get(tp)
+        if fn is None:
+            fn = self._make_hook(tp)
+            self._hooks[tp] = fn
+        return fn
+
+    # -- hook factories -------------------------------------------------------
+    def _cattrs_hook(self, tp: Any) -> Callable[[Any, Any], Any]:
+        fn = self.hook(tp)
+        return lambda v, _t: fn(v)
+
+    def _make_hook(self, tp: Any) -> Hook:
+        origin = typing.get_origin(tp)
+        args = typing.get_args(tp)
+        if origin is typing.Union or origin is types.UnionType:
+            return self._union_hook(args)
+        if origin is typing.Literal:
+            allowed = args
+
+            def literal(v: Any) -> Any:
+                for a in allowed:
+                    if v == a and type(v) is type(a):
+                        return a
+                raise DecodeError(f"expected one of {list(allowed)!r}, got {v!r}")
+
+            return literal
+        if origin is tuple:
+            return self._tuple_hook(args)
+        if origin in (frozenset, set):
+            item = self.hook(args[0]) if args else _any
+
+            def fset(v: Any) -> frozenset[Any]:
+                if v.__class__ is not list:
+                    raise DecodeError(f"expected an array, got {type(v).__name__}")
+                return frozenset(_items(item, v))
+
+            return fset
+        if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
+            kh = self.hook(args[0]) if args else _any
+            vh = self.hook(args[1]) if args else _any
+
+            def mapping(v: Any) -> dict[Any, Any]:
+                if v.__class__ is not dict:
+                    raise DecodeError(f"expected a map, got {type(v).__name__}")
+                out = {}
+                for k, x in v.items():
+                    try:
+                        out[kh(k)] = vh(x)
+                    except DecodeError as e:
+                        raise _prefix(e, f"[{k!r}]") from None
+                return out
+
+            return mapping
+        if isinstance(tp, type):
+            if issubclass(tp, enum.Enum):
+                return _enum_hook(tp)
+            if issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
+                members = tuple(c for c in self.message_types if issubclass(c, tp))
+                return self._tagged_union_hook(members)
+            if attrs.has(tp):
+                return self._attrs_hook(tp)
+        raise TypeError(f"meeple cannot decode the type {tp!r}")
+
+    def _union_hook(self, args: tuple[Any, ...]) -> Hook:
+        non_none = [a for a in args if a is not type(None)]
+        optional = len(non_none) < len(args)
+        if all(isinstance(a, type) and issubclass(a, Message) for a in non_none):
+            inner = self._tagged_union_hook(tuple(non_none))
+        elif len(non_none) == 1:
+            inner = self.hook(non_none[0])
+        else:
+            hooks = [self.hook(a) for a in non_none]
+
+            def first_fit(v: Any) -> Any:
+                for h in hooks:
+                    try:
+                        return h(v)
+                    except DecodeError:
+                        continue
+                raise DecodeError(f"value fits none of {[_type_name(a) for a in non_none]}")
+
+            inner = first_fit
+        if not optional:
+            return inner
+
+        def opt(v: Any) -> Any:
+            return None if v is None else inner(v)
+
+        return opt
+
+    def _tuple_hook(self, args: tuple[Any, ...]) -> Hook:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = self.hook(args[0])
+            if item is _strict_int:
+
+                def ints(v: Any) -> tuple[int, ...]:
+                    if v.__class__ is not list:
+                        raise DecodeError(f"expected an array, got {type(v).__name__}")
+                    for i, x in enumerate(v):
+                        if x.__class__ is not int:
+                            raise DecodeError(f"expected an integer, got {type(x).__name__}", f"[{i}]")
+                    return tuple(v)
+
+                return ints
+
+            def homogeneous(v: Any) -> tuple[Any, ...]:
+                if v.__class__ is not list:
+                    raise DecodeError(f"expected an array, got {type(v).__name__}")
+                return tuple(_items(item, v))
+
+            return homogeneous
+        hooks = [self.hook(a) for a in args]
+        n = len(hooks)
+
+        def fixed(v: Any) -> tuple[Any, ...]:
+            if v.__class__ is not list or len(v) != n:
+                raise DecodeError(f"expected an array of {n}, got {_describe(v)}")
+            return tuple(_items_zip(hooks, v))
+
+        return fixed
+
+    def _attrs_hook(self, cls: type) -> Hook:
+        attrs.resolve_types(cls)
+        fields = attrs.fields(cls)
+        tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
+        offset = 1 if tag is not None else 0
+        n = len(fields) + offset
+        names = [f.name for f in fields]
+        hooks: list[Hook | None] = []
+        self._hooks[cls] = lambda v: build(v)  # placeholder for recursive types
+        for f in fields:
+            h = self.hook(f.type)
+            hooks.append(h)
+        ns: dict[str, Any] = {"cls": cls, "DecodeError": DecodeError, "_describe": _describe, "_fail": _field_fail}
+        args = []
+        for i, h in enumerate(hooks):
+            ns[f"h{i}"] = h
+            args.append(f"h{i}(v[{i + offset}])")
+        check_tag = f" or v[0] != {tag!r}" if tag is not None else ""
+        src = (
+            f"def build(v):\n"
+            f"    if v.__class__ is not list or len(v) != {n}{check_tag}:\n"
+            f"        raise DecodeError('expected a {cls.__name__} array of {n}, got ' + _describe(v))\n"
+            f"    try:\n"
+            f"        return cls({', '.join(args)})\n"
+            f"    except DecodeError as e:\n"
+            f"        raise _fail(e, v, {offset}, {names!r}, [{', '.join(f'h{i}' for i in range(len(hooks)))}]) from None\n"
+            f"    except (TypeError, ValueError) as e:\n"
+            f"        raise DecodeError('invalid {cls.__name__}: ' + str(e)) from None\n"
+        )
+        exec(src, ns)  # noqa: S102 - generated from attrs field names only
+        build: Hook = ns["build"]
+        self._hooks[cls] = build
+        return build
+
+    def _tagged_union_hook(self, members: tuple[type, ...]) -> Hook:
+        table: dict[Any, Hook] = {}
+        for cls in members:
+            if attrs.has(cls) and cls.__dict__.get("tag"):
+                table[cls.__dict__["tag"]] = self.hook(cls)
+        names = sorted(str(t) for t in table)
+
+        def tagged(v: Any) -> Any:
+            if v.__class__ is not list or not v:
+                raise DecodeError(f"expected a tagged array, got {_describe(v)}")
+            fn = table.get(v[0])
+            if fn is None:
+                raise DecodeError(f"unknown type tag {v[0]!r}; expected one of {names}")
+            return fn(v)
+
+        return tagged
+
+
+def _describe(v: Any) -> str:
+    if v.__class__ is list:
+        return f"an array of {len(v)}"
+    return type(v).__name__
+
+
+def _items(hook: Hook, v: list[Any]) -> list[Any]:
+    out = []
+    for i, x in enumerate(v):
+        try:
+            out.append(hook(x))
+        except DecodeError as e:
+            raise _prefix(e, f"[{i}]") from None
+    return out
+
+
+def _items_zip(hooks: list[Hook], v: list[Any]) -> list[Any]:
+    out = []
+    for i, (h, x) in enumerate(zip(hooks, v)):
+        try:
+            out.append(h(x))
+        except DecodeError as e:
+            raise _prefix(e, f"[{i}]") from None
+    return out
+
+
+def _field_fail(err: DecodeError, v: list[Any], offset: int, names: list[str], hooks: list[Hook]) -> DecodeError:
+    for i, (name, h) in enumerate(zip(names, hooks)):
+        try:
+            h(v[i + offset])
+        except DecodeError as e:
+            return _prefix(e, name)
+    return err
+
+
+def _enum_hook(cls: type[enum.Enum]) -> Hook:
+    by_value = {m.value: m for m in cls}
+
+    def build(v: Any) -> Any:
+        m = by_value.get(v) if v.__class__ in (int, str) else None
+        if m is None or type(m.value) is not type(v):
+            raise DecodeError(f"{v!r} is not a {cls.__name__}; expected one of {list(by_value)!r}")
+        return m
+
+    return build
+
+
+# -- options ---------------------------------------------------------------
+
+
+def options_to_map(options: Any) -> dict[str, Prim]:
+    """Unstructure an options value as a map of field name to value (sorted keys)."""
+    return {f.name: unstructure(getattr(options, f.name)) for f in sorted(attrs.fields(type(options)), key=lambda f: f.name)}
+
+
+def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
+    """Build and validate a game's options from a map; raise ConfigError on any problem.
+
+    Unknown keys are refused (with the list of known ones); values are decoded
+    strictly; then ``Options.validate(seats)`` checks combinations.
+    """
+    from .errors import ConfigError
+
+    game = codec.game
+    cls = game.options_type
+    raw = dict(raw or {})
+    attrs.resolve_types(cls)
+    fields = {f.name: f for f in attrs.fields(cls)}
+    unknown = sorted(set(raw) - set(fields), key=str)
+    if unknown:
+        raise ConfigError(
+            f"{game.info.id}: unknown option(s) {', '.join(map(repr, unknown))}; "
+            f"known options: {', '.join(sorted(fields)) or 'none'}"
+        )
+    values = {}
+    for name, value in raw.items():
+        f = fields[name]
+        if isinstance(value, enum.Enum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = unstructure(value)
+        try:
+            values[name] = codec.structure(value, f.type)
+        except DecodeError as e:
+            raise ConfigError(f"{game.info.id}: option {name!r}: {e}") from None
+    try:
+        options = cls(**values)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{game.info.id}: {e}") from None
+    options.validate(seats)
+    return options

@@ -1,0 +1,228 @@
+"""The game protocol: what a game gives the engine.
+
+A game is an object with declared facts (:class:`GameInfo`), an options
+class, its command, event, state and view classes, and pure functions::
+
+    initial_state(seats, options)        -> State
+    to_act(state)                        -> tuple of seats (ENGINE when set-up or
+                                            end-of-round work is due; () when over)
+    auto_command(state)                  -> the engine's own Command when ENGINE acts
+    legal_commands(state, seat)          -> every legal Command for seat
+    decide(state, seat, command, rng)    -> tuple of Events, or raise IllegalCommand
+    evolve(state, event)                 -> State
+    view(state, seat)                    -> what seat may know (seat None: a spectator)
+    redact(event, seat)                  -> the event as seat sees it, or None
+    outcome(state)                       -> Outcome, or None while the game goes on
+    render(state, seat)                  -> text for a terminal
+
+Subclass :class:`Game` and fill those in; the engine (``Match``, logs,
+``verify``) handles turn guards, atomicity, randomness, undo and storage for
+every game alike.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import attrs
+
+from .errors import Code, ConfigError, IllegalCommand
+from .rng import Rng
+
+#: The engine's own seat: it acts for set-up and end-of-round steps (deals,
+#: shuffles, payouts) when a game's ``to_act`` returns it.
+ENGINE = -1
+
+Seat = int
+
+
+class Message:
+    """Base of commands and events: frozen attrs classes with a stable ``tag``.
+
+    ``tag`` names the type on the wire (renaming the class changes no byte);
+    ``schema`` is its version, raised whenever its fields change, with an
+    upcaster from the previous version registered on the game.
+    """
+
+    __slots__ = ()
+    tag: ClassVar[str]
+    schema: ClassVar[int] = 1
+
+
+class Command(Message):
+    """An intent of a seat (or of the engine).
+
+    ``barrier`` declares that a command of this type reveals hidden
+    information to its player even without drawing randomness (e.g. peeking
+    at a card), so a player may not undo it. Commands that draw randomness are
+    barriers anyway.
+    """
+
+    __slots__ = ()
+    barrier: ClassVar[bool] = False
+
+
+class Event(Message):
+    """A fact that happened; states are folds of events."""
+
+    __slots__ = ()
+
+
+@attrs.frozen
+class GameInfo:
+    """Declared facts about a game, read before any of its code runs."""
+
+    id: str
+    title: str
+    rules_version: int
+    min_seats: int
+    max_seats: int
+    variants: tuple[str, ...] = ("standard",)
+    has_chance: bool = True
+    hidden_information: bool = True
+    summary: str = ""
+
+
+@attrs.frozen
+class Outcome:
+    """The result of a finished match.
+
+    ``winners`` are the winning seats (several when they share the win, none
+    for a draw where nobody wins), ``scores`` one number per seat, ``reason``
+    a sentence naming the end condition.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str
+
+
+@attrs.frozen
+class Options:
+    """Base of option classes: frozen attrs, every field with a default.
+
+    Override :meth:`validate` to reject combinations that make no game; it
+    receives the seat count and raises :class:`ConfigError`.
+    """
+
+    def validate(self, seats: int) -> None:
+        """Raise :class:`ConfigError` if these options make no game for ``seats``."""
+
+
+S = TypeVar("S")
+O = TypeVar("O", bound=Options)
+
+#: ``upcasters[(tag, version)]`` turns the field list of a record of schema
+#: ``version`` into the field list of ``version + 1``.
+Upcaster = Callable[[list[Any]], list[Any]]
+
+
+class Game(abc.ABC, Generic[S, O]):
+    """A game the engine can run. Subclass it; see the module docstring."""
+
+    info: ClassVar[GameInfo]
+    options_type: ClassVar[type[Options]] = Options
+    state_type: ClassVar[type[Any]]
+    view_type: ClassVar[type[Any] | None] = None
+    commands: ClassVar[tuple[type[Command], ...]]
+    events: ClassVar[tuple[type[Event], ...]]
+    upcasters: ClassVar[Mapping[tuple[str, int], Upcaster]] = {}
+
+    # -- options ---------------------------------------------------------
+    def check_seats(self, seats: int) -> None:
+        """Raise :class:`ConfigError` unless ``seats`` is within the game's range."""
+        info = self.info
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise ConfigError(f"{info.id}: seats must be an integer, not {seats!r}")
+        if not info.min_seats <= seats <= info.max_seats:
+            raise ConfigError(
+                f"{info.id} is for {info.min_seats}-{info.max_seats} players, not {seats}"
+            )
+
+    # -- the rules -------------------------------------------------------
+    @abc.abstractmethod
+    def initial_state(self, seats: int, options: O) -> S:
+        """Return the state before any command (set-up is done by ENGINE commands)."""
+
+    @abc.abstractmethod
+    def to_act(self, state: S) -> tuple[Seat, ...]:
+        """Return the seats that may act now: ``(ENGINE,)``, players, or ``()`` when over."""
+
+    def auto_command(self, state: S) -> Command:
+        """Return the command the engine issues when ``to_act`` is ``(ENGINE,)``."""
+        raise NotImplementedError(f"{self.info.id} has no engine commands")
+
+    @abc.abstractmethod
+    def legal_commands(self, state: S, seat: Seat) -> Sequence[Command]:
+        """Return every command ``seat`` may play now (empty if it may not act)."""
+
+    @abc.abstractmethod
+    def decide(self, state: S, seat: Seat, command: Command, rng: Rng) -> tuple[Event, ...]:
+        """Check ``command`` by ``seat`` against ``state`` and return its events.
+
+        Raise :class:`IllegalCommand` if the rules forbid it. Draw randomness
+        only from ``rng`` and write every outcome into the events.
+        """
+
+    @abc.abstractmethod
+    def evolve(self, state: S, event: Event) -> S:
+        """Return the state after ``event``; never draws, never fails on a decided event."""
+
+    @abc.abstractmethod
+    def view(self, state: S, seat: Seat | None) -> Any:
+        """Return what ``seat`` may know (``None``: a spectator) as a frozen attrs value."""
+
+    def redact(self, event: Event, seat: Seat | None) -> Event | None:
+        """Return ``event`` as ``seat`` sees it, or None if it sees nothing of it.
+
+        The default shows every event; games with hidden information override it.
+        """
+        return event
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """Return the :class:`Outcome` once the match is over, else None."""
+
+    def variant_options(self, variant: str) -> dict[str, Any]:
+        """Return the options that select ``variant`` (one of ``info.variants``).
+
+        The default: the first variant is the plain game (no options), any
+        other is ``{"variant": name}``. Raise :class:`ConfigError` for an
+        unknown name.
+        """
+        if variant not in self.info.variants:
+            raise ConfigError(
+                f"{self.info.id} has no variant {variant!r}; variants: {', '.join(self.info.variants)}"
+            )
+        return {} if variant == self.info.variants[0] else {"variant": variant}
+
+    def determinize(self, state: S, seat: Seat | None, rng: Rng) -> S:
+        """Return a state ``seat`` cannot tell from ``state``: hidden parts re-dealt at random.
+
+        Everything ``seat`` cannot see (other hands, roles, deck order, face-down
+        cards) is resampled from what is consistent with its knowledge, so
+        ``view(determinize(s, seat, rng), seat) == view(s, seat)``. Search bots
+        sample states with it; the conformance kit checks views with it. Games
+        without hidden information keep the default (the state itself).
+        """
+        return state
+
+    def render(self, state: S, seat: Seat | None = None) -> str:
+        """Return a text picture of ``state`` as ``seat`` sees it (None: the referee)."""
+        return repr(self.view(state, seat) if seat is not None else state)
+
+    def describe(self, command: Command) -> str:
+        """Return a short human description of a command (for menus and replays)."""
+        return repr(command)
+
+    def bots(self) -> Mapping[str, Callable[[int], Any]]:
+        """Return this game's bot factories by name (``factory(seed) -> Bot``)."""
+        return {}
+
+    # -- helpers for game code --------------------------------------------
+    @staticmethod
+    def illegal(message: str, code: Code = Code.RULE, command: Any = None) -> IllegalCommand:
+        """Build an :class:`IllegalCommand` (``raise self.illegal("...")``)."""
+        return IllegalCommand(code, message, command)

@@ -1,0 +1,212 @@
+"""The log file format: a header and hash-chained, length-prefixed record frames.
+
+``docs/log-format.md`` specifies every byte. In short::
+
+    log    = MAGIC frame(header) frame(record)* frame(reveal)?
+    MAGIC  = b"MEEPLE\\x00\\x01"                (8 bytes; the last is the format major)
+    frame  = u32-be length  body  hash16       (length counts body + hash)
+    hash16 = BLAKE2b-128(previous hash16 || body); the header's "previous" is MAGIC
+
+The header body is a msgpack map; a record body is the array
+``[seq, actor, command, events, rng, checkpoint]``; a reveal body is the map
+``{"reveal": [seeds, salt]}``. Commands and events are arrays whose first
+element is the index of their type in the header's ``types`` table.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import msgpack
+
+from .codec import digest, pack
+from .errors import CorruptLog, ForeignFile, LogError, TruncatedLog, UnsupportedLog
+
+MAGIC = b"MEEPLE\x00\x01"
+FORMAT_VERSION = 1
+HASH_SIZE = 16
+#: The largest frame a reader accepts; a longer length prefix is corruption.
+MAX_FRAME = 16 * 1024 * 1024
+_LEN = struct.Struct(">I")
+
+
+@attrs.frozen
+class Header:
+    """The first frame of a log: what game, which rules, which seats, which seed."""
+
+    game: str
+    rules: int
+    seats: int
+    options: dict[str, Any]
+    seeds: tuple[tuple[int, int], ...] | None
+    commitment: bytes
+    types: tuple[tuple[str, int], ...]
+    checkpoint_every: int
+    engine: str
+    format: int = FORMAT_VERSION
+    meta: dict[str, Any] = attrs.field(factory=dict)
+
+    def to_prim(self) -> dict[str, Any]:
+        """The header as the msgpack map written to the file (sorted keys)."""
+        return {
+            "checkpoint_every": self.checkpoint_every,
+            "commitment": self.commitment,
+            "engine": self.engine,
+            "format": self.format,
+            "game": self.game,
+            "meta": dict(sorted(self.meta.items())),
+            "options": self.options,
+            "rules": self.rules,
+            "seats": self.seats,
+            "seeds": None if self.seeds is None else [list(s) for s in self.seeds],
+            "types": [list(t) for t in self.types],
+        }
+
+    @classmethod
+    def from_prim(cls, raw: Any, offset: int) -> Header:
+        """Check and build a header from its decoded map."""
+
+        def bad(why: str) -> CorruptLog:
+            return CorruptLog(f"bad log header: {why}", offset=offset)
+
+        if not isinstance(raw, dict):
+            raise bad("not a map")
+        fmt = raw.get("format")
+        if fmt != FORMAT_VERSION:
+            raise UnsupportedLog(f"log format {fmt!r} is not supported (this library reads {FORMAT_VERSION})")
+        try:
+            seeds_raw = raw["seeds"]
+            seeds = None
+            if seeds_raw is not None:
+                seeds = tuple((int(_int(a)), int(_int(b))) for a, b in seeds_raw)
+            types = tuple((_str(t), _int(v)) for t, v in raw["types"])
+            header = cls(
+                game=_str(raw["game"]),
+                rules=_int(raw["rules"]),
+                seats=_int(raw["seats"]),
+                options=_dict(raw["options"]),
+                seeds=seeds,
+                commitment=_bytes(raw["commitment"]),
+                types=types,
+                checkpoint_every=_int(raw["checkpoint_every"]),
+                engine=_str(raw["engine"]),
+                format=fmt,
+                meta=_dict(raw.get("meta", {})),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise bad(f"missing or malformed field ({e})") from None
+        if header.checkpoint_every < 1:
+            raise bad("checkpoint_every must be positive")
+        return header
+
+
+def _int(v: Any) -> int:
+    if type(v) is not int:
+        raise TypeError(f"expected an integer, got {type(v).__name__}")
+    return v
+
+
+def _str(v: Any) -> str:
+    if type(v) is not str:
+        raise TypeError(f"expected a string, got {type(v).__name__}")
+    return v
+
+
+def _bytes(v: Any) -> bytes:
+    if type(v) is not bytes:
+        raise TypeError(f"expected bytes, got {type(v).__name__}")
+    return v
+
+
+def _dict(v: Any) -> dict[str, Any]:
+    if type(v) is not dict or not all(type(k) is str for k in v):
+        raise TypeError("expected a map with string keys")
+    return v
+
+
+def frame(body: bytes, previous: bytes) -> tuple[bytes, bytes]:
+    """Return ``(frame bytes, hash)`` for ``body`` chained after ``previous``."""
+    h = digest(body, previous)
+    return _LEN.pack(len(body) + HASH_SIZE) + body + h, h
+
+
+def header_frame(header: Header) -> tuple[bytes, bytes]:
+    """Return the magic plus the header frame, and the header's hash."""
+    data, h = frame(pack(header.to_prim()), MAGIC)
+    return MAGIC + data, h
+
+
+@attrs.frozen
+class RawFrame:
+    """One frame as read: where it starts, its body bytes and its stored hash."""
+
+    offset: int
+    body: bytes
+    hash: bytes
+
+
+def iter_frames(data: bytes, start: int = len(MAGIC)) -> Iterator[RawFrame]:
+    """Yield the frames of ``data`` from ``start``; raise TruncatedLog at a torn tail.
+
+    The hash is *not* checked here (see :func:`check_chain`).
+    """
+    pos = start
+    n = len(data)
+    index = -1  # the header is frame -1, records count from 0
+    while pos < n:
+        if pos + 4 > n:
+            raise TruncatedLog("log ends inside a frame length", offset=pos, record=max(index, 0),
+                               intact=max(index, 0), intact_bytes=pos)
+        (length,) = _LEN.unpack_from(data, pos)
+        if length < HASH_SIZE + 1 or length > MAX_FRAME:
+            raise CorruptLog(f"impossible frame length {length}", offset=pos, record=index if index >= 0 else None)
+        end = pos + 4 + length
+        if end > n:
+            raise TruncatedLog(
+                f"log ends inside a frame ({n - pos - 4} of {length} bytes present)",
+                offset=pos, record=max(index, 0), intact=max(index, 0), intact_bytes=pos,
+            )
+        yield RawFrame(pos, data[pos + 4 : end - HASH_SIZE], data[end - HASH_SIZE : end])
+        pos = end
+        index += 1
+
+
+def check_magic(data: bytes) -> None:
+    """Raise ForeignFile or UnsupportedLog unless ``data`` starts with a meeple log magic."""
+    if len(data) < len(MAGIC) or data[:6] != MAGIC[:6]:
+        raise ForeignFile("not a meeple log (bad magic bytes)", offset=0)
+    if data[: len(MAGIC)] != MAGIC:
+        raise UnsupportedLog(f"log format major {data[7]} is not supported", offset=7)
+
+
+def unpack_body(body: bytes, offset: int, record: int | None) -> Any:
+    """Decode a frame body with msgpack; raise CorruptLog on any malformation."""
+    try:
+        return msgpack.unpackb(body, raw=False, use_list=True, strict_map_key=False)
+    except Exception as e:  # msgpack raises several unrelated types
+        raise CorruptLog(f"undecodable frame ({type(e).__name__})", offset=offset, record=record) from None
+
+
+def read_header(data: bytes) -> tuple[Header, bytes, int]:
+    """Return the header, its hash, and the offset after its frame."""
+    check_magic(data)
+    frames = iter_frames(data)
+    try:
+        first = next(frames)
+    except StopIteration:
+        raise TruncatedLog("log has no header", offset=len(MAGIC), record=0, intact=0, intact_bytes=0) from None
+    except TruncatedLog as e:
+        raise TruncatedLog("log ends inside its header", offset=e.offset or 0, record=0, intact=0, intact_bytes=0) from None
+    if digest(first.body, MAGIC) != first.hash:
+        raise CorruptLog("header hash does not match its bytes", offset=first.offset)
+    raw = unpack_body(first.body, first.offset, None)
+    header = Header.from_prim(raw, first.offset)
+    return header, first.hash, first.offset + 4 + len(first.body) + HASH_SIZE
+
+
+def is_log_error(exc: BaseException) -> bool:
+    """True if ``exc`` is one of the log-reading errors."""
+    return isinstance(exc, LogError)

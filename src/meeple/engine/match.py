@@ -1,0 +1,487 @@
+"""A match: a game's records, a cursor over them, and everything done with them.
+
+>>> import meeple
+>>> m = meeple.Match.start("liars-dice", seats=2, seed=7)
+>>> seat = m.to_act[0]
+>>> events = m.play(seat, m.legal(seat)[0])
+>>> m.undo(); m.redo()   # tooling undo/redo by whole commands
+>>> data = m.to_bytes(); meeple.Match.from_bytes(data).state == m.state
+True
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .._version import __version__
+from .codec import Codec, digest, pack, unstructure, options_from_map, options_to_map
+from .errors import Code, ConfigError, IllegalCommand, MeepleError
+from .game import ENGINE, Command, Event, Game, Outcome
+from .log import Header, frame, header_frame
+from .records import Record, record_body
+from .registry import resolve
+from .rng import MASK64, Rng
+
+#: A snapshot of the state is kept every this many records (and a checkpoint
+#: hash written to the log at the same places).
+CHECKPOINT_EVERY = 64
+#: The most engine commands one player command may trigger (a guard against
+#: a game whose ``to_act`` never leaves ENGINE).
+MAX_ENGINE_STEPS = 100_000
+
+_codecs: dict[int, Codec] = {}
+
+
+def codec_for(game: Game[Any, Any]) -> Codec:
+    """Return the (cached) codec of a game object."""
+    c = _codecs.get(id(game))
+    if c is None or c.game is not game:
+        c = Codec(game)
+        _codecs[id(game)] = c
+    return c
+
+
+class SeedHidden(MeepleError):
+    """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
+
+
+@attrs.frozen
+class UndoCheck:
+    """Whether an undo is allowed, and if not, why. Truthy when allowed."""
+
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def seed_commitment(seeds: Sequence[tuple[int, int]], salt: bytes) -> bytes:
+    """The commitment written in a header: BLAKE2b-128(salt || msgpack(seeds))."""
+    return digest(pack([list(s) for s in seeds]), salt)
+
+
+class Match:
+    """A match of one game: play, undo, redo, seek, fork, save and load.
+
+    Create one with :meth:`start` (or :meth:`load`). ``state`` is the
+    referee's full state; give players :meth:`view` instead.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        seats: int,
+        options: Any,
+        seeds: tuple[tuple[int, int], ...] | None,
+        salt: bytes,
+        *,
+        commitment: bytes | None = None,
+        meta: Mapping[str, Any] | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
+        self.game = game
+        self.codec = codec_for(game)
+        self.seats = seats
+        self.options = options
+        self._seeds = seeds
+        self._salt = salt
+        self.commitment = commitment if commitment is not None else seed_commitment(seeds or (), salt)
+        self.meta: dict[str, Any] = dict(meta or {})
+        self.checkpoint_every = checkpoint_every
+        self._records: list[Record] = []
+        self._cursor = 0
+        initial = game.initial_state(seats, options)
+        self._snapshots: dict[int, Any] = {0: initial}
+        self._state: Any = initial
+        self._header_cache: tuple[bool, bytes, bytes] | None = None
+        self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
+
+    # -- creation ------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        game: str | Game[Any, Any],
+        seats: int,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Match:
+        """Start a new match; set-up steps of the engine seat run at once.
+
+        ``seed`` is drawn from :mod:`secrets` unless given; ``options`` maps
+        option names to values and is validated (:class:`ConfigError`).
+        """
+        g = resolve(game)
+        g.check_seats(seats)
+        codec = codec_for(g)
+        opts = options_from_map(codec, options, seats)
+        if seed is None:
+            seed = secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+            raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
+        match = cls(g, seats, opts, ((0, seed),), secrets.token_bytes(16), meta=meta)
+        match._advance_engine()
+        return match
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The full (referee's) state at the cursor."""
+        return self._state
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """The records up to the cursor."""
+        return tuple(self._records[: self._cursor])
+
+    @property
+    def cursor(self) -> int:
+        """How many records the current position has folded."""
+        return self._cursor
+
+    def __len__(self) -> int:
+        return self._cursor
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (``()`` once the match is over)."""
+        return tuple(self.game.to_act(self._state))
+
+    def legal(self, seat: int) -> Sequence[Command]:
+        """Every command ``seat`` may play now."""
+        if seat not in self.game.to_act(self._state):
+            return ()
+        return self.game.legal_commands(self._state, seat)
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may know now (``None``: a spectator)."""
+        if seat is not None:
+            self._check_seat(seat)
+        return self.game.view(self._state, seat)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome once the match is over, else None."""
+        return self.game.outcome(self._state)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.game.outcome(self._state) is not None
+
+    @property
+    def rng_counter(self) -> int:
+        """The RNG counter at the cursor (referee-side information)."""
+        return self._records[self._cursor - 1].rng if self._cursor else 0
+
+    @property
+    def seed_hidden(self) -> bool:
+        """True for a match loaded from a log that does not reveal its seed."""
+        return self._seeds is None
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """Every event up to the cursor as ``seat`` sees it (redacted)."""
+        out = []
+        for r in self._records[: self._cursor]:
+            for e in r.events:
+                red = self.game.redact(e, seat)
+                if red is not None:
+                    out.append(red)
+        return out
+
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of the position as ``seat`` sees it (None: the referee)."""
+        return self.game.render(self._state, seat)
+
+    # -- playing -------------------------------------------------------------
+    def play(self, seat: int, command: Command) -> tuple[Event, ...]:
+        """Play ``command`` for ``seat``; return its events and those of any engine steps.
+
+        Atomic: on :class:`IllegalCommand` (or any other error) nothing
+        changes. A command after an undo drops the redo branch.
+        """
+        self._check_seat(seat)
+        if self._seeds is None:
+            raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
+        if self.game.outcome(self._state) is not None:
+            raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
+        if seat not in self.game.to_act(self._state):
+            raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
+        if type(command) not in self.codec.index_of or not issubclass(type(command), Command):
+            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a {self.game.info.id} command", command)
+        new, state = self._run(self._state, self._cursor, self.rng_counter, seat, command)
+        self._commit(new, state)
+        return tuple(e for r in new for e in r.events)
+
+    def _run(self, state: Any, seq: int, counter: int, seat: int, command: Command) -> tuple[list[Record], Any]:
+        game = self.game
+        new: list[Record] = []
+        evolve = game.evolve
+        while True:
+            rng = Rng(self._seed_for(seq), counter)
+            events = tuple(game.decide(state, seat, command, rng))
+            for e in events:
+                state = evolve(state, e)
+            counter = rng.counter
+            new.append(Record(seq, seat, command, events, counter))
+            seq += 1
+            if ENGINE not in game.to_act(state):
+                return new, state
+            if len(new) > MAX_ENGINE_STEPS:
+                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
+            seat, command = ENGINE, game.auto_command(state)
+
+    def _commit(self, new: list[Record], state: Any) -> None:
+        if self._cursor < len(self._records):
+            self._truncate(self._cursor)
+        k = self.checkpoint_every
+        if len(new) == 1:
+            self._records.append(new[0])
+            self._cursor += 1
+            if self._cursor % k == 0:
+                self._snapshots[self._cursor] = state
+            self._state = state
+            return
+        # several records: keep the snapshots at multiples of k along the way
+        s = self._state
+        for r in new:
+            for e in r.events:
+                s = self.game.evolve(s, e)
+            self._records.append(r)
+            self._cursor += 1
+            if self._cursor % k == 0:
+                self._snapshots[self._cursor] = s
+        self._state = state
+
+    def _advance_engine(self) -> None:
+        if ENGINE in self.game.to_act(self._state) and self._seeds is not None:
+            cmd = self.game.auto_command(self._state)
+            new, state = self._run(self._state, self._cursor, self.rng_counter, ENGINE, cmd)
+            self._commit(new, state)
+
+    def _truncate(self, n: int) -> None:
+        del self._records[n:]
+        del self._bodies[n:]
+        for k in [k for k in self._snapshots if k > n]:
+            del self._snapshots[k]
+
+    def _seed_for(self, seq: int) -> int:
+        seeds = self._seeds
+        assert seeds is not None
+        seed = seeds[0][1]
+        for start, s in seeds:
+            if start <= seq:
+                seed = s
+        return seed
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalCommand(Code.UNKNOWN_SEAT, f"there is no seat {seat!r}; seats are 0..{self.seats - 1}")
+
+    # -- moving the cursor -------------------------------------------------------
+    def seek(self, n: int) -> None:
+        """Move the cursor to just after record ``n`` (0: the initial state); tooling only."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self._records):
+            raise IndexError(f"seek position must be within 0..{len(self._records)}, not {n!r}")
+        k = self.checkpoint_every
+        base = (n // k) * k
+        state = self._snapshots[base]
+        evolve = self.game.evolve
+        for r in self._records[base:n]:
+            for e in r.events:
+                state = evolve(state, e)
+        self._state = state
+        self._cursor = n
+
+    def _last_player_record(self) -> int:
+        j = self._cursor - 1
+        while j >= 0 and self._records[j].actor == ENGINE:
+            j -= 1
+        return j
+
+    def can_undo(self, seat: int | None = None) -> UndoCheck:
+        """May the last command be undone, by ``seat`` (a player) or by tooling (None)?
+
+        A player may undo only their own last command, and not once it drew
+        randomness or revealed hidden information (an information barrier).
+        """
+        j = self._last_player_record()
+        if j < 0:
+            return UndoCheck(False, "there is no command to undo")
+        if seat is None:
+            return UndoCheck(True)
+        rec = self._records[j]
+        if rec.actor != seat:
+            return UndoCheck(False, f"the last command was played by seat {rec.actor}, not {seat}")
+        before = self._records[j - 1].rng if j else 0
+        for r in self._records[j : self._cursor]:
+            if r.rng != before:
+                return UndoCheck(False, "that command drew randomness (an information barrier)")
+            if r.command.barrier:
+                return UndoCheck(False, "that command revealed hidden information (an information barrier)")
+        if self.seed_hidden:
+            return UndoCheck(False, "the match was loaded without its seed")
+        return UndoCheck(True)
+
+    def undo(self, seat: int | None = None) -> None:
+        """Step back over the last player command and the engine steps after it.
+
+        With ``seat``, act as that player (see :meth:`can_undo`); without, as
+        tooling (unrestricted). The undone records stay for :meth:`redo`.
+        """
+        check = self.can_undo(seat)
+        if not check:
+            code = Code.NOTHING_TO_UNDO if self._last_player_record() < 0 else Code.UNDO_BARRIER
+            raise IllegalCommand(code, f"cannot undo: {check.reason}")
+        self.seek(self._last_player_record())
+
+    def can_redo(self) -> bool:
+        """True if undone records are waiting to be redone."""
+        return self._cursor < len(self._records)
+
+    def redo(self) -> None:
+        """Replay the next undone command and its engine steps (the same outcomes)."""
+        if self._cursor >= len(self._records):
+            raise IllegalCommand(Code.NOTHING_TO_REDO, "cannot redo: nothing was undone")
+        k = self._cursor + 1
+        while k < len(self._records) and self._records[k].actor == ENGINE:
+            k += 1
+        self.seek(k)
+
+    def fork(self, at: int | None = None, seed: int | None = None) -> Match:
+        """Return a new match whose records are the first ``at`` of this one.
+
+        It continues the same RNG stream unless ``seed`` is given, in which
+        case randomness from record ``at`` on comes from the new seed.
+        """
+        at = self._cursor if at is None else at
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(self._records):
+            raise IndexError(f"fork position must be within 0..{len(self._records)}, not {at!r}")
+        if self._seeds is None:
+            raise SeedHidden("this match was loaded without its seed; it cannot be forked")
+        seeds = self._seeds
+        salt = self._salt
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+                raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
+            seeds = tuple(s for s in seeds if s[0] < at) + ((at, seed),)
+            salt = secrets.token_bytes(16)
+        other = Match(self.game, self.seats, self.options, seeds, salt, meta=self.meta,
+                      checkpoint_every=self.checkpoint_every)
+        other._records = self._records[:at]
+        other._bodies = self._bodies[: min(at, len(self._bodies))] if seed is None else []
+        other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
+        other.seek(at)
+        other._advance_engine()
+        return other
+
+    # -- saving --------------------------------------------------------------
+    def header(self, hide_seed: bool = False) -> Header:
+        """The log header of this match."""
+        return Header(
+            game=self.game.info.id,
+            rules=self.game.info.rules_version,
+            seats=self.seats,
+            options=options_to_map(self.options),
+            seeds=None if hide_seed or self._seeds is None else self._seeds,
+            commitment=self.commitment,
+            types=tuple((t, v) for t, v in self.codec.type_table),
+            checkpoint_every=self.checkpoint_every,
+            engine=__version__,
+            meta=self.meta,
+        )
+
+    def _header_frame(self, hide_seed: bool) -> tuple[bytes, bytes]:
+        cache = self._header_cache
+        if cache is None or cache[0] != hide_seed:
+            data, h = header_frame(self.header(hide_seed))
+            cache = (hide_seed, data, h)
+            self._header_cache = cache
+        return cache[1], cache[2]
+
+    def checkpoint(self, seq: int) -> bytes | None:
+        """The checkpoint hash written with record ``seq`` (None where none is due)."""
+        n = seq + 1
+        if n % self.checkpoint_every:
+            return None
+        return digest(pack(unstructure(self._snapshots[n])))
+
+    def body(self, seq: int) -> bytes:
+        """The encoded body of record ``seq`` (cached)."""
+        bodies = self._bodies
+        while len(bodies) <= seq:
+            i = len(bodies)
+            bodies.append(record_body(self.codec, self._records[i], self.checkpoint(i)))
+        return bodies[seq]
+
+    def to_bytes(self, hide_seed: bool = False) -> bytes:
+        """The log of the match up to the cursor, as bytes (see docs/log-format.md).
+
+        With ``hide_seed`` the header keeps only the seed's commitment; a
+        finished match then ends with a frame that reveals the seed.
+        """
+        head, h = self._header_frame(hide_seed)
+        parts = [head]
+        for i in range(self._cursor):
+            data, h = frame(self.body(i), h)
+            parts.append(data)
+        if hide_seed and self._seeds is not None and self.is_over:
+            data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)
+            parts.append(data)
+        return b"".join(parts)
+
+    @property
+    def head_hash(self) -> bytes:
+        """The hash of the last record at the cursor (the header's hash if none)."""
+        _, h = self._header_frame(False)
+        for i in range(self._cursor):
+            h = digest(self.body(i), h)
+        return h
+
+    def state_hash(self) -> bytes:
+        """BLAKE2b-128 of the canonical bytes of the state at the cursor."""
+        return digest(pack(unstructure(self._state)))
+
+    def save(self, path: str | os.PathLike[str], hide_seed: bool = False) -> None:
+        """Write the log to ``path`` atomically (a crash leaves the old file or the new one)."""
+        data = self.to_bytes(hide_seed)
+        target = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=".meeple-", dir=target.parent or ".")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Match:
+        """Load a match from log bytes (the chain and checkpoints are checked)."""
+        from .reader import read_log
+
+        return read_log(data).to_match()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Match:
+        """Load a match from a log file (see :meth:`from_bytes`)."""
+        from .reader import read_path
+
+        return read_path(path).to_match()
+
+    def __repr__(self) -> str:
+        return f"<Match {self.game.info.id} seats={self.seats} records={self._cursor}/{len(self._records)}>"

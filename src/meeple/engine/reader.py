@@ -1,0 +1,322 @@
+"""Reading logs: load, replay (fold the events) and verify (re-decide every command)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .codec import digest, options_from_map, pack, unstructure
+from .errors import DecodeError
+from .errors import ConfigError, CorruptLog, IllegalCommand, LogError, MeepleError, UnknownGame, UnsupportedLog
+from .game import ENGINE, Command, Event, Game
+from .log import HASH_SIZE, Header, iter_frames, read_header, unpack_body
+from .match import Match, codec_for, seed_commitment
+from .records import Record, TypeTable
+from .registry import get_game
+from .rng import Rng
+
+#: Logs larger than this are refused before reading (a guard for hostile input).
+MAX_LOG_BYTES = 1 << 31
+
+
+@attrs.frozen
+class Reveal:
+    """The final frame of a seed-hiding log: the seeds and the commitment's salt."""
+
+    seeds: tuple[tuple[int, int], ...]
+    salt: bytes
+
+
+@attrs.define
+class LoadedLog:
+    """A decoded log: header, game, options, records and their hashes."""
+
+    header: Header
+    game: Game[Any, Any]
+    options: Any
+    records: list[Record]
+    checkpoints: list[bytes | None]
+    hashes: list[bytes]
+    offsets: list[int]
+    reveal: Reveal | None
+    size: int
+
+    @property
+    def seeds(self) -> tuple[tuple[int, int], ...] | None:
+        """The seed schedule, from the header or the reveal frame."""
+        if self.header.seeds is not None:
+            return self.header.seeds
+        return self.reveal.seeds if self.reveal is not None else None
+
+    def to_match(self, check_checkpoints: bool = True) -> Match:
+        """Fold the records into a :class:`Match` positioned at the end."""
+        h = self.header
+        seeds = h.seeds
+        salt = b""
+        if seeds is None and self.reveal is not None:
+            seeds, salt = self.reveal.seeds, self.reveal.salt
+        m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
+                  meta=h.meta, checkpoint_every=h.checkpoint_every)
+        state = m.state
+        evolve = self.game.evolve
+        k = h.checkpoint_every
+        snapshots = m._snapshots
+        for r, ck in zip(self.records, self.checkpoints):
+            for e in r.events:
+                state = evolve(state, e)
+            n = r.seq + 1
+            if n % k == 0:
+                snapshots[n] = state
+                if check_checkpoints and ck is not None and ck != digest(pack(unstructure(state))):
+                    raise CorruptLog("state checkpoint does not match the folded events", record=r.seq,
+                                     offset=self.offsets[r.seq])
+        m._records = list(self.records)
+        m._cursor = len(self.records)
+        m._state = state
+        return m
+
+
+def read_path(path: str | os.PathLike[str]) -> LoadedLog:
+    """Read and decode a log file (see :func:`read_log`)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise LogError(f"{p} is larger than {MAX_LOG_BYTES} bytes")
+        data = p.read_bytes()
+    except OSError as e:
+        raise LogError(f"cannot read {p}: {e.strerror or e}") from None
+    return read_log(data)
+
+
+def read_log(data: bytes) -> LoadedLog:
+    """Decode log bytes, checking the magic, the header, every frame and the hash chain.
+
+    Raises :class:`~meeple.engine.errors.ForeignFile`, ``TruncatedLog``,
+    ``CorruptLog`` or ``UnsupportedLog`` naming the record and byte offset;
+    :class:`UnknownGame` for a game this installation does not have.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise LogError("a log is bytes")
+    data = bytes(data)
+    header, prev, _ = read_header(data)
+    game = get_game(header.game)
+    if header.rules != game.info.rules_version:
+        raise UnsupportedLog(
+            f"the log was written for {header.game} rules version {header.rules}; "
+            f"this library has version {game.info.rules_version}"
+        )
+    codec = codec_for(game)
+    try:
+        game.check_seats(header.seats)
+        options = options_from_map(codec, header.options, header.seats)
+    except ConfigError as e:
+        raise CorruptLog(f"bad header: {e}") from None
+    table = TypeTable(codec, header.types)
+    records: list[Record] = []
+    checkpoints: list[bytes | None] = []
+    hashes: list[bytes] = []
+    offsets: list[int] = []
+    reveal: Reveal | None = None
+    frames = iter_frames(data)
+    next(frames)  # the header, already read
+    for fr in frames:
+        seq = len(records)
+        if reveal is not None:
+            raise CorruptLog("frames after the reveal frame", offset=fr.offset, record=seq)
+        if digest(fr.body, prev) != fr.hash:
+            raise CorruptLog("hash chain broken: the frame's bytes were changed", offset=fr.offset, record=seq)
+        prev = fr.hash
+        raw = unpack_body(fr.body, fr.offset, seq)
+        if isinstance(raw, dict):
+            reveal = _reveal(raw, fr.offset, seq, header)
+            continue
+        try:
+            rec, ck = _record(raw, table, seq)
+        except DecodeError as e:
+            raise CorruptLog(f"malformed record: {e}", offset=fr.offset, record=seq) from None
+        records.append(rec)
+        checkpoints.append(ck)
+        hashes.append(fr.hash)
+        offsets.append(fr.offset)
+    return LoadedLog(header, game, options, records, checkpoints, hashes, offsets, reveal, len(data))
+
+
+def _reveal(raw: dict[Any, Any], offset: int, seq: int, header: Header) -> Reveal:
+    try:
+        seeds_raw, salt = raw["reveal"]
+        seeds = tuple((int(a), int(b)) for a, b in seeds_raw)
+        if type(salt) is not bytes or any(type(a) is not int or type(b) is not int for a, b in seeds_raw):
+            raise TypeError
+    except (KeyError, TypeError, ValueError):
+        raise CorruptLog("malformed reveal frame", offset=offset, record=seq) from None
+    if seed_commitment(seeds, salt) != header.commitment:
+        raise CorruptLog("the revealed seed does not match the header's commitment", offset=offset, record=seq)
+    return Reveal(seeds, salt)
+
+
+def _record(raw: Any, table: TypeTable, seq: int) -> tuple[Record, bytes | None]:
+    if raw.__class__ is not list or len(raw) != 6:
+        raise DecodeError("a record is an array of 6")
+    rseq, actor, cmd, evs, rng, ck = raw
+    if rseq.__class__ is not int or rseq != seq:
+        raise DecodeError(f"record number {rseq!r} where {seq} was expected")
+    if actor.__class__ is not int or rng.__class__ is not int or rng < 0:
+        raise DecodeError("actor and rng are integers")
+    if evs.__class__ is not list:
+        raise DecodeError("events are an array")
+    if ck is not None and (ck.__class__ is not bytes or len(ck) != HASH_SIZE):
+        raise DecodeError("a checkpoint is 16 bytes or nil")
+    command = table.decode(cmd, Command)
+    events = tuple(table.decode(e, Event) for e in evs)
+    return Record(seq, actor, command, events, rng), ck
+
+
+def load(path: str | os.PathLike[str]) -> Match:
+    """Load a match from a log file."""
+    return read_path(path).to_match()
+
+
+@attrs.frozen
+class Step:
+    """One step of a replay: the record and the state after it."""
+
+    record: Record
+    state: Any
+
+
+def replay(source: str | os.PathLike[str] | bytes, to: int | None = None) -> Iterator[Step]:
+    """Fold a log's events, yielding each record with the state after it.
+
+    Trusts the log's content but checks its hash chain and checkpoints.
+    """
+    log = read_log(source) if isinstance(source, (bytes, bytearray)) else read_path(source)
+    game = log.game
+    state = game.initial_state(log.header.seats, log.options)
+    evolve = game.evolve
+    k = log.header.checkpoint_every
+    for r, ck in zip(log.records, log.checkpoints):
+        if to is not None and r.seq >= to:
+            return
+        for e in r.events:
+            state = evolve(state, e)
+        if ck is not None and (r.seq + 1) % k == 0 and ck != digest(pack(unstructure(state))):
+            raise CorruptLog("state checkpoint does not match the folded events", record=r.seq, offset=log.offsets[r.seq])
+        yield Step(r, state)
+
+
+@attrs.frozen
+class Divergence:
+    """Where a verified log first differs from what the rules produce."""
+
+    record: int | None
+    offset: int | None
+    reason: str
+
+
+@attrs.frozen
+class VerifyReport:
+    """The result of :func:`verify`: ``ok``, how much was checked, the first divergence."""
+
+    ok: bool
+    game: str | None
+    records: int
+    checked: int
+    first_divergence: Divergence | None
+    seed_revealed: bool
+    outcome: Any = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def summary(self) -> str:
+        """One line for a person."""
+        if self.ok:
+            return f"ok: {self.game}, {self.records} records re-decided from the seed"
+        d = self.first_divergence
+        assert d is not None
+        where = []
+        if d.record is not None:
+            where.append(f"record {d.record}")
+        if d.offset is not None:
+            where.append(f"byte {d.offset}")
+        return f"FAILED: {d.reason}" + (f" ({', '.join(where)})" if where else "")
+
+
+def verify(source: str | os.PathLike[str] | bytes) -> VerifyReport:
+    """Re-run every command of a log from its seed and compare everything.
+
+    Never raises for bad content: a truncated, corrupted, tampered or foreign
+    log gives a report whose ``first_divergence`` names the first bad record
+    (or byte offset) and what differed.
+    """
+    try:
+        log = read_log(source) if isinstance(source, (bytes, bytearray)) else read_path(source)
+    except (LogError, UnknownGame) as e:
+        reason = e.message if isinstance(e, LogError) else str(e)
+        return VerifyReport(False, None, 0, 0, Divergence(getattr(e, "record", None), getattr(e, "offset", None), reason), False)
+    return verify_loaded(log)
+
+
+def verify_loaded(log: LoadedLog) -> VerifyReport:
+    """Verify an already decoded log (see :func:`verify`)."""
+    game = log.game
+    seeds = log.seeds
+    gid = log.header.game
+    n = len(log.records)
+
+    def fail(seq: int | None, reason: str, checked: int) -> VerifyReport:
+        off = log.offsets[seq] if seq is not None and seq < len(log.offsets) else None
+        return VerifyReport(False, gid, n, checked, Divergence(seq, off, reason), seeds is not None)
+
+    if seeds is None:
+        return fail(None, "the seed is hidden and was not revealed: commands cannot be re-decided", 0)
+    state = game.initial_state(log.header.seats, log.options)
+    counter = 0
+    k = log.header.checkpoint_every
+    evolve = game.evolve
+    decide = game.decide
+    to_act = game.to_act
+    seed = seeds[0][1]
+    for r, ck in zip(log.records, log.checkpoints):
+        seq = r.seq
+        for start, s in seeds:
+            if start == seq:
+                seed = s
+        acting = to_act(state)
+        if r.actor not in acting:
+            who = "nobody (the match is over)" if not acting else f"seats {list(acting)}"
+            return fail(seq, f"seat {r.actor} acted, but {who} could act", seq)
+        if r.actor == ENGINE:
+            expected_cmd = game.auto_command(state)
+            if expected_cmd != r.command:
+                return fail(seq, f"engine command differs: rules give {expected_cmd!r}, log has {r.command!r}", seq)
+        rng = Rng(seed, counter)
+        try:
+            events = tuple(decide(state, r.actor, r.command, rng))
+        except IllegalCommand as e:
+            return fail(seq, f"the command is illegal here: {e}", seq)
+        except MeepleError as e:
+            return fail(seq, f"the command cannot be decided: {e}", seq)
+        if events != r.events:
+            for i, (a, b) in enumerate(zip(events, r.events)):
+                if a != b:
+                    return fail(seq, f"event {i} differs: rules give {a!r}, log has {b!r}", seq)
+            return fail(seq, f"the rules give {len(events)} events, the log has {len(r.events)}", seq)
+        if rng.counter != r.rng:
+            return fail(seq, f"RNG counter differs: rules end at {rng.counter}, log has {r.rng}", seq)
+        counter = r.rng
+        for e in events:
+            state = evolve(state, e)
+        if (seq + 1) % k == 0:
+            if ck is None:
+                return fail(seq, "a state checkpoint is missing", seq)
+            if ck != digest(pack(unstructure(state))):
+                return fail(seq, "state checkpoint differs from the re-decided state", seq)
+        elif ck is not None:
+            return fail(seq, "a state checkpoint where none is due", seq)
+    return VerifyReport(True, gid, n, n, None, True, game.outcome(state))

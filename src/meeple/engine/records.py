@@ -1,0 +1,103 @@
+"""Records: one command with the events it produced, and their encoding in a log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from .codec import Codec, pack, unstructure
+from .errors import DecodeError, UnsupportedLog
+from .game import Command, Event, Message
+
+
+@attrs.frozen(slots=True)
+class Record:
+    """One step of a match: ``actor`` played ``command``; ``events`` followed.
+
+    ``rng`` is the RNG counter after the command; the counter before is the
+    previous record's (0 for the first). ``seq`` counts records from 0.
+    """
+
+    seq: int
+    actor: int
+    command: Command
+    events: tuple[Event, ...]
+    rng: int
+
+
+def encode_message(codec: Codec, message: Message) -> list[Any]:
+    """The file form of a command or event: its type index, then its fields."""
+    prim: list[Any] = unstructure(message)
+    prim[0] = codec.index_of[type(message)]
+    return prim
+
+
+def record_body(codec: Codec, record: Record, checkpoint: bytes | None) -> bytes:
+    """The msgpack body of a record frame."""
+    return pack(
+        [
+            record.seq,
+            record.actor,
+            encode_message(codec, record.command),
+            [encode_message(codec, e) for e in record.events],
+            record.rng,
+            checkpoint,
+        ]
+    )
+
+
+class TypeTable:
+    """Decodes the messages of one log, by the ``types`` table of its header.
+
+    Types written at an older schema version pass through the game's
+    upcasters, one version step at a time, before they are structured.
+    """
+
+    def __init__(self, codec: Codec, types: tuple[tuple[str, int], ...]) -> None:
+        game = codec.game
+        self._decoders: list[Callable[[list[Any]], Message]] = []
+        self._kinds: list[type] = []
+        for tag, version in types:
+            cls = codec.by_tag.get(tag)
+            if cls is None:
+                raise UnsupportedLog(f"the log uses type {tag!r}, unknown to {game.info.id} rules")
+            if version > cls.schema:
+                raise UnsupportedLog(
+                    f"the log writes {tag!r} at schema {version}, newer than this library's {cls.schema}"
+                )
+            hook = codec.hook(cls)
+            steps = [game.upcasters.get((tag, v)) for v in range(version, cls.schema)]
+            if any(s is None for s in steps):
+                raise UnsupportedLog(f"no upcaster for {tag!r} from schema {version} to {cls.schema}")
+            self._decoders.append(_decoder(tag, hook, steps))  # type: ignore[arg-type]
+            self._kinds.append(Command if issubclass(cls, Command) else Event)
+
+    def decode(self, prim: Any, kind: type) -> Any:
+        """Decode one message of ``kind`` (Command or Event) from its file form."""
+        if prim.__class__ is not list or not prim or prim[0].__class__ is not int:
+            raise DecodeError("expected a message array starting with a type index")
+        i = prim[0]
+        if not 0 <= i < len(self._decoders) or self._kinds[i] is not kind:
+            raise DecodeError(f"type index {i} is not a {kind.__name__.lower()} of this log")
+        return self._decoders[i](prim)
+
+
+def _decoder(tag: str, hook: Callable[[Any], Any], steps: list[Callable[[list[Any]], list[Any]]]) -> Callable[[list[Any]], Any]:
+    if not steps:
+
+        def plain(prim: list[Any]) -> Any:
+            prim[0] = tag
+            return hook(prim)
+
+        return plain
+
+    def upcast(prim: list[Any]) -> Any:
+        fields = prim[1:]
+        for step in steps:
+            fields = step(fields)
+        return hook([tag, *fields])
+
+    return upcast
+

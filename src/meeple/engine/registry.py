@@ -1,0 +1,96 @@
+"""Finding games by id: the bundled ones and those of the ``meeple.games`` entry-point group.
+
+A third-party package adds a game without touching meeple by declaring, in its
+``pyproject.toml``::
+
+    [project.entry-points."meeple.games"]
+    mygame = "mypackage.game:GAME"
+
+where ``GAME`` is an instance of a :class:`~meeple.engine.game.Game` subclass.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from importlib import metadata
+from typing import Any
+
+from .errors import ConfigError, UnknownGame
+from .game import Game
+
+#: Bundled games: id -> "module:attribute". Imported lazily, so loading one
+#: game never imports another.
+BUNDLED: dict[str, str] = {
+    "saboteur": "meeple.games.saboteur:GAME",
+    "kings": "meeple.games.kings:GAME",
+    "gophers": "meeple.games.gophers:GAME",
+    "mordred": "meeple.games.mordred:GAME",
+}
+
+_registered: dict[str, Game[Any, Any]] = {}
+
+
+def register(game: Game[Any, Any]) -> None:
+    """Register a game object under its ``info.id`` (replacing any earlier one)."""
+    _registered[game.info.id] = game
+
+
+def _load_target(target: str) -> Game[Any, Any]:
+    module, _, attr = target.partition(":")
+    obj = getattr(importlib.import_module(module), attr)
+    if not isinstance(obj, Game):
+        raise ConfigError(f"{target} is not a meeple Game")
+    return obj
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    try:
+        return {ep.name: ep for ep in metadata.entry_points(group="meeple.games")}
+    except Exception:  # pragma: no cover - broken environments
+        return {}
+
+
+def available() -> list[str]:
+    """Return the ids of every game that can be loaded, sorted."""
+    ids = set(_registered) | set(_entry_points())
+    for gid, target in BUNDLED.items():
+        module = target.partition(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            ids.add(gid)
+    return sorted(ids)
+
+
+def get_game(game_id: str) -> Game[Any, Any]:
+    """Return the game registered as ``game_id``; raise :class:`UnknownGame` if none is.
+
+    >>> get_game("liars-dice").info.title
+    "Liar's Dice"
+    """
+    if not isinstance(game_id, str):
+        raise UnknownGame(f"a game id is a string, not {game_id!r}")
+    game = _registered.get(game_id)
+    if game is not None:
+        return game
+    eps = _entry_points()
+    if game_id in eps:
+        obj = eps[game_id].load()
+        if not isinstance(obj, Game):
+            raise ConfigError(f"entry point {game_id!r} does not name a meeple Game")
+        _registered[game_id] = obj
+        return obj
+    if game_id in BUNDLED:
+        module = BUNDLED[game_id].partition(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            game = _load_target(BUNDLED[game_id])
+            _registered[game_id] = game
+            return game
+    known = ", ".join(available()) or "none"
+    raise UnknownGame(f"unknown game {game_id!r}; known games: {known}")
+
+
+def resolve(game: str | Game[Any, Any]) -> Game[Any, Any]:
+    """Accept a game id or a game object and return the game object."""
+    return game if isinstance(game, Game) else get_game(game)
+
+

@@ -1,0 +1,1 @@
+"""The games bundled with meeple, one package each; no game imports another."""
