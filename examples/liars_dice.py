@@ -146,7 +146,7 @@ def _rank(quantity: int, face: int, sides: int) -> int:
 
 def _count(dice: Sequence[Sequence[int]], face: int, opts: LiarsDiceOptions) -> int:
     wild = opts.sides if opts.wild else None
-    return sum(1 for hand in dice for d in hand if d == face or d == wild)
+    return sum(1 for hand in dice for d in hand if d in (face, wild))
 
 
 class LiarsDice(Game[State, LiarsDiceOptions]):

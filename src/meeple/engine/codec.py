@@ -36,7 +36,8 @@ _PRIMITIVES = (int, str, bool, float, bytes, type(None))
 
 def pack(value: Prim) -> bytes:
     """Pack primitives to msgpack bytes, the canonical way (bin type, no floats reduced)."""
-    return msgpack.packb(value, use_bin_type=True)
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
 
 
 def digest(data: bytes, key: bytes = b"") -> bytes:
@@ -109,7 +110,7 @@ def _attrs_unstructurer(cls: type) -> Hook:
         parts.append(f"_u(o.{f.name})")
     src = f"def unstructure_{cls.__name__}(o):\n    return [{', '.join(parts)}]\n"
     ns: dict[str, Any] = {"_u": unstructure}
-    exec(src, ns)  # noqa: S102 - generated from attrs field names only
+    exec(src, ns)
     fn: Hook = ns[f"unstructure_{cls.__name__}"]
     return fn
 
@@ -133,19 +134,19 @@ def _prefix(err: DecodeError, step: str) -> DecodeError:
 
 def _strict_int(v: Any) -> int:
     if v.__class__ is int:
-        return typing.cast(int, v)
+        return v
     raise DecodeError(f"expected an integer, got {type(v).__name__}")
 
 
 def _strict_str(v: Any) -> str:
     if v.__class__ is str:
-        return typing.cast(str, v)
+        return v
     raise DecodeError(f"expected a string, got {type(v).__name__}")
 
 
 def _strict_bool(v: Any) -> bool:
     if v.__class__ is bool:
-        return typing.cast(bool, v)
+        return v
     raise DecodeError(f"expected true or false, got {type(v).__name__}")
 
 
@@ -157,7 +158,7 @@ def _strict_float(v: Any) -> float:
 
 def _strict_bytes(v: Any) -> bytes:
     if v.__class__ is bytes:
-        return typing.cast(bytes, v)
+        return v
     raise DecodeError(f"expected bytes, got {type(v).__name__}")
 
 
@@ -200,7 +201,7 @@ class Codec:
             self.by_tag[tag] = cls
         self.index_of: dict[type[Message], int] = {c: i for i, c in enumerate(self.message_types)}
         self.type_table: list[list[Any]] = [[c.tag, c.schema] for c in self.message_types]
-        self.converter.register_structure_hook_func(lambda t: True, self._cattrs_hook)
+        self.converter.register_structure_hook_factory(lambda t: True, self._cattrs_hook)
         self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
 
     # -- public API ---------------------------------------------------------
@@ -346,7 +347,7 @@ class Codec:
         offset = 1 if tag is not None else 0
         n = len(fields) + offset
         names = [f.name for f in fields]
-        hooks: list[Hook | None] = []
+        hooks: list[Hook] = []
         self._hooks[cls] = lambda v: build(v)  # placeholder for recursive types
         for f in fields:
             h = self.hook(f.type)
@@ -368,7 +369,7 @@ class Codec:
             f"    except (TypeError, ValueError) as e:\n"
             f"        raise DecodeError('invalid {cls.__name__}: ' + str(e)) from None\n"
         )
-        exec(src, ns)  # noqa: S102 - generated from attrs field names only
+        exec(src, ns)
         build: Hook = ns["build"]
         self._hooks[cls] = build
         return build

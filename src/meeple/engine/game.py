@@ -112,7 +112,7 @@ class Options:
 
 
 S = TypeVar("S")
-O = TypeVar("O", bound=Options)
+O = TypeVar("O", bound=Options)  # noqa: E741 - the options type parameter
 
 #: ``upcasters[(tag, version)]`` turns the field list of a record of schema
 #: ``version`` into the field list of ``version + 1``.

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -21,7 +22,7 @@ from typing import Any
 import attrs
 
 from .._version import __version__
-from .codec import Codec, digest, pack, unstructure, options_from_map, options_to_map
+from .codec import Codec, digest, options_from_map, options_to_map, pack, unstructure
 from .errors import Code, ConfigError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, frame, header_frame
@@ -48,6 +49,15 @@ def codec_for(game: Game[Any, Any]) -> Codec:
     return c
 
 
+def _file_mode(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 class SeedHidden(MeepleError):
     """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
 
@@ -61,6 +71,15 @@ class UndoCheck:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+def derive_salt(seed: int) -> bytes:
+    """The commitment salt of a seed: BLAKE2b-128 keyed by a fixed label.
+
+    Derived, not random, so the same inputs give byte-identical logs; the
+    commitment hides the seed as well as its 64 bits of entropy do.
+    """
+    return digest(seed.to_bytes(8, "big"), b"meeple-seed-salt")
 
 
 def seed_commitment(seeds: Sequence[tuple[int, int]], salt: bytes) -> bytes:
@@ -128,7 +147,7 @@ class Match:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        match = cls(g, seats, opts, ((0, seed),), secrets.token_bytes(16), meta=meta)
+        match = cls(g, seats, opts, ((0, seed),), derive_salt(seed), meta=meta)
         match._advance_engine()
         return match
 
@@ -373,8 +392,8 @@ class Match:
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
                 raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-            seeds = tuple(s for s in seeds if s[0] < at) + ((at, seed),)
-            salt = secrets.token_bytes(16)
+            seeds = (*(s for s in seeds if s[0] < at), (at, seed))
+            salt = derive_salt(seed)
         other = Match(self.game, self.seats, self.options, seeds, salt, meta=self.meta,
                       checkpoint_every=self.checkpoint_every)
         other._records = self._records[:at]
@@ -457,16 +476,15 @@ class Match:
         target = Path(path)
         fd, tmp = tempfile.mkstemp(prefix=".meeple-", dir=target.parent or ".")
         try:
+            os.chmod(tmp, _file_mode(target))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, target)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
 
     @classmethod

@@ -10,8 +10,7 @@ from typing import Any
 import attrs
 
 from .codec import digest, options_from_map, pack, unstructure
-from .errors import DecodeError
-from .errors import ConfigError, CorruptLog, IllegalCommand, LogError, MeepleError, UnknownGame, UnsupportedLog
+from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
 from .log import HASH_SIZE, Header, iter_frames, read_header, unpack_body
 from .match import Match, codec_for, seed_commitment
@@ -66,8 +65,7 @@ class LoadedLog:
         k = h.checkpoint_every
         snapshots = m._snapshots
         for r, ck in zip(self.records, self.checkpoints):
-            for e in r.events:
-                state = evolve(state, e)
+            state = _fold(evolve, state, r, self.offsets[r.seq])
             n = r.seq + 1
             if n % k == 0:
                 snapshots[n] = state
@@ -78,6 +76,15 @@ class LoadedLog:
         m._cursor = len(self.records)
         m._state = state
         return m
+
+
+def _fold(evolve: Any, state: Any, record: Record, offset: int) -> Any:
+    try:
+        for e in record.events:
+            state = evolve(state, e)
+    except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
+        raise CorruptLog(f"the events cannot be folded ({type(e).__name__}: {e})", record=record.seq, offset=offset) from None
+    return state
 
 
 def read_path(path: str | os.PathLike[str]) -> LoadedLog:
@@ -202,8 +209,7 @@ def replay(source: str | os.PathLike[str] | bytes, to: int | None = None) -> Ite
     for r, ck in zip(log.records, log.checkpoints):
         if to is not None and r.seq >= to:
             return
-        for e in r.events:
-            state = evolve(state, e)
+        state = _fold(evolve, state, r, log.offsets[r.seq])
         if ck is not None and (r.seq + 1) % k == 0 and ck != digest(pack(unstructure(state))):
             raise CorruptLog("state checkpoint does not match the folded events", record=r.seq, offset=log.offsets[r.seq])
         yield Step(r, state)
@@ -256,9 +262,10 @@ def verify(source: str | os.PathLike[str] | bytes) -> VerifyReport:
     """
     try:
         log = read_log(source) if isinstance(source, (bytes, bytearray)) else read_path(source)
-    except (LogError, UnknownGame) as e:
-        reason = e.message if isinstance(e, LogError) else str(e)
-        return VerifyReport(False, None, 0, 0, Divergence(getattr(e, "record", None), getattr(e, "offset", None), reason), False)
+    except (LogError, UnknownGame) as err:
+        reason = err.message if isinstance(err, LogError) else str(err)
+        where = Divergence(getattr(err, "record", None), getattr(err, "offset", None), reason)
+        return VerifyReport(False, None, 0, 0, where, False)
     return verify_loaded(log)
 
 
@@ -300,8 +307,8 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
             events = tuple(decide(state, r.actor, r.command, rng))
         except IllegalCommand as e:
             return fail(seq, f"the command is illegal here: {e}", seq)
-        except MeepleError as e:
-            return fail(seq, f"the command cannot be decided: {e}", seq)
+        except Exception as e:  # hostile input must never escape as a crash
+            return fail(seq, f"the command cannot be decided: {type(e).__name__}: {e}", seq)
         if events != r.events:
             for i, (a, b) in enumerate(zip(events, r.events)):
                 if a != b:
@@ -310,8 +317,8 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if rng.counter != r.rng:
             return fail(seq, f"RNG counter differs: rules end at {rng.counter}, log has {r.rng}", seq)
         counter = r.rng
-        for e in events:
-            state = evolve(state, e)
+        for ev in events:
+            state = evolve(state, ev)
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)

@@ -1,0 +1,43 @@
+"""Developer sessions: ``nox -s tests typecheck lint demo bench``."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "typecheck", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite (doctests included), on two workers."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "pytest", "-n", "2", *session.posargs)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on the package."""
+    session.install("-e", ".[dev]")
+    session.run("mypy", "--strict", "src/meeple")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff on the package, the tests, the examples and the benchmarks."""
+    session.install("ruff")
+    session.run("ruff", "check", "src", "tests", "examples", "benchmarks", "noxfile.py")
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: play, save, replay and verify a match of every game."""
+    session.install("-e", ".")
+    session.run("meeple", "demo", *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The benchmark suite (JSON lines and a table); ``-- --quick`` for a short run."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/run.py", *session.posargs)

@@ -1,0 +1,5 @@
+"""``python -m meeple``: the command line."""
+
+from .cli import run
+
+run()
