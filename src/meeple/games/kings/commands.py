@@ -1,0 +1,58 @@
+"""What players (and the engine) may ask for in Underground Kings.
+
+A turn is two commands: :class:`Play` (or :class:`Retreat` when no squad can
+be played), then :class:`DrawDeck` or :class:`DrawCamp`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from meeple.engine import Command
+
+from .data import People
+
+
+@attrs.frozen
+class SetUp(Command):
+    """The engine deals the King cards, shuffles the deck and lays out the table."""
+
+    tag: ClassVar[str] = "setup"
+
+
+@attrs.frozen
+class Play(Command):
+    """Play squad ``card`` from hand onto mine number ``mine``.
+
+    The mine is central (unowned) or one of the player's own; the squad must
+    beat the top squad there (higher strength, or a 0 on a 9).
+    """
+
+    tag: ClassVar[str] = "play"
+    card: int
+    mine: int
+
+
+@attrs.frozen
+class Retreat(Command):
+    """With no legal play, put squad ``card`` from hand on its people's camp pile."""
+
+    tag: ClassVar[str] = "retreat"
+    card: int
+
+
+@attrs.frozen
+class DrawDeck(Command):
+    """Draw the top card of the deck into hand (ends the game if it was the last)."""
+
+    tag: ClassVar[str] = "draw_deck"
+
+
+@attrs.frozen
+class DrawCamp(Command):
+    """Draw the top squad of the camp pile of ``people`` into hand."""
+
+    tag: ClassVar[str] = "draw_camp"
+    people: People

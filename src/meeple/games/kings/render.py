@@ -1,0 +1,53 @@
+"""A text picture of the table: mines and their stacks, the camp, hands and scores."""
+
+from __future__ import annotations
+
+from .data import CARDS, PEOPLES
+from .state import Phase, State
+from .view import view
+
+
+def _squads(cards: tuple[int, ...]) -> str:
+    return " ".join(f"{CARDS[c].people.value[:2]}{CARDS[c].strength}" for c in cards) or "-"
+
+
+def render(state: State, seat: int | None = None) -> str:
+    """Return the table as ``seat`` sees it (None: the referee, who sees every hand).
+
+    Squads are written as the people's first two letters and the strength
+    (``go7`` is a goblin 7); mines as ``value pt, defence, depth, +O`` for an
+    overseer.
+    """
+    if state.phase is Phase.SETUP:
+        return f"Underground Kings, {state.seats} players: not set up yet"
+    v = view(state, seat)
+    lines = [f"Underground Kings, {state.seats} players" + (f" (you are seat {seat})" if seat is not None else "")]
+    top = v.deck_top.label() if v.deck_top is not None else "-"
+    lines.append(f"Deck: {v.deck_size} cards, top mine {top}")
+    lines.append("Central mines:")
+    for m in v.mines:
+        if m.owner is None:
+            lines.append(f"  mine {m.number:<3} {m.mine.label():<18} squads: {_squads(m.stack)}")
+    lines.append("Camp (bottom to top): " + "; ".join(f"{p.value} {_squads(pile)}" for p, pile in zip(PEOPLES, v.camp)))
+    if v.discard:
+        lines.append(f"Discard: {_squads(v.discard)}")
+    for s, people in enumerate(v.peoples):
+        marker = "*" if s == v.turn and v.phase is not Phase.OVER else " "
+        lines.append(f"{marker}Seat {s} ({people.value} king), score {v.scores[s]}")
+        for m in v.mines:
+            if m.owner == s:
+                lines.append(f"    mine {m.number:<3} {m.mine.label():<18} workers: {_squads(m.stack)}")
+        if v.developed[s]:
+            lines.append("    developed: " + ", ".join(d.label() for d in v.developed[s]))
+        if seat is None or seat == s:
+            hand = state.hands[s]
+            lines.append("    hand: " + ", ".join(f"{CARDS[c].squad_label()} [{CARDS[c].mine.label()}]" for c in hand))
+        else:
+            lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
+    if v.phase is Phase.OVER:
+        lines.append("Game over: the deck ran out.")
+    elif v.phase is Phase.DRAW:
+        lines.append(f"Seat {v.turn} draws" + (" from the deck (after a retreat)" if v.must_draw_deck else ""))
+    else:
+        lines.append(f"Seat {v.turn} plays a squad")
+    return "\n".join(lines)
