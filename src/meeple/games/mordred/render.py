@@ -1,0 +1,109 @@
+"""Text pictures of a Mordred position and short descriptions of commands.
+
+The map is drawn on its grid (north at the top, England to the east): each
+cell shows the area code, its terrain (``f`` forest, ``m`` mountains), ``*``
+for a black-bordered area, and what stands there (``V2`` a village of seat 2,
+``T`` a town, ``C`` a castle, ``W`` a warrior of Mordred).
+"""
+
+from __future__ import annotations
+
+from .commands import Attack, Build, EndTurn, Place, Roll, Start
+from .data import AREA_INDEX, AREAS, BUILDINGS, CASTLE_AREA, MONEY, Kind, Terrain
+from .rules import buildings_on_map, pieces_left, points, warriors_on_map
+from .state import Phase, State
+
+_LETTER = {Kind.VILLAGE: "V", Kind.TOWN: "T", Kind.CASTLE: "C"}
+_CELL = 14
+
+
+def _cell(state: State, code: str) -> str:
+    area = AREAS[code]
+    if code == CASTLE_AREA:
+        return f"{code} MORDRED".ljust(_CELL)
+    terrain = "f" if area.terrain is Terrain.FOREST else "m"
+    mark = "*" if area.border else " "
+    b = state.buildings[AREA_INDEX[code]]
+    if state.warriors[AREA_INDEX[code]]:
+        what = "W"
+    elif b is not None:
+        what = f"{_LETTER[b.kind]}{b.owner}"
+    else:
+        what = "."
+    return f"{code} {terrain}{mark} {what}".ljust(_CELL)
+
+
+def render_map(state: State) -> list[str]:
+    """Return the map as lines of text, one per grid row."""
+    rows = max(a.row for a in AREAS.values()) + 1
+    cols = max(a.col for a in AREAS.values()) + 1
+    grid = [[" " * _CELL for _ in range(cols)] for _ in range(rows)]
+    for code, area in AREAS.items():
+        grid[area.row][area.col] = _cell(state, code)
+    return ["  " + "".join(line).rstrip() for line in grid]
+
+
+def render_road(state: State) -> list[str]:
+    """Return Mordred's road: each seat's marker counted from the dragon space (0)."""
+    back, forward = state.options.road_back, state.options.road_forward
+    out = [f"Mordred's road: spaces -{back} .. 0 (dragon) .. +{forward}"]
+    for s, pos in enumerate(state.road):
+        track = "".join(
+            str(s) if i == pos else ("D" if i == 0 else "-") for i in range(-back, forward + 1)
+        )
+        out.append(f"  seat {s}: [{track}] {pos:+d}")
+    return out
+
+
+def render(state: State, seat: int | None = None) -> str:
+    """Return the whole position as text (everything is public; ``seat`` marks "you")."""
+    head = f"Mordred, {state.seats} players"
+    if state.phase is Phase.OVER:
+        head += f" - game over ({state.ended.value if state.ended else ''})"
+    elif state.phase is not Phase.SETUP:
+        head += f" - turn {state.turns}, seat {state.turn} to {state.phase.value}"
+        if state.phase is Phase.PLACE:
+            head += f" ({state.hand} warrior(s) in hand)"
+    lines = [head, *render_map(state), *render_road(state)]
+    lines.append(
+        f"Mordred: {warriors_on_map(state)} warriors on the map, {state.supply} in his supply; "
+        f"{buildings_on_map(state)} buildings on the map"
+    )
+    for s in range(state.seats):
+        left = " ".join(f"{_LETTER[k]}{pieces_left(state, s, k)}" for k in Kind)
+        you = " (you)" if s == seat else ""
+        lines.append(f"  seat {s}{you}: £{state.money[s]}, {points(state, s)} points, pieces left {left}")
+    if state.last_roll is not None:
+        r = state.last_roll
+        lines.append(
+            f"last roll: seat {r.seat} row {r.row.value} dice {r.dice[0]} {r.dice[1]}: "
+            f"£{r.money}, {r.warriors} warrior(s)"
+        )
+    return "\n".join(lines)
+
+
+def describe(command: object) -> str:
+    """Return a short human description of a Mordred command."""
+    match command:
+        case Start():
+            return "roll for the first player"
+        case Roll(row=row):
+            cells = " ".join(f"{'W' if c.black else '£'}{c.amount}" for c in MONEY[row])
+            return f"declare row {row.value} and roll ({cells})"
+        case Place(area=area):
+            return f"place a warrior on {_name(area)}"
+        case Build(area=area, kind=kind):
+            pts = BUILDINGS[kind].points
+            return f"build a {kind.value} ({pts} pt) on {_name(area)}"
+        case Attack(source=source, target=target):
+            if target == CASTLE_AREA:
+                return f"attack Mordred in his castle from {_name(source)} (£2)"
+            return f"attack the warrior on {_name(target)} from {_name(source)} (£2)"
+        case EndTurn():
+            return "end the turn"
+    return repr(command)
+
+
+def _name(code: str) -> str:
+    area = AREAS.get(code)
+    return f"{area.name} ({code})" if area is not None else repr(code)

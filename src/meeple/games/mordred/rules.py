@@ -1,0 +1,536 @@
+"""Mordred's rules: set-up, the turn (roll, place warriors, spend), the end and the winner.
+
+Each rule cites the section of the rule text it implements (the seed file
+``shared/seeds/004_0a5a142feb15eff2.txt``); ``docs/rules/mordred.md`` is the
+English rulebook of this implementation.
+
+>>> import meeple
+>>> m = meeple.Match.start("mordred", seats=3, seed=5)
+>>> m.to_act == (m.state.first,)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
+from meeple.engine.bot import RandomBot
+
+from .commands import Attack, Build, EndTurn, Place, Roll, Start
+from .data import (
+    AREA_INDEX,
+    AREAS,
+    ASSAULT,
+    ATTACK,
+    ATTACK_COST,
+    BORDER,
+    BUILDINGS,
+    CASTLE_AREA,
+    LAND,
+    SIEGE,
+    SURCHARGE,
+    Kind,
+    Row,
+    build_price,
+    money_cell,
+)
+from .events import (
+    Assaulted,
+    Attacked,
+    Built,
+    FirstPlayerRolled,
+    GameEnded,
+    Rolled,
+    Siege,
+    TurnEnded,
+    WarriorPlaced,
+)
+from .state import Building, End, LastRoll, MordredOptions, Phase, State
+from .view import View, make_view
+
+INFO = GameInfo(
+    id="mordred",
+    title="Mordred",
+    rules_version=1,
+    min_seats=3,
+    max_seats=4,
+    variants=("standard", "short"),
+    has_chance=True,
+    hidden_information=False,
+    summary="Build in Wales, hold back Mordred's warriors, and help him as little as you can.",
+)
+
+#: The options each variant selects (the first is the plain game).
+VARIANTS: Mapping[str, Mapping[str, int]] = {
+    "standard": {},
+    "short": {"warriors": 14, "road_forward": 10},
+}
+
+
+class Board(Protocol):
+    """What the rule helpers read: a :class:`State` or a view (same field names)."""
+
+    @property
+    def buildings(self) -> tuple[Building | None, ...]: ...
+
+    @property
+    def warriors(self) -> tuple[bool, ...]: ...
+
+
+# -- board queries (pure; they accept a State or a View) ---------------------------------
+
+
+def building_at(board: Board, area: str) -> Building | None:
+    """Return the building on ``area``, if any."""
+    return board.buildings[AREA_INDEX[area]]
+
+
+def has_warrior(board: Board, area: str) -> bool:
+    """True if a warrior of Mordred stands on ``area`` (Mordred himself holds his castle)."""
+    return area == CASTLE_AREA or board.warriors[AREA_INDEX[area]]
+
+
+def warriors_on_map(board: Board) -> int:
+    """Count Mordred's warriors on the map (not Mordred himself)."""
+    return sum(board.warriors)
+
+
+def buildings_on_map(board: Board, seat: int | None = None) -> int:
+    """Count the buildings on the map (of ``seat`` only, if given)."""
+    return sum(1 for b in board.buildings if b is not None and (seat is None or b.owner == seat))
+
+
+def points(board: Board, seat: int) -> int:
+    """Return ``seat``'s victory points: the Building-table points of its buildings on the map."""
+    return sum(BUILDINGS[b.kind].points for b in board.buildings if b is not None and b.owner == seat)
+
+
+def pieces_left(board: Board, seat: int, kind: Kind) -> int:
+    """Return how many pieces of ``kind`` ``seat`` still has off the map."""
+    on_map = sum(1 for b in board.buildings if b is not None and b.owner == seat and b.kind is kind)
+    return BUILDINGS[kind].pieces - on_map
+
+
+def placement_targets(board: Board) -> tuple[str, ...]:
+    """Areas a warrior may be placed on: no warrior yet, next to an area holding one.
+
+    Any warrior counts, detached groups included, and so does Mordred in his
+    castle (rules, phase 3).
+    """
+    return tuple(
+        area
+        for area in LAND
+        if not has_warrior(board, area) and any(has_warrior(board, n) for n in AREAS[area].neighbours)
+    )
+
+
+def next_to_own(board: Board, seat: int, area: str) -> bool:
+    """True if an area next to ``area`` holds a building of ``seat``."""
+    return any((b := building_at(board, n)) is not None and b.owner == seat for n in AREAS[area].neighbours)
+
+
+def next_to_any(board: Board, area: str) -> bool:
+    """True if an area next to ``area`` holds anybody's building."""
+    return any(building_at(board, n) is not None for n in AREAS[area].neighbours)
+
+
+def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str]:
+    """Return ``(cost, "")`` if ``seat`` may build ``kind`` on ``area``, else ``(0, reason)``.
+
+    Money and pieces are not checked here. Rules, phase 4: build on a
+    black-bordered area or next to anybody's building (so the first building
+    of the game goes on the border); never on an occupied area except to
+    replace your own building with another type at full price; no town in
+    the mountains; £1 more away from your own buildings, except on the border.
+    """
+    if area not in AREA_INDEX or area == CASTLE_AREA:
+        return 0, f"{area!r} is not an area you can build on"
+    terrain = AREAS[area].terrain
+    price = build_price(kind, terrain)
+    if price is None:
+        return 0, f"a {kind.value} cannot stand in the {terrain.value}"
+    if has_warrior(board, area):
+        return 0, f"a warrior of Mordred holds {area}; beat it first"
+    here = building_at(board, area)
+    if here is not None:
+        if here.owner != seat:
+            return 0, f"seat {here.owner} already has a building on {area}"
+        if here.kind is kind:
+            return 0, f"you already have a {kind.value} on {area}"
+    elif area not in BORDER and not next_to_any(board, area):
+        if buildings_on_map(board) == 0:
+            return 0, "the first building of the game must go on a black-bordered area"
+        return 0, f"{area} is neither black-bordered nor next to a building"
+    if area not in BORDER and not next_to_own(board, seat, area):
+        price += SURCHARGE
+    return price, ""
+
+
+def siege_need(kind: Kind, area: str) -> int:
+    """The roll a warrior needs to take a ``kind`` standing on ``area`` (Combat table)."""
+    return SIEGE[(kind, AREAS[area].terrain)]
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+class Mordred(Game[State, MordredOptions]):
+    """Mordred (Martin Wallace) on the meeple protocol: 3-4 players defend Wales."""
+
+    info = INFO
+    options_type = MordredOptions
+    state_type = State
+    view_type = View
+    commands = (Start, Roll, Place, Build, Attack, EndTurn)
+    events = (FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded)
+
+    # -- set-up ------------------------------------------------------------------
+    def initial_state(self, seats: int, options: MordredOptions) -> State:
+        """Return the table before the first-player roll: empty map, markers on the dragon."""
+        return State(
+            seats=seats,
+            options=options,
+            supply=options.warriors,
+            money=(0,) * seats,
+            road=(0,) * seats,
+        )
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """The engine at set-up, nobody once over, else the player on turn."""
+        if state.phase is Phase.SETUP:
+            return (ENGINE,)
+        if state.phase is Phase.OVER:
+            return ()
+        return (state.turn,)
+
+    def auto_command(self, state: State) -> Command:
+        """The engine's only command: the first-player roll."""
+        return Start()
+
+    # -- legal commands ----------------------------------------------------------------
+    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
+        """Every command ``seat`` may play now."""
+        if seat == ENGINE or seat not in self.to_act(state):
+            return ()
+        if state.phase is Phase.ROLL:
+            return (Roll(Row.A), Roll(Row.B), Roll(Row.C))
+        if state.phase is Phase.PLACE:
+            return tuple(Place(a) for a in placement_targets(state))
+        out: list[Command] = []
+        cash = state.money[seat]
+        for area in LAND:
+            for kind in Kind:
+                if pieces_left(state, seat, kind) <= 0:
+                    continue
+                cost, _ = build_cost(state, seat, area, kind)
+                if 0 < cost <= cash:
+                    out.append(Build(area, kind))
+        if cash >= ATTACK_COST:
+            out.extend(attack_options(state, seat))
+        out.append(EndTurn())
+        return tuple(out)
+
+    # -- decide ----------------------------------------------------------------------
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        """Check ``command`` against the rules and return its events (dice rolled here)."""
+        match command:
+            case Start():
+                if state.phase is not Phase.SETUP:
+                    raise self.illegal("the first player is already chosen", Code.WRONG_PHASE, command)
+                return (self._first_player(state, rng),)
+            case Roll(row=row):
+                self._need_phase(state, Phase.ROLL, "roll", command)
+                if not isinstance(row, Row):
+                    raise self.illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
+                return self._roll(state, seat, row, rng)
+            case Place(area=area):
+                self._need_phase(state, Phase.PLACE, "place a warrior", command)
+                return self._place(state, seat, area, command, rng)
+            case Build(area=area, kind=kind):
+                self._need_phase(state, Phase.SPEND, "build", command)
+                return self._build(state, seat, area, kind, command)
+            case Attack(source=source, target=target):
+                self._need_phase(state, Phase.SPEND, "attack", command)
+                return self._attack(state, seat, source, target, command, rng)
+            case EndTurn():
+                self._need_phase(state, Phase.SPEND, "end your turn", command)
+                return self._end_turn(state, seat)
+        raise self.illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
+
+    def _need_phase(self, state: State, phase: Phase, what: str, command: Command) -> None:
+        if state.phase is phase:
+            return
+        todo = {
+            Phase.SETUP: "wait for the first-player roll",
+            Phase.ROLL: "declare a row and roll first",
+            Phase.PLACE: f"place your {state.hand} warrior(s) first",
+            Phase.SPEND: "you have rolled already: build, attack or end your turn",
+            Phase.OVER: "the game is over",
+        }[state.phase]
+        raise self.illegal(f"you cannot {what} now: {todo}", Code.WRONG_PHASE, command)
+
+    def _first_player(self, state: State, rng: Rng) -> FirstPlayerRolled:
+        """Set-up: everybody rolls both dice; the highest total starts; tied leaders re-roll."""
+        rolling = list(range(state.seats))
+        rounds: list[tuple[tuple[int, int, int], ...]] = []
+        while True:
+            this = tuple((s, rng.die(), rng.die()) for s in rolling)
+            rounds.append(this)
+            best = max(a + b for _, a, b in this)
+            rolling = [s for s, a, b in this if a + b == best]
+            if len(rolling) == 1:
+                return FirstPlayerRolled(tuple(rounds), rolling[0])
+
+    def _roll(self, state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
+        """Phases 1-2: roll two dice, read each against ``row``; black cells bring warriors and road steps."""
+        dice = (rng.die(), rng.die())
+        cells = [money_cell(row, d) for d in dice]
+        money = sum(c.amount for c in cells if not c.black)
+        black = sum(c.amount for c in cells if c.black)
+        taken = min(black, state.supply)
+        here = state.road[seat]
+        fits = here + black <= state.options.road_forward
+        rolled = Rolled(seat, row, dice, money, taken, black if fits else 0)
+        if not fits:
+            detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
+            return (rolled, GameEnded(End.ROAD, detail))
+        return (rolled,)
+
+    def _place(self, state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+        """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
+        if area not in AREA_INDEX or area == CASTLE_AREA:
+            raise self.illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
+        if has_warrior(state, area):
+            raise self.illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
+        if area not in placement_targets(state):
+            raise self.illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
+        here = building_at(state, area)
+        event: Event
+        back = 0
+        if here is None:
+            event = WarriorPlaced(seat, area)
+        else:
+            need = siege_need(here.kind, area)
+            die = rng.die()
+            event = Siege(seat, area, here.owner, here.kind, die, need, die >= need)
+            back = 0 if die >= need else 1
+        if state.hand == 1 and state.supply + back == 0:
+            return (event, GameEnded(End.WARRIORS, "every warrior of Mordred is on the map"))
+        return (event,)
+
+    def _build(self, state: State, seat: int, area: str, kind: Kind, command: Command) -> tuple[Event, ...]:
+        """Phase 4: build where the rules allow, paying the Building-table price (+£1 away from home)."""
+        if not isinstance(kind, Kind):
+            raise self.illegal("build a village, a town or a castle", Code.BAD_ARGUMENT, command)
+        cost, why = build_cost(state, seat, area, kind)
+        if why:
+            raise self.illegal(f"you cannot build there: {why}", Code.RULE, command)
+        if pieces_left(state, seat, kind) <= 0:
+            raise self.illegal(f"all your {kind.value} pieces are on the map", Code.RULE, command)
+        if state.money[seat] < cost:
+            raise self.illegal(f"a {kind.value} on {area} costs £{cost}; you have £{state.money[seat]}", Code.RULE, command)
+        here = building_at(state, area)
+        return (Built(seat, area, kind, cost, here.kind if here is not None else None),)
+
+    def _attack(self, state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+        """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
+        if source not in AREA_INDEX or target not in AREA_INDEX:
+            raise self.illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
+        base = building_at(state, source)
+        if base is None or base.owner != seat:
+            raise self.illegal(f"you have no building on {source} to attack from", Code.RULE, command)
+        if target not in AREAS[source].neighbours:
+            raise self.illegal(f"{target} is not next to {source}", Code.RULE, command)
+        if not has_warrior(state, target):
+            raise self.illegal(f"no warrior of Mordred stands on {target}", Code.RULE, command)
+        if state.money[seat] < ATTACK_COST:
+            raise self.illegal(f"an attack costs £{ATTACK_COST}; you have £{state.money[seat]}", Code.RULE, command)
+        die = rng.die()
+        if target == CASTLE_AREA:
+            won = die >= ASSAULT
+            assault = Assaulted(seat, source, die, ASSAULT, won)
+            if won:
+                return (assault, GameEnded(End.MORDRED, f"seat {seat} beat Mordred in his castle on Anglesey"))
+            return (assault,)
+        need = ATTACK[base.kind]
+        won = die >= need
+        fits = state.road[seat] - 1 >= -state.options.road_back
+        attacked = Attacked(seat, source, target, die, need, won, 1 if won and fits else 0)
+        if won and not fits:
+            detail = f"seat {seat}'s marker cannot move back along Mordred's road"
+            return (attacked, GameEnded(End.ROAD, detail))
+        return (attacked,)
+
+    def _end_turn(self, state: State, seat: int) -> tuple[Event, ...]:
+        """Pass the turn clockwise; at the start of the next turn check for a used-up building type."""
+        nxt = (seat + 1) % state.seats
+        ended = TurnEnded(seat, nxt)
+        for s in range(state.seats):
+            for kind in Kind:
+                if pieces_left(state, s, kind) <= 0:
+                    detail = f"at the start of a turn seat {s} has every {kind.value} on the map"
+                    return (ended, GameEnded(End.BUILDINGS, detail))
+        return (ended,)
+
+    # -- evolve ----------------------------------------------------------------------
+    def evolve(self, state: State, event: Event) -> State:
+        """Fold one event into the state (never draws, never fails on a decided event)."""
+        match event:
+            case FirstPlayerRolled(first=first):
+                return attrs.evolve(state, phase=Phase.ROLL, turn=first, first=first, turns=1)
+            case Rolled(seat=s, row=row, dice=dice, money=money, warriors=w, steps=steps):
+                return attrs.evolve(
+                    state,
+                    phase=Phase.PLACE if w else Phase.SPEND,
+                    money=_bump(state.money, s, money),
+                    supply=state.supply - w,
+                    hand=w,
+                    road=_bump(state.road, s, steps),
+                    last_roll=LastRoll(s, row, dice, money, w),
+                )
+            case WarriorPlaced(area=area):
+                return _placed(state, area, stays=True)
+            case Siege(area=area, success=won):
+                return _placed(state, area, stays=won)
+            case Built(seat=s, area=area, kind=kind, cost=cost):
+                return attrs.evolve(
+                    state,
+                    money=_bump(state.money, s, -cost),
+                    buildings=_put(state.buildings, area, Building(s, kind)),
+                )
+            case Attacked(seat=s, target=target, success=won, steps=steps):
+                state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
+                if not won:
+                    return state
+                i = AREA_INDEX[target]
+                warriors = (*state.warriors[:i], False, *state.warriors[i + 1 :])
+                return attrs.evolve(state, warriors=warriors, supply=state.supply + 1, road=_bump(state.road, s, -steps))
+            case Assaulted(seat=s):
+                return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
+            case TurnEnded(next=nxt):
+                return attrs.evolve(state, phase=Phase.ROLL, turn=nxt, turns=state.turns + 1)
+            case GameEnded(reason=reason):
+                return attrs.evolve(state, phase=Phase.OVER, ended=reason)
+        raise TypeError(f"unknown mordred event {event!r}")
+
+    # -- views and the end ------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        """Everything on the table: Mordred has no hidden information (see :mod:`.view`)."""
+        return make_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Once over: Mordred or King Arthur wins, then the rules pick the winning player(s)."""
+        if state.ended is None:
+            return None
+        return decide_winner(state)
+
+    # -- presentation ----------------------------------------------------------------
+    def render(self, state: State, seat: int | None = None) -> str:
+        """The map with buildings and warriors, the road, the money and the phase."""
+        from .render import render
+
+        return render(state, seat)
+
+    def describe(self, command: Command) -> str:
+        """A short description of a command, for menus and replays."""
+        from .render import describe
+
+        return describe(command)
+
+    def bots(self) -> Mapping[str, Callable[[int], Any]]:
+        """The random bot and the heuristic bot."""
+        from .bot import HeuristicBot
+
+        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
+
+    def variant_options(self, variant: str) -> dict[str, Any]:
+        """``standard`` (no options) or ``short`` (14 warriors, road of 10 spaces)."""
+        super().variant_options(variant)
+        return dict(VARIANTS[variant])
+
+
+def attack_options(state: State, seat: int) -> list[Command]:
+    """Every attack ``seat`` could pay for now: own building next to a warrior or the castle."""
+    out: list[Command] = []
+    for area in LAND:
+        b = building_at(state, area)
+        if b is None or b.owner != seat:
+            continue
+        for n in AREAS[area].neighbours:
+            if has_warrior(state, n):
+                out.append(Attack(area, n))
+    return out
+
+
+def decide_winner(state: State) -> Outcome:
+    """Apply "Конец игры": Mordred wins if his warriors outnumber all buildings.
+
+    Then the least-advanced player on the road wins, ties broken by building
+    points, then money; otherwise (King Arthur wins) most building points,
+    then money. Players still tied share the result (a draw between them).
+    """
+    seats = range(state.seats)
+    scores = tuple(points(state, s) for s in seats)
+    warriors, buildings = warriors_on_map(state), buildings_on_map(state)
+    why = _END_TEXT[state.ended] if state.ended is not None else "the game ended"
+    if warriors > buildings:
+        low = min(state.road)
+        tied = [s for s in seats if state.road[s] == low]
+        head = f"{why}; Mordred wins ({warriors} warriors against {buildings} buildings)"
+        keys: list[tuple[str, Callable[[int], int]]] = [
+            ("least advanced on the road", lambda s: -state.road[s]),
+            ("most building points", lambda s: scores[s]),
+            ("most money", lambda s: state.money[s]),
+        ]
+    else:
+        tied = list(seats)
+        head = f"{why}; King Arthur wins ({warriors} warriors against {buildings} buildings)"
+        keys = [("most building points", lambda s: scores[s]), ("most money", lambda s: state.money[s])]
+    reason = ""
+    for label, key in keys:
+        best = max(key(s) for s in tied)
+        tied = [s for s in tied if key(s) == best]
+        if len(tied) == 1:
+            reason = f"{head}; seat {tied[0]} wins with the {label}"
+            break
+    else:
+        reason = f"{head}; a draw between seats {', '.join(map(str, tied))}"
+    return Outcome(tuple(tied), scores, reason)
+
+
+_END_TEXT: Mapping[End, str] = {
+    End.WARRIORS: "every warrior of Mordred is on the map",
+    End.BUILDINGS: "a player has every building of one type on the map",
+    End.ROAD: "a marker could not move along Mordred's road",
+    End.MORDRED: "Mordred was beaten in his castle",
+}
+
+
+def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
+
+
+def _put(buildings: tuple[Building | None, ...], area: str, value: Building | None) -> tuple[Building | None, ...]:
+    i = AREA_INDEX[area]
+    return (*buildings[:i], value, *buildings[i + 1 :])
+
+
+def _placed(state: State, area: str, *, stays: bool) -> State:
+    """A warrior left the hand: it stands on ``area`` (the building there goes home) or returns to the supply."""
+    hand = state.hand - 1
+    phase = Phase.PLACE if hand else Phase.SPEND
+    if not stays:
+        return attrs.evolve(state, hand=hand, phase=phase, supply=state.supply + 1)
+    i = AREA_INDEX[area]
+    return attrs.evolve(
+        state,
+        hand=hand,
+        phase=phase,
+        warriors=(*state.warriors[:i], True, *state.warriors[i + 1 :]),
+        buildings=_put(state.buildings, area, None),
+    )
+

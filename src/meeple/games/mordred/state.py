@@ -1,0 +1,102 @@
+"""Mordred's options and state: frozen values the rules fold events into."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from meeple.engine import ConfigError, Options
+
+from .data import AREA_CODES, LAND, ROAD_BACK, ROAD_FORWARD, WARRIORS, Kind, Row
+
+
+class Phase(enum.Enum):
+    """Where a match is: set-up, then each turn's roll, placing warriors and spending."""
+
+    SETUP = "setup"
+    ROLL = "roll"
+    PLACE = "place"
+    SPEND = "spend"
+    OVER = "over"
+
+
+class End(enum.Enum):
+    """The four end conditions of the rules ("Конец игры", a to d).
+
+    ``WARRIORS``: every warrior of Mordred is on the map (a).
+    ``BUILDINGS``: at the start of a turn a player has every building of one type on the map (b).
+    ``ROAD``: a marker cannot move the number of spaces it must (c).
+    ``MORDRED``: a player beat Mordred in his castle on Anglesey (d).
+    """
+
+    WARRIORS = "warriors"
+    BUILDINGS = "buildings"
+    ROAD = "road"
+    MORDRED = "mordred"
+
+
+@attrs.frozen
+class MordredOptions(Options):
+    """``warriors`` in Mordred's supply and the road's length past (``road_forward``) and behind (``road_back``) the dragon."""
+
+    warriors: int = WARRIORS
+    road_forward: int = ROAD_FORWARD
+    road_back: int = ROAD_BACK
+
+    def validate(self, seats: int) -> None:
+        """Warriors 4..32 (never more than the land areas), road 4..40 forward and 0..10 back."""
+        if not 4 <= self.warriors <= len(LAND):
+            raise ConfigError(f"mordred: warriors must be 4..{len(LAND)}, not {self.warriors}")
+        if not 4 <= self.road_forward <= 40:
+            raise ConfigError(f"mordred: road_forward must be 4..40, not {self.road_forward}")
+        if not 0 <= self.road_back <= 10:
+            raise ConfigError(f"mordred: road_back must be 0..10, not {self.road_back}")
+
+
+@attrs.frozen
+class Building:
+    """A player's building standing on an area."""
+
+    owner: int
+    kind: Kind
+
+
+@attrs.frozen
+class LastRoll:
+    """The last income roll: who rolled, on which row, the dice, and what they gave."""
+
+    seat: int
+    row: Row
+    dice: tuple[int, int]
+    money: int
+    warriors: int
+
+
+def _no_buildings() -> tuple[Building | None, ...]:
+    return (None,) * len(AREA_CODES)
+
+
+@attrs.frozen
+class State:
+    """The whole state of a match (Mordred has no hidden information).
+
+    ``buildings`` and ``warriors`` are indexed like :data:`~.data.AREA_CODES`;
+    ``road`` holds each seat's marker (0 is the dragon space); ``hand`` is
+    the number of warriors the player on turn still has to place.
+    """
+
+    seats: int
+    options: MordredOptions
+    phase: Phase = Phase.SETUP
+    turn: int = 0
+    first: int = 0
+    buildings: tuple[Building | None, ...] = attrs.field(factory=_no_buildings)
+    warriors: tuple[bool, ...] = (False,) * len(AREA_CODES)
+    supply: int = WARRIORS
+    hand: int = 0
+    money: tuple[int, ...] = ()
+    road: tuple[int, ...] = ()
+    turns: int = 0
+    last_roll: LastRoll | None = None
+    ended: End | None = None
