@@ -31,6 +31,7 @@ HASH_SIZE = 16
 #: The largest frame a reader accepts; a longer length prefix is corruption.
 MAX_FRAME = 16 * 1024 * 1024
 _LEN = struct.Struct(">I")
+LENGTH = _LEN
 
 
 @attrs.frozen

@@ -17,7 +17,7 @@ import secrets
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -25,7 +25,7 @@ from .._version import __version__
 from .codec import Codec, digest, options_from_map, options_to_map, pack, unstructure
 from .errors import Code, ConfigError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
-from .log import Header, frame, header_frame
+from .log import HASH_SIZE, LENGTH, Header, frame, header_frame
 from .records import Record, record_body
 from .registry import resolve
 from .rng import MASK64, Rng
@@ -60,6 +60,20 @@ def _file_mode(target: Path) -> int:
 
 class SeedHidden(MeepleError):
     """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
+
+
+class Sink(Protocol):
+    """Where a match persists its records as they are played (a store).
+
+    ``write(match, start, bodies)`` must make the record bodies ``bodies`` the
+    records ``start, start+1, ...`` of the match's log, dropping any records
+    from ``start`` on (a new branch after an undo), all or nothing. If it
+    raises, the match does not change either.
+    """
+
+    def write(self, match: Match, start: int, bodies: Sequence[bytes]) -> None:
+        """Persist ``bodies`` as records ``start...``, atomically."""
+        ...
 
 
 @attrs.frozen
@@ -115,6 +129,8 @@ class Match:
         self.commitment = commitment if commitment is not None else seed_commitment(seeds or (), salt)
         self.meta: dict[str, Any] = dict(meta or {})
         self.checkpoint_every = checkpoint_every
+        #: The engine version named in the log header (kept from a loaded log).
+        self.engine_version = __version__
         self._records: list[Record] = []
         self._cursor = 0
         initial = game.initial_state(seats, options)
@@ -122,6 +138,8 @@ class Match:
         self._state: Any = initial
         self._header_cache: tuple[bool, bytes, bytes] | None = None
         self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
+        self._hashes: list[bytes] = []  # chain hashes of _records[:len(_hashes)]
+        self._sinks: list[Sink] = []
 
     # -- creation ------------------------------------------------------------
     @classmethod
@@ -260,25 +278,32 @@ class Match:
             seat, command = ENGINE, game.auto_command(state)
 
     def _commit(self, new: list[Record], state: Any) -> None:
-        if self._cursor < len(self._records):
-            self._truncate(self._cursor)
         k = self.checkpoint_every
+        start = self._cursor
+        # the states at checkpoint positions among the new records
+        snaps: dict[int, Any] = {}
         if len(new) == 1:
-            self._records.append(new[0])
-            self._cursor += 1
-            if self._cursor % k == 0:
-                self._snapshots[self._cursor] = state
-            self._state = state
-            return
-        # several records: keep the snapshots at multiples of k along the way
-        s = self._state
-        for r in new:
-            for e in r.events:
-                s = self.game.evolve(s, e)
-            self._records.append(r)
-            self._cursor += 1
-            if self._cursor % k == 0:
-                self._snapshots[self._cursor] = s
+            if (start + 1) % k == 0:
+                snaps[start + 1] = state
+        else:
+            s = self._state
+            for i, r in enumerate(new, start + 1):
+                for e in r.events:
+                    s = self.game.evolve(s, e)
+                if i % k == 0:
+                    snaps[i] = s
+        if self._sinks:
+            bodies = [
+                record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
+                for r in new
+            ]
+            for sink in self._sinks:
+                sink.write(self, start, bodies)  # may raise: then nothing changes here
+        if start < len(self._records):
+            self._truncate(start)
+        self._records.extend(new)
+        self._snapshots.update(snaps)
+        self._cursor = start + len(new)
         self._state = state
 
     def _advance_engine(self) -> None:
@@ -290,6 +315,7 @@ class Match:
     def _truncate(self, n: int) -> None:
         del self._records[n:]
         del self._bodies[n:]
+        del self._hashes[n:]
         for k in [k for k in self._snapshots if k > n]:
             del self._snapshots[k]
 
@@ -396,8 +422,11 @@ class Match:
             salt = derive_salt(seed)
         other = Match(self.game, self.seats, self.options, seeds, salt, meta=self.meta,
                       checkpoint_every=self.checkpoint_every)
+        other.engine_version = self.engine_version
         other._records = self._records[:at]
-        other._bodies = self._bodies[: min(at, len(self._bodies))] if seed is None else []
+        if seed is None:
+            other._bodies = self._bodies[:at]
+            other._hashes = self._hashes[:at]
         other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
         other.seek(at)
         other._advance_engine()
@@ -415,7 +444,7 @@ class Match:
             commitment=self.commitment,
             types=tuple((t, v) for t, v in self.codec.type_table),
             checkpoint_every=self.checkpoint_every,
-            engine=__version__,
+            engine=self.engine_version,
             meta=self.meta,
         )
 
@@ -450,21 +479,41 @@ class Match:
         """
         head, h = self._header_frame(hide_seed)
         parts = [head]
+        if self._cursor:
+            h = self.record_hash(self._cursor - 1) if not hide_seed else h
         for i in range(self._cursor):
-            data, h = frame(self.body(i), h)
+            if hide_seed:
+                data, h = frame(self.body(i), h)
+            else:
+                body = self.body(i)
+                data = LENGTH.pack(len(body) + HASH_SIZE) + body + self._hashes[i]
             parts.append(data)
         if hide_seed and self._seeds is not None and self.is_over:
             data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)
             parts.append(data)
         return b"".join(parts)
 
+    def record_hash(self, seq: int) -> bytes:
+        """The chain hash of record ``seq`` (-1: the header's hash)."""
+        _, h = self._header_frame(False)
+        hashes = self._hashes
+        while len(hashes) <= seq:
+            i = len(hashes)
+            hashes.append(digest(self.body(i), hashes[-1] if hashes else h))
+        return hashes[seq] if seq >= 0 else h
+
     @property
     def head_hash(self) -> bytes:
-        """The hash of the last record at the cursor (the header's hash if none)."""
-        _, h = self._header_frame(False)
-        for i in range(self._cursor):
-            h = digest(self.body(i), h)
-        return h
+        """The chain hash of the last record at the cursor (the header's hash if none)."""
+        return self.record_hash(self._cursor - 1)
+
+    def attach(self, sink: Sink) -> None:
+        """Persist every future change through ``sink`` (see :class:`Sink`)."""
+        self._sinks.append(sink)
+
+    def detach(self, sink: Sink) -> None:
+        """Stop persisting through ``sink``."""
+        self._sinks.remove(sink)
 
     def state_hash(self) -> bytes:
         """BLAKE2b-128 of the canonical bytes of the state at the cursor."""

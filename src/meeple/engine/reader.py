@@ -60,6 +60,7 @@ class LoadedLog:
             seeds, salt = self.reveal.seeds, self.reveal.salt
         m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
                   meta=h.meta, checkpoint_every=h.checkpoint_every)
+        m.engine_version = h.engine
         state = m.state
         evolve = self.game.evolve
         k = h.checkpoint_every
