@@ -119,7 +119,11 @@ def _load(path: str) -> Match:
 def cmd_games(args: argparse.Namespace) -> int:
     """List the games with their player counts and variants."""
     for gid in available():
-        info = get_game(gid).info
+        try:
+            info = get_game(gid).info
+        except ConfigError as e:
+            print(f"{gid:12} (unavailable: {e})")
+            continue
         print(f"{gid:12} {info.title:30} {info.min_seats}-{info.max_seats} players  variants: {', '.join(info.variants)}")
     return 0
 
@@ -273,11 +277,23 @@ def cmd_fork(args: argparse.Namespace) -> int:
     return 0
 
 
+def _loadable(ids: Sequence[str]) -> list[str]:
+    out = []
+    for gid in ids:
+        try:
+            get_game(gid)
+        except ConfigError as e:
+            print(f"skipping {gid}: {e}", file=sys.stderr)
+            continue
+        out.append(gid)
+    return out
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play, save, replay and verify a match of every bundled game."""
     out_dir = Path(args.out or tempfile.mkdtemp(prefix="meeple-demo-"))
     out_dir.mkdir(parents=True, exist_ok=True)
-    games = args.games.split(",") if args.games else available()
+    games = args.games.split(",") if args.games else _loadable(available())
     failed = 0
     for gid in games:
         game = get_game(gid)

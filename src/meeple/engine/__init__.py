@@ -1,7 +1,7 @@
 """The game-agnostic kernel: protocol, Match, RNG, codec, log, replay and verify."""
 
 from .bot import Bot, RandomBot
-from .codec import Codec, canonical, digest, unstructure
+from .codec import Codec, canonical, digest, readable, unstructure
 from .errors import (
     Code,
     ConfigError,
@@ -27,6 +27,6 @@ __all__ = [
     "Event", "ForeignFile", "Game", "GameInfo", "IllegalCommand", "LoadedLog", "LogError", "Match",
     "MeepleError", "Message", "Options", "Outcome", "RandomBot", "Record", "Rng", "Seat", "SeedHidden",
     "Step", "TruncatedLog", "UndoCheck", "UnknownGame", "UnsupportedLog", "VerifyReport", "available",
-    "canonical", "codec_for", "digest", "get_game", "load", "read_log", "read_path", "register", "replay",
+    "canonical", "codec_for", "readable", "digest", "get_game", "load", "read_log", "read_path", "register", "replay",
     "resolve", "unstructure", "verify",
 ]

@@ -483,3 +483,40 @@ def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) ->
         raise ConfigError(f"{game.info.id}: {e}") from None
     options.validate(seats)
     return options
+
+
+def readable(value: Any) -> Any:
+    """Turn a value into JSON-friendly data with field names (for web clients and people).
+
+    Unlike :func:`unstructure` (the compact canonical form), attrs values
+    become maps of field name to value, with a ``"type"`` key for tagged
+    messages; frozensets become sorted lists and enums their values.
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class P:
+    ...     x: int
+    ...     tags: frozenset[str]
+    >>> readable(P(1, frozenset({"b", "a"})))
+    {'x': 1, 'tags': ['a', 'b']}
+    """
+    cls = value.__class__
+    if cls in _PRIMITIVE_SET:
+        return value
+    if attrs.has(cls):
+        out: dict[str, Any] = {}
+        tag = getattr(cls, "tag", None) if issubclass(cls, Message) else None
+        if tag is not None:
+            out["type"] = tag
+        for f in attrs.fields(cls):
+            out[f.name] = readable(getattr(value, f.name))
+        return out
+    if isinstance(value, enum.Enum):
+        return readable(value.value)
+    if isinstance(value, (tuple, list)):
+        return [readable(v) for v in value]
+    if isinstance(value, (frozenset, set)):
+        return [readable(v) for v in sorted(value, key=lambda v: _sort_key(unstructure(v)))]
+    if isinstance(value, Mapping):
+        return {str(k): readable(v) for k, v in value.items()}
+    return unstructure(value)

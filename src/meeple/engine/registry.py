@@ -38,7 +38,10 @@ def register(game: Game[Any, Any]) -> None:
 
 def _load_target(target: str) -> Game[Any, Any]:
     module, _, attr = target.partition(":")
-    obj = getattr(importlib.import_module(module), attr)
+    try:
+        obj = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"the game at {target} could not be loaded: {e}") from None
     if not isinstance(obj, Game):
         raise ConfigError(f"{target} is not a meeple Game")
     return obj
@@ -74,7 +77,10 @@ def get_game(game_id: str) -> Game[Any, Any]:
         return game
     eps = _entry_points()
     if game_id in eps:
-        obj = eps[game_id].load()
+        try:
+            obj = eps[game_id].load()
+        except Exception as e:
+            raise ConfigError(f"the game of entry point {game_id!r} could not be loaded: {e}") from None
         if not isinstance(obj, Game):
             raise ConfigError(f"entry point {game_id!r} does not name a meeple Game")
         _registered[game_id] = obj
