@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 import liars_dice  # noqa: F401  (registers "liars-dice")
-
 import meeple
 from meeple.engine import DecodeError, codec_for, readable
 

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import liars_dice as ld
-
 import meeple
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import liars_dice  # noqa: F401
 import msgpack
 
+import liars_dice  # noqa: F401
 import meeple
 from meeple.engine.codec import pack
 from meeple.engine.log import frame, iter_frames

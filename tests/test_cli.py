@@ -58,7 +58,7 @@ def test_verify_fails_on_a_damaged_log(logfile: Path, capsys: pytest.CaptureFixt
     data = bytearray(logfile.read_bytes())
     data[-20] ^= 0xFF
     logfile.write_bytes(bytes(data))
-    code, out, err = run(capsys, "verify", str(logfile))
+    code, out, _ = run(capsys, "verify", str(logfile))
     assert code == 1 and "FAILED" in out
 
 
