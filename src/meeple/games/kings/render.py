@@ -27,7 +27,7 @@ def render(state: State, seat: int | None = None) -> str:
     lines.append("Central mines:")
     for m in v.mines:
         if m.owner is None:
-            lines.append(f"  mine {m.number:<3} {m.mine.label():<18} squads: {_squads(m.stack)}")
+            lines.append(f"  mine {m.number:<3} {m.mine.label():<18} squads {len(m.stack)}/{m.mine.defence}: {_squads(m.stack)}")
     lines.append("Camp (bottom to top): " + "; ".join(f"{p.value} {_squads(pile)}" for p, pile in zip(PEOPLES, v.camp)))
     if v.discard:
         lines.append(f"Discard: {_squads(v.discard)}")
@@ -36,7 +36,8 @@ def render(state: State, seat: int | None = None) -> str:
         lines.append(f"{marker}Seat {s} ({people.value} king), score {v.scores[s]}")
         for m in v.mines:
             if m.owner == s:
-                lines.append(f"    mine {m.number:<3} {m.mine.label():<18} workers: {_squads(m.stack)}")
+                need = f"{m.mine.depth}+overseer" if m.mine.overseer else str(m.mine.depth)
+                lines.append(f"    mine {m.number:<3} {m.mine.label():<18} workers {len(m.stack)}/{need}: {_squads(m.stack)}")
         if v.developed[s]:
             lines.append("    developed: " + ", ".join(d.label() for d in v.developed[s]))
         if seat is None or seat == s:

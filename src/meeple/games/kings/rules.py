@@ -320,12 +320,12 @@ class KingsGame(Game[State, KingsOptions]):
         return render(state, seat)
 
     def describe(self, command: Command) -> str:
-        """A short description of a command, e.g. ``play goblins 7 on mine 3``."""
+        """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``."""
         match command:
             case Play(card=card, mine=mine) if _is_card(card):
-                return f"play {CARDS[card].squad_label()} on mine {mine}"
+                return f"play {CARDS[card].squad_label()} (card {card}) on mine {mine}"
             case Retreat(card=card) if _is_card(card):
-                return f"retreat {CARDS[card].squad_label()} to the camp"
+                return f"retreat {CARDS[card].squad_label()} (card {card}) to the camp"
             case DrawDeck():
                 return "draw from the deck"
             case DrawCamp(people=people) if isinstance(people, People):

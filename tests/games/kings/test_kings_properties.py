@@ -1,0 +1,80 @@
+"""Properties of Underground Kings over random play: the conformance kit, legal = accepted, cards kept."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import meeple
+from meeple.engine import Command, IllegalCommand, Rng
+from meeple.games.kings import GAME, State
+from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
+from meeple.games.kings.data import PEOPLES
+from meeple.testing import check_game
+
+
+@pytest.mark.parametrize(("seats", "variant"), [(2, "standard"), (3, "standard"), (4, "standard"), (2, "discard"), (4, "discard")])
+def test_conformance_kit(seats: int, variant: str) -> None:
+    playouts = check_game("kings", seats=seats, options=GAME.variant_options(variant), seeds=range(2), max_steps=2000)
+    assert all(p.match.is_over for p in playouts)
+
+
+def _all_cards(state: State) -> list[int]:
+    cards = [*state.deck, *state.discard]
+    cards += [c for h in state.hands for c in h]
+    cards += [c for pile in state.camp for c in pile]
+    cards += [c for d in state.developed for c in d]
+    for m in state.mines:
+        cards += [m.card, *m.stack]
+    return sorted(cards)
+
+
+def _candidates(state: State) -> list[Command]:
+    numbers = [m.number for m in state.mines] + [state.next_number, -1]
+    out: list[Command] = [Play(c, n) for c in range(80) for n in numbers]
+    out += [Retreat(c) for c in range(80)]
+    out += [DrawDeck(), *(DrawCamp(p) for p in PEOPLES)]
+    return out
+
+
+@given(seed=st.integers(0, 2**64 - 1), seats=st.integers(2, 4), stop=st.integers(0, 200))
+def test_decide_accepts_exactly_the_legal_commands_and_keeps_every_card(seed: int, seats: int, stop: int) -> None:
+    m = meeple.Match.start("kings", seats=seats, seed=seed)
+    bot = meeple.RandomBot(seed)
+    for _ in range(stop):
+        if m.is_over:
+            break
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(None, m.legal(seat), seat))
+        assert _all_cards(m.state) == list(range(80))
+    state = m.state
+    if m.is_over:
+        assert GAME.legal_commands(state, 0) == ()
+        return
+    seat = m.to_act[0]
+    legal = set(GAME.legal_commands(state, seat))
+    assert legal
+    for cmd in _candidates(state):
+        if cmd in legal:
+            GAME.decide(state, seat, cmd, Rng(0))
+        else:
+            with pytest.raises(IllegalCommand):
+                GAME.decide(state, seat, cmd, Rng(0))
+    for other in range(seats):
+        if other != seat:
+            assert GAME.legal_commands(state, other) == ()
+
+
+@given(seed=st.integers(0, 2**64 - 1), seats=st.integers(2, 4))
+def test_random_play_always_ends_with_an_empty_deck(seed: int, seats: int) -> None:
+    m = meeple.Match.start("kings", seats=seats, seed=seed)
+    bot = meeple.RandomBot(seed)
+    for _ in range(3000):
+        if m.is_over:
+            break
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(None, m.legal(seat), seat))
+    assert m.is_over and m.state.deck == ()
+    outcome = m.outcome
+    assert outcome is not None and outcome.winners and len(outcome.scores) == seats

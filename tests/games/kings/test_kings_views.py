@@ -1,0 +1,108 @@
+"""What each seat sees in Underground Kings: views, redaction and determinization."""
+
+from __future__ import annotations
+
+import meeple
+from meeple.engine import Rng
+from meeple.games.kings import GAME
+from meeple.games.kings.data import CARDS
+from meeple.games.kings.events import DeckShuffled, DrewFromCamp, DrewFromDeck, HandDealt, MineTurned
+from meeple.games.kings.view import backs
+
+
+def _midgame(seed: int = 4, seats: int = 3, steps: int = 40) -> meeple.Match:
+    m = meeple.Match.start("kings", seats=seats, seed=seed)
+    bot = meeple.RandomBot(seed)
+    for _ in range(steps):
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(None, m.legal(seat), seat))
+    return m
+
+
+def test_view_shows_own_hand_and_only_the_backs_of_other_hands() -> None:
+    m = _midgame()
+    st = m.state
+    v = m.view(1)
+    assert v.hand == st.hands[1]
+    assert v.hand_backs[0] == backs(st.hands[0])
+    assert all(isinstance(b, type(CARDS[0].mine)) for b in v.hand_backs[0])
+    spectator = m.view(None)
+    assert spectator.hand == ()
+
+
+def test_view_shows_the_deck_top_mine_side_but_not_the_deck_order() -> None:
+    m = _midgame()
+    v = m.view(0)
+    assert v.deck_top == CARDS[m.state.deck[0]].mine
+    assert v.deck_size == len(m.state.deck)
+    assert not hasattr(v, "deck")
+
+
+def test_view_does_not_change_when_hidden_cards_are_redealt() -> None:
+    m = _midgame(seed=9, seats=4, steps=60)
+    rng = Rng(1)
+    for seat in (0, 1, 2, 3, None):
+        for _ in range(5):
+            other = GAME.determinize(m.state, seat, rng)
+            assert GAME.view(other, seat) == GAME.view(m.state, seat)
+
+
+def test_determinize_really_redeals_hidden_cards() -> None:
+    m = _midgame(seed=5, seats=2, steps=10)
+    st = m.state
+    other = GAME.determinize(st, 0, Rng(2))
+    assert other.hands[0] == st.hands[0]
+    assert other.deck[1:] != st.deck[1:]
+    assert CARDS[other.deck[0]].mine == CARDS[st.deck[0]].mine
+    assert sorted([*other.deck, *other.hands[1], *(s.card for s in other.mines)]) == sorted(
+        [*st.deck, *st.hands[1], *(s.card for s in st.mines)]
+    )
+
+
+def test_redaction_hides_the_shuffle_mine_faces_and_other_hands() -> None:
+    m = meeple.Match.start("kings", seats=2, seed=3)
+    events = m.records[0].events
+    shuffled = next(e for e in events if isinstance(e, DeckShuffled))
+    assert GAME.redact(shuffled, 0) == DeckShuffled(None)
+    turned = next(e for e in events if isinstance(e, MineTurned))
+    assert GAME.redact(turned, 0).card is None  # type: ignore[union-attr]
+    assert GAME.redact(turned, None).card is None  # type: ignore[union-attr]
+    dealt = [e for e in events if isinstance(e, HandDealt)]
+    assert GAME.redact(dealt[0], 0) == dealt[0]
+    hidden = GAME.redact(dealt[0], 1)
+    assert isinstance(hidden, HandDealt) and hidden.cards is None and hidden.backs == dealt[0].backs
+
+
+def test_redaction_hides_a_deck_draw_from_other_seats_only() -> None:
+    e = DrewFromDeck(1, 42, CARDS[42].mine)
+    assert GAME.redact(e, 1) == e
+    assert GAME.redact(e, 0) == DrewFromDeck(1, None, CARDS[42].mine)
+
+
+def test_events_for_a_seat_never_name_a_card_it_cannot_see() -> None:
+    m = _midgame(seed=6, seats=2, steps=80)
+    seen: set[int] = set()
+    from_camp: set[int] = set()
+    for e in m.events_for(0):
+        if isinstance(e, DrewFromCamp) and e.seat == 1:
+            from_camp.add(e.card)
+        for name in ("card", "cards", "order", "squads"):
+            value = getattr(e, name, None)
+            if isinstance(value, int):
+                seen.add(value)
+            elif isinstance(value, tuple):
+                seen.update(value)
+    # a card in the other hand was dealt or drawn from the deck (never seen) or taken from the camp (seen)
+    opponent = set(m.state.hands[1])
+    assert opponent & seen == opponent & from_camp
+    assert opponent - from_camp  # the check is not empty
+    assert all(s.card not in seen for s in m.state.mines)
+
+
+def test_render_shows_mines_stacks_camp_and_scores() -> None:
+    m = _midgame(seed=7, seats=2, steps=30)
+    text = m.render(0)
+    assert "Central mines:" in text and "Camp (bottom to top):" in text and "score" in text
+    assert "hand backs:" in text  # the other seat's hand shows only its backs
+    referee = m.render(None)
+    assert referee.count("hand:") == 2
