@@ -201,3 +201,16 @@ def test_old_records_are_upcast_on_read() -> None:
         assert log.records[1].events == (BidMadeV2(0, 1, 2, 1),)
     finally:
         meeple.register(old)
+
+
+def test_verify_reports_a_flipped_bit_at_every_byte_of_a_log() -> None:
+    data = finished().to_bytes()
+    for pos in range(len(data)):
+        bad = bytearray(data)
+        bad[pos] ^= 0x01
+        report = meeple.verify(bytes(bad))
+        assert not report.ok, f"a flipped bit at byte {pos} went unnoticed"
+    boundaries = {f.offset for f in iter_frames(data)} | {len(data)}
+    for end in range(len(MAGIC), len(data)):
+        if end not in boundaries:  # a cut at a frame boundary is a shorter, valid log
+            assert not meeple.verify(data[:end]).ok, f"a log torn at byte {end} went unnoticed"
