@@ -1,0 +1,18 @@
+"""Gophers ("Проныры"): ground squirrels walk a six-spread burrow book and collect supplies.
+
+Rules: ``docs/rules/gophers.md``. Four rule sets, one ``variant`` option:
+standard, simplified, advanced (baskets) and beginner (5+).
+
+>>> import meeple
+>>> m = meeple.Match.start("gophers", seats=2, seed=3)
+>>> m.to_act
+(0,)
+"""
+
+from .data import Card, Kind
+from .options import GophersOptions, Variant
+from .rules import GAME, Gophers
+from .state import Phase, State
+from .view import View
+
+__all__ = ["GAME", "Card", "Gophers", "GophersOptions", "Kind", "Phase", "State", "Variant", "View"]

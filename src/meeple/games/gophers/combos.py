@@ -1,0 +1,104 @@
+"""Signed combinations of cards: every way to collect a supply count.
+
+A collection adds some cards and subtracts others so that the sum of the
+added faces minus the sum of the subtracted ones equals the count printed at
+the hole (seed text, "Сбор припасов"). Cards of one kind and value are
+identical, so a combination is a pair of sorted card tuples, and the same
+multiset is listed once. Designed restrictions, to keep the list meaningful:
+
+* at least one card is added;
+* no face value is both added and subtracted in one collection (such pairs
+  cancel out and only burn cards).
+
+>>> from .data import card
+>>> hand = tuple(card(c) for c in ("A2", "A5", "A9", "B4"))
+>>> list(hand_combinations(hand, 7, True, frozenset({card("A2").kind})))
+[((A9,), (A2,)), ((A2, A5), ())]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from .data import Card, Kind, sort_cards
+
+Combination = tuple[tuple[Card, ...], tuple[Card, ...]]
+
+
+def hand_combinations(hand: tuple[Card, ...], target: int, subtract: bool, kinds: frozenset[Kind]) -> Iterator[Combination]:
+    """Yield every (plus, minus) from ``hand`` whose signed sum is ``target``.
+
+    Only cards whose kind is in ``kinds`` take part; ``subtract`` allows
+    subtracted cards. Results come in a fixed order.
+    """
+    faces = sorted(Counter(c for c in hand if c.kind in kinds).items(), key=lambda fc: fc[0].key)
+    n = len(faces)
+    rest = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rest[i] = rest[i + 1] + faces[i][0].value * faces[i][1]
+    plus: list[Card] = []
+    minus: list[Card] = []
+
+    def dfs(i: int, total: int, plus_values: frozenset[int], minus_values: frozenset[int]) -> Iterator[Combination]:
+        if total + rest[i] < target:
+            return
+        if total - (rest[i] if subtract else 0) > target:
+            return
+        if i == n:
+            if total == target and plus:
+                yield sort_cards(plus), sort_cards(minus)
+            return
+        face, count = faces[i]
+        v = face.value
+        for a in range(count + 1):
+            if a and v in minus_values:
+                break
+            max_b = count - a if subtract and not a and v not in plus_values else 0
+            for b in range(max_b + 1):
+                plus.extend([face] * a)
+                minus.extend([face] * b)
+                yield from dfs(
+                    i + 1,
+                    total + v * (a - b),
+                    plus_values | {v} if a else plus_values,
+                    minus_values | {v} if b else minus_values,
+                )
+                del plus[len(plus) - a :]
+                del minus[len(minus) - b :]
+
+    yield from dfs(0, 0, frozenset(), frozenset())
+
+
+def bank_combinations(bank: tuple[Card, ...], loot: tuple[Card, ...], target: int, kind: Kind, max_take: int = 3, max_change: int = 2) -> Iterator[Combination]:
+    """Beginner rules: yield (taken from ``bank``, change from ``loot``) of one ``kind`` worth ``target``.
+
+    At most ``max_take`` cards are taken and ``max_change`` given back as
+    change; no value is both taken and given back.
+    """
+    take_faces = sorted(Counter(c for c in bank if c.kind is kind).items(), key=lambda fc: fc[0].key)
+    give_faces = sorted(Counter(c for c in loot if c.kind is kind).items(), key=lambda fc: fc[0].key)
+    for taken in _multisets(take_faces, max_take):
+        if not taken:
+            continue
+        t = sum(c.value for c in taken)
+        if t < target:
+            continue
+        values = {c.value for c in taken}
+        for change in _multisets([fc for fc in give_faces if fc[0].value not in values], max_change):
+            if t - sum(c.value for c in change) == target:
+                yield taken, change
+
+
+def _multisets(faces: list[tuple[Card, int]], most: int) -> Iterator[tuple[Card, ...]]:
+    """Yield every sorted multiset of at most ``most`` cards drawn from ``faces`` (card, copies)."""
+
+    def rec(i: int, left: int, acc: tuple[Card, ...]) -> Iterator[tuple[Card, ...]]:
+        if i == len(faces):
+            yield acc
+            return
+        face, count = faces[i]
+        for k in range(min(count, left) + 1):
+            yield from rec(i + 1, left - k, acc + (face,) * k)
+
+    yield from rec(0, most, ())

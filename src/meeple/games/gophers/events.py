@@ -1,0 +1,200 @@
+"""What happened in a Gophers match; the state is the fold of these events."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from meeple.engine import Event
+
+from .data import Card
+
+
+@attrs.frozen
+class Dealt(Event):
+    """The deck was shuffled and dealt: ``hands`` per seat, ``deck`` the rest in order.
+
+    Redacted: the deck becomes None and so does every hand but the viewer's.
+    """
+
+    tag: ClassVar[str] = "dealt"
+    deck: tuple[Card, ...] | None
+    hands: tuple[tuple[Card, ...] | None, ...]
+
+
+@attrs.frozen
+class BankLaid(Event):
+    """Beginner rules: the open bank of supply cards was laid out."""
+
+    tag: ClassVar[str] = "bank_laid"
+    bank: tuple[Card, ...]
+
+
+@attrs.frozen
+class Placed(Event):
+    """``seat`` placed its pawn on ``hole``."""
+
+    tag: ClassVar[str] = "placed"
+    seat: int
+    hole: int
+
+
+@attrs.frozen
+class BookOpened(Event):
+    """The die showed ``roll`` and the book was opened at that spread (set-up)."""
+
+    tag: ClassVar[str] = "book_opened"
+    roll: int
+
+
+@attrs.frozen
+class Rolled(Event):
+    """``seat`` rolled ``roll`` for its walk."""
+
+    tag: ClassVar[str] = "rolled"
+    seat: int
+    roll: int
+
+
+@attrs.frozen
+class Moved(Event):
+    """``seat`` walked to ``dest``, jumping the pawns of ``jumped``."""
+
+    tag: ClassVar[str] = "moved"
+    seat: int
+    dest: int
+    jumped: tuple[int, ...]
+
+
+@attrs.frozen
+class DigPlayed(Event):
+    """``seat`` used a dig card (from its hand, its own beginner card, or a gift)."""
+
+    tag: ClassVar[str] = "dig_played"
+    seat: int
+    from_gift: bool
+
+
+@attrs.frozen
+class BookRolled(Event):
+    """A portal or dig card had ``seat`` roll ``roll``; ``turned`` if the book changed spread."""
+
+    tag: ClassVar[str] = "book_rolled"
+    seat: int
+    roll: int
+    turned: bool
+
+
+@attrs.frozen
+class GiftOffered(Event):
+    """``seat`` took the top ``cards`` of the deck as a gift offer (None: hidden from the viewer)."""
+
+    tag: ClassVar[str] = "gift_offered"
+    seat: int
+    cards: tuple[Card, ...] | None
+
+
+@attrs.frozen
+class GiftTaken(Event):
+    """``seat`` kept ``card``; ``returned`` went to the bottom of the deck (None: hidden)."""
+
+    tag: ClassVar[str] = "gift_taken"
+    seat: int
+    card: Card
+    returned: tuple[Card, ...] | None
+
+
+@attrs.frozen
+class ExtraMove(Event):
+    """Beginner rules: ``seat`` ended on a gift and moves again."""
+
+    tag: ClassVar[str] = "extra_move"
+    seat: int
+
+
+@attrs.frozen
+class CollectionOpened(Event):
+    """These seats, in this order, may collect at their holes now."""
+
+    tag: ClassVar[str] = "collection_opened"
+    collectors: tuple[int, ...]
+
+
+@attrs.frozen
+class Collected(Event):
+    """``seat`` collected ``count`` supplies with ``plus`` added and ``minus`` subtracted."""
+
+    tag: ClassVar[str] = "collected"
+    seat: int
+    plus: tuple[Card, ...]
+    minus: tuple[Card, ...]
+    count: int
+
+
+@attrs.frozen
+class Passed(Event):
+    """``seat`` did not collect."""
+
+    tag: ClassVar[str] = "passed"
+    seat: int
+
+
+@attrs.frozen
+class CardDrawn(Event):
+    """``seat`` drew ``card`` after an unproductive turn (None: hidden from the viewer)."""
+
+    tag: ClassVar[str] = "card_drawn"
+    seat: int
+    card: Card | None
+
+
+@attrs.frozen
+class BasketsTaken(Event):
+    """``seat`` jumped ``victim`` on a productive turn and took the baskets of ``owners``."""
+
+    tag: ClassVar[str] = "baskets_taken"
+    seat: int
+    victim: int
+    owners: tuple[int, ...]
+
+
+@attrs.frozen
+class BasketRedeemed(Event):
+    """``owner`` paid ``holder`` this turn's supplies (``plus``, ``minus``) and got its basket back."""
+
+    tag: ClassVar[str] = "basket_redeemed"
+    owner: int
+    holder: int
+    plus: tuple[Card, ...]
+    minus: tuple[Card, ...]
+
+
+@attrs.frozen
+class TurnEnded(Event):
+    """``seat``'s turn ended (``productive`` or not); ``next`` moves now.
+
+    ``idle`` counts the unproductive turns in a row that drew no card (the
+    stall guard of the end rules).
+    """
+
+    tag: ClassVar[str] = "turn_ended"
+    seat: int
+    productive: bool
+    next: int
+    idle: int
+
+
+@attrs.frozen
+class GameEnded(Event):
+    """The game ended for ``reason``."""
+
+    tag: ClassVar[str] = "game_ended"
+    reason: str
+
+
+EVENTS: tuple[type[Event], ...] = (
+    Dealt, BankLaid, Placed, BookOpened, Rolled, Moved, DigPlayed, BookRolled, GiftOffered, GiftTaken,
+    ExtraMove, CollectionOpened, Collected, Passed, CardDrawn, BasketsTaken, BasketRedeemed, TurnEnded,
+    GameEnded,
+)

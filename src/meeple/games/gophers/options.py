@@ -1,0 +1,78 @@
+"""The options of Gophers: which of the four rule sets, and two designed knobs."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from meeple.engine import ConfigError, Options
+
+from .data import HAND_LIMIT, HAND_SIZE, VALUES
+
+
+class Variant(enum.Enum):
+    """The four rule sets of the seed text, as one option of the same game.
+
+    * ``STANDARD``: the main rules (signed combinations, hands, gifts, dig cards).
+    * ``SIMPLIFIED``: addition only; five dig cards; no supply cards 8, 9, 10.
+    * ``ADVANCED``: the standard rules plus baskets (jump on a productive turn
+      to take baskets; owners redeem them with their next productive turn).
+    * ``BEGINNER``: the 5+ rules: no hands, an open bank sorted by kind and
+      value, one dig card per player, the scarcest kind scores.
+    """
+
+    STANDARD = "standard"
+    SIMPLIFIED = "simplified"
+    ADVANCED = "advanced"
+    BEGINNER = "beginner"
+
+
+@attrs.frozen
+class GophersOptions(Options):
+    """Options of a Gophers match; every field has a default.
+
+    ``variant`` picks the rule set; ``hand_limit`` is the most cards a hand
+    may hold (an unproductive turn draws only below it); ``removed_values``
+    takes supply cards of those face values out of the box (the beginner
+    rules suggest it to force combinations; it works in every variant).
+
+    >>> GophersOptions().variant
+    <Variant.STANDARD: 'standard'>
+    """
+
+    variant: Variant = Variant.STANDARD
+    hand_limit: int = HAND_LIMIT
+    removed_values: tuple[int, ...] = ()
+
+    @property
+    def subtraction(self) -> bool:
+        """True if collections may subtract cards (all but the simplified rules)."""
+        return self.variant is not Variant.SIMPLIFIED
+
+    @property
+    def baskets(self) -> bool:
+        """True if the basket rules are in play (advanced rules only)."""
+        return self.variant is Variant.ADVANCED
+
+    @property
+    def beginner(self) -> bool:
+        """True for the 5+ rules (no hands, an open bank)."""
+        return self.variant is Variant.BEGINNER
+
+    def validate(self, seats: int) -> None:
+        """Reject a hand limit below the deal and removals that leave no supply cards."""
+        if not HAND_SIZE <= self.hand_limit <= 20:
+            raise ConfigError(f"gophers: hand_limit must be {HAND_SIZE}..20, not {self.hand_limit}")
+        bad = [v for v in self.removed_values if v not in VALUES]
+        if bad:
+            raise ConfigError(f"gophers: removed_values must be card values 1..10, not {bad}")
+        if len(set(self.removed_values)) != len(self.removed_values):
+            raise ConfigError("gophers: removed_values lists a value twice")
+        if sorted(self.removed_values) != list(self.removed_values):
+            raise ConfigError("gophers: list removed_values in increasing order")
+        left = set(VALUES) - set(self.removed_values)
+        if self.variant is Variant.SIMPLIFIED:
+            left -= {8, 9, 10}
+        if len(left) < 3:
+            raise ConfigError("gophers: removed_values must leave at least three face values")
