@@ -1,0 +1,229 @@
+"""The figures measured for every game: matches, commands, legal moves, replay, verify, size, undo, memory.
+
+Each function takes a game, a seat count and options, measures through the
+public API (``Match``, ``replay``, ``verify``) or the game protocol itself
+(``decide``/``evolve``/``legal_commands``), and adds figures to a
+:class:`~harness.Report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import tracemalloc
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from harness import Budget, Figure, Report, latency, rate
+
+import meeple
+from meeple.engine import ENGINE, Game, Match, RandomBot, Rng
+from meeple.engine.log import read_header
+
+#: A match that has not ended after this many commands is abandoned (a guard
+#: against a game under construction that never ends).
+MAX_STEPS = 20_000
+
+BotFactory = Callable[[int], Any]
+
+
+def bot_factories(game: Game[Any, Any]) -> dict[str, BotFactory]:
+    """The bots to time: the engine's random bot, and the game's own (heuristic first)."""
+    out: dict[str, BotFactory] = {"random": lambda seed: RandomBot(seed)}
+    with contextlib.suppress(Exception):  # a game under construction: time the random bot only
+        out.update(game.bots())
+    return out
+
+
+def play_match(game: Game[Any, Any], seats: int, options: Mapping[str, Any], seed: int, factory: BotFactory) -> Match:
+    """Play one match to its end, one bot per seat, each seeing only its view."""
+    m = Match.start(game, seats, seed=seed, options=options)
+    bots = [factory(seed * 16 + s) for s in range(seats)]
+    for _ in range(MAX_STEPS):
+        acting = [s for s in m.to_act if s != ENGINE]
+        if not acting:
+            return m
+        seat = acting[0]
+        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+    raise RuntimeError(f"{game.info.id}: a match with {seats} seats did not end within {MAX_STEPS} commands")
+
+
+def match_rate(report: Report, game: Game[Any, Any], seats: int, options: Mapping[str, Any], bot: str,
+               factory: BotFactory, budget: Budget, label: str = "") -> None:
+    """Full matches per second with ``bot`` in every seat (and commands per second within them)."""
+    seed = [0]
+    records = [0]
+
+    def work() -> int:
+        m = play_match(game, seats, options, seed[0], factory)
+        seed[0] += 1
+        records[0] += len(m)
+        return 1
+
+    r = rate(work, budget)
+    per_match = records[0] / max(seed[0], 1)
+    report.add(Figure(f"matches/s, {bot} bots{label}", game.info.id, r, "matches/s", seats,
+                      extra={"records_per_match": round(per_match, 1), "commands_per_s": round(r * per_match)}))
+
+
+class Corpus:
+    """Random-bot matches of one configuration, with their logs and the states before each record."""
+
+    def __init__(self, game: Game[Any, Any], seats: int, options: Mapping[str, Any], n: int) -> None:
+        self.game = game
+        self.seats = seats
+        self.options = dict(options)
+        self.matches = [play_match(game, seats, options, seed, lambda s: RandomBot(s)) for seed in range(n)]
+        self.logs = [m.to_bytes() for m in self.matches]
+        self.records = sum(len(m) for m in self.matches)
+        self.events = sum(len(r.events) for m in self.matches for r in m.records)
+        # (state before, actor, command, seed, counter before) for every record
+        self.steps: list[tuple[Any, int, Any, int, int]] = []
+        for seed, m in enumerate(self.matches):
+            state = game.initial_state(seats, m.options)
+            counter = 0
+            for r in m.records:
+                self.steps.append((state, r.actor, r.command, seed, counter))
+                for e in r.events:
+                    state = game.evolve(state, e)
+                counter = r.rng
+        self.player_steps = [(s, a) for s, a, _, _, _ in self.steps if a != ENGINE]
+
+    @property
+    def longest(self) -> Match:
+        """The longest match of the corpus."""
+        return max(self.matches, key=len)
+
+
+def rule_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
+    """Commands applied per second (decide + evolve) and legal-move enumeration, on the protocol itself."""
+    game, gid, seats = corpus.game, corpus.game.info.id, corpus.seats
+    decide, evolve, legal = game.decide, game.evolve, game.legal_commands
+    steps = corpus.steps
+
+    def apply_all() -> int:
+        for state, actor, command, seed, counter in steps:
+            for e in decide(state, actor, command, Rng(seed, counter)):
+                state = evolve(state, e)
+        return len(steps)
+
+    report.add(Figure("commands applied/s (decide+evolve)", gid, rate(apply_all, budget), "commands/s", seats))
+
+    player_steps = corpus.player_steps
+    sizes = [0]
+
+    def legal_all() -> int:
+        n = 0
+        for state, seat in player_steps:
+            n += len(legal(state, seat))
+        sizes[0] = n
+        return len(player_steps)
+
+    r = rate(legal_all, budget)
+    report.add(Figure("legal_commands/s", gid, r, "calls/s", seats,
+                      extra={"mean_legal": round(sizes[0] / max(len(player_steps), 1), 1)}))
+
+    moves = [[(r.actor, r.command) for r in m.records if r.actor != ENGINE] for m in corpus.matches]
+
+    def play_all() -> int:
+        n = 0
+        for seed, mv in enumerate(moves):
+            again = Match.start(game, seats, seed=seed, options=corpus.options)
+            for seat, cmd in mv:
+                again.play(seat, cmd)
+            n += len(again)
+        return n
+
+    report.add(Figure("commands played/s (Match.play)", gid, rate(play_all, budget), "commands/s", seats,
+                      note="turn checks, records, engine steps"))
+
+
+def log_figures(report: Report, corpus: Corpus, budget: Budget) -> tuple[float, float, float]:
+    """Replay, load and verify rates of the corpus logs; log sizes. Returns (replay events/s, replay records/s, verify records/s)."""
+    gid, seats = corpus.game.info.id, corpus.seats
+    logs = corpus.logs
+
+    def replay_all() -> int:
+        n = 0
+        for data in logs:
+            for step in meeple.replay(data):
+                n += len(step.record.events)
+        return n
+
+    replay_rate = rate(replay_all, budget)
+    records_rate = replay_rate * corpus.records / max(corpus.events, 1)
+    report.add(Figure("replay events/s (decode+fold)", gid, replay_rate, "events/s", seats,
+                      extra={"records_per_s": round(records_rate), "events_per_record": round(corpus.events / max(corpus.records, 1), 2)}))
+
+    def load_all() -> int:
+        for data in logs:
+            Match.from_bytes(data)
+        return corpus.records
+
+    report.add(Figure("load records/s (Match.from_bytes)", gid, rate(load_all, budget), "records/s", seats))
+
+    def verify_all() -> int:
+        for data in logs:
+            if not meeple.verify(data).ok:
+                raise RuntimeError(f"{gid}: a log of the corpus does not verify")
+        return corpus.records
+
+    verify_rate = rate(verify_all, budget)
+    report.add(Figure("verify records/s (re-decide)", gid, verify_rate, "records/s", seats))
+
+    total = sum(len(d) for d in logs)
+    head = sum(_header_bytes(d) for d in logs)
+    report.add(Figure("log bytes/record", gid, (total - head) / max(corpus.records, 1), "bytes", seats,
+                      note="frame + body + 16-byte chain hash"))
+    report.add(Figure("log bytes/match", gid, total / len(logs), "bytes", seats,
+                      extra={"header_bytes": round(head / len(logs))}))
+    return replay_rate, records_rate, verify_rate
+
+
+def _header_bytes(data: bytes) -> int:
+    return read_header(data)[2]
+
+
+def cursor_figures(report: Report, m: Match, budget: Budget, label: str) -> dict[str, float]:
+    """Undo, redo and seek latency at the end of ``m``, and memory per record held in a Match."""
+    gid, seats = m.game.info.id, m.seats
+    n = len(m)
+    out: dict[str, float] = {}
+
+    # undo alone: redo (untimed) restores the position before every undo
+    out["undo"] = latency(m.undo, budget, setup=lambda: m.can_redo() and m.redo())
+    if m.can_redo():
+        m.redo()
+    m.undo()
+    out["redo"] = latency(m.redo, budget, setup=lambda: m.can_undo() and m.cursor == n and m.undo())
+    if m.cursor != n:
+        m.seek(n)
+    k = m.checkpoint_every
+    worst = max(0, ((n // k) * k) - 1)  # folds k - 1 records after the nearest snapshot
+    out["seek"] = latency(lambda: m.seek(worst), budget, setup=lambda: m.seek(n))
+    m.seek(n)
+    where = f"at record {n}{label}"
+    report.add(Figure("undo latency", gid, out["undo"] * 1e3, "ms", seats, note=where))
+    report.add(Figure("redo latency", gid, out["redo"] * 1e3, "ms", seats, note=where))
+    report.add(Figure("seek latency (worst case)", gid, out["seek"] * 1e3, "ms", seats,
+                      note=f"seek {n} -> {worst}: {worst % k} records after a snapshot"))
+    data = m.to_bytes()
+    out["memory"] = memory_per_record(data)
+    report.add(Figure("memory/record in a Match", gid, out["memory"], "bytes", seats,
+                      note=f"tracemalloc, a loaded match of {n} records"))
+    return out
+
+
+def memory_per_record(data: bytes) -> float:
+    """Bytes allocated per record by a Match loaded from ``data`` (records, snapshots, state)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        m = Match.from_bytes(data)
+        m.to_bytes()  # the cached bodies and hashes count too
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return (after - before) / max(len(m), 1)

@@ -1,0 +1,198 @@
+"""The benchmark suite: every game, the example game, and the alternatives, in one run.
+
+    python benchmarks/run.py            # a few minutes
+    python benchmarks/run.py --quick    # under a minute
+    nox -s bench -- --quick
+
+Prints one JSON line per figure as it is measured (``{"name", "subject",
+"seats", "value", "unit", "note"}``), then a readable table and the goals of
+the performance issue, each as a ratio of two figures of this same run. Every
+figure is the median of several repeats. Games are found with
+``meeple.available()`` (plus the example game, ``examples/liars_dice.py``); a
+game that fails to import or errors is skipped with the reason printed.
+``docs/performance.md`` explains every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for p in (HERE, ROOT / "examples", ROOT / "src"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import baselines  # noqa: E402
+import game_figures  # noqa: E402
+from harness import FULL, QUICK, Budget, Figure, Report  # noqa: E402
+
+import meeple  # noqa: E402
+
+
+def game_ids(only: Sequence[str] | None) -> list[str]:
+    """Every game to benchmark: ``meeple.available()`` plus the example game."""
+    try:
+        import liars_dice  # noqa: F401  (registers the example game)
+    except Exception as e:  # pragma: no cover - a broken checkout
+        print(f"# the example game does not import: {e}", file=sys.stderr)
+    ids = [g for g in meeple.available() if not g.startswith("bench-")]
+    if only:
+        ids = [g for g in ids if g in only]
+    return ids
+
+
+def bench_game(report: Report, gid: str, budget: Budget, quick: bool) -> dict[str, Any]:
+    """Every figure of one game; raises if the game cannot be loaded or played."""
+    game = meeple.get_game(gid)
+    info = game.info
+    base = game.variant_options(info.variants[0])
+    seats_range = playable_seats(game, base)
+    if not seats_range:
+        raise meeple.ConfigError(f"no seat count in {info.min_seats}..{info.max_seats} accepts the {info.variants[0]} options")
+    ref = seats_range[0]
+    bots = game_figures.bot_factories(game)
+    game_figures.play_match(game, ref, base, 0, bots["random"])  # smoke test: a game that cannot play is skipped
+    for seats in seats_range:
+        for name, factory in bots.items():
+            game_figures.match_rate(report, game, seats, base, name, factory, budget)
+    for variant in info.variants[1:]:
+        opts = game.variant_options(variant)
+        vseats = playable_seats(game, opts)
+        if not vseats:
+            report.note(f"variant {variant}", gid, "no seat count accepts its options")
+            continue
+        for name, factory in bots.items():
+            game_figures.match_rate(report, game, vseats[0], opts, name, factory, budget, label=f", variant {variant}")
+    corpus = game_figures.Corpus(game, ref, base, budget.matches)
+    game_figures.rule_figures(report, corpus, budget)
+    replay_rate, replay_records, verify_rate = game_figures.log_figures(report, corpus, budget)
+    cursor = game_figures.cursor_figures(report, corpus.longest, budget, " (the longest corpus match)")
+    return {"replay": replay_rate, "replay_records": replay_records, "verify": verify_rate, **cursor}
+
+
+def playable_seats(game: meeple.Game[Any, Any], options: dict[str, Any]) -> list[int]:
+    """The seat counts whose options validate (a variant may narrow the game's range)."""
+    out = []
+    for seats in range(game.info.min_seats, game.info.max_seats + 1):
+        try:
+            meeple.Match.start(game, seats, seed=0, options=options)
+        except meeple.ConfigError:
+            continue
+        out.append(seats)
+    return out
+
+
+def bench_marathon(report: Report, budget: Budget) -> dict[str, Any]:
+    """The engine on one long match: undo, redo, seek at record 10,000; replay and verify of its log."""
+    import marathon
+
+    game = marathon.GAME
+    m = game_figures.play_match(game, 2, {"length": budget.long_records}, 0, lambda s: meeple.RandomBot(s))
+    cursor = game_figures.cursor_figures(report, m, budget, "")
+    corpus = game_figures.Corpus.__new__(game_figures.Corpus)
+    corpus.game, corpus.seats, corpus.options, corpus.matches = game, 2, {"length": budget.long_records}, [m]
+    corpus.logs = [m.to_bytes()]
+    corpus.records = len(m)
+    corpus.events = sum(len(r.events) for r in m.records)
+    replay_rate, replay_records, verify_rate = game_figures.log_figures(report, corpus, budget)
+    return {"replay": replay_rate, "replay_records": replay_records, "verify": verify_rate, **cursor}
+
+
+def goal(report: Report, name: str, value: float | None, target: str, ok: bool | None, unit: str = "×") -> None:
+    """Add one goal of the issue as a ratio (or a latency) with whether it is met."""
+    if value is None:
+        report.note(name, "goal", f"target {target}: not measured (a comparison is not installed)")
+        return
+    verdict = "met" if ok else ("MISSED" if ok is not None else "reported")
+    report.add(Figure(name, "goal", value, unit, note=f"target {target}: {verdict}"))
+
+
+def goals(report: Report, results: dict[str, Any]) -> None:
+    """The goals of the performance issue, each a ratio of figures of this run."""
+    floor = results.get("floor")
+    es = results.get("eventsourcing")
+    osp: dict[str, float] = results.get("openspiel", {})
+    ld = results.get("liars-dice")
+    mar = results.get("bench-marathon")
+    for label, r in (("liars-dice logs", ld), ("a 10,000-record log", mar)):
+        if r is None:
+            continue
+        goal(report, f"replay / eventsourcing rebuild ({label})", r["replay"] / es if es else None, ">= 5", r["replay"] / es >= 5 if es else None)
+        goal(report, f"replay / floor ({label})", r["replay"] / floor if floor else None, ">= 0.5", r["replay"] / floor >= 0.5 if floor else None)
+        goal(report, f"verify / replay, records/s ({label})", r["verify"] / r["replay_records"], ">= 0.33", r["verify"] / r["replay_records"] >= 1 / 3)
+    applied = report.find("commands applied/s (decide+evolve)", "liars-dice")
+    played = report.find("commands played/s (Match.play)", "liars-dice")
+    py = {k: v for k, v in osp.items() if k.startswith("python_") and ":" not in k}
+    if applied is not None and applied.value:
+        for name, v in sorted(py.items()):
+            goal(report, f"liars-dice applied / openspiel {name} applied", applied.value / v, ">= 1", applied.value / v >= 1)
+        if played is not None and played.value and py:
+            fastest = max(py, key=lambda k: py[k])
+            goal(report, f"liars-dice Match.play / openspiel {fastest} applied", played.value / py[fastest], "reported", None)
+        cpp = osp.get("liars_dice")
+        goal(report, "liars-dice applied / openspiel liars_dice (C++) applied", applied.value / cpp if cpp else None, "reported (the gap to C++)", None)
+        if not py:
+            goal(report, "liars-dice applied / openspiel pure-Python applied", None, ">= 1", None)
+    if mar is not None:
+        for op in ("undo", "redo", "seek"):
+            goal(report, f"{op} latency at record 10,000", mar[op] * 1e3, "< 1 ms", mar[op] < 1e-3, unit="ms")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the suite; return the exit status (0 even when a game was skipped)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="a short run (under a minute)")
+    ap.add_argument("--games", help="comma-separated game ids (default: every available game)")
+    ap.add_argument("--no-baselines", action="store_true", help="skip the floor, eventsourcing and OpenSpiel")
+    ap.add_argument("--repeats", type=int, help="repeats per figure (the median is reported)")
+    ap.add_argument("--min-time", type=float, help="seconds per repeat")
+    ap.add_argument("--matches", type=int, help="matches per corpus")
+    ap.add_argument("--long-records", type=int, help="records of the long match (default 10,000)")
+    args = ap.parse_args(argv)
+    budget = QUICK if args.quick else FULL
+    budget = Budget(
+        repeats=args.repeats or budget.repeats,
+        min_time=args.min_time if args.min_time is not None else budget.min_time,
+        matches=args.matches or budget.matches,
+        long_records=args.long_records or budget.long_records,
+    )
+    started = time.perf_counter()
+    report = Report()
+    print(f"# meeple {meeple.__version__} benchmarks on Python {platform.python_version()} "
+          f"({platform.machine()}), {'quick' if args.quick else 'full'} run: {budget}", flush=True)
+    results: dict[str, Any] = {}
+    if not args.no_baselines:
+        results["floor"] = baselines.floor(report, budget)
+        results["eventsourcing"] = baselines.eventsourcing_rebuild(report, budget)
+        results["openspiel"] = baselines.openspiel(report, budget)
+    only = args.games.split(",") if args.games else None
+    for gid in game_ids(only):
+        t0 = time.perf_counter()
+        try:
+            results[gid] = bench_game(report, gid, budget, args.quick)
+        except Exception as e:
+            reason = f"skipped: {type(e).__name__}: {e}"
+            print(f"# {gid} {reason}", file=sys.stderr)
+            traceback.print_exc(limit=3, file=sys.stderr)
+            report.note("skipped", gid, reason)
+        else:
+            print(f"# {gid}: {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    if only is None or "bench-marathon" in only:
+        results["bench-marathon"] = bench_marathon(report, budget)
+    goals(report, results)
+    print()
+    print(report.table())
+    print(f"\n# {len(report.figures)} figures in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
