@@ -1,4 +1,25 @@
-"""Bots for Saboteur (the heuristic bot)."""
+"""A role-aware heuristic bot for Saboteur.
+
+The bot sees only its seat's :class:`~meeple.games.saboteur.view.View` and the
+legal commands. It measures the tunnel by its *reach*: the shortest Manhattan
+distance from an open, start-connected edge to a goal that may hold the gold
+(the one a map showed to be gold, else every goal not known to be coal).
+
+* Diggers (miners, green and blue miners, boss, profiteer, geologist) lay the
+  path card that shortens the reach most, repair their own tools first, look
+  at unknown goals with maps, clear dead ends near the tunnel with rockfalls,
+  and otherwise discard what they need least.
+* Saboteurs lay the card that lengthens the reach most (dead ends and walls
+  across the tunnel's tip), drop a rockfall on the tip once it nears a goal,
+  break other players' tools, trap them (Deluxe), and discard repairs last.
+
+>>> from meeple.games.saboteur.bot import HeuristicBot
+>>> import meeple
+>>> m = meeple.Match.start("saboteur", seats=4, seed=2)
+>>> seat = m.to_act[0]
+>>> HeuristicBot(1).choose(m.view(seat), m.legal(seat), seat) in m.legal(seat)
+True
+"""
 
 from __future__ import annotations
 
@@ -7,13 +28,214 @@ from typing import Any
 
 from meeple.engine import Command, Rng
 
+from .board import Board, shape
+from .commands import (
+    BreakTool,
+    ClearFront,
+    Discard,
+    Inspect,
+    PeekGoal,
+    PlayPath,
+    RepairTool,
+    Rockfall,
+    Steal,
+    SwapHand,
+    TakeGold,
+    TargetAction,
+)
+from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
+from .state import Front, Goal
+from .view import View
+
+Pos = tuple[int, int]
+_FAR = 99
+
+
+def _goal_targets(view: View) -> list[Pos]:
+    """Goal positions that may hold the gold, as far as the seat knows."""
+    known = dict(view.known_goals)
+    for i, kind in known.items():
+        if kind is GoalKind.GOLD and view.goals[i].kind is None:
+            return [(view.goals[i].col, view.goals[i].row)]
+    out = [
+        (g.col, g.row) for i, g in enumerate(view.goals)
+        if g.kind is None and known.get(i) not in (GoalKind.COAL_A, GoalKind.COAL_B)
+    ]
+    return out or [(g.col, g.row) for g in view.goals if g.kind is None]
+
+
+def _board(view: View) -> Board:
+    goals = [Goal(g.col, g.row, g.kind or GoalKind.GOLD, g.kind is not None, g.rotated) for g in view.goals]
+    return Board(view.cells, goals)
+
+
+class _Reach:
+    """Distances from the tunnel's open, connected edges to the target goals."""
+
+    def __init__(self, view: View) -> None:
+        self.board = _board(view)
+        self.targets = _goal_targets(view)
+        self.target_set = set(self.targets)
+        net = self.board.network
+        self.ports = net.ports
+        dist: dict[Pos, int] = {}
+        for (col, row), edge in net.ports:
+            for e, dc, dr, _ in DIRECTIONS:
+                if e == edge:
+                    q = (col + dc, row + dr)
+                    d = self.dist(q)
+                    if d is not None and d < dist.get(q, _FAR):
+                        dist[q] = d
+        self.frontier = sorted((d, q) for q, d in dist.items())
+        self.now = self.frontier[0][0] if self.frontier else _FAR
+
+    def dist(self, q: Pos) -> int | None:
+        """Distance from empty cell ``q`` to the nearest target (0: ``q`` is a target); None if blocked."""
+        if q in self.target_set:
+            return 0
+        if self.board.occupied(q):
+            return None
+        return min(abs(q[0] - t[0]) + abs(q[1] - t[1]) for t in self.targets) if self.targets else _FAR
+
+    def after(self, cmd: PlayPath) -> int:
+        """The reach after laying ``cmd`` (other cards joined through it are ignored)."""
+        pos = (cmd.col, cmd.row)
+        best = next((d for d, q in self.frontier if q != pos), _FAR)
+        tile = shape(cmd.card, cmd.rotated)
+        col, row = pos
+        for group in tile.groups:
+            joined = tile.ladder or any(
+                group & e and ((col + dc, row + dr), opp) in self.ports for e, dc, dr, opp in DIRECTIONS
+            )
+            if not joined:
+                continue
+            for e, dc, dr, _ in DIRECTIONS:
+                if group & e:
+                    d = self.dist((col + dc, row + dr))
+                    if d is not None:
+                        best = min(best, d)
+        return best
+
 
 class HeuristicBot:
-    """Placeholder."""
+    """Plays its role: diggers dig towards the gold, saboteurs block and break."""
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
-        """Return one legal command."""
-        return self._rng.choice(legal)
+        """Return one element of ``legal`` suited to the seat's role."""
+        first = legal[0]
+        if isinstance(first, TakeGold):
+            return max(legal, key=lambda c: c.value if isinstance(c, TakeGold) else 0)
+        if isinstance(first, Steal) or not isinstance(view, View):
+            return self._rng.choice(legal)
+        if view.role is Role.SABOTEUR:
+            return self._saboteur(view, legal, seat)
+        return self._digger(view, legal, seat)
+
+    # -- diggers -------------------------------------------------------------------
+    def _digger(self, view: View, legal: Sequence[Command], seat: int) -> Command:
+        reach = _Reach(view)
+        paths = [c for c in legal if isinstance(c, PlayPath) and self._door_ok(view, c.card)]
+        if paths:
+            scored = sorted(paths, key=lambda c: (reach.after(c), -bin(KINDS[c.card].edges).count("1"),
+                                                   -KINDS[c.card].crystals))
+            if reach.after(scored[0]) < reach.now:
+                return scored[0]
+        for c in legal:
+            if isinstance(c, RepairTool) and c.target == seat:
+                return c
+            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.FREE and c.target == seat:
+                return c
+        maps = [c for c in legal if isinstance(c, PeekGoal)]
+        known = {i for i, _ in view.known_goals}
+        if maps and not any(k is GoalKind.GOLD for _, k in view.known_goals):
+            fresh = [c for c in maps if c.goal not in known]
+            if fresh:
+                return min(fresh, key=lambda c: abs(c.goal - 1))
+        rockfalls = [c for c in legal if isinstance(c, Rockfall) and not KINDS[self._cell(view, c)].groups]
+        if rockfalls and reach.now <= 6:
+            return rockfalls[0]
+        for c in legal:
+            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
+                return c
+        if paths:
+            good = [c for c in paths if KINDS[c.card].groups and reach.after(c) <= reach.now]
+            if good and reach.now > 0:
+                return min(good, key=lambda c: reach.after(c))
+        clear = [c for c in legal if isinstance(c, ClearFront) and c.removed is not Front.THEFT]
+        if clear and len(view.hand) >= 4:
+            return clear[0]
+        return self._discard(view, legal, keep_paths=True)
+
+    @staticmethod
+    def _door_ok(view: View, card: int) -> bool:
+        door = KINDS[card].door
+        if door is None:
+            return True
+        return not ((view.role is Role.GREEN and door is Door.BLUE) or (view.role is Role.BLUE and door is Door.GREEN))
+
+    @staticmethod
+    def _cell(view: View, c: Rockfall) -> int:
+        return next(x.kind for x in view.cells if (x.col, x.row) == (c.col, c.row))
+
+    # -- saboteurs -----------------------------------------------------------------
+    def _saboteur(self, view: View, legal: Sequence[Command], seat: int) -> Command:
+        reach = _Reach(view)
+        paths = [c for c in legal if isinstance(c, PlayPath)]
+        if paths:
+            best = max(paths, key=lambda c: (reach.after(c), not KINDS[c.card].groups))
+            if reach.after(best) > reach.now:
+                return best
+        if reach.now <= 3:
+            rocks = [c for c in legal if isinstance(c, Rockfall) and KINDS[self._cell(view, c)].groups]
+            if rocks:
+                return min(rocks, key=lambda c: self._tip(reach, c))
+        for c in legal:
+            if isinstance(c, RepairTool) and c.target == seat:
+                return c
+        for c in legal:
+            if isinstance(c, TargetAction) and KINDS[c.card].action in (Action.THEFT, Action.TRAPPED) \
+                    and c.target != seat:
+                return c
+            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
+                return c
+        breaks = [c for c in legal if isinstance(c, BreakTool) and c.target != seat]
+        if breaks:
+            return self._rng.choice(breaks)
+        if paths:
+            dead = [c for c in paths if not KINDS[c.card].groups and reach.after(c) >= reach.now]
+            if dead:
+                return max(dead, key=lambda c: reach.after(c))
+        return self._discard(view, legal, keep_paths=False)
+
+    @staticmethod
+    def _tip(reach: _Reach, c: Rockfall) -> int:
+        d = reach.dist((c.col, c.row))
+        if d is not None:
+            return d
+        return min(abs(c.col - t[0]) + abs(c.row - t[1]) for t in reach.targets) if reach.targets else _FAR
+
+    # -- discarding --------------------------------------------------------------------
+    def _discard(self, view: View, legal: Sequence[Command], keep_paths: bool) -> Command:
+        discards = [c for c in legal if isinstance(c, Discard) and len(c.cards) == 1]
+        if not discards:
+            others = [c for c in legal if not isinstance(c, (SwapHand, Inspect))]
+            return self._rng.choice(others or list(legal))
+
+        def worth(c: Discard) -> int:
+            k = KINDS[c.cards[0]]
+            if k.category is Category.PATH:
+                if not k.groups:
+                    return 0 if keep_paths else 5
+                return 4 if keep_paths else 1
+            if k.action is Action.REPAIR:
+                return 6 if keep_paths else 5
+            if k.action is Action.BREAK:
+                return 2 if keep_paths else 7
+            if k.action is Action.ROCKFALL:
+                return 3 if keep_paths else 6
+            return 1
+
+        return min(discards, key=worth)
