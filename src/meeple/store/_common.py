@@ -1,0 +1,144 @@
+"""What both stores share: match ids, frames, and rebuilding a Match from stored records."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..engine.codec import digest, pack, unstructure
+from ..engine.errors import CorruptLog, DecodeError, MeepleError
+from ..engine.game import ENGINE, Event
+from ..engine.log import HASH_SIZE, LENGTH, MAX_FRAME, unpack_body
+from ..engine.match import Match, codec_for
+from ..engine.reader import LoadedLog, _fold
+from ..engine.records import TypeTable
+from .errors import StoreError
+
+#: What a match id may look like: safe in a file name, a URL fragment and SQL.
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+
+def new_id() -> str:
+    """A fresh random match id (32 hex digits)."""
+    return uuid.uuid4().hex
+
+
+def check_id(match_id: str) -> str:
+    """Return ``match_id`` if it is a valid id, else raise :class:`StoreError`."""
+    if not isinstance(match_id, str) or not ID_PATTERN.fullmatch(match_id):
+        raise StoreError(
+            f"a match id is 1-128 letters, digits, '_', '-' or '.', starting with a letter or digit; not {match_id!r}"
+        )
+    return match_id
+
+
+def framed(body: bytes, chain_hash: bytes) -> bytes:
+    """One record frame from its body and its (already computed) chain hash."""
+    return LENGTH.pack(len(body) + HASH_SIZE) + body + chain_hash
+
+
+def check_body_size(body: bytes) -> None:
+    """Refuse a record a reader would reject as too large (the log would become unreadable)."""
+    if len(body) + HASH_SIZE > MAX_FRAME:
+        raise StoreError(f"a record of {len(body)} bytes is larger than the log format allows ({MAX_FRAME} bytes)")
+
+
+def build_match(
+    log: LoadedLog,
+    bodies: Sequence[bytes],
+    snapshots: Mapping[int, Any] | None = None,
+) -> Match:
+    """Rebuild the match of a decoded ``log`` positioned at its end.
+
+    ``bodies`` are the stored record bodies (kept, so the chain continues from
+    the bytes actually stored). ``snapshots`` maps record counts (multiples of
+    the log's checkpoint interval) to states; each must match the checkpoint
+    hash written in the log, and folding starts from the last of them instead
+    of the first record. Without snapshots every record is folded.
+    """
+    match = _from_snapshots(log, snapshots) if snapshots else log.to_match()
+    match._bodies = list(bodies)
+    match._hashes = list(log.hashes)
+    return match
+
+
+def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
+    h = log.header
+    k = h.checkpoint_every
+    n = len(log.records)
+    wanted = list(range(k, n + 1, k))
+    if sorted(snapshots) != wanted:
+        raise CorruptLog(f"snapshots are stored for records {sorted(snapshots)[:5]}..., expected every {k}")
+    for at, state in snapshots.items():
+        ck = log.checkpoints[at - 1]
+        if ck is None or ck != digest(pack(unstructure(state))):
+            raise CorruptLog("a stored snapshot does not match the log's checkpoint", record=at - 1)
+    seeds = h.seeds
+    salt = b""
+    if seeds is None and log.reveal is not None:
+        seeds, salt = log.reveal.seeds, log.reveal.salt
+    match = Match(log.game, h.seats, log.options, seeds, salt, commitment=h.commitment, meta=h.meta,
+                  checkpoint_every=k)
+    match.engine_version = h.engine
+    base = wanted[-1] if wanted else 0
+    state = snapshots[base] if base else match.state
+    evolve = log.game.evolve
+    for r in log.records[base:]:
+        state = _fold(evolve, state, r, log.offsets[r.seq])
+    match._snapshots.update(snapshots)
+    match._records = list(log.records)
+    match._cursor = n
+    match._state = state
+    return match
+
+
+def finish_interrupted_command(match: Match) -> None:
+    """Run engine steps a crash cut off, so the match waits for a player again.
+
+    A command's records are written together; a crash during that write can
+    keep the first of them (a player's command) and lose the engine steps the
+    rules run right after it. Those steps are deterministic, so they are
+    re-run (and appended through the attached stores) exactly as before.
+    """
+    try:
+        acting = match.game.to_act(match.state)
+    except Exception as e:  # a state folded from forged events
+        raise CorruptLog(f"the stored events give a state the rules cannot use ({type(e).__name__}: {e})") from None
+    if ENGINE in acting and not match.seed_hidden:
+        match._advance_engine()
+
+
+class BodyDecoder:
+    """Decodes the events of record bodies a match hands to a store (to fold the new state)."""
+
+    def __init__(self, match: Match) -> None:
+        self.game = match.game
+        codec = codec_for(match.game)
+        self.table = TypeTable(codec, tuple((str(t), int(v)) for t, v in codec.type_table))
+
+    def states_after(self, state: Any, bodies: Sequence[bytes]) -> list[Any]:
+        """The state after each body, folding their events from ``state``."""
+        out = []
+        evolve = self.game.evolve
+        for body in bodies:
+            raw = unpack_body(body, 0, None)
+            try:
+                events = [self.table.decode(e, Event) for e in raw[3]]
+            except (DecodeError, TypeError, IndexError, KeyError) as e:  # pragma: no cover - the engine wrote it
+                raise StoreError(f"cannot decode a record the match wrote: {e}") from None
+            for ev in events:
+                state = evolve(state, ev)
+            out.append(state)
+        return out
+
+
+def guarded(what: str, fn: Any, *args: Any) -> Any:
+    """Call ``fn``; turn any exception that is not the library's own into a CorruptLog naming ``what``."""
+    try:
+        return fn(*args)
+    except MeepleError:
+        raise
+    except Exception as e:
+        raise CorruptLog(f"{what}: {type(e).__name__}: {e}") from None
