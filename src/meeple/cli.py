@@ -1,6 +1,8 @@
 """The ``meeple`` command: a thin layer over the public API.
 
 Every failure prints one line on stderr and exits non-zero; no traceback.
+Wherever a command reads a log FILE it also takes ``sqlite://PATH#MATCH_ID``,
+a match in a SQLite store (see :mod:`meeple.store`).
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from .engine import (
     RandomBot,
     available,
     get_game,
-    read_path,
+    read_log,
     verify,
 )
 from .engine.game import Game
+from .store import StoreError, load_log, log_bytes, parse_sqlite, repair
 
+SOURCE_HELP = "a log file, or sqlite://PATH#MATCH_ID for a match in a SQLite store"
 EXIT_ERROR = 2
 EXIT_FAILED = 1
 
@@ -110,7 +114,7 @@ def _write(match: Match, out: str | None, hide_seed: bool = False) -> None:
 
 
 def _load(path: str) -> Match:
-    return read_path(path).to_match()
+    return load_log(path).to_match()
 
 
 # -- commands -------------------------------------------------------------------------
@@ -210,7 +214,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print a match step by step, or the position at record N."""
-    log = read_path(args.file)
+    log = load_log(args.file)
     game = log.game
     match = log.to_match()
     seat = args.seat
@@ -240,7 +244,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Re-decide every command of each log from its seed."""
     failed = 0
     for path in args.files:
-        report = verify(path)
+        if parse_sqlite(path) is None:
+            report = verify(path)
+        else:
+            try:
+                report = verify(log_bytes(path))
+            except StoreError as e:
+                print(f"{path}: FAILED: {e}")
+                failed += 1
+                continue
         print(f"{path}: {report.summary()}")
         failed += not report.ok
     return EXIT_FAILED if failed else 0
@@ -248,7 +260,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Show a log's header and summary."""
-    log = read_path(args.file)
+    log = load_log(args.file)
     h = log.header
     match = log.to_match()
     out = match.outcome
@@ -287,6 +299,17 @@ def _loadable(ids: Sequence[str]) -> list[str]:
             continue
         out.append(gid)
     return out
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    """Cut a torn tail (from a crash) off a log file, keeping every intact record."""
+    if parse_sqlite(args.file) is not None:
+        log = read_log(log_bytes(args.file))
+        print(f"{args.file}: intact, {len(log.records)} records; "
+              "a SQLite store commits whole transactions and never has a torn tail")
+        return 0
+    print(repair(args.file).summary())
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -354,25 +377,29 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_play)
 
     s = sub.add_parser("replay", help="print a match step by step, or the position at record N")
-    s.add_argument("file")
+    s.add_argument("file", help=SOURCE_HELP)
     s.add_argument("--to", type=int)
     s.add_argument("--seat", type=int, help="show the match as this seat sees it")
     s.set_defaults(fn=cmd_replay)
 
     s = sub.add_parser("verify", help="re-decide every command of logs from their seeds")
-    s.add_argument("files", nargs="+")
+    s.add_argument("files", nargs="+", help=SOURCE_HELP)
     s.set_defaults(fn=cmd_verify)
 
     s = sub.add_parser("inspect", help="show a log's header and summary")
-    s.add_argument("file")
+    s.add_argument("file", help=SOURCE_HELP)
     s.set_defaults(fn=cmd_inspect)
 
     s = sub.add_parser("fork", help="write a new log from the first N records of a log")
-    s.add_argument("file")
+    s.add_argument("file", help=SOURCE_HELP)
     s.add_argument("--at", type=int, required=True)
     s.add_argument("--out", required=True)
     s.add_argument("--seed", help="draw randomness from a new seed after the fork point")
     s.set_defaults(fn=cmd_fork)
+
+    s = sub.add_parser("repair", help="cut a torn tail (from a crash) off a log file, keeping intact records")
+    s.add_argument("file", help=SOURCE_HELP)
+    s.set_defaults(fn=cmd_repair)
 
     s = sub.add_parser("demo", help="play, save, replay and verify a match of every game")
     s.add_argument("--out", metavar="DIR")
