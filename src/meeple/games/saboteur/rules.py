@@ -666,13 +666,10 @@ class Saboteur(Game[State, SaboteurOptions]):
             for s in geologists:
                 if each and Front.TRAPPED not in state.front[s]:
                     events.append(GoldPaid(s, each, None))
-        if state.thieves:
-            last = state.thieves[-1]
-            order = sorted(
-                (t for t in state.thieves if Front.TRAPPED not in state.front[t]),
-                key=lambda t: (t - last) % n,
-            )
-            events.append(ThievesReady(tuple(order)))
+        free = [t for t in state.thieves if Front.TRAPPED not in state.front[t]]
+        if free:
+            last = free[-1]  # the last thief to play Theft steals first, then clockwise
+            events.append(ThievesReady(tuple(sorted(free, key=lambda t: (t - last) % n))))
         after = self._fold(state, events)
         if after.phase is not Phase.THEFT:
             events.append(self._payout_done(after))
