@@ -7,7 +7,7 @@ these tables and never repeats a number of its own.
 >>> AREAS["CAS"].name
 "Mordred's castle"
 >>> money_cell(Row.C, 6)
-Cell(amount=2, black=True)
+Cell(amount=3, black=True)
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ BORDER: frozenset[str] = frozenset(code for code, area in AREAS.items() if area.
 #: Markers start on the dragon space, numbered 0. Spaces run from
 #: ``-ROAD_BACK`` (behind the dragon) to ``ROAD_FORWARD`` (the end of the road);
 #: a marker that cannot move the full number of spaces ends the game.
-ROAD_FORWARD = 14
+ROAD_FORWARD = 12
 ROAD_BACK = 3
 
 
@@ -145,9 +145,9 @@ def _w(n: int) -> Cell:
 #: ``MONEY[row][face - 1]``: each die is read separately against the declared
 #: row. Row C has three black faces of six, as the public facts require.
 MONEY: Mapping[Row, tuple[Cell, ...]] = {
-    Row.A: (Cell(1), Cell(2), Cell(2), Cell(2), Cell(3), _w(1)),
-    Row.B: (Cell(2), Cell(3), Cell(3), Cell(4), _w(1), _w(1)),
-    Row.C: (Cell(4), Cell(5), Cell(6), _w(1), _w(1), _w(2)),
+    Row.A: (Cell(1), Cell(2), Cell(2), Cell(3), Cell(3), _w(2)),
+    Row.B: (Cell(2), Cell(3), Cell(4), Cell(5), _w(1), _w(2)),
+    Row.C: (Cell(5), Cell(6), Cell(7), _w(1), _w(2), _w(3)),
 }
 
 
@@ -171,9 +171,9 @@ class BuildingSpec:
 
 #: Cost by terrain, victory points, and how many pieces of the type each player has.
 BUILDINGS: Mapping[Kind, BuildingSpec] = {
-    Kind.VILLAGE: BuildingSpec(forest=2, mountains=3, points=1, pieces=6),
-    Kind.TOWN: BuildingSpec(forest=4, mountains=None, points=3, pieces=4),
-    Kind.CASTLE: BuildingSpec(forest=7, mountains=5, points=4, pieces=3),
+    Kind.VILLAGE: BuildingSpec(forest=3, mountains=4, points=1, pieces=7),
+    Kind.TOWN: BuildingSpec(forest=5, mountains=None, points=3, pieces=4),
+    Kind.CASTLE: BuildingSpec(forest=8, mountains=6, points=5, pieces=3),
 }
 #: The extra pound paid for building away from your own buildings (not on the border).
 SURCHARGE = 1
@@ -193,11 +193,11 @@ def build_price(kind: Kind, terrain: Terrain) -> int | None:
 
 #: A warrior placed on a building takes it on this roll or more, by building and terrain.
 SIEGE: Mapping[tuple[Kind, Terrain], int] = {
-    (Kind.VILLAGE, Terrain.FOREST): 3,
-    (Kind.VILLAGE, Terrain.MOUNTAINS): 4,
-    (Kind.TOWN, Terrain.FOREST): 4,
-    (Kind.CASTLE, Terrain.FOREST): 5,
-    (Kind.CASTLE, Terrain.MOUNTAINS): 6,
+    (Kind.VILLAGE, Terrain.FOREST): 2,
+    (Kind.VILLAGE, Terrain.MOUNTAINS): 3,
+    (Kind.TOWN, Terrain.FOREST): 3,
+    (Kind.CASTLE, Terrain.FOREST): 4,
+    (Kind.CASTLE, Terrain.MOUNTAINS): 5,
 }
 #: A player's attack beats a warrior on this roll or more, by the attacking building.
 ATTACK: Mapping[Kind, int] = {Kind.VILLAGE: 5, Kind.TOWN: 4, Kind.CASTLE: 3}
