@@ -277,7 +277,7 @@ class SqliteStore:
         match_id: str | None = None,
     ) -> Match:
         """Start a match, store it, and return it attached (:class:`StoreConflict` if the id is taken)."""
-        mid = check_id(match_id or new_id())
+        mid = check_id(new_id() if match_id is None else match_id)
         match = Match.start(game, seats, seed=seed, options=options, meta=meta)
         head, h = header_frame(match.header())
         rows = []
