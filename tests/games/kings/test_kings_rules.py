@@ -32,7 +32,7 @@ M_1_1_1 = Mine(1, 1, 1)
 M_2_2_2 = Mine(2, 2, 2)
 M_2_3_1 = Mine(2, 3, 1)
 M_3_3_2 = Mine(3, 3, 2)
-M_4_1_3_O = Mine(4, 1, 3, overseer=True)
+M_5_2_3_O = Mine(5, 2, 3, overseer=True)
 M_2_1_1_O = Mine(2, 1, 1, overseer=True)
 M_5_3_3 = Mine(5, 3, 3)
 
@@ -121,6 +121,11 @@ def test_every_people_carries_the_same_mine_sides() -> None:
     for people in PEOPLES:
         sides = sorted((c.mine for c in CARDS if c.people is people), key=key)
         assert sides == sorted(MINE_SIDES, key=key)
+
+
+def test_mine_values_follow_the_documented_formula() -> None:
+    for m in MINE_SIDES:
+        assert m.value == m.depth + m.overseer + (m.depth >= 3) + (m.defence == 3)
 
 
 def test_mine_sides_have_defence_1_to_3_and_overseer_mines() -> None:
@@ -295,25 +300,25 @@ def test_discard_variant_removes_developed_mines_squads() -> None:
 
 def test_overseer_mine_needs_a_squad_of_the_owners_people_on_top() -> None:
     workers = [card(GOBLINS, 1), card(DWARVES, 2), card(GIANTS, 4)]
-    st = table(hands=[[card(ORCS, 7), card(GOBLINS, 8)], []], mines=[(M_4_1_3_O, 0, workers)])
+    st = table(hands=[[card(ORCS, 7), card(GOBLINS, 8)], []], mines=[(M_5_2_3_O, 0, workers)])
     # the depth is reached: no more foreign workers, and nothing is developed yet
     assert refused(st, 0, Play(card(GOBLINS, 8), 0)).code is Code.RULE
     assert GAME.legal_commands(st, 0) == (Play(card(ORCS, 7), 0),)
     events, after = act(st, 0, Play(card(ORCS, 7), 0))
-    assert MineDeveloped(0, 0, 4, (*workers, card(ORCS, 7))) in events
+    assert MineDeveloped(0, 0, 5, (*workers, card(ORCS, 7))) in events
     assert after.camp[PEOPLES.index(ORCS)] == (card(ORCS, 7),)
 
 
 def test_overseer_obeys_the_ordering_rule() -> None:
     workers = [card(GOBLINS, 1), card(DWARVES, 2), card(GIANTS, 9)]
-    st = table(hands=[[card(ORCS, 7), card(ORCS, 0)], []], mines=[(M_4_1_3_O, 0, workers)])
+    st = table(hands=[[card(ORCS, 7), card(ORCS, 0)], []], mines=[(M_5_2_3_O, 0, workers)])
     refused(st, 0, Play(card(ORCS, 7), 0))
     events, _ = act(st, 0, Play(card(ORCS, 0), 0))  # 0 beats 9
     assert any(isinstance(e, MineDeveloped) for e in events)
 
 
 def test_overseer_may_not_come_before_the_workers() -> None:
-    st = table(hands=[[card(ORCS, 7)], []], mines=[(M_4_1_3_O, 0, [card(GOBLINS, 1)])])
+    st = table(hands=[[card(ORCS, 7)], []], mines=[(M_5_2_3_O, 0, [card(GOBLINS, 1)])])
     refused(st, 0, Play(card(ORCS, 7), 0))
 
 
@@ -401,12 +406,12 @@ def test_scoring_counts_developed_mines_plus_and_owned_undeveloped_mines_minus()
     st = table(
         hands=[[], []],
         mines=[(M_5_3_3, 0, [card(GOBLINS, 1)]), (M_2_3_1, 1, []), (M_3_3_2, None, [])],
-        developed=[[M_2_2_2, M_4_1_3_O], [M_1_1_1]],
+        developed=[[M_2_2_2, M_5_2_3_O], [M_1_1_1]],
         phase=Phase.OVER,
     )
     outcome = GAME.outcome(st)
     assert outcome is not None
-    assert outcome.scores == (2 + 4 - 5, 1 - 2)
+    assert outcome.scores == (2 + 5 - 5, 1 - 2)
     assert outcome.winners == (0,)
 
 

@@ -8,7 +8,7 @@ captured mines until they are developed. The rules as implemented are in
 >>> import meeple
 >>> m = meeple.Match.start("kings", seats=3, seed=5)
 >>> len(m.state.deck), m.to_act
-(50, (0,))
+(54, (0,))
 """
 
 from __future__ import annotations

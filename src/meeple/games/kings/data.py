@@ -10,12 +10,13 @@ the list is designed here (``docs/rules/kings.md``, "The cards"):
 * which mine side is printed on which squad is rotated by three places per
   people, so a mine side seen on the back of a card (the deck's top card, the
   backs of an opponent's hand) narrows its squad side down to four different
-  strengths, one per people, never to a single card.
+  strengths, one per people (eight cards for the one mine side printed
+  twice), never to a single card.
 
 >>> len(CARDS), CARDS[0].people, CARDS[0].strength
 (80, <People.ORCS: 'orcs'>, 0)
 >>> sum(m.value for m in MINE_SIDES)
-72
+71
 """
 
 from __future__ import annotations
@@ -81,30 +82,50 @@ class Card:
         return f"{self.people.value} {self.strength}"
 
 
-#: The 20 mine sides every people carries, one per card. Value grows with the
-#: work a mine needs: depth (turns of the owner) plus one for an overseer,
-#: plus up to one for a high defence (a mine that is harder to take).
+def mine_value(defence: int, depth: int, overseer: bool) -> int:
+    """The designed value of a mine: the work it needs plus a premium for risk.
+
+    ``depth`` (one turn and one foreign squad per worker), plus one for an
+    overseer (a squad of the owner's own people that must beat the top), plus
+    one for a deep vein (depth 3 or more: it may not be finished before the
+    deck runs out, and then it costs its value), plus one for defence 3 (three
+    squads to take it: it is taken late and by whoever plays the last squad).
+
+    >>> mine_value(defence=3, depth=4, overseer=True)
+    7
+    """
+    return depth + int(overseer) + int(depth >= 3) + int(defence == 3)
+
+
+def _mine(defence: int, depth: int, overseer: bool = False) -> Mine:
+    return Mine(mine_value(defence, depth, overseer), defence, depth, overseer)
+
+
+#: The 20 mine sides every people carries, one per card: five of depth 1,
+#: six of depth 2, five of depth 3 and four of depth 4; defence 1, 2, 3 on
+#: six, eight and six of them; eight need an overseer. Listed so that the two
+#: cards of one strength (index i and i + 10) carry unlike mines.
 MINE_SIDES: tuple[Mine, ...] = (
-    Mine(1, 1, 1),
-    Mine(2, 1, 2),
-    Mine(3, 1, 3),
-    Mine(5, 2, 4),
-    Mine(1, 2, 1),
-    Mine(2, 2, 2),
-    Mine(4, 2, 3),
-    Mine(6, 3, 4),
-    Mine(2, 3, 1),
-    Mine(3, 3, 2),
-    Mine(4, 3, 3),
-    Mine(6, 1, 4, overseer=True),
-    Mine(2, 1, 1, overseer=True),
-    Mine(3, 1, 2, overseer=True),
-    Mine(4, 1, 3, overseer=True),
-    Mine(7, 3, 4, overseer=True),
-    Mine(3, 2, 2),
-    Mine(4, 2, 2, overseer=True),
-    Mine(5, 2, 3, overseer=True),
-    Mine(5, 3, 3),
+    _mine(1, 1),
+    _mine(2, 4),
+    _mine(1, 2),
+    _mine(1, 3),
+    _mine(3, 1),
+    _mine(1, 2, overseer=True),
+    _mine(3, 3),
+    _mine(1, 1, overseer=True),
+    _mine(1, 4, overseer=True),
+    _mine(2, 2),
+    _mine(2, 1),
+    _mine(2, 3),
+    _mine(3, 2),
+    _mine(3, 4),
+    _mine(2, 1, overseer=True),
+    _mine(2, 2, overseer=True),
+    _mine(2, 3, overseer=True),
+    _mine(2, 2),
+    _mine(3, 4, overseer=True),
+    _mine(3, 3, overseer=True),
 )
 
 #: Places the mine sides are rotated by from one people to the next.

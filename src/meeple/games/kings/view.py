@@ -35,7 +35,7 @@ def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
     """The mine sides of ``cards``, sorted (what the table sees of a hand).
 
     >>> [m.label() for m in backs([0, 1])]
-    ['1pt def1 dep1', '2pt def1 dep2']
+    ['1pt def1 dep1', '5pt def2 dep4']
     """
     return tuple(sorted((CARDS[c].mine for c in cards), key=_mine_key))
 
