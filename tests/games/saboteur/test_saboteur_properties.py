@@ -1,0 +1,162 @@
+"""Engine conformance on every player count of both editions, and hypothesis properties.
+
+Random bots rarely reach a goal, so the kit's checks also run on playouts by
+the heuristic bot, which pays out gold in most rounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import meeple
+from meeple.engine import ENGINE, IllegalCommand, Rng
+from meeple.games.saboteur import GAME
+from meeple.games.saboteur.bot import HeuristicBot
+from meeple.games.saboteur.state import Phase
+from meeple.testing import ALL_CHECKS, Playout, check_determinism, check_game, check_undo_redo
+
+
+@pytest.mark.parametrize("seats", range(3, 11))
+def test_conformance_base_game(seats: int) -> None:
+    (p,) = check_game("saboteur", seats=seats, seeds=range(seats, seats + 1), max_steps=1500)
+    assert p.match.is_over
+
+
+@pytest.mark.parametrize("seats", range(2, 13))
+def test_conformance_deluxe(seats: int) -> None:
+    (p,) = check_game("saboteur", seats=seats, options={"edition": "deluxe"}, seeds=range(seats, seats + 1),
+                      max_steps=1500)
+    assert p.match.is_over
+
+
+def heuristic_playout(seats: int, options: dict[str, Any], seed: int) -> Playout:
+    """A whole match played by heuristic bots, as a kit playout."""
+    m = meeple.Match.start("saboteur", seats, seed=seed, options=options)
+    bots = [HeuristicBot(seed * 31 + s) for s in range(seats)]
+    moves = []
+    while not m.is_over:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
+        m.play(seat, cmd)
+        moves.append((seat, cmd))
+    return Playout(m, moves, seed, seed)
+
+
+@pytest.mark.parametrize(("seats", "options"), [
+    (4, {}), (10, {}), (5, {"gold_cards": "miners", "next_starter": "ender", "broken_tools_forfeit": True}),
+    (3, {"edition": "deluxe"}), (12, {"edition": "deluxe", "pass_discards": 3}),
+])
+def test_conformance_on_heuristic_playouts_with_payouts(seats: int, options: dict[str, Any]) -> None:
+    p = heuristic_playout(seats, options, seed=seats + 100)
+    teams = [r.team for r in p.match.state.results]
+    assert len(teams) == 3
+    for check in ALL_CHECKS:
+        if check is check_determinism:
+            check(p, options)
+        elif check is check_undo_redo:
+            undo_redo_between_player_commands(p)
+        else:
+            check(p)
+
+
+def undo_redo_between_player_commands(p: Playout) -> None:
+    """The kit's undo/redo check, at positions where no engine step is pending.
+
+    ``check_undo_redo`` may seek into the middle of an engine chain (a round
+    ended, its payout not yet run); redo then runs on to the end of the chain,
+    so the cursor moves. Saboteur has such chains at every round end.
+    """
+    m = p.match.fork()
+    for i in range(1, len(m) + 1, 7):
+        m.seek(i)
+        if ENGINE in m.to_act or not m.can_undo():
+            continue
+        state, head = m.state, m.head_hash
+        m.undo()
+        m.redo()
+        assert m.state == state and m.head_hash == head, f"undo/redo moved the match at record {i}"
+
+
+@given(seed=st.integers(0, 2**32), step=st.integers(0, 400), deluxe=st.booleans(), seats=st.integers(3, 10))
+def test_every_listed_command_is_accepted(seed: int, step: int, deluxe: bool, seats: int) -> None:
+    m = meeple.Match.start("saboteur", seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
+    bot = HeuristicBot(seed)
+    for _ in range(step):
+        if m.is_over:
+            break
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(m.view(seat), m.legal(seat), seat))
+    if m.is_over:
+        return
+    seat = m.to_act[0]
+    for cmd in m.legal(seat):
+        GAME.decide(m.state, seat, cmd, Rng(seed))  # never raises
+
+
+@given(seed=st.integers(0, 2**32), step=st.integers(0, 300), watcher=st.integers(0, 5), shuffle=st.integers(0, 2**32))
+def test_view_does_not_change_when_only_hidden_information_changes(seed: int, step: int, watcher: int,
+                                                                    shuffle: int) -> None:
+    m = meeple.Match.start("saboteur", 6, seed=seed, options={"edition": "deluxe"} if seed % 2 else {})
+    bot = HeuristicBot(seed)
+    for _ in range(step):
+        if m.is_over:
+            break
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(m.view(seat), m.legal(seat), seat))
+    state = m.state
+    other = GAME.determinize(state, watcher, Rng(shuffle))
+    assert GAME.view(other, watcher) == GAME.view(state, watcher)
+    # legal commands depend only on what the acting seat may know
+    if state.phase is Phase.PLAY and state.turn == watcher:
+        assert list(GAME.legal_commands(other, watcher)) == list(GAME.legal_commands(state, watcher))
+
+
+def test_changing_another_hand_or_the_goals_leaves_a_view_alone() -> None:
+    m = meeple.Match.start("saboteur", 5, seed=11)
+    st0 = m.state
+    hands = list(st0.hands)
+    hands[3], pile = (st0.pile[0], *hands[3][1:]), (hands[3][0], *st0.pile[1:])
+    changed = attrs.evolve(st0, hands=tuple(hands), pile=tuple(sorted(pile)),
+                           goals=tuple(reversed([attrs.evolve(g, col=g.col) for g in st0.goals])))
+    changed = attrs.evolve(changed, goals=tuple(attrs.evolve(a, kind=b.kind) for a, b in
+                                                zip(st0.goals, reversed(st0.goals), strict=True)))
+    assert GAME.view(changed, 0) == GAME.view(st0, 0)
+    assert GAME.view(changed, 3) != GAME.view(st0, 3)
+
+
+def test_views_hide_roles_hands_and_gold_until_they_are_public() -> None:
+    full = heuristic_playout(5, {}, seed=3).match
+    assert full.is_over
+    assert full.view(2).gold == full.state.gold
+    assert [r.roles for r in full.view(None).results] == [r.roles for r in full.state.results]
+    m = full.fork(at=1)
+    v = m.view(2)
+    assert v.role is m.state.roles[2] and v.hand == m.state.hands[2]
+    assert v.results == () and v.gold is None and v.my_gold == 0
+    spectator = m.view(None)
+    assert spectator.role is None and spectator.hand == () and spectator.my_gold is None
+
+
+def test_redacted_deal_shows_each_seat_only_its_own_role_and_hand() -> None:
+    m = meeple.Match.start("saboteur", 4, seed=5, options={"edition": "deluxe"})
+    (deal,) = m.records[0].events
+    red = GAME.redact(deal, 1)
+    assert red.roles == (None, m.state.roles[1], None, None)  # type: ignore[union-attr]
+    assert red.hands[1] == m.state.hands[1] and red.hands[0] is None  # type: ignore[union-attr]
+    assert red.pile is None and red.set_aside is None and red.goals is None  # type: ignore[union-attr]
+    assert red.leftover_roles is None  # type: ignore[union-attr]
+
+
+def test_illegal_command_names_the_rule_and_changes_nothing() -> None:
+    m = meeple.Match.start("saboteur", 4, seed=5)
+    before = m.to_bytes()
+    from meeple.games.saboteur.commands import TakeGold
+
+    with pytest.raises(IllegalCommand, match="not your turn to take a gold card"):
+        m.play(0, TakeGold(3))
+    assert m.to_bytes() == before
