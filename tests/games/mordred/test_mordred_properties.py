@@ -1,0 +1,100 @@
+"""Generic checks (the conformance kit) and properties over random Mordred play."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import meeple
+from meeple.engine import ENGINE, ConfigError, IllegalCommand
+from meeple.games.mordred import GAME, Kind, Phase
+from meeple.games.mordred.rules import pieces_left, warriors_on_map
+from meeple.testing import check_game
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_conformance_standard(seats: int) -> None:
+    check_game(GAME, seats=seats, seeds=range(3), max_steps=3000)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_conformance_short_variant(seats: int) -> None:
+    check_game(GAME, seats=seats, options=GAME.variant_options("short"), seeds=range(2), max_steps=3000)
+
+
+def test_conformance_custom_options() -> None:
+    check_game(GAME, seats=3, options={"warriors": 6, "road_forward": 4, "road_back": 0}, seeds=range(2))
+
+
+def _invariants(m: meeple.Match) -> None:
+    s = m.state
+    opts = s.options
+    assert warriors_on_map(s) + s.supply + s.hand == opts.warriors  # no warrior is lost or made
+    assert all(v >= 0 for v in s.money)
+    assert all(-opts.road_back <= r <= opts.road_forward for r in s.road)
+    for seat in range(s.seats):
+        assert all(pieces_left(s, seat, k) >= 0 for k in Kind)
+    for i, b in enumerate(s.buildings):
+        assert not (b is not None and s.warriors[i])  # a warrior never shares an area with a building
+    assert (s.phase is Phase.PLACE) == (s.hand > 0)
+
+
+@given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))
+def test_every_listed_command_is_accepted_and_the_pieces_add_up(seed: int, picks: list[int]) -> None:
+    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed)
+    for pick in picks:
+        if m.is_over:
+            break
+        (seat,) = m.to_act
+        assert seat != ENGINE
+        legal = m.legal(seat)
+        assert legal, "a seat to act must have a legal command"
+        m.play(seat, legal[pick % len(legal)])
+        _invariants(m)
+        for other in range(m.seats):
+            if other != seat and other not in m.to_act:
+                assert m.legal(other) == ()
+
+
+@given(seed=st.integers(0, 2**32), area=st.text(max_size=4))
+def test_unknown_areas_are_refused_as_illegal(seed: int, area: str) -> None:
+    from meeple.games.mordred import Attack, Build, Place
+    from meeple.games.mordred.data import AREAS
+
+    m = meeple.Match.start("mordred", seats=3, seed=seed)
+    (seat,) = m.to_act
+    if area in AREAS:
+        return
+    for cmd in (Place(area), Build(area, Kind.VILLAGE), Attack(area, "SNO"), Attack("SNO", area)):
+        with pytest.raises(IllegalCommand):
+            m.play(seat, cmd)
+
+
+def test_views_hold_everything_but_the_seed() -> None:
+    m = meeple.Match.start("mordred", seats=4, seed=123456789)
+    v = m.view(2)
+    assert v.seat == 2 and v.buildings == m.state.buildings and v.road == m.state.road
+    assert m.view(None).seat is None
+    assert not hasattr(v, "seed")
+
+
+@pytest.mark.parametrize(
+    "options", [{"warriors": 3}, {"warriors": 33}, {"road_forward": 2}, {"road_back": 11}, {"dragon": 1}]
+)
+def test_bad_options_are_refused(options: dict[str, int]) -> None:
+    with pytest.raises(ConfigError):
+        meeple.Match.start("mordred", seats=3, options=options)
+
+
+def test_two_or_five_players_are_refused() -> None:
+    for seats in (2, 5):
+        with pytest.raises(ConfigError):
+            meeple.Match.start("mordred", seats=seats)
+
+
+def test_variants_map_to_options() -> None:
+    assert GAME.variant_options("standard") == {}
+    assert GAME.variant_options("short") == {"warriors": 14, "road_forward": 10}
+    with pytest.raises(ConfigError):
+        GAME.variant_options("long")
