@@ -695,7 +695,8 @@ class Saboteur(Game[State, SaboteurOptions]):
         best = max(state.gold)
         winners = tuple(s for s in range(state.seats) if state.gold[s] == best)
         names = ", ".join(f"seat {s}" for s in winners)
-        return Outcome(winners, state.gold, f"after three rounds {names} hold the most gold ({best} nuggets)")
+        verb = "holds" if len(winners) == 1 else "share"
+        return Outcome(winners, state.gold, f"after three rounds {names} {verb} the most gold ({best} nuggets)")
 
     # -- presentation and helpers (view.py, render.py, bot.py) ---------------------------
     def view(self, state: State, seat: int | None) -> View:
