@@ -14,7 +14,8 @@ from meeple.games.kings.data import PEOPLES
 from meeple.testing import check_game
 
 
-@pytest.mark.parametrize(("seats", "variant"), [(2, "standard"), (3, "standard"), (4, "standard"), (2, "discard"), (4, "discard")])
+@pytest.mark.parametrize("variant", GAME.info.variants)
+@pytest.mark.parametrize("seats", [2, 3, 4])
 def test_conformance_kit(seats: int, variant: str) -> None:
     playouts = check_game("kings", seats=seats, options=GAME.variant_options(variant), seeds=range(2), max_steps=2000)
     assert all(p.match.is_over for p in playouts)

@@ -352,7 +352,7 @@ def _is_int(value: object) -> bool:
 
 
 def _is_card(value: object) -> bool:
-    return _is_int(value) and 0 <= value < DECK_SIZE  # type: ignore[operator]
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DECK_SIZE
 
 
 # -- evolve, one small function per event ------------------------------------------------
