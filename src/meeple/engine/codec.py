@@ -384,7 +384,7 @@ class Codec:
         def tagged(v: Any) -> Any:
             if v.__class__ is not list or not v:
                 raise DecodeError(f"expected a tagged array, got {_describe(v)}")
-            fn = table.get(v[0])
+            fn = table.get(v[0]) if v[0].__class__ in (str, int) else None  # unhashable tags are unknown
             if fn is None:
                 raise DecodeError(f"unknown type tag {v[0]!r}; expected one of {names}")
             return fn(v)

@@ -30,6 +30,9 @@ FORMAT_VERSION = 1
 HASH_SIZE = 16
 #: The largest frame a reader accepts; a longer length prefix is corruption.
 MAX_FRAME = 16 * 1024 * 1024
+#: The longest seed schedule a reader accepts (one pair per fork with a new
+#: seed); a guard for hostile headers, as each record looks its seed up in it.
+MAX_SEEDS = 256
 _LEN = struct.Struct(">I")
 LENGTH = _LEN
 
@@ -101,6 +104,10 @@ class Header:
             raise bad(f"missing or malformed field ({e})") from None
         if header.checkpoint_every < 1:
             raise bad("checkpoint_every must be positive")
+        if seeds is not None and not 1 <= len(seeds) <= MAX_SEEDS:
+            raise bad(f"the seed schedule must have 1 to {MAX_SEEDS} entries, not {len(seeds)}")
+        if any(v < 1 for _, v in types):
+            raise bad("type schema versions start at 1")
         return header
 
 

@@ -12,7 +12,7 @@ import attrs
 from .codec import digest, options_from_map, pack, unstructure
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
-from .log import HASH_SIZE, Header, iter_frames, read_header, unpack_body
+from .log import HASH_SIZE, MAX_SEEDS, Header, iter_frames, read_header, unpack_body
 from .match import Match, codec_for, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
@@ -159,6 +159,8 @@ def _reveal(raw: dict[Any, Any], offset: int, seq: int, header: Header) -> Revea
         seeds_raw, salt = raw["reveal"]
         seeds = tuple((int(a), int(b)) for a, b in seeds_raw)
         if type(salt) is not bytes or any(type(a) is not int or type(b) is not int for a, b in seeds_raw):
+            raise TypeError
+        if not 1 <= len(seeds) <= MAX_SEEDS:
             raise TypeError
     except (KeyError, TypeError, ValueError):
         raise CorruptLog("malformed reveal frame", offset=offset, record=seq) from None
