@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import meeple
-from meeple.engine import Code, Command, Event, IllegalCommand, Rng
+from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Rng
 from meeple.games.kings import GAME, KingsOptions, MineSlot, Phase, State
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CARDS, MINE_SIDES, PEOPLES, Mine, People
@@ -85,10 +85,15 @@ def table(
 
 
 def act(state: State, seat: int, command: Command) -> tuple[tuple[Event, ...], State]:
-    """Decide ``command`` and fold its events."""
+    """Decide ``command`` and fold its events, then those of any engine steps it triggers."""
     events = GAME.decide(state, seat, command, Rng(0))
     for e in events:
         state = GAME.evolve(state, e)
+    while GAME.to_act(state) == (ENGINE,):
+        more = GAME.decide(state, ENGINE, GAME.auto_command(state), Rng(0))
+        for e in more:
+            state = GAME.evolve(state, e)
+        events += more
     return events, state
 
 
@@ -428,6 +433,21 @@ def test_full_tie_is_a_shared_win() -> None:
 
 
 # -- commands from the wrong seat, and descriptions ------------------------------------------------
+
+
+def test_player_may_undo_a_camp_draw_but_not_a_play_or_a_deck_draw() -> None:
+    m = meeple.Match.start("kings", seats=2, seed=21)
+    bot = meeple.RandomBot(0)
+    checked: set[type] = set()
+    for _ in range(300):
+        if m.is_over or len(checked) == 3:
+            break
+        seat = m.to_act[0]
+        cmd = bot.choose(None, m.legal(seat), seat)
+        m.play(seat, cmd)
+        assert bool(m.can_undo(seat)) == isinstance(cmd, (DrawCamp, Retreat))
+        checked.add(type(cmd))
+    assert {Play, DrawDeck, DrawCamp} <= checked
 
 
 def test_match_refuses_out_of_turn_commands() -> None:

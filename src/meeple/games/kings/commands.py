@@ -28,9 +28,14 @@ class Play(Command):
 
     The mine is central (unowned) or one of the player's own; the squad must
     beat the top squad there (higher strength, or a 0 on a 9).
+
+    An undo barrier: a play that captures a mine turns up a new one and shows
+    everybody the mine side of the next card, so a player may not take a play
+    back (tooling may).
     """
 
     tag: ClassVar[str] = "play"
+    barrier: ClassVar[bool] = True
     card: int
     mine: int
 
@@ -45,9 +50,14 @@ class Retreat(Command):
 
 @attrs.frozen
 class DrawDeck(Command):
-    """Draw the top card of the deck into hand (ends the game if it was the last)."""
+    """Draw the top card of the deck into hand (ends the game if it was the last).
+
+    An undo barrier: the player has seen the card's squad side and everybody
+    the next card's mine side, so a player may not draw, look and take it back.
+    """
 
     tag: ClassVar[str] = "draw_deck"
+    barrier: ClassVar[bool] = True
 
 
 @attrs.frozen
