@@ -93,3 +93,13 @@ def test_cli_play_a_few_turns_then_quit(monkeypatch: pytest.MonkeyPatch, capsys:
     monkeypatch.setattr("builtins.input", lambda _prompt="": next(answers))
     assert main(["play", "saboteur", "--players", "4", "--seed", "3"]) == 0
     assert "your hand:" in capsys.readouterr().out
+
+
+def test_renderer_shows_doors_ladders_bridges_and_crystals(table: Any) -> None:
+    cells = [(1, 0, "bridge"), (2, 0, "green-door-horizontal"), (3, 0, "blue-door-horizontal"),
+             (0, 1, "ladder-stub-vertical"), (4, 0, "crystal-crossroads"), (5, 0, "dead-crossroads")]
+    st = table.build(edition="deluxe", cells=cells, hands=[["map"], [], [], []])
+    text = "\n".join(board_lines(st))
+    middle = next(line for line in text.splitlines() if line.startswith("   0 "))
+    assert "-S--#--g--b--+-.x." in middle  # a dead end shows its stubs as dots
+    assert "H" in text and "*" in text
