@@ -457,6 +457,18 @@ def test_match_refuses_out_of_turn_commands() -> None:
     assert info.value.code is Code.NOT_YOUR_TURN
 
 
+def test_options_and_variants_are_checked() -> None:
+    with pytest.raises(meeple.ConfigError):
+        meeple.Match.start("kings", seats=2, seed=1, options={"developed_cards": "burn"})
+    with pytest.raises(meeple.ConfigError):
+        meeple.Match.start("kings", seats=2, seed=1, options={"hand_size": 7})
+    with pytest.raises(meeple.ConfigError):
+        GAME.variant_options("advanced")
+    with pytest.raises(meeple.ConfigError):
+        meeple.Match.start("kings", seats=5, seed=1)
+    assert GAME.variant_options("standard") == {}
+
+
 def test_describe_names_the_squad_and_the_mine() -> None:
     assert GAME.describe(Play(card(GOBLINS, 7), 3)) == "play goblins 7 (card 27) on mine 3"
     assert GAME.describe(DrawCamp(DWARVES)) == "draw from the dwarves camp pile"

@@ -106,3 +106,15 @@ def test_render_shows_mines_stacks_camp_and_scores() -> None:
     assert "hand backs:" in text  # the other seat's hand shows only its backs
     referee = m.render(None)
     assert referee.count("hand:") == 2
+
+
+def test_render_names_the_winner_when_the_game_is_over() -> None:
+    m = _midgame(seed=8, seats=2, steps=0)
+    bot = meeple.RandomBot(8)
+    while not m.is_over:
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(None, m.legal(seat), seat))
+    outcome = m.outcome
+    assert outcome is not None
+    assert f"seat {outcome.winners[0]}" in m.render(None).splitlines()[-1]
+    assert "Game over" in m.render(0)

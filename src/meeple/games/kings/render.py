@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .data import CARDS, PEOPLES
+from .scoring import winners
 from .state import Phase, State
 from .view import view
 
@@ -46,7 +47,9 @@ def render(state: State, seat: int | None = None) -> str:
         else:
             lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
     if v.phase is Phase.OVER:
-        lines.append("Game over: the deck ran out.")
+        best = winners(state)
+        names = " and ".join(f"seat {s} ({state.peoples[s].value})" for s in best)
+        lines.append(f"Game over: the deck ran out. {'Winners' if len(best) > 1 else 'Winner'}: {names}.")
     elif v.phase is Phase.DRAW:
         lines.append(f"Seat {v.turn} draws" + (" from the deck (after a retreat)" if v.must_draw_deck else ""))
     else:
