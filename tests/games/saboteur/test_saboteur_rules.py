@@ -330,6 +330,16 @@ def test_gold_payout_miner_finder_chooses_first(table: Any) -> None:
     assert GAME.view(st, 2).offer == st.offer and GAME.view(st, 0).offer == ()
 
 
+def test_gold_pass_option_passes_clockwise(table: Any) -> None:
+    roles = [Role.MINER, Role.SABOTEUR, Role.MINER, Role.SABOTEUR, Role.MINER]
+    st, _ = _gold_round(table, 5, roles, finder=1, gold_pass="clockwise")
+    order = []
+    while st.phase is Phase.CHOOSE:
+        order.append(st.chooser)
+        st, _ = table.play(st, st.chooser, TakeGold(max(st.offer)))
+    assert order == [2, 4, 0, 2, 4]
+
+
 def test_ten_players_draw_nine_gold_cards(table: Any) -> None:
     roles = [Role.SABOTEUR] * 4 + [Role.MINER] * 6
     _, events = _gold_round(table, 10, roles, finder=5)

@@ -124,11 +124,6 @@ def blocked(state: State, seat: int) -> bool:
     return bool(state.front[seat] & BLOCKING)
 
 
-def ccw(seat: int, seats: int) -> int:
-    """The neighbour counter-clockwise (seats are numbered clockwise)."""
-    return (seat - 1) % seats
-
-
 def path_targets(state: State, kind: int) -> list[tuple[int, int, bool]]:
     """Every (col, row, rotated) where path card ``kind`` may be laid now."""
     board = board_of(state)
@@ -611,9 +606,11 @@ class Saboteur(Game[State, SaboteurOptions]):
         ]
 
     def _next_chooser(self, state: State, after: int) -> int:
+        """The nearest eligible miner after ``after`` in the passing direction (``after`` itself last)."""
         eligible = self._eligible_miners(state)
         n = state.seats
-        return next(s for s in (ccw(after - i, n) for i in range(n)) if s in eligible)
+        step = 1 if state.options.gold_pass == "clockwise" else -1
+        return next(s for s in ((after + step * (i + 1)) % n for i in range(n)) if s in eligible)
 
     def _settle_base(self, state: State, result: RoundResult, rng: Rng) -> tuple[Event, ...]:
         n = state.seats

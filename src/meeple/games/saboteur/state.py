@@ -32,6 +32,8 @@ class SaboteurOptions(Options):
       ``3`` (R2), drawing as many.
     * ``broken_tools_forfeit``: R1's optional rule: a miner with a broken tool at round
       end gets no gold (base game).
+    * ``gold_pass``: base payout passes the gold cards ``counter-clockwise`` (R1) or
+      ``clockwise`` (the Armenian seed text: "to the nearest miner on the left").
     """
 
     edition: Edition = Edition.BASE
@@ -39,6 +41,7 @@ class SaboteurOptions(Options):
     next_starter: Literal["after-ender", "ender"] = "after-ender"
     pass_discards: int = 1
     broken_tools_forfeit: bool = False
+    gold_pass: Literal["counter-clockwise", "clockwise"] = "counter-clockwise"
 
     def validate(self, seats: int) -> None:
         """Base game: 3-10 players; Deluxe: 2-12; ``pass_discards`` 1 or 3 (Deluxe only)."""
@@ -53,6 +56,8 @@ class SaboteurOptions(Options):
             raise ConfigError("saboteur: pass_discards applies to the Deluxe edition only")
         if self.broken_tools_forfeit and self.edition is not Edition.BASE:
             raise ConfigError("saboteur: broken_tools_forfeit applies to the base game only")
+        if self.gold_pass != "counter-clockwise" and self.edition is not Edition.BASE:
+            raise ConfigError("saboteur: gold_pass applies to the base game only")
 
 
 class Phase(enum.Enum):
