@@ -76,6 +76,7 @@ def table(
         peoples=tuple(peoples),
         deck=tuple(deck) if deck is not None else rest,
         hands=tuple(tuple(sorted(h)) for h in hands),
+        open_cards=tuple(() for _ in peoples),
         mines=slots,
         developed=dev,
         camp=tuple(tuple(p) for p in camp),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import meeple
 from meeple.engine import Rng
 from meeple.games.kings import GAME
+from meeple.games.kings.commands import DrawCamp, DrawDeck, Play
 from meeple.games.kings.data import CARDS
 from meeple.games.kings.events import DeckShuffled, DrewFromCamp, DrewFromDeck, HandDealt, MineTurned
 from meeple.games.kings.view import backs
@@ -118,3 +119,22 @@ def test_render_names_the_winner_when_the_game_is_over() -> None:
     assert outcome is not None
     assert f"seat {outcome.winners[0]}" in m.render(None).splitlines()[-1]
     assert "Game over" in m.render(0)
+
+
+def test_cards_taken_from_the_camp_stay_visible_in_the_hand() -> None:
+    m = meeple.Match.start("kings", seats=2, seed=12)
+    m.play(0, m.legal(0)[0])
+    m.play(0, DrawDeck())
+    m.play(1, m.legal(1)[0])
+    take = next(c for c in m.legal(1) if isinstance(c, DrawCamp))
+    events = m.play(1, take)
+    taken = next(e.card for e in events if isinstance(e, DrewFromCamp))
+    assert m.view(0).open_hands[1] == (taken,)
+    for s in range(3):
+        assert taken in GAME.determinize(m.state, 0, Rng(s)).hands[1]
+    assert CARDS[taken].squad_label() in m.render(0)
+    # once played, it is no longer a known card in that hand
+    m.play(0, m.legal(0)[0])
+    m.play(0, DrawDeck())
+    m.play(1, Play(taken, next(p.mine for p in m.legal(1) if isinstance(p, Play) and p.card == taken)))
+    assert m.view(0).open_hands[1] == ()

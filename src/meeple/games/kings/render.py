@@ -46,6 +46,8 @@ def render(state: State, seat: int | None = None) -> str:
             lines.append("    hand: " + ", ".join(f"{CARDS[c].squad_label()} [{CARDS[c].mine.label()}]" for c in hand))
         else:
             lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
+            if v.open_hands[s]:
+                lines.append("    taken from the camp: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
     if v.phase is Phase.OVER:
         best = winners(state)
         names = " and ".join(f"seat {s} ({state.peoples[s].value})" for s in best)

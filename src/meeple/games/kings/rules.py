@@ -375,6 +375,7 @@ def _kings_dealt(state: State, e: KingsDealt) -> State:
         state,
         peoples=e.peoples,
         hands=tuple(() for _ in e.peoples),
+        open_cards=tuple(() for _ in e.peoples),
         developed=tuple(() for _ in e.peoples),
     )
 
@@ -410,13 +411,19 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(c for c in hand if c != card)
 
 
-def _squad_played(state: State, e: SquadPlayed) -> State:
+def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
     hands = list(state.hands)
-    hands[e.seat] = _without(hands[e.seat], e.card)
+    hands[seat] = _without(hands[seat], card)
+    open_cards = list(state.open_cards)
+    open_cards[seat] = _without(open_cards[seat], card)
+    return {"hands": tuple(hands), "open_cards": tuple(open_cards)}
+
+
+def _squad_played(state: State, e: SquadPlayed) -> State:
     slot = state.mine(e.mine)
     assert slot is not None
     slot = attrs.evolve(slot, stack=(*slot.stack, e.card))
-    return attrs.evolve(state, hands=tuple(hands), mines=_replace_mine(state, slot), phase=Phase.DRAW)
+    return attrs.evolve(state, mines=_replace_mine(state, slot), phase=Phase.DRAW, **_from_hand(state, e.seat, e.card))
 
 
 def _mine_captured(state: State, e: MineCaptured) -> State:
@@ -438,10 +445,12 @@ def _mine_developed(state: State, e: MineDeveloped) -> State:
 
 
 def _retreated(state: State, e: Retreated) -> State:
-    hands = list(state.hands)
-    hands[e.seat] = _without(hands[e.seat], e.card)
     return attrs.evolve(
-        state, hands=tuple(hands), camp=_to_camp(state.camp, (e.card,)), phase=Phase.DRAW, retreated=True
+        state,
+        camp=_to_camp(state.camp, (e.card,)),
+        phase=Phase.DRAW,
+        retreated=True,
+        **_from_hand(state, e.seat, e.card),
     )
 
 
@@ -462,7 +471,9 @@ def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
     i = PEOPLES.index(e.people)
     camp = list(state.camp)
     camp[i] = camp[i][:-1]
-    return _next_turn(state, e.seat, e.card, camp=tuple(camp))
+    open_cards = list(state.open_cards)
+    open_cards[e.seat] = tuple(sorted((*open_cards[e.seat], e.card)))
+    return _next_turn(state, e.seat, e.card, camp=tuple(camp), open_cards=tuple(open_cards))
 
 
 def _game_ended(state: State, e: GameEnded) -> State:

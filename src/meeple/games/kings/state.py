@@ -74,8 +74,9 @@ class State:
     ``hands`` are sorted card ids per seat; ``mines`` are the mines on the
     table by number; ``developed`` the mine cards each seat has developed;
     ``camp`` one pile per people (in :data:`~meeple.games.kings.data.PEOPLES`
-    order) from bottom to top; ``retreated`` is set while a player who could
-    not play waits to draw (then only from the deck).
+    order) from bottom to top; ``open_cards`` the cards in each hand that
+    everybody saw taken from the camp; ``retreated`` is set while a player
+    who could not play waits to draw (then only from the deck).
     """
 
     seats: int
@@ -84,6 +85,7 @@ class State:
     peoples: tuple[People, ...] = ()
     deck: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], ...] = ()
+    open_cards: tuple[tuple[int, ...], ...] = ()
     mines: tuple[MineSlot, ...] = ()
     developed: tuple[tuple[int, ...], ...] = ()
     camp: tuple[tuple[int, ...], ...] = attrs.field(factory=_empty_camp)

@@ -4,7 +4,8 @@ The cards are double-sided, so what a player sees follows the table:
 
 * its own hand (both sides);
 * the *mine side* of every card in every other hand (the backs face the
-  table) and of the deck's top card, never their squad side;
+  table) and of the deck's top card, never their squad side, except for
+  the cards a player took from the camp, which everybody saw;
 * everything squad side up: the stacks on the mines, the camp piles (whole:
   every card in them was laid or played openly), the discard;
 * the mine side of every mine on the table and developed; the squad side
@@ -55,7 +56,8 @@ class KingsView:
     """What one seat (``None``: a spectator) knows of a match.
 
     ``hand`` is the seat's own card ids (empty for a spectator); ``hand_backs``
-    the mine sides of every seat's hand; ``deck_top`` the mine side of the
+    the mine sides of every seat's hand; ``open_hands`` the cards in each
+    hand that everybody saw taken from the camp; ``deck_top`` the mine side of the
     deck's top card; ``mines`` the mines on the table (central ones have no
     owner); ``developed`` the mine sides each seat has developed; ``camp``
     the camp piles per people, bottom to top; ``scores`` the points as the
@@ -68,6 +70,7 @@ class KingsView:
     peoples: tuple[People, ...]
     hand: tuple[int, ...]
     hand_backs: tuple[tuple[Mine, ...], ...]
+    open_hands: tuple[tuple[int, ...], ...]
     deck_size: int
     deck_top: Mine | None
     mines: tuple[MineView, ...]
@@ -88,6 +91,7 @@ def view(state: State, seat: int | None) -> KingsView:
         peoples=state.peoples,
         hand=own,
         hand_backs=tuple(backs(h) for h in state.hands),
+        open_hands=state.open_cards,
         deck_size=len(state.deck),
         deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
         mines=tuple(MineView(m.number, m.owner, CARDS[m.card].mine, m.stack) for m in state.mines),
@@ -124,12 +128,14 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     cards under mines) is re-dealt among those places, keeping each visible
     mine side: a card in another hand, under a mine, or on top of the deck is
     replaced by a card with the same mine side; the rest of the deck gets
-    what is left, shuffled.
+    what is left, shuffled. Cards a player took from the camp stay put.
     """
     if state.phase is Phase.SETUP:
         return state
     # the hidden places that show a mine side, in a fixed order
-    hands = [list(h) if s != seat else None for s, h in enumerate(state.hands)]
+    hands = [
+        [c for c in h if c not in state.open_cards[s]] if s != seat else None for s, h in enumerate(state.hands)
+    ]
     fixed: list[int] = [c for h in hands if h is not None for c in h]
     fixed += [m.card for m in state.mines]
     fixed += [c for dev in state.developed for c in dev]
@@ -142,7 +148,10 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     new_fixed = [shuffled[CARDS[c].mine].pop() for c in fixed]
     rest = rng.shuffled(sorted(c for cards in shuffled.values() for c in cards))
     it = iter(new_fixed)
-    new_hands = tuple(tuple(sorted(next(it) for _ in h)) if h is not None else state.hands[s] for s, h in enumerate(hands))
+    new_hands = tuple(
+        tuple(sorted((*state.open_cards[s], *(next(it) for _ in h)))) if h is not None else state.hands[s]
+        for s, h in enumerate(hands)
+    )
     new_mines = tuple(attrs.evolve(m, card=next(it)) for m in state.mines)
     new_dev = tuple(tuple(next(it) for _ in dev) for dev in state.developed)
     new_deck = tuple(next(it) for _ in state.deck[:1]) + rest
