@@ -63,6 +63,11 @@ THREAT_FROM = -4
 #: Extra weight when Mordred is near (``FEAR_FROM``) and the marker is not ``FEAR_MARGIN`` spaces behind all others.
 FEAR_WEIGHT = 1.0
 FEAR_FROM = -4
+#: Extra weight when Mordred is winning now (``DOOM_FROM``) and this bot's marker is not the last.
+DOOM_WEIGHT = 2.0
+DOOM_FROM = 0
+#: Worth of a new building next to warriors when the marker must come back (times its attack odds).
+BASE_BONUS = 0.3
 #: How much more an attack is worth when Mordred wins now and the marker must come back.
 RETREAT_URGENCY = 3.0
 FEAR_MARGIN = 4
@@ -134,6 +139,8 @@ class HeuristicBot:
             weight += THREAT_WEIGHT * (danger - THREAT_FROM)
         if danger > FEAR_FROM and ahead > -FEAR_MARGIN:
             weight += FEAR_WEIGHT
+        if danger >= DOOM_FROM and mordred_winner(view) != seat:
+            weight += DOOM_WEIGHT
         if room <= 4:
             weight += 3.0
         scores = {row: money - weight * black for row, (money, black) in _ROWS.items()}
@@ -185,7 +192,10 @@ class HeuristicBot:
         cost, _ = build_cost(view, seat, cmd.area, cmd.kind)
         value = gain / max(1, cost)
         near = [n for n in AREAS[cmd.area].neighbours if n != CASTLE_AREA and has_warrior(view, n)]
-        value -= 0.06 * len(near)
+        if threat(view) >= DOOM_FROM - 2 and mordred_winner(view) != seat:
+            value += BASE_BONUS * min(1, len(near)) * _p(ATTACK[cmd.kind])  # a base to attack from
+        else:
+            value -= 0.06 * len(near)
         if any((b := building_at(view, n)) is not None and b.owner == seat for n in AREAS[cmd.area].neighbours):
             value += 0.05
         if spec.points == 1 and cash >= 5 and pieces_left(view, seat, cmd.kind) < spec.pieces:
