@@ -127,7 +127,7 @@ SEVEN = [Role.BLUE, Role.GREEN, Role.GREEN, Role.BOSS, Role.PROFITEER, Role.SABO
 
 
 def _reach_gold(table: Any, finisher: int, doors: dict[int, str], front: dict[int, set[Front]] | None = None,
-                roles: list[Role] = SEVEN) -> tuple[Any, tuple[Any, ...]]:
+                roles: list[Role] = SEVEN) -> Any:
     cells = [(c, 0, doors.get(c, "straight-horizontal")) for c in range(1, 7)]
     hands: list[list[str]] = [[] for _ in range(7)]
     hands[finisher] = ["straight-horizontal"]
@@ -136,7 +136,7 @@ def _reach_gold(table: Any, finisher: int, doors: dict[int, str], front: dict[in
     return table.play(st, finisher, PlayPath(K("straight-horizontal"), 7, 0))
 
 
-def _paid(events: tuple[Any, ...]) -> dict[int, int]:
+def _paid(events: tuple[Any, ...]) -> dict[int, int | None]:
     return {e.seat: e.amount for e in events if isinstance(e, GoldPaid)}
 
 

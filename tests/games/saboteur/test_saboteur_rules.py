@@ -299,7 +299,7 @@ def test_next_round_starts_with_the_player_after_the_one_who_ended_it(table: Any
 
 
 def _gold_round(table: Any, seats: int, roles: list[Role], finder: int, **options: Any) -> Any:
-    hands = [[] for _ in range(seats)]
+    hands: list[list[str]] = [[] for _ in range(seats)]
     hands[finder] = ["straight-horizontal"]
     st = table.build(seats, cells=table.ROW0[:-1], hands=hands, roles=roles, turn=finder,
                      goals=("coal-a", "gold", "coal-b"), **options)
