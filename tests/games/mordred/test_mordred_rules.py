@@ -379,6 +379,9 @@ def test_game_ends_when_a_marker_cannot_move_forward_far_enough() -> None:
     events, after = play(st, 0, Roll(Row.C), 5, 1)  # 2 warriors: one space too many
     assert isinstance(events[-1], GameEnded) and events[-1].reason is End.ROAD
     assert after.road[0] == ROAD_FORWARD - 1 and after.phase is Phase.OVER
+    # the money of the white die is collected; no warrior is taken
+    assert after.money[0] == st.money[0] + MONEY[Row.C][0].amount
+    assert after.hand == 0 and after.supply == st.supply
 
 
 def test_marker_may_reach_the_last_space_exactly() -> None:

@@ -147,7 +147,7 @@ def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str
     replace your own building with another type at full price; no town in
     the mountains; £1 more away from your own buildings, except on the border.
     """
-    if area not in AREA_INDEX or area == CASTLE_AREA:
+    if not _is_area(area) or area == CASTLE_AREA:
         return 0, f"{area!r} is not an area you can build on"
     terrain = AREAS[area].terrain
     price = build_price(kind, terrain)
@@ -291,18 +291,16 @@ class Mordred(Game[State, MordredOptions]):
         cells = [money_cell(row, d) for d in dice]
         money = sum(c.amount for c in cells if not c.black)
         black = sum(c.amount for c in cells if c.black)
-        taken = min(black, state.supply)
-        here = state.road[seat]
-        fits = here + black <= state.options.road_forward
-        rolled = Rolled(seat, row, dice, money, taken, black if fits else 0)
-        if not fits:
+        if state.road[seat] + black > state.options.road_forward:
+            # end (c): the money is collected, but the marker cannot move, so the game ends
+            # before any warrior is taken
             detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
-            return (rolled, GameEnded(End.ROAD, detail))
-        return (rolled,)
+            return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
+        return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
 
     def _place(self, state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
-        if area not in AREA_INDEX or area == CASTLE_AREA:
+        if not _is_area(area) or area == CASTLE_AREA:
             raise self.illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
         if has_warrior(state, area):
             raise self.illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
@@ -338,7 +336,7 @@ class Mordred(Game[State, MordredOptions]):
 
     def _attack(self, state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
-        if source not in AREA_INDEX or target not in AREA_INDEX:
+        if not (_is_area(source) and _is_area(target)):
             raise self.illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
         base = building_at(state, source)
         if base is None or base.owner != seat:
@@ -508,6 +506,10 @@ _END_TEXT: Mapping[End, str] = {
     End.ROAD: "a marker could not move along Mordred's road",
     End.MORDRED: "Mordred was beaten in his castle",
 }
+
+
+def _is_area(area: object) -> bool:
+    return isinstance(area, str) and area in AREA_INDEX
 
 
 def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
