@@ -460,3 +460,40 @@ def test_king_arthur_win_tie_on_points_goes_to_money_then_a_draw() -> None:
 
 def test_no_outcome_while_the_game_goes_on() -> None:
     assert GAME.outcome(position()) is None
+
+
+# -- more corners of the rules -------------------------------------------------------------------
+
+
+def test_a_warrior_may_be_placed_on_the_rollers_own_building() -> None:
+    st = position(phase=Phase.PLACE, hand=1, warriors=["SNO"], buildings={"CON": (0, Kind.VILLAGE)})
+    assert Place("CON") in GAME.legal_commands(st, 0)
+    _, after = play(st, 0, Place("CON"), 6)
+    assert has_warrior(after, "CON") and pieces_left(after, 0, Kind.VILLAGE) == BUILDINGS[Kind.VILLAGE].pieces
+
+
+def test_short_supply_gives_the_warriors_left_but_the_marker_moves_in_full() -> None:
+    st = position(phase=Phase.ROLL, supply=1, warriors=["SNO"])
+    _, after = play(st, 0, Roll(Row.C), 6, 6)  # two black cells of 3
+    assert after.hand == 1 and after.supply == 0 and after.road[0] == 6
+
+
+def test_mordred_can_only_be_attacked_from_a_building_next_to_his_castle() -> None:
+    st = position(buildings={"LLN": (0, Kind.CASTLE)})
+    refused(st, 0, Attack("LLN", "CAS"))
+
+
+def test_the_turn_passes_clockwise_and_wraps_round() -> None:
+    st = position(seats=4, turn=3)
+    _, after = play(st, 3, EndTurn())
+    assert after.turn == 0 and after.phase is Phase.ROLL
+
+
+def test_only_the_player_on_turn_acts() -> None:
+    st = position(turn=1)
+    assert GAME.to_act(st) == (1,)
+    assert GAME.legal_commands(st, 0) == ()
+
+
+def test_rolling_twice_in_a_turn_is_refused() -> None:
+    refused(position(), 0, Roll(Row.A), Code.WRONG_PHASE)
