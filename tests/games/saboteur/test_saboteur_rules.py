@@ -426,3 +426,22 @@ def test_engine_deals_each_round_and_settles_it() -> None:
     m = meeple.Match.start("saboteur", 4, seed=3)
     assert [r.actor for r in m.records] == [ENGINE]
     assert m.state.phase is Phase.PLAY
+
+
+def test_turning_a_goal_over_is_an_undo_barrier(table: Any) -> None:
+    # the engine forbids a player's undo of a record that moved the RNG
+    st = table.build(cells=table.ROW0[:-1], hands=[["straight-horizontal"], ["map"], [], []],
+                     goals=("gold", "coal-a", "coal-b"))
+    rng = meeple.Rng(1)
+    events = GAME.decide(st, 0, PlayPath(K("straight-horizontal"), 7, 0), rng)
+    assert any(isinstance(e, GoalRevealed) for e in events) and rng.counter > 0
+    rng = meeple.Rng(1)
+    GAME.decide(st, 0, Discard((K("straight-horizontal"),)), rng)
+    assert rng.counter == 0  # a plain discard with the pile empty reveals nothing
+
+
+def test_ending_the_round_shows_the_roles_and_is_an_undo_barrier(table: Any) -> None:
+    st = table.build(hands=[["map"], [], [], []])
+    rng = meeple.Rng(1)
+    events = GAME.decide(st, 0, Discard((K("map"),)), rng)
+    assert isinstance(events[-1], RoundEnded) and rng.counter > 0
