@@ -307,17 +307,23 @@ class SqliteStore:
         match.attach(SqliteSink(self, match, mid, len(rows), h))
         return match
 
-    def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
+    def _fetch(self, match_id: str) -> tuple[bytes, list[Any], list[tuple[int, bytes]]]:
         check_id(match_id)
         with self._read() as cur:
             row = cur.execute("SELECT header, records FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
                 raise MatchNotFound(f"no match {match_id!r} in {self.path}")
-            header, n = bytes(row[0]), row[1]
-            records = [(s, bytes(b), bytes(h)) for s, b, h in
-                       cur.execute("SELECT seq, body, hash FROM records WHERE match = ? ORDER BY seq", (match_id,))]
-            snaps = [(s, bytes(b)) for s, b in
-                     cur.execute("SELECT seq, state FROM snapshots WHERE match = ? ORDER BY seq", (match_id,))]
+            header, n = row
+            records = cur.execute("SELECT seq, body, hash FROM records WHERE match = ? ORDER BY seq",
+                                  (match_id,)).fetchall()
+            snaps = cur.execute("SELECT seq, state FROM snapshots WHERE match = ? ORDER BY seq",
+                                (match_id,)).fetchall()
+        # SQLite columns take any type: check every value read before using it
+        if type(header) is not bytes or type(n) is not int:
+            raise CorruptLog(f"match {match_id!r}: the matches row is malformed")
+        if any(type(b) is not bytes or type(h) is not bytes for _, b, h in records):
+            raise CorruptLog(f"match {match_id!r}: a stored record is not bytes")
+        snaps = [(s, b) for s, b in snaps if type(s) is int and type(b) is bytes]
         if [r[0] for r in records] != list(range(n)):
             raise CorruptLog(f"match {match_id!r}: the store lists {n} records but holds sequence numbers "
                              f"{[r[0] for r in records][:10]}...")
