@@ -37,7 +37,7 @@ def test_variant_names_map_to_options() -> None:
         GAME.variant_options("expert")
 
 
-@pytest.mark.parametrize("options", [{"hand_limit": 5}, {"removed_values": (11,)}, {"removed_values": (3, 1)},
+@pytest.mark.parametrize("options", [{"hand_limit": 5}, {"hand_limit": 11}, {"removed_values": (11,)}, {"removed_values": (3, 1)},
                                      {"removed_values": tuple(range(1, 9))}, {"variant": "expert"}])
 def test_bad_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(ConfigError):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from .data import Card, Kind, sort_cards
+from .data import Card, Kind
 
 Combination = tuple[tuple[Card, ...], tuple[Card, ...]]
 
@@ -40,34 +40,33 @@ def hand_combinations(hand: tuple[Card, ...], target: int, subtract: bool, kinds
     plus: list[Card] = []
     minus: list[Card] = []
 
-    def dfs(i: int, total: int, plus_values: frozenset[int], minus_values: frozenset[int]) -> Iterator[Combination]:
+    # faces come in sorted order, so plus and minus stay sorted as they grow;
+    # the values used on each side are bit masks (bit v for value v)
+    def dfs(i: int, total: int, plus_bits: int, minus_bits: int) -> Iterator[Combination]:
         if total + rest[i] < target:
             return
         if total - (rest[i] if subtract else 0) > target:
             return
         if i == n:
             if total == target and plus:
-                yield sort_cards(plus), sort_cards(minus)
+                yield tuple(plus), tuple(minus)
             return
         face, count = faces[i]
         v = face.value
-        for a in range(count + 1):
-            if a and v in minus_values:
-                break
-            max_b = count - a if subtract and not a and v not in plus_values else 0
-            for b in range(max_b + 1):
-                plus.extend([face] * a)
-                minus.extend([face] * b)
-                yield from dfs(
-                    i + 1,
-                    total + v * (a - b),
-                    plus_values | {v} if a else plus_values,
-                    minus_values | {v} if b else minus_values,
-                )
+        bit = 1 << v
+        yield from dfs(i + 1, total, plus_bits, minus_bits)
+        if not minus_bits & bit:
+            for a in range(1, count + 1):
+                plus.extend((face,) * a)
+                yield from dfs(i + 1, total + v * a, plus_bits | bit, minus_bits)
                 del plus[len(plus) - a :]
+        if subtract and not plus_bits & bit:
+            for b in range(1, count + 1):
+                minus.extend((face,) * b)
+                yield from dfs(i + 1, total - v * b, plus_bits, minus_bits | bit)
                 del minus[len(minus) - b :]
 
-    yield from dfs(0, 0, frozenset(), frozenset())
+    yield from dfs(0, 0, 0, 0)
 
 
 def bank_combinations(bank: tuple[Card, ...], loot: tuple[Card, ...], target: int, kind: Kind, max_take: int = 3, max_change: int = 2) -> Iterator[Combination]:

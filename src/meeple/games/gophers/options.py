@@ -32,8 +32,8 @@ class Variant(enum.Enum):
 class GophersOptions(Options):
     """Options of a Gophers match; every field has a default.
 
-    ``variant`` picks the rule set; ``hand_limit`` is the most cards a hand
-    may hold (an unproductive turn draws only below it); ``removed_values``
+    ``variant`` picks the rule set; ``hand_limit`` (6..10) is the most cards
+    a hand may hold (an unproductive turn draws only below it); ``removed_values``
     takes supply cards of those face values out of the box (the beginner
     rules suggest it to force combinations; it works in every variant).
 
@@ -61,9 +61,9 @@ class GophersOptions(Options):
         return self.variant is Variant.BEGINNER
 
     def validate(self, seats: int) -> None:
-        """Reject a hand limit below the deal and removals that leave no supply cards."""
-        if not HAND_SIZE <= self.hand_limit <= 20:
-            raise ConfigError(f"gophers: hand_limit must be {HAND_SIZE}..20, not {self.hand_limit}")
+        """Reject a hand limit outside 6..10 and removals that leave fewer than three values."""
+        if not HAND_SIZE <= self.hand_limit <= HAND_LIMIT:
+            raise ConfigError(f"gophers: hand_limit must be {HAND_SIZE}..{HAND_LIMIT}, not {self.hand_limit}")
         bad = [v for v in self.removed_values if v not in VALUES]
         if bad:
             raise ConfigError(f"gophers: removed_values must be card values 1..10, not {bad}")

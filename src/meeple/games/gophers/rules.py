@@ -76,6 +76,8 @@ INFO = GameInfo(
     summary="Ground squirrels walk a six-spread burrow book and collect supplies with signed card sums.",
 )
 
+#: Names of the supplies in end messages.
+PLURAL = {Kind.ACORN: "acorns", Kind.BERRY: "berries", Kind.WHEAT: "wheat ears"}
 #: Book rolls allowed in one turn (designed: a safety stop for portal chains;
 #: a chain this long has probability below 10**-6).
 MAX_BOOK_ROLLS = 12
@@ -443,7 +445,7 @@ class Gophers(Game[State, GophersOptions]):
         if s.options.beginner:
             for k in SUPPLY_KINDS:
                 if not any(c.kind is k for c in s.bank):
-                    return f"the bank ran out of {k.value}s"
+                    return f"the bank ran out of {PLURAL[k]}"
         else:
             if not s.deck:
                 for seat, hand in enumerate(s.hands):
