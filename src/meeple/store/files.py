@@ -315,11 +315,16 @@ class FileStore:
         self._sinks: dict[int, tuple[weakref.ref[Match], FileSink]] = {}
 
     def path(self, id_or_path: str | os.PathLike[str]) -> Path:
-        """The file of a match: an existing path as given, else ``<directory>/<id>.meeple``."""
-        p = Path(id_or_path)
-        if isinstance(id_or_path, os.PathLike) or p.exists() or str(id_or_path).endswith(SUFFIX) or os.sep in str(id_or_path):
-            return p
-        return self.directory / f"{check_id(str(id_or_path))}{SUFFIX}"
+        """The file of a match.
+
+        A path object, or a string with a directory separator, is used as
+        given; a bare name is looked up in the store's directory, with the
+        ``.meeple`` suffix added unless it is there already.
+        """
+        if isinstance(id_or_path, os.PathLike) or os.sep in id_or_path or (os.altsep and os.altsep in id_or_path):
+            return Path(id_or_path)
+        name = id_or_path[: -len(SUFFIX)] if id_or_path.endswith(SUFFIX) else id_or_path
+        return self.directory / f"{check_id(name)}{SUFFIX}"
 
     def create(
         self,
