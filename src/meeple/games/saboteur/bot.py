@@ -195,11 +195,8 @@ class HeuristicBot:
         for c in legal:
             if isinstance(c, RepairTool) and c.target == seat:
                 return c
-        for c in legal:
-            if isinstance(c, TargetAction) and KINDS[c.card].action in (Action.THEFT, Action.TRAPPED) \
-                    and c.target != seat:
-                return c
-            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
+        for c in legal:  # Theft lies in front of yourself, Trapped! in front of another player
+            if isinstance(c, TargetAction) and KINDS[c.card].action in (Action.THEFT, Action.TRAPPED):
                 return c
         breaks = [c for c in legal if isinstance(c, BreakTool) and c.target != seat]
         if breaks:
