@@ -542,3 +542,18 @@ def _cards_in(value: Any) -> list[Card]:
     if isinstance(value, tuple):
         return [c for v in value for c in _cards_in(v)]
     return []
+
+
+
+def test_a_player_may_not_undo_a_walk_that_could_reveal_cards() -> None:
+    import meeple
+
+    m = meeple.Match.start("gophers", seats=2, seed=5)
+    m.play(0, Place(0))
+    m.play(1, Place(19))
+    m.play(0, Roll())
+    assert not m.can_undo(0), "the roll drew randomness"
+    move = next(c for c in m.legal(0) if isinstance(c, Move))
+    m.play(0, move)
+    assert not m.can_undo(0)
+    assert Pass.barrier and not Collect.barrier

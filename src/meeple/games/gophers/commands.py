@@ -49,9 +49,14 @@ class Dig(Command):
 
 @attrs.frozen
 class Move(Command):
-    """Walk to ``dest``, jumping the pawns of the seats in ``jumped`` (sorted) on the way."""
+    """Walk to ``dest``, jumping the pawns of the seats in ``jumped`` (sorted) on the way.
+
+    A barrier: the walk may show gift cards or draw a card, so a player may
+    not undo it.
+    """
 
     tag: ClassVar[str] = "move"
+    barrier: ClassVar[bool] = True
     dest: int
     jumped: tuple[int, ...] = ()
 
@@ -80,9 +85,13 @@ class Collect(Command):
 
 @attrs.frozen
 class Pass(Command):
-    """Do not collect now (the mover's turn is then unproductive)."""
+    """Do not collect now (the mover's turn is then unproductive).
+
+    A barrier: the mover's pass draws a card, so a player may not undo it.
+    """
 
     tag: ClassVar[str] = "pass"
+    barrier: ClassVar[bool] = True
 
 
 COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Collect, Pass)

@@ -288,7 +288,10 @@ class Gophers(Game[State, GophersOptions]):
                         f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                         f"{dest} jumping {list(jumped)}; see the legal moves", Code.RULE, command)
                 tx.emit(Moved(seat, dest, jumped))
-                self._arrive(tx, rng)
+                if dest == state.positions[seat]:
+                    self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
+                else:
+                    self._arrive(tx, rng)
             case TakeGift(card=card):
                 self._need(state, Phase.GIFT, command)
                 if card not in state.gift_offer:
