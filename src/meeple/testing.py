@@ -10,6 +10,7 @@ are public too, so a game's tests can call them from a hypothesis ``@given``.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -149,7 +150,14 @@ def check_fork(p: Playout) -> None:
 def _mutations(cmd: Any) -> Iterable[Command]:
     for f in attrs.fields(type(cmd)):
         v = getattr(cmd, f.name)
-        if isinstance(v, bool):
+        if isinstance(v, enum.Enum):
+            for other in type(v):
+                if other is not v:
+                    yield attrs.evolve(cmd, **{f.name: other})
+        elif isinstance(v, str):
+            for text in (v + "?", "", v[:-1]):
+                yield attrs.evolve(cmd, **{f.name: text})
+        elif isinstance(v, bool):
             yield attrs.evolve(cmd, **{f.name: not v})
         elif isinstance(v, int):
             for w in (v + 1, v - 1, -1, 10_000):
