@@ -13,7 +13,7 @@ multiset is listed once. Designed restrictions, to keep the list meaningful:
 >>> from .data import card
 >>> hand = tuple(card(c) for c in ("A2", "A5", "A9", "B4"))
 >>> list(hand_combinations(hand, 7, True, frozenset({card("A2").kind})))
-[((A9,), (A2,)), ((A2, A5), ())]
+[((A2, A5), ()), ((A9,), (A2,))]
 """
 
 from __future__ import annotations
