@@ -14,6 +14,7 @@ from meeple.engine import Command, Rng
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat
 from .data import CARDS, PEOPLES, TOP_STRENGTH, Mine
+from .rules import beats
 from .view import KingsView, MineView
 
 
@@ -113,8 +114,7 @@ def _keep_value(v: KingsView, card: int, seat: int) -> float:
     for m in v.mines:
         if m.owner != seat:
             continue
-        top = CARDS[m.stack[-1]].strength if m.stack else None
-        fits = top is None or c.strength > top or (c.strength == 0 and top == TOP_STRENGTH)
+        fits = beats(c.strength, CARDS[m.stack[-1]].strength if m.stack else None)
         if c.people is own:
             if m.mine.overseer and fits:
                 value += 1.5
