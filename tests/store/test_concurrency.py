@@ -7,6 +7,7 @@ nothing of theirs is stored), and the final log verifies from its seed.
 from __future__ import annotations
 
 import multiprocessing as mp
+import queue
 import random
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -52,8 +53,11 @@ def test_concurrent_writers_in_lockstep_take_each_sequence_number_once(tmp_path:
         p.join(30)
         assert p.exitcode == 0
     outcomes: list[tuple[int, int, str]] = []
-    while not results.empty():
-        outcomes.append(results.get())
+    while True:
+        try:
+            outcomes.append(results.get(timeout=0.5))
+        except queue.Empty:
+            break
     with SqliteStore(db) as store:
         n = store.info("race").records
         data = store.log_bytes("race")
