@@ -6,7 +6,8 @@ Run from the repository root::
 
 For every rule set and seat count, one heuristic bot plays against random
 bots (its seat rotates game by game); a shared win counts as a fraction.
-The fair share of a seat is 1/players. Then the largest collection list the
+The fair share of a seat is 1/players. Then heuristic bots fill every seat,
+to show the first player's advantage. Then the largest collection list the
 rules allow (a 10-card hand at a store) is searched for and timed.
 """
 
@@ -26,10 +27,16 @@ from meeple.games.gophers.data import SPREADS, SUPPLY_KINDS, VALUES, Card, Label
 VARIANTS = ("standard", "simplified", "advanced", "beginner")
 
 
-def play_one(variant: str, seats: int, seed: int, hero: int) -> tuple[float, int, int]:
-    """Play one match; return (hero's share of the win, commands played, hero's score)."""
+def play_one(variant: str, seats: int, seed: int, hero: int | None) -> tuple[float, int, int]:
+    """Play one match; return (hero's share of the win, commands played, hero's score).
+
+    ``hero`` is the seat of the heuristic bot among random ones; None: heuristic
+    bots in every seat, and the figures are seat 0's.
+    """
     m = Match.start(GAME, seats, seed=seed, options=GAME.variant_options(variant))
-    bots = [HeuristicBot(seed) if s == hero else RandomBot(seed * 10 + s) for s in range(seats)]
+    bots = [HeuristicBot(seed * 10 + s) if hero is None or s == hero else RandomBot(seed * 10 + s)
+            for s in range(seats)]
+    hero = 0 if hero is None else hero
     steps = 0
     while m.to_act:
         seat = next(s for s in m.to_act if s != ENGINE)
@@ -52,6 +59,16 @@ def win_rates(games: int) -> None:
             length = sum(r[1] for r in results) / games
             dt = time.perf_counter() - t
             print(f"{variant:<11} {seats:>7} {wins:>14.1%} {1 / seats:>10.1%} {length:>12.0f}   ({dt:.1f}s)")
+
+
+def seat_balance(games: int) -> None:
+    """Heuristic bots in every seat: how often the first player (seat 0) wins."""
+    print(f"\nheuristic bots in every seat, {games} games per row: the first player's wins")
+    print(f"{'variant':<11} {'players':>7} {'seat 0 wins':>12} {'fair share':>10}")
+    for variant in VARIANTS:
+        for seats in (2, 3, 4):
+            wins = sum(play_one(variant, seats, seed, None)[0] for seed in range(games)) / games
+            print(f"{variant:<11} {seats:>7} {wins:>11.1%} {1 / seats:>10.1%}")
 
 
 def worst_collection_list(samples: int = 200) -> None:
@@ -85,5 +102,7 @@ def worst_collection_list(samples: int = 200) -> None:
 
 
 if __name__ == "__main__":
-    win_rates(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    win_rates(n)
+    seat_balance(n)
     worst_collection_list()
