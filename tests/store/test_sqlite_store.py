@@ -254,3 +254,13 @@ def test_meeple_repair_cuts_a_torn_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["repair", str(path)]) == 0
     assert "cut a torn tail of 2 bytes; kept 1 intact records" in capsys.readouterr().out
     assert meeple.verify(path).ok
+
+
+def test_a_closed_store_refuses_writes_and_the_match_stays_unchanged(store: SqliteStore) -> None:
+    m = store.create("liars-dice", 2, seed=3, match_id="m")
+    store.close()
+    with pytest.raises(StoreError, match="cannot write"):
+        m.play(0, ld.Bid(1, 2))
+    assert len(m) == 1 and m.to_act == (0,)
+    with pytest.raises(StoreError, match="cannot read"):
+        store.find()

@@ -234,36 +234,51 @@ class SqliteStore:
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Cursor]:
-        cur = self._db.cursor()
+        """One write transaction; SQLite's own errors become :class:`StoreError`."""
         try:
+            cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            raise StoreConflict(f"{self.path} stayed locked by another writer: {e}") from None
+            if "locked" in str(e) or "busy" in str(e):
+                raise StoreConflict(f"{self.path} stayed locked by another writer: {e}") from None
+            raise StoreError(f"cannot write to {self.path}: {e}") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write to {self.path}: {e}") from None
         try:
             yield cur
-        except BaseException:
-            cur.execute("ROLLBACK")
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):
+                cur.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):
+                raise StoreError(f"cannot write to {self.path}: {e}") from None
             raise
         else:
             try:
                 cur.execute("COMMIT")
-            except sqlite3.DatabaseError as e:
-                with contextlib.suppress(sqlite3.DatabaseError):
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
                     cur.execute("ROLLBACK")
                 raise StoreError(f"cannot commit to {self.path}: {e}") from None
         finally:
-            cur.close()
+            with contextlib.suppress(sqlite3.Error):
+                cur.close()
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Cursor]:
-        cur = self._db.cursor()
-        cur.execute("BEGIN")
+        """One read transaction (a consistent snapshot); SQLite's own errors become :class:`StoreError`."""
+        try:
+            cur = self._db.cursor()
+            cur.execute("BEGIN")
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read {self.path}: {e}") from None
         try:
             yield cur
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read {self.path}: {e}") from None
         finally:
-            with contextlib.suppress(sqlite3.DatabaseError):
+            with contextlib.suppress(sqlite3.Error):
                 cur.execute("COMMIT")
-            cur.close()
+                cur.close()
 
     # -- matches ------------------------------------------------------------------
     def create(
@@ -418,10 +433,11 @@ class SqliteStore:
         return self._select(sql, args)
 
     def _select(self, tail: str, args: Sequence[Any]) -> list[MatchInfo]:
-        rows = self._db.execute(
-            "SELECT id, game, rules, seats, options, status, winners, created, updated, records FROM matches " + tail,
-            list(args),
-        ).fetchall()
+        with self._read() as cur:
+            rows = cur.execute(
+                "SELECT id, game, rules, seats, options, status, winners, created, updated, records FROM matches "
+                + tail, list(args),
+            ).fetchall()
         out = []
         for mid, game, rules, seats, options, status, winners, created, updated, records in rows:
             try:
