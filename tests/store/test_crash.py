@@ -16,13 +16,14 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import meeple
 from meeple.engine import TruncatedLog, read_log
-from meeple.store import FileStore, SqliteStore, repair
+from meeple.store import FileStore, SqliteStore, StoreConflict, repair
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,8 +37,12 @@ def _env() -> dict[str, str]:
     return env
 
 
-def run_and_kill(kind: str, path: Path, delay: float, durability: str = "flush") -> tuple[int, bool]:
-    """Start a writer, SIGKILL it ``delay`` seconds after it is ready; return (last ack, reached the end)."""
+def run_and_kill(kind: str, path: Path, delay: float, durability: str = "flush",
+                 meanwhile: Callable[[], None] | None = None) -> tuple[int, bool]:
+    """Start a writer, SIGKILL it ``delay`` seconds after it is ready; return (last ack, reached the end).
+
+    ``meanwhile`` runs while the writer is alive (after it is ready).
+    """
     proc = subprocess.Popen([sys.executable, str(CHILD), kind, str(path), durability],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), text=True)
     assert proc.stdout is not None
@@ -45,6 +50,8 @@ def run_and_kill(kind: str, path: Path, delay: float, durability: str = "flush")
     if not first.startswith("ready"):
         proc.kill()
         raise AssertionError(f"the writer did not start: {first!r} {proc.stderr.read() if proc.stderr else ''}")
+    if meanwhile is not None:
+        meanwhile()
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     out, _ = proc.communicate(timeout=10)
@@ -59,9 +66,10 @@ def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None
     torn = 0
     acked_total = 0
     finished = 0
-    for _ in range(KILLS_FILE):
+    for kill in range(KILLS_FILE):
         before = path.read_bytes() if path.exists() else b""
-        acked, over = run_and_kill("file", path, rnd.uniform(0.0, 0.12))
+        durability = "fsync" if kill % 4 == 3 else "flush"
+        acked, over = run_and_kill("file", path, rnd.uniform(0.0, 0.12), durability)
         data = path.read_bytes()
         assert data[: len(before)] == before, "a crash changed bytes that were there before it"
         try:
@@ -110,3 +118,15 @@ def test_sigkill_never_loses_an_acknowledged_sqlite_record(tmp_path: Path) -> No
             previous = info.records
             if over:
                 break
+
+
+def test_a_match_being_written_by_another_process_cannot_be_opened(tmp_path: Path) -> None:
+    path = tmp_path / "busy.meeple"
+
+    def try_to_open() -> None:
+        with pytest.raises(StoreConflict, match="open for writing elsewhere"):
+            FileStore(tmp_path).open(path)
+        with pytest.raises(StoreConflict):
+            repair(path)
+
+    run_and_kill("file", path, 0.0, meanwhile=try_to_open)
