@@ -171,6 +171,11 @@ def _any(v: Any) -> Any:
     return v
 
 
+#: Hooks whose check is "the value's class is exactly this type"; generated
+#: builders inline that test and call the hook only to raise its error.
+_INLINE_EXACT: dict[Hook, type] = {_strict_int: int, _strict_str: str, _strict_bool: bool, _strict_bytes: bytes}
+
+
 class Codec:
     """Encodes and decodes one game's commands, events, states, views and options.
 
@@ -341,6 +346,27 @@ class Codec:
         return fixed
 
     def _attrs_hook(self, cls: type) -> Hook:
+        self._hooks[cls] = lambda v: build(v)  # placeholder for recursive types
+        build = self._attrs_builder(cls, check_tag=True)
+        self._hooks[cls] = build
+        return build
+
+    def message_builder(self, cls: type[Message]) -> Hook:
+        """Return a strict builder of ``cls`` from ``[anything, field, ...]``, the first item unchecked.
+
+        The log reader uses it for messages whose first item (the type index
+        of the log's table) it has already checked, so the tag is not put in
+        and checked again. Errors are those of :meth:`hook`.
+        """
+        key = ("message", cls)
+        fn = self._hooks.get(key)
+        if fn is None:
+            self.hook(cls)  # the fields' hooks, and recursion placeholders
+            fn = self._attrs_builder(cls, check_tag=False)
+            self._hooks[key] = fn
+        return fn
+
+    def _attrs_builder(self, cls: type, check_tag: bool) -> Hook:
         attrs.resolve_types(cls)
         fields = attrs.fields(cls)
         tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
@@ -348,7 +374,6 @@ class Codec:
         n = len(fields) + offset
         names = [f.name for f in fields]
         hooks: list[Hook] = []
-        self._hooks[cls] = lambda v: build(v)  # placeholder for recursive types
         for f in fields:
             h = self.hook(f.type)
             hooks.append(h)
@@ -356,11 +381,18 @@ class Codec:
         args = []
         for i, h in enumerate(hooks):
             ns[f"h{i}"] = h
-            args.append(f"h{i}(v[{i + offset}])")
-        check_tag = f" or v[0] != {tag!r}" if tag is not None else ""
+            item = f"v[{i + offset}]"
+            # primitives are checked inline (the hook runs only to raise its error)
+            exact = _INLINE_EXACT.get(h)
+            if exact is not None:
+                ns[f"t{i}"] = exact
+                args.append(f"(x if (x := {item}).__class__ is t{i} else h{i}(x))")
+            else:
+                args.append(f"h{i}({item})")
+        tag_test = f" or v[0] != {tag!r}" if tag is not None and check_tag else ""
         src = (
             f"def build(v):\n"
-            f"    if v.__class__ is not list or len(v) != {n}{check_tag}:\n"
+            f"    if v.__class__ is not list or len(v) != {n}{tag_test}:\n"
             f"        raise DecodeError('expected a {cls.__name__} array of {n}, got ' + _describe(v))\n"
             f"    try:\n"
             f"        return cls({', '.join(args)})\n"
@@ -371,7 +403,6 @@ class Codec:
         )
         exec(src, ns)
         build: Hook = ns["build"]
-        self._hooks[cls] = build
         return build
 
     def _tagged_union_hook(self, members: tuple[type, ...]) -> Hook:

@@ -55,6 +55,17 @@ class TypeTable:
     upcasters, one version step at a time, before they are structured.
     """
 
+    @classmethod
+    def of(cls, codec: Codec, types: tuple[tuple[str, int], ...]) -> TypeTable:
+        """The (cached) table of ``codec`` for a header's ``types``: logs of one game share it."""
+        cache: dict[tuple[tuple[str, int], ...], TypeTable] = codec.__dict__.setdefault("_type_tables", {})
+        table = cache.get(types)
+        if table is None:
+            table = cls(codec, types)
+            if len(cache) < 64:  # a guard against hostile logs with ever new tables
+                cache[types] = table
+        return table
+
     def __init__(self, codec: Codec, types: tuple[tuple[str, int], ...]) -> None:
         game = codec.game
         self._decoders: list[Callable[[list[Any]], Message]] = []
@@ -71,8 +82,16 @@ class TypeTable:
             steps = [game.upcasters.get((tag, v)) for v in range(version, cls.schema)]
             if any(s is None for s in steps):
                 raise UnsupportedLog(f"no upcaster for {tag!r} from schema {version} to {cls.schema}")
-            self._decoders.append(_decoder(tag, hook, steps))  # type: ignore[arg-type]
+            if steps:
+                self._decoders.append(_decoder(tag, hook, steps))  # type: ignore[arg-type]
+            else:  # the index is checked by decode; build straight from the file form
+                self._decoders.append(codec.message_builder(cls))
             self._kinds.append(Command if issubclass(cls, Command) else Event)
+        #: the decoders by type index, None where the index names the other kind
+        self.commands: tuple[Callable[[list[Any]], Any] | None, ...] = tuple(
+            d if k is Command else None for d, k in zip(self._decoders, self._kinds))
+        self.events: tuple[Callable[[list[Any]], Any] | None, ...] = tuple(
+            d if k is Event else None for d, k in zip(self._decoders, self._kinds))
 
     def decode(self, prim: Any, kind: type) -> Any:
         """Decode one message of ``kind`` (Command or Event) from its file form."""
@@ -85,14 +104,6 @@ class TypeTable:
 
 
 def _decoder(tag: str, hook: Callable[[Any], Any], steps: list[Callable[[list[Any]], list[Any]]]) -> Callable[[list[Any]], Any]:
-    if not steps:
-
-        def plain(prim: list[Any]) -> Any:
-            prim[0] = tag
-            return hook(prim)
-
-        return plain
-
     def upcast(prim: list[Any]) -> Any:
         fields = prim[1:]
         for step in steps:
