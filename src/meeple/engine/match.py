@@ -249,22 +249,29 @@ class Match:
         self._check_seat(seat)
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
-        if self.game.outcome(self._state) is not None:
+        game = self.game
+        state = self._state
+        if game.outcome(state) is not None:
             raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
-        if seat not in self.game.to_act(self._state):
+        if seat not in game.to_act(state):
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
         if type(command) not in self.codec.index_of or not issubclass(type(command), Command):
-            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a {self.game.info.id} command", command)
-        new, state = self._run(self._state, self._cursor, self.rng_counter, seat, command)
+            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a {game.info.id} command", command)
+        cursor = self._cursor
+        new, state = self._run(state, cursor, self._records[cursor - 1].rng if cursor else 0, seat, command)
         self._commit(new, state)
+        if len(new) == 1:
+            return new[0].events
         return tuple(e for r in new for e in r.events)
 
     def _run(self, state: Any, seq: int, counter: int, seat: int, command: Command) -> tuple[list[Record], Any]:
         game = self.game
         new: list[Record] = []
         evolve = game.evolve
+        seeds = self._seeds
+        single = seeds is not None and len(seeds) == 1
         while True:
-            rng = Rng(self._seed_for(seq), counter)
+            rng = Rng(seeds[0][1] if single else self._seed_for(seq), counter)  # type: ignore[index]
             events = tuple(game.decide(state, seat, command, rng))
             for e in events:
                 state = evolve(state, e)

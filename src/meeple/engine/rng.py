@@ -22,6 +22,9 @@ T = TypeVar("T")
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 _TWO64 = 1 << 64
+_SMALL = 1024
+#: ``2**64 mod n`` for small ``n``: the rejection threshold of :meth:`Rng.below`.
+_THRESHOLDS = tuple((_TWO64 - n) % n if n else 0 for n in range(_SMALL))
 
 
 def word(seed: int, counter: int) -> int:
@@ -54,18 +57,30 @@ class Rng:
 
     def next64(self) -> int:
         """Return the next 64-bit word and advance the counter by one."""
-        value = word(self.seed, self.counter)
-        self.counter += 1
-        return value
+        counter = self.counter
+        self.counter = counter + 1
+        # word(seed, counter), inlined: the hot path of every shuffle and roll
+        z = (self.seed + (counter + 1) * GOLDEN_GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Return a uniform integer in ``[0, n)`` (``n`` >= 1), without bias."""
         if n < 1:
             raise ValueError("below() needs n >= 1")
-        threshold = (_TWO64 - n) % n  # == 2**64 mod n
+        threshold = _THRESHOLDS[n] if n < _SMALL and n.__class__ is int else (_TWO64 - n) % n  # == 2**64 mod n
+        seed = self.seed
+        counter = self.counter
         while True:
-            x = self.next64()
+            # word(seed, counter), inlined
+            counter += 1
+            z = (seed + counter * GOLDEN_GAMMA) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            x = z ^ (z >> 31)
             if x >= threshold:
+                self.counter = counter
                 return x % n
 
     def between(self, low: int, high: int) -> int:
@@ -78,7 +93,8 @@ class Rng:
 
     def dice(self, count: int, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice, in order."""
-        return tuple(1 + self.below(sides) for _ in range(count))
+        below = self.below
+        return tuple([1 + below(sides) for _ in range(count)])
 
     def choice(self, items: Sequence[T]) -> T:
         """Return one element of a non-empty sequence, uniformly."""
@@ -88,8 +104,9 @@ class Rng:
 
     def shuffle_in_place(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle: for i from len-1 down to 1, swap i with below(i+1)."""
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
