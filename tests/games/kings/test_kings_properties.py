@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.engine import Command, IllegalCommand, Rng
-from meeple.games.kings import GAME, State
+from meeple.games.kings import GAME, Phase, State
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
-from meeple.games.kings.data import PEOPLES
+from meeple.games.kings.data import CARDS, PEOPLES
 from meeple.testing import check_game
 
 
@@ -31,6 +31,22 @@ def _all_cards(state: State) -> list[int]:
     return sorted(cards)
 
 
+def _check_table(state: State) -> None:
+    """Invariants of every position: each card in one place, stacks within their mines' limits."""
+    assert _all_cards(state) == list(range(80))
+    assert sum(1 for m in state.mines if m.owner is None) == 4 or not state.deck
+    for m in state.mines:
+        mine = CARDS[m.card].mine
+        if m.owner is None:
+            assert len(m.stack) < mine.defence
+        else:
+            assert len(m.stack) <= mine.depth
+            assert all(CARDS[c].people is not state.peoples[m.owner] for c in m.stack)
+    if state.phase is not Phase.OVER:
+        assert all(len(h) == 6 for s, h in enumerate(state.hands) if s != state.turn or state.phase is Phase.PLAY)
+    assert all(set(o) <= set(h) for o, h in zip(state.open_cards, state.hands))
+
+
 def _candidates(state: State) -> list[Command]:
     numbers = [m.number for m in state.mines] + [state.next_number, -1]
     out: list[Command] = [Play(c, n) for c in range(80) for n in numbers]
@@ -48,7 +64,7 @@ def test_decide_accepts_exactly_the_legal_commands_and_keeps_every_card(seed: in
             break
         seat = m.to_act[0]
         m.play(seat, bot.choose(None, m.legal(seat), seat))
-        assert _all_cards(m.state) == list(range(80))
+        _check_table(m.state)
     state = m.state
     if m.is_over:
         assert GAME.legal_commands(state, 0) == ()
