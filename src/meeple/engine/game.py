@@ -65,9 +65,15 @@ class Command(Message):
 
 
 class Event(Message):
-    """A fact that happened; states are folds of events."""
+    """A fact that happened; states are folds of events.
+
+    ``barrier`` declares that an event of this type reveals hidden information
+    to a player (a card turned up, a card drawn into a hand), so the record
+    holding it cannot be undone by a player even when it drew no randomness.
+    """
 
     __slots__ = ()
+    barrier: ClassVar[bool] = False
 
 
 @attrs.frozen
