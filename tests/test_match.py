@@ -195,3 +195,13 @@ def test_views_and_redaction_hide_other_dice() -> None:
     assert v.my_dice == m.state.dice[1] and v.revealed is None
     seen = m.events_for(1)
     assert [e.dice is None for e in seen] == [True, False, True]
+
+
+def test_an_event_that_reveals_information_is_an_undo_barrier(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = started()
+    m.play(0, ld.Bid(1, 3))
+    assert m.can_undo(0)
+    monkeypatch.setattr(ld.BidMade, "barrier", True)
+    check = m.can_undo(0)
+    assert not check and "revealed hidden information" in check.reason
+    assert m.can_undo()  # tooling undo is unrestricted
