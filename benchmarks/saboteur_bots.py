@@ -7,9 +7,11 @@ Three line-ups, each over the same seeds and player counts (3-10 base, cycled):
   saboteurs play randomly;
 * ``heuristic``: every seat plays the heuristic bot (saboteurs block).
 
-A round counts as "gold" when a digger team won it. Run::
+A round counts as "gold" when a digger team won it. Then a mixed table
+(heuristic bots at even seats, random bots at odd seats) measures how many
+matches a heuristic seat wins (a tie counts for every winner). Run::
 
-    python benchmarks/saboteur_bots.py --rounds 500 [--edition deluxe]
+    python benchmarks/saboteur_bots.py --rounds 500 --games 200 [--edition deluxe]
 """
 
 from __future__ import annotations
@@ -68,10 +70,28 @@ def run(name: str, rounds: int, edition: str, counts: Sequence[int]) -> tuple[in
     return gold, done
 
 
+def mixed(games: int, edition: str, counts: Sequence[int]) -> tuple[float, float]:
+    """Heuristic bots at even seats, random at odd: (share of wins by heuristic seats, their seat share)."""
+    wins = seat_share = 0.0
+    for game in range(games):
+        seats = counts[game % len(counts)]
+        m = meeple.Match.start("saboteur", seats, seed=50_000 + game, options={"edition": edition})
+        bots = [HeuristicBot(game * 100 + s) if s % 2 == 0 else RandomBot(game * 100 + s) for s in range(seats)]
+        while not m.is_over:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+        out = m.outcome
+        assert out is not None
+        wins += sum(1 for s in out.winners if s % 2 == 0) / len(out.winners)
+        seat_share += ((seats + 1) // 2) / seats
+    return wins / games, seat_share / games
+
+
 def main() -> None:
     """Print the gold-reaching rate of each line-up."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=500)
+    ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--edition", default="base", choices=("base", "deluxe"))
     args = ap.parse_args()
     counts = tuple(range(3, 11)) if args.edition == "base" else tuple(range(2, 13))
@@ -81,6 +101,10 @@ def main() -> None:
         t = time.perf_counter()
         gold, done = run(name, args.rounds, args.edition, counts)
         print(f"  {name:17} {gold:4}/{done} = {100 * gold / done:5.1f}%   ({time.perf_counter() - t:.1f}s)")
+    t = time.perf_counter()
+    won, share = mixed(args.games, args.edition, counts)
+    print(f"mixed table, {args.games} matches: heuristic seats win {100 * won:.1f}% of matches "
+          f"while holding {100 * share:.1f}% of the seats   ({time.perf_counter() - t:.1f}s)")
 
 
 if __name__ == "__main__":
