@@ -436,7 +436,7 @@ def test_full_tie_is_a_shared_win() -> None:
 # -- commands from the wrong seat, and descriptions ------------------------------------------------
 
 
-def test_player_may_undo_a_camp_draw_but_not_a_play_or_a_deck_draw() -> None:
+def test_player_may_undo_a_camp_draw_or_a_quiet_play_but_not_a_capture_or_a_deck_draw() -> None:
     m = meeple.Match.start("kings", seats=2, seed=21)
     bot = meeple.RandomBot(0)
     checked: set[type] = set()
@@ -445,8 +445,9 @@ def test_player_may_undo_a_camp_draw_but_not_a_play_or_a_deck_draw() -> None:
             break
         seat = m.to_act[0]
         cmd = bot.choose(None, m.legal(seat), seat)
-        m.play(seat, cmd)
-        assert bool(m.can_undo(seat)) == isinstance(cmd, (DrawCamp, Retreat))
+        events = m.play(seat, cmd)
+        revealing = isinstance(cmd, DrawDeck) or any(isinstance(e, MineTurned) for e in events)
+        assert bool(m.can_undo(seat)) == (not revealing)
         checked.add(type(cmd))
     assert {Play, DrawDeck, DrawCamp} <= checked
 

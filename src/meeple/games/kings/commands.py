@@ -29,13 +29,12 @@ class Play(Command):
     The mine is central (unowned) or one of the player's own; the squad must
     beat the top squad there (higher strength, or a 0 on a 9).
 
-    An undo barrier: a play that captures a mine turns up a new one and shows
-    everybody the mine side of the next card, so a player may not take a play
-    back (tooling may).
+    A play that captures a mine turns up a new one (``MineTurned``, an
+    information barrier), so a player may take back a play only if it
+    captured nothing (tooling may undo anything).
     """
 
     tag: ClassVar[str] = "play"
-    barrier: ClassVar[bool] = True
     card: int
     mine: int
 
@@ -52,12 +51,12 @@ class Retreat(Command):
 class DrawDeck(Command):
     """Draw the top card of the deck into hand (ends the game if it was the last).
 
-    An undo barrier: the player has seen the card's squad side and everybody
-    the next card's mine side, so a player may not draw, look and take it back.
+    Its ``DrewFromDeck`` event is an information barrier: the player has seen
+    the card's squad side and everybody the next card's mine side, so a player
+    may not draw, look and take it back.
     """
 
     tag: ClassVar[str] = "draw_deck"
-    barrier: ClassVar[bool] = True
 
 
 @attrs.frozen

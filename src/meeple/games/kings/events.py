@@ -35,10 +35,12 @@ class DeckShuffled(Event):
 class MineTurned(Event):
     """The top card of the deck became central mine ``number`` with mine side ``mine``.
 
-    ``card`` (the squad side, face down) is hidden from every seat.
+    ``card`` (the squad side, face down) is hidden from every seat. An undo
+    barrier: everybody has seen a new mine and the next card's mine side.
     """
 
     tag: ClassVar[str] = "mine_turned"
+    barrier: ClassVar[bool] = True
     number: int
     card: int | None
     mine: Mine
@@ -105,9 +107,13 @@ class Retreated(Event):
 
 @attrs.frozen
 class DrewFromDeck(Event):
-    """``seat`` drew the top card of the deck (others see only its mine side ``back``)."""
+    """``seat`` drew the top card of the deck (others see only its mine side ``back``).
+
+    An undo barrier: the drawer has seen the squad side.
+    """
 
     tag: ClassVar[str] = "drew_deck"
+    barrier: ClassVar[bool] = True
     seat: int
     card: int | None
     back: Mine
