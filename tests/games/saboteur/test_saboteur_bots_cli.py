@@ -103,3 +103,12 @@ def test_renderer_shows_doors_ladders_bridges_and_crystals(table: Any) -> None:
     middle = next(line for line in text.splitlines() if line.startswith("   0 "))
     assert "-S--#--g--b--+-.x." in middle  # a dead end shows its stubs as dots
     assert "H" in text and "*" in text
+
+
+def test_renderer_shows_a_mapped_goal_to_its_seat_only(table: Any) -> None:
+    from meeple.games.saboteur.commands import PeekGoal
+
+    st = table.build(hands=[["map"], ["map"], [], []], goals=("coal-a", "gold", "coal-b"))
+    st, _ = table.play(st, 0, PeekGoal(kind_id("map"), 1))
+    assert "?$?" in "\n".join(board_lines(st, 0))
+    assert "?$?" not in "\n".join(board_lines(st, 1)) and "?$?" not in GAME.render(st, 1)

@@ -72,14 +72,22 @@ def _centre(kind: int) -> str:
     return "+" if k.groups else "x"
 
 
-def board_lines(state: State) -> list[str]:
-    """Draw the board as a grid of 3 x 3 boxes, with column and row numbers."""
+def board_lines(state: State, seat: int | None = None) -> list[str]:
+    """Draw the board as a grid of 3 x 3 boxes, with column and row numbers.
+
+    A face-down goal is ``???``; one that ``seat`` saw with a map shows what
+    it is in its centre (``?$?`` or ``?c?``), for that seat only.
+    """
     boxes: dict[tuple[int, int], tuple[str, str, str]] = {}
     board = Board(state.cells, state.goals)
     boxes[START_POSITION] = _box(board.tiles[START_POSITION], "S")
-    for g in state.goals:
+    seen = state.known_goals[seat] if seat is not None and state.known_goals else frozenset()
+    for i, g in enumerate(state.goals):
+        mark = "$" if g.kind is GoalKind.GOLD else "c"
         if g.revealed:
-            boxes[(g.col, g.row)] = _box(goal_tile(g.kind, g.rotated), "$" if g.kind is GoalKind.GOLD else "c")
+            boxes[(g.col, g.row)] = _box(goal_tile(g.kind, g.rotated), mark)
+        elif i in seen:
+            boxes[(g.col, g.row)] = ("???", f"?{mark}?", "???")
         else:
             boxes[(g.col, g.row)] = ("???", "???", "???")
     for c in state.cells:
@@ -102,7 +110,7 @@ def render(state: State, seat: int | None = None) -> str:
     lines = [f"Saboteur ({ed}), {state.seats} players, round {state.round} of 3, {state.phase.value}"]
     if state.round == 0:
         return lines[0]
-    lines += board_lines(state)
+    lines += board_lines(state, seat)
     lines.append(LEGEND)
     lines.append(f"pile: {v.pile_size} cards" + (f", {v.set_aside_count} set aside" if state.deluxe else ""))
     for s in range(state.seats):
