@@ -185,28 +185,45 @@ def _header_bytes(data: bytes) -> int:
 
 
 def cursor_figures(report: Report, m: Match, budget: Budget, label: str) -> dict[str, float]:
-    """Undo, redo and seek latency at the end of ``m``, and memory per record held in a Match."""
+    """Undo, redo and seek latency at the end of ``m``, and memory per record held in a Match.
+
+    "Cold" figures first drop the match's cache of recently visited states,
+    so the position is folded from the nearest snapshot: the cost of the
+    first undo after a load, or of a seek far away.
+    """
     gid, seats = m.game.info.id, m.seats
     n = len(m)
     out: dict[str, float] = {}
 
-    # undo alone: redo (untimed) restores the position before every undo
-    out["undo"] = latency(m.undo, budget, setup=lambda: m.can_redo() and m.redo())
-    if m.can_redo():
-        m.redo()
-    m.undo()
-    out["redo"] = latency(m.redo, budget, setup=lambda: m.can_undo() and m.cursor == n and m.undo())
-    if m.cursor != n:
-        m.seek(n)
+    def forget() -> None:
+        recent = getattr(m, "_recent", None)  # the engine's cache of recent states, where it has one
+        if recent is not None:
+            recent.clear()
+
+    def at_head() -> None:
+        if m.cursor != n:
+            m.seek(n)
+
+    def undone() -> None:
+        if m.cursor == n:
+            m.undo()
+
+    # undo (timed) alternates with redo (untimed setup) and the other way round
+    out["undo"] = latency(m.undo, budget, setup=at_head)
+    out["redo"] = latency(m.redo, budget, setup=undone)
+    out["undo_cold"] = latency(m.undo, budget, setup=lambda: (at_head(), forget()))
+    out["redo_cold"] = latency(m.redo, budget, setup=lambda: (undone(), forget()))
     k = m.checkpoint_every
     worst = max(0, ((n // k) * k) - 1)  # folds k - 1 records after the nearest snapshot
-    out["seek"] = latency(lambda: m.seek(worst), budget, setup=lambda: m.seek(n))
+    out["seek"] = latency(lambda: m.seek(worst), budget, setup=lambda: (m.seek(n), forget()))
     m.seek(n)
     where = f"at record {n}{label}"
     report.add(Figure("undo latency", gid, out["undo"] * 1e3, "ms", seats, note=where))
     report.add(Figure("redo latency", gid, out["redo"] * 1e3, "ms", seats, note=where))
-    report.add(Figure("seek latency (worst case)", gid, out["seek"] * 1e3, "ms", seats,
-                      note=f"seek {n} -> {worst}: {worst % k} records after a snapshot"))
+    report.add(Figure("undo latency, cold", gid, out["undo_cold"] * 1e3, "ms", seats, note=where + ", folded from a snapshot"))
+    report.add(Figure("redo latency, cold", gid, out["redo_cold"] * 1e3, "ms", seats, note=where + ", folded from a snapshot"))
+    report.add(Figure("seek latency, worst case", gid, out["seek"] * 1e3, "ms", seats,
+                      note=f"seek {n} -> {worst}: {worst % k} records folded after a snapshot"))
     data = m.to_bytes()
     out["memory"] = memory_per_record(data)
     report.add(Figure("memory/record in a Match", gid, out["memory"], "bytes", seats,

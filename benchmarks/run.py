@@ -142,8 +142,9 @@ def goals(report: Report, results: dict[str, Any]) -> None:
         if not py:
             goal(report, "liars-dice applied / openspiel pure-Python applied", None, ">= 1", None)
     if mar is not None:
-        for op in ("undo", "redo", "seek"):
-            goal(report, f"{op} latency at record 10,000", mar[op] * 1e3, "< 1 ms", mar[op] < 1e-3, unit="ms")
+        for op, name in (("undo", "undo"), ("redo", "redo"), ("undo_cold", "undo (cold)"), ("redo_cold", "redo (cold)"),
+                         ("seek", "seek (worst case)")):
+            goal(report, f"{name} latency at record 10,000", mar[op] * 1e3, "< 1 ms", mar[op] < 1e-3, unit="ms")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

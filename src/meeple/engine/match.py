@@ -33,6 +33,9 @@ from .rng import MASK64, Rng
 #: A snapshot of the state is kept every this many records (and a checkpoint
 #: hash written to the log at the same places).
 CHECKPOINT_EVERY = 64
+#: How many states at recently visited positions a match keeps besides its
+#: snapshots (undo, redo and seek near them need no fold).
+RECENT_STATES = 32
 #: The most engine commands one player command may trigger (a guard against
 #: a game whose ``to_act`` never leaves ENGINE).
 MAX_ENGINE_STEPS = 100_000
@@ -135,6 +138,9 @@ class Match:
         self._cursor = 0
         initial = game.initial_state(seats, options)
         self._snapshots: dict[int, Any] = {0: initial}
+        #: states at recently visited positions (bounded): undo and redo near
+        #: the head then cost a lookup, not a fold from the last snapshot
+        self._recent: dict[int, Any] = {}
         self._state: Any = initial
         self._header_cache: tuple[bool, bytes, bytes] | None = None
         self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
@@ -310,8 +316,16 @@ class Match:
             self._truncate(start)
         self._records.extend(new)
         self._snapshots.update(snaps)
+        self._remember(start, self._state)
         self._cursor = start + len(new)
         self._state = state
+        self._remember(self._cursor, state)
+
+    def _remember(self, position: int, state: Any) -> None:
+        recent = self._recent
+        recent[position] = state
+        if len(recent) > RECENT_STATES:
+            del recent[next(iter(recent))]  # the oldest
 
     def _advance_engine(self) -> None:
         if ENGINE in self.game.to_act(self._state) and self._seeds is not None:
@@ -325,6 +339,8 @@ class Match:
         del self._hashes[n:]
         for k in [k for k in self._snapshots if k > n]:
             del self._snapshots[k]
+        for k in [k for k in self._recent if k > n]:
+            del self._recent[k]
 
     def _seed_for(self, seq: int) -> int:
         seeds = self._seeds
@@ -344,13 +360,19 @@ class Match:
         """Move the cursor to just after record ``n`` (0: the initial state); tooling only."""
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self._records):
             raise IndexError(f"seek position must be within 0..{len(self._records)}, not {n!r}")
-        k = self.checkpoint_every
-        base = (n // k) * k
-        state = self._snapshots[base]
-        evolve = self.game.evolve
-        for r in self._records[base:n]:
-            for e in r.events:
-                state = evolve(state, e)
+        recent = self._recent
+        if self._cursor not in recent:
+            self._remember(self._cursor, self._state)  # coming back is a lookup
+        state = recent.get(n)
+        if state is None:
+            k = self.checkpoint_every
+            base = (n // k) * k
+            state = self._snapshots[base]
+            evolve = self.game.evolve
+            for r in self._records[base:n]:
+                for e in r.events:
+                    state = evolve(state, e)
+            self._remember(n, state)
         self._state = state
         self._cursor = n
 
@@ -378,7 +400,7 @@ class Match:
         for r in self._records[j : self._cursor]:
             if r.rng != before:
                 return UndoCheck(False, "that command drew randomness (an information barrier)")
-            if r.command.barrier:
+            if r.command.barrier or any(e.barrier for e in r.events):
                 return UndoCheck(False, "that command revealed hidden information (an information barrier)")
         if self.seed_hidden:
             return UndoCheck(False, "the match was loaded without its seed")
@@ -435,6 +457,7 @@ class Match:
             other._bodies = self._bodies[:at]
             other._hashes = self._hashes[:at]
         other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
+        other._recent = {k: v for k, v in self._recent.items() if k <= at}
         other.seek(at)
         other._advance_engine()
         return other
