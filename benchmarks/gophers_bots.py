@@ -19,10 +19,10 @@ import time
 
 from meeple import Match
 from meeple.engine import ENGINE, RandomBot, Rng
-from meeple.games.gophers import GAME
+from meeple.games.gophers import GAME, GophersOptions, Phase, State
 from meeple.games.gophers.bot import HeuristicBot
 from meeple.games.gophers.combos import hand_combinations
-from meeple.games.gophers.data import SPREADS, SUPPLY_KINDS, VALUES, Card, LabelKind
+from meeple.games.gophers.data import SPREADS, SUPPLY_KINDS, VALUES, Card, LabelKind, sort_cards
 
 VARIANTS = ("standard", "simplified", "advanced", "beginner")
 
@@ -98,7 +98,19 @@ def worst_collection_list(samples: int = 200) -> None:
     dt = (time.perf_counter() - t) / reps
     print(f"\nworst collection list found: {listed} combinations (+ pass) for store count {target}")
     print(f"  hand {' '.join(map(repr, hand))}")
-    print(f"  enumerated in {dt * 1000:.1f} ms")
+    print(f"  combinations enumerated in {dt * 1000:.1f} ms")
+    # the same hand on a store of that count, through the Game API
+    sp, hole = next((sp, h) for sp in SPREADS for h, lab in enumerate(sp.labels)
+                    if lab.kind is LabelKind.STORE and lab.count == target)
+    other = next(h for h in range(len(sp.labels)) if h != hole)
+    state = State(seats=2, options=GophersOptions(), phase=Phase.COLLECT, spread=sp.number, positions=(hole, other),
+                  hands=(sort_cards(list(hand)), ()), plus=((), ()), minus=((), ()), baskets=(0, 1), own_digs=(0, 0),
+                  collectors=(0,))
+    t = time.perf_counter()
+    for _ in range(reps):
+        legal = GAME.legal_commands(state, 0)
+    dt = (time.perf_counter() - t) / reps
+    print(f"  GAME.legal_commands on spread {sp.number}, hole {hole}: {len(legal)} commands in {dt * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
