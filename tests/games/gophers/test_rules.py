@@ -557,3 +557,21 @@ def test_a_player_may_not_undo_a_walk_that_could_reveal_cards() -> None:
     m.play(0, move)
     assert not m.can_undo(0)
     assert Pass.barrier and not Collect.barrier
+
+
+def test_determinize_redeals_only_what_the_seat_cannot_see() -> None:
+    state = make([1, 19, 7], ["A1 A2", "B1 B2 B3", "W1"], phase=Phase.MOVE, roll=1,
+                 deck="A7 B3 W9 A1 B2 W4 W5")
+    state, _ = play(state, 0, Move(2, ()))  # the gift at hole 2: seat 0 sees three cards
+    for seat in (0, 1, 2, None):
+        for k in range(5):
+            other = GAME.determinize(state, seat, Rng(k))
+            assert GAME.view(other, seat) == GAME.view(state, seat)
+            assert sorted(_all(other), key=repr) == sorted(_all(state), key=repr)
+    mover = GAME.determinize(state, 0, Rng(1))
+    assert mover.gift_offer == state.gift_offer and mover.hands[0] == state.hands[0]
+    assert any(GAME.determinize(state, 1, Rng(k)).gift_offer != state.gift_offer for k in range(5))
+
+
+def _all(state: State) -> list[Card]:
+    return [*state.deck, *state.gift_offer, *(c for h in state.hands for c in h)]
