@@ -77,6 +77,9 @@ def bank_combinations(bank: tuple[Card, ...], loot: tuple[Card, ...], target: in
     """
     take_faces = sorted(Counter(c for c in bank if c.kind is kind).items(), key=lambda fc: fc[0].key)
     give_faces = sorted(Counter(c for c in loot if c.kind is kind).items(), key=lambda fc: fc[0].key)
+    change_by_sum: dict[int, list[tuple[Card, ...]]] = {}
+    for change in _multisets(give_faces, max_change):
+        change_by_sum.setdefault(sum(c.value for c in change), []).append(change)
     for taken in _multisets(take_faces, max_take):
         if not taken:
             continue
@@ -84,8 +87,8 @@ def bank_combinations(bank: tuple[Card, ...], loot: tuple[Card, ...], target: in
         if t < target:
             continue
         values = {c.value for c in taken}
-        for change in _multisets([fc for fc in give_faces if fc[0].value not in values], max_change):
-            if t - sum(c.value for c in change) == target:
+        for change in change_by_sum.get(t - target, ()):
+            if not any(c.value in values for c in change):
                 yield taken, change
 
 
