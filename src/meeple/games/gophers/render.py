@@ -15,6 +15,8 @@ from .data import COLS, ROWS, Card, spread
 from .state import Phase, State
 
 _CELL = 9
+#: The key printed under the spread.
+LEGEND = "(A acorns, B berries, W wheat ears, S store: any kind, P portal, G gift; @n: seat n's pawn)"
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -56,6 +58,7 @@ def render(state: State, seat: int | None = None) -> str:
     if state.spread:
         lines.append(f"Spread {state.spread} of 6")
         lines.append(draw_spread(state.spread, state.positions))
+        lines.append(LEGEND)
     else:
         placed = [f"seat {s} on hole {h}" for s, h in enumerate(state.positions) if h >= 0]
         lines.append("The book is not open yet; pawns: " + (", ".join(placed) or "none placed"))
