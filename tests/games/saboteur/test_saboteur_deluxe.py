@@ -319,3 +319,32 @@ def test_pass_discards_one_card_or_up_to_three_as_an_option(table: Any) -> None:
     with pytest.raises(IllegalCommand, match="ascending"):
         GAME.decide(table.build(edition="deluxe", hands=hands, pass_discards=3), 0,
                     Discard((K("theft"), K("map"))), rng())
+
+
+def test_swap_your_hats_may_target_yourself(table: Any) -> None:
+    st = table.build(edition="deluxe", roles=[Role.SABOTEUR, Role.GREEN, Role.BLUE, Role.BOSS],
+                     hands=[["swap-your-hats"], ["map"], [], []], leftover=[Role.GEOLOGIST])
+    assert TargetAction(K("swap-your-hats"), 0) in GAME.legal_commands(st, 0)
+    st, _ = table.play(st, 0, TargetAction(K("swap-your-hats"), 0))
+    assert st.roles[0] is Role.GEOLOGIST and st.leftover_roles == ()
+    assert GAME.view(st, 0).role is Role.GEOLOGIST
+
+
+def test_thief_with_nobody_to_rob_is_skipped(table: Any) -> None:
+    roles = [Role.SABOTEUR, Role.GREEN, Role.GREEN, Role.BLUE]
+    st = table.build(edition="deluxe", roles=roles, hands=[["map"], [], [], []])
+    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    # the lone saboteur wins 5, so thief 1 robs seat 0
+    st, _ = table.play(st, 0, Discard((K("map"),)))
+    assert st.phase is Phase.THEFT and GAME.legal_commands(st, 1) == [Steal(0)]
+    st = table.build(edition="deluxe", roles=[Role.GREEN] * 4, hands=[["map"], [], [], []])
+    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    st, _ = table.play(st, 0, Discard((K("map"),)))  # nobody holds gold: no theft
+    assert st.phase is Phase.PLAY and st.round == 2
+
+
+def test_hands_off_needs_a_theft_card(table: Any) -> None:
+    st = table.build(edition="deluxe", hands=[["hands-off"], [], [], []])
+    assert not any(isinstance(c, TargetAction) for c in GAME.legal_commands(st, 0))
+    with pytest.raises(IllegalCommand, match="no Theft card"):
+        GAME.decide(st, 0, TargetAction(K("hands-off"), 1), rng())

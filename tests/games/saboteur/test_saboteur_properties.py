@@ -34,6 +34,28 @@ def test_conformance_deluxe(seats: int) -> None:
     assert p.match.is_over
 
 
+@pytest.mark.parametrize(("seats", "options"), [
+    (6, {"edition": "deluxe", "pass_discards": 3}),
+    (5, {"gold_cards": "miners", "gold_pass": "clockwise", "next_starter": "ender", "broken_tools_forfeit": True}),
+])
+def test_conformance_with_every_option(seats: int, options: dict[str, Any]) -> None:
+    (p,) = check_game("saboteur", seats=seats, options=options, seeds=range(1), max_steps=1500)
+    assert p.match.is_over
+
+
+def test_base_gold_is_conserved_through_payouts() -> None:
+    from meeple.games.saboteur.events import GoldPaid
+
+    for seed in range(3):
+        m = heuristic_playout(4 + seed, {}, seed=seed).match
+        st = m.state
+        change = sum(e.amount - sum(e.cards) for r in m.records for e in r.events
+                     if isinstance(e, GoldPaid) and e.amount is not None and e.cards is not None)
+        # 44 nuggets in the gold deck, plus what the bank added as change (usually nothing)
+        assert sum(st.gold_deck) + sum(st.offer) + sum(st.gold) == 44 + change
+        assert any(r.team == "miners" for r in st.results)
+
+
 def heuristic_playout(seats: int, options: dict[str, Any], seed: int) -> Playout:
     """A whole match played by heuristic bots, as a kit playout."""
     m = meeple.Match.start("saboteur", seats, seed=seed, options=options)
