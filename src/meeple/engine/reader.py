@@ -136,11 +136,18 @@ def read_log(data: bytes) -> LoadedLog:
     except ConfigError as e:
         raise CorruptLog(f"bad header: {e}") from None
     table = TypeTable.of(codec, header.types)
-    fast = _read_records(data, header_end, prev, table, header)
-    if fast is not None:
-        records_, checkpoints_, hashes_, offsets_, reveal_ = fast
-        return LoadedLog(header, game, options, records_, checkpoints_, hashes_, offsets_, reveal_, len(data))
-    # something is wrong with the log: the checking loop below names what, and where
+    found = _read_records(data, header_end, prev, table, header)
+    if found is None:  # something is wrong with the log: the checking loop names what, and where
+        found = _check_records(data, prev, table, header)
+    records, checkpoints, hashes, offsets, reveal = found
+    return LoadedLog(header, game, options, records, checkpoints, hashes, offsets, reveal, len(data))
+
+
+_Records = tuple[list[Record], list["bytes | None"], list[bytes], list[int], "Reveal | None"]
+
+
+def _check_records(data: bytes, prev: bytes, table: TypeTable, header: Header) -> _Records:
+    """Decode every record frame after the header, raising the error that names the first problem."""
     records: list[Record] = []
     checkpoints: list[bytes | None] = []
     hashes: list[bytes] = []
@@ -167,7 +174,7 @@ def read_log(data: bytes) -> LoadedLog:
         checkpoints.append(ck)
         hashes.append(fr.hash)
         offsets.append(fr.offset)
-    return LoadedLog(header, game, options, records, checkpoints, hashes, offsets, reveal, len(data))
+    return records, checkpoints, hashes, offsets, reveal
 
 
 def _options(codec: Codec, header: Header) -> Any:
@@ -189,15 +196,14 @@ def _options(codec: Codec, header: Header) -> Any:
     return options
 
 
-def _read_records(
-    data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header
-) -> tuple[list[Record], list[bytes | None], list[bytes], list[int], Reveal | None] | None:
+def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
     """Decode every record frame after the header, or return None at the first thing amiss.
 
-    The fast path of :func:`read_log`: the same checks as its checking loop
-    (frame lengths, hash chain, msgpack, record shape, message types), but on
-    any failure it gives up instead of building the error, and the checking
-    loop runs to name it. So it accepts exactly the logs that loop accepts.
+    The fast path of :func:`read_log`: the same checks as
+    :func:`_check_records` (frame lengths, hash chain, msgpack, record shape,
+    message types), but on any failure it gives up instead of building the
+    error, and ``_check_records`` runs to name it. So it accepts exactly the
+    logs that loop accepts, with the same result.
     """
     n = len(data)
     unpack_len = LENGTH.unpack_from
@@ -223,7 +229,9 @@ def _read_records(
             if blake2b(prev + body, digest_size=HASH_SIZE).digest() != h:
                 return None
             prev = h
-            raw = unpackb(body, raw=False, use_list=True, strict_map_key=False)
+            # msgpack's defaults (raw=False, use_list=True) but strict map keys: a
+            # record with non-string map keys goes to the checking loop
+            raw = unpackb(body)
             if raw.__class__ is not list:
                 if not isinstance(raw, dict):
                     return None

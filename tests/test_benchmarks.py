@@ -1,0 +1,247 @@
+"""The benchmark suite runs, and the engine's fast paths give what the plain ones give.
+
+No timing is asserted here (the machines are noisy): the suite is run on a tiny
+budget to check that it prints its JSON lines, table and goals, and the
+performance work of the engine (the fast log reader, the cache of recent
+states) is checked against the straightforward code it stands in for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+import meeple
+from meeple.engine import ENGINE, CorruptLog, Game, LogError, Match, RandomBot
+from meeple.engine import registry as registry_module
+from meeple.engine.codec import digest
+from meeple.engine.log import HASH_SIZE, LENGTH, iter_frames, read_header
+from meeple.engine.match import codec_for
+from meeple.engine.reader import _check_records, _read_records
+from meeple.engine.records import TypeTable
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+
+
+def _bench_module(name: str) -> Any:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
+
+
+@pytest.fixture
+def marathon() -> Iterator[Game[Any, Any]]:
+    """The benchmarks' long game, registered for the test only."""
+    game = _bench_module("marathon").GAME
+    meeple.register(game)
+    try:
+        yield game
+    finally:
+        registry_module._registered.pop(game.info.id, None)
+
+
+def _tiny(*extra: str) -> list[str]:
+    return ["--quick", "--repeats", "1", "--min-time", "0.001", "--matches", "2", "--long-records", "150", *extra]
+
+
+def test_quick_run_prints_a_json_line_per_figure_a_table_and_the_goals() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), *_tiny("--games", "liars-dice")],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, check=True,
+    ).stdout
+    figures = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    names = {(f["subject"], f["name"]) for f in figures}
+    for name in ("replay events/s (decode+fold)", "verify records/s (re-decide)", "commands applied/s (decide+evolve)",
+                 "legal_commands/s", "log bytes/record", "undo latency", "memory/record in a Match"):
+        assert ("liars-dice", name) in names
+    assert ("liars-dice", "matches/s, random bots") in names
+    assert {f["seats"] for f in figures if f["name"] == "matches/s, random bots"} == {2, 3, 4, 5, 6}
+    assert ("floor", "floor: msgpack decode + attrs.evolve") in names
+    assert ("bench-marathon", "undo latency") in names
+    assert any(f["subject"] == "goal" and f["name"].startswith("replay / floor") for f in figures)
+    for f in figures:  # an optional comparison that is missing says so
+        assert f["value"] is not None or f["note"]
+    assert "subject" in out and "figure" in out  # the table
+
+
+class _Broken(Game[Any, Any]):
+    """A game whose set-up fails: the suite must skip it and say why."""
+
+    info = meeple.GameInfo("test-broken", "Broken", 1, 2, 2)
+    state_type = object
+    commands = ()
+    events = ()
+
+    def initial_state(self, seats: int, options: Any) -> Any:
+        raise RuntimeError("the board is missing")
+
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        return ()
+
+    def legal_commands(self, state: Any, seat: int) -> list[Any]:
+        return []
+
+    def decide(self, state: Any, seat: int, command: Any, rng: Any) -> tuple[Any, ...]:
+        return ()
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return state
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        return state
+
+    def outcome(self, state: Any) -> None:
+        return None
+
+
+def test_a_game_that_errors_is_skipped_with_the_reason_and_the_run_goes_on() -> None:
+    run = _bench_module("run")
+    meeple.register(_Broken())
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            status = run.main(_tiny("--games", "test-broken,no-such-game", "--no-baselines"))
+    finally:
+        registry_module._registered.pop("test-broken", None)
+        registry_module._registered.pop("bench-marathon", None)
+    assert status == 0
+    figures = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
+    skipped = {f["subject"]: f["note"] for f in figures if f["name"] == "skipped"}
+    assert "the board is missing" in skipped["test-broken"]
+    assert "unknown game" in skipped["no-such-game"]
+    assert "test-broken skipped" in err.getvalue()
+    assert any(f["subject"] == "bench-marathon" for f in figures)  # the rest still ran
+
+
+# -- the fast log reader --------------------------------------------------------------
+
+
+def _frames(data: bytes) -> tuple[bytes, list[bytes]]:
+    """The magic and header frame of a log, and its record bodies."""
+    _, _, end = read_header(data)
+    return data[:end], [f.body for f in list(iter_frames(data))[1:]]
+
+
+def _rechain(head: bytes, bodies: list[bytes]) -> bytes:
+    """A log of ``bodies`` after ``head`` with a valid hash chain (a forger's log)."""
+    _, prev, _ = read_header(head)
+    parts = [head]
+    for body in bodies:
+        prev = digest(body, prev)
+        parts.append(LENGTH.pack(len(body) + HASH_SIZE) + body + prev)
+    return b"".join(parts)
+
+
+def _forgeries(data: bytes) -> Iterator[bytes]:
+    """Logs with valid hash chains whose record bodies are malformed in many small ways."""
+    head, bodies = _frames(data)
+    raws = [msgpack.unpackb(b) for b in bodies]
+    swaps: list[Any] = [True, False, 1.0, -1, 1 << 40, None, "x", b"x", [], [0], {"a": 1}, {1: 2}]
+    for i, raw in enumerate(raws[:4]):
+        for path in ((0,), (1,), (2,), (2, 0), (3,), (4,), (5,), (3, 0), (3, 0, 0), (3, 0, 1), (2, 1)):
+            for swap in swaps:
+                forged = msgpack.unpackb(bodies[i])
+                node = forged
+                try:
+                    for step in path[:-1]:
+                        node = node[step]
+                    node[path[-1]] = swap
+                except (IndexError, TypeError, KeyError):
+                    continue
+                yield _rechain(head, [*bodies[:i], msgpack.packb(forged), *bodies[i + 1:]])
+        if isinstance(raw, list):
+            yield _rechain(head, [*bodies[:i], msgpack.packb(raw[:5]), *bodies[i + 1:]])
+            yield _rechain(head, [*bodies[:i], msgpack.packb([*raw, 0]), *bodies[i + 1:]])
+        yield _rechain(head, [*bodies[:i], bodies[i] + b"\x00", *bodies[i + 1:]])
+        yield _rechain(head, [*bodies[:i], msgpack.packb({"reveal": 1}), *bodies[i + 1:]])
+    yield _rechain(head, [*bodies, msgpack.packb({"reveal": [[[0, 1]], b"salt"]})])
+    for cut in (1, 5, HASH_SIZE + 3):
+        yield data[:-cut]
+    yield data + b"\x00\x00"
+
+
+def _both_readers(data: bytes) -> tuple[Any, Any]:
+    header, prev, end = read_header(data)
+    game = meeple.get_game(header.game)
+    table = TypeTable.of(codec_for(game), header.types)
+    fast = _read_records(data, end, prev, table, header)
+    try:
+        slow: Any = _check_records(data, prev, table, header)
+    except LogError as e:
+        slow = e
+    return fast, slow
+
+
+def test_the_fast_reader_accepts_exactly_the_logs_the_checking_reader_accepts() -> None:
+    logs = []
+    for seats in (2, 3):
+        for seed in range(3):
+            m = Match.start("liars-dice", seats, seed=seed)
+            bots = [RandomBot(seed * 10 + s) for s in range(seats)]
+            while m.to_act:
+                seat = next(s for s in m.to_act if s != ENGINE)
+                m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+            logs += [m.to_bytes(), m.to_bytes(hide_seed=True)]
+    checked = 0
+    for data in logs:
+        fast, slow = _both_readers(data)
+        assert fast is not None and fast == slow  # honest logs take the fast path
+        for forged in _forgeries(data):
+            fast, slow = _both_readers(forged)
+            if fast is not None:
+                assert fast == slow, "the fast reader accepted a log differently"
+            else:
+                checked += 1
+    assert checked > 100  # the forgeries do reach the fallback
+
+
+def test_a_forged_record_is_named_by_the_checking_reader() -> None:
+    m = Match.start("liars-dice", 2, seed=3)
+    m.play(0, m.legal(0)[0])
+    head, bodies = _frames(m.to_bytes())
+    raw = msgpack.unpackb(bodies[1])
+    raw[2][1] = True  # a bid's quantity as a boolean
+    forged = _rechain(head, [bodies[0], msgpack.packb(raw)])
+    with pytest.raises(CorruptLog, match="malformed record") as err:
+        Match.from_bytes(forged)
+    assert err.value.record == 1
+
+
+# -- the cache of recent states -----------------------------------------------------------
+
+
+def test_undo_redo_and_seek_through_recent_states_equal_folding_the_records(marathon: Game[Any, Any]) -> None:
+    m = Match.start(marathon, 2, seed=11, options={"length": 400})
+    bot = RandomBot(4)
+    for _ in range(300):
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(None, m.legal(seat), seat))
+    rng = RandomBot(9)
+    for step in range(300):
+        action = rng.choose(None, ["seek", "undo", "redo", "play"], 0)
+        if action == "seek":
+            m.seek(rng.choose(None, range(m.cursor + 1), 0))
+        elif action == "undo" and m.can_undo():
+            m.undo()
+        elif action == "redo" and m.can_redo():
+            m.redo()
+        elif action == "play" and m.to_act:
+            seat = m.to_act[0]
+            m.play(seat, bot.choose(None, m.legal(seat), seat))
+        folded = marathon.initial_state(2, m.options)
+        for r in m.records:
+            for e in r.events:
+                folded = marathon.evolve(folded, e)
+        assert m.state == folded, f"step {step}: {action} gave a state that folding the records does not"
+    assert Match.from_bytes(m.to_bytes()).state == m.state
