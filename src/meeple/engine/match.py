@@ -61,6 +61,35 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
+#: Option values that compare equal only to values of their own type, so a
+#: map of them (with the types) can key a cache of decoded options.
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _options(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
+    """``options_from_map``, remembered per game for plain option maps (options are frozen values)."""
+    if not raw:
+        key: Any = (seats,)
+    else:
+        try:
+            if not all(v.__class__ in _SCALARS for v in raw.values()):
+                return options_from_map(codec, raw, seats)
+            key = (seats, *sorted((k, v.__class__, v) for k, v in raw.items()))
+        except (AttributeError, TypeError):  # not a mapping of str keys: let options_from_map say why
+            return options_from_map(codec, raw, seats)
+    cache: dict[Any, Any] = codec.__dict__.setdefault("_start_options", {})
+    opts = cache.get(key)
+    if opts is None:
+        opts = options_from_map(codec, raw, seats)  # raises ConfigError: nothing cached
+        try:
+            hash(opts)  # share only immutable options
+        except TypeError:
+            return opts
+        if len(cache) < 256:
+            cache[key] = opts
+    return opts
+
+
 class SeedHidden(MeepleError):
     """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
 
@@ -129,7 +158,7 @@ class Match:
         self.options = options
         self._seeds = seeds
         self._salt = salt
-        self.commitment = commitment if commitment is not None else seed_commitment(seeds or (), salt)
+        self._commitment = commitment  # computed when first asked for (see the property)
         self.meta: dict[str, Any] = dict(meta or {})
         self.checkpoint_every = checkpoint_every
         #: The engine version named in the log header (kept from a loaded log).
@@ -146,6 +175,18 @@ class Match:
         self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
         self._hashes: list[bytes] = []  # chain hashes of _records[:len(_hashes)]
         self._sinks: list[Sink] = []
+
+    @property
+    def commitment(self) -> bytes:
+        """The seed commitment written in the header: BLAKE2b-128(salt || msgpack(seeds))."""
+        c = self._commitment
+        if c is None:
+            c = self._commitment = seed_commitment(self._seeds or (), self._salt)
+        return c
+
+    @commitment.setter
+    def commitment(self, value: bytes) -> None:
+        self._commitment = value
 
     # -- creation ------------------------------------------------------------
     @classmethod
@@ -166,7 +207,7 @@ class Match:
         g = resolve(game)
         g.check_seats(seats)
         codec = codec_for(g)
-        opts = options_from_map(codec, options, seats)
+        opts = _options(codec, options, seats)
         if seed is None:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
@@ -315,11 +356,14 @@ class Match:
         if start < len(self._records):
             self._truncate(start)
         self._records.extend(new)
-        self._snapshots.update(snaps)
-        self._remember(start, self._state)
-        self._cursor = start + len(new)
-        self._state = state
-        self._remember(self._cursor, state)
+        if snaps:
+            self._snapshots.update(snaps)
+        recent = self._recent
+        recent[start] = self._state
+        self._cursor = cursor = start + len(new)
+        self._state = recent[cursor] = state
+        while len(recent) > RECENT_STATES:
+            del recent[next(iter(recent))]  # the oldest
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
