@@ -45,9 +45,13 @@ class PathPlayed(Event):
 
 @attrs.frozen
 class GoalRevealed(Event):
-    """Goal ``goal`` was reached and turned over; a coal card is turned to fit."""
+    """Goal ``goal`` was reached and turned over; a coal card is turned to fit.
+
+    An undo barrier: every player has seen the goal.
+    """
 
     tag: ClassVar[str] = "goal_revealed"
+    barrier: ClassVar[bool] = True
     goal: int
     kind: GoalKind
     rotated: bool
@@ -179,9 +183,13 @@ class TurnEnded(Event):
 
 @attrs.frozen
 class RoundEnded(Event):
-    """A round ended: ``team`` won, ``ender`` played the last card, every role is shown."""
+    """A round ended: ``team`` won, ``ender`` played the last card, every role is shown.
+
+    An undo barrier: every role is shown.
+    """
 
     tag: ClassVar[str] = "round_ended"
+    barrier: ClassVar[bool] = True
     team: str
     ender: int
     finisher: int

@@ -220,18 +220,6 @@ def round_winners(state: State, team: str) -> tuple[int, ...]:
     return tuple(s for s in range(state.seats) if roles[s] in wanted and Front.TRAPPED not in state.front[s])
 
 
-def reveal_barrier(rng: Rng) -> None:
-    """Mark a command that turns a goal or shows the roles as an undo barrier.
-
-    The engine treats a record as an information barrier when it drew
-    randomness or its command class declares ``barrier``. Laying a path card
-    or discarding reveals hidden information only sometimes (a goal turned
-    over, the roles shown at round end), so such a decide advances the RNG by
-    one word: without it a player could lay a card, see the goal, and undo.
-    """
-    rng.next64()
-
-
 def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
     """Gold cards from ``deck`` that add up to ``amount``, fewest cards first.
 
@@ -543,8 +531,6 @@ class Saboteur(Game[State, SaboteurOptions]):
         after = self.evolve(state, played)
         reveals = reached_goals(after.cells, after.goals)
         events: tuple[Event, ...] = (played, *reveals)
-        if reveals:
-            reveal_barrier(rng)
         if any(r.kind is GoalKind.GOLD for r in reveals):
             after = self._fold(after, reveals)
             if state.deluxe:
@@ -572,7 +558,6 @@ class Saboteur(Game[State, SaboteurOptions]):
         n = state.seats
         nxt = next((s % n for s in range(seat + 1, seat + n + 1) if after.hands[s % n]), None)
         if nxt is None:
-            reveal_barrier(rng)
             out.append(RoundEnded("saboteurs", seat, -1, after.roles, round_winners(after, "saboteurs")))
         else:
             out.append(TurnEnded(seat, nxt))
