@@ -102,3 +102,12 @@ def test_demo_plays_saves_replays_and_verifies(tmp_path: Path, capsys: pytest.Ca
     code, out, _ = run(capsys, "demo", "--games", "liars-dice", "--out", str(tmp_path))
     assert code == 0 and "replayed=True verified=True" in out
     assert (tmp_path / "liars-dice-standard.meeple").exists()
+
+
+def test_the_default_player_count_follows_the_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "saboteur", "--quiet", "--seed", "1")
+    assert code == 0 and "saboteur: 3 players" in out
+    code, out, _ = run(capsys, "simulate", "saboteur", "--variant", "deluxe", "--quiet", "--seed", "1")
+    assert code == 0 and "saboteur: 2 players" in out
+    _, out, _ = run(capsys, "games")
+    assert "standard (3-10)" in out

@@ -31,7 +31,7 @@ from .engine import (
     verify,
 )
 from .engine.game import Game
-from .store import StoreError, load_log, log_bytes, parse_sqlite, repair
+from .store import SqliteStore, StoreError, load_log, log_bytes, parse_sqlite, repair
 
 SOURCE_HELP = "a log file, or sqlite://PATH#MATCH_ID for a match in a SQLite store"
 EXIT_ERROR = 2
@@ -75,8 +75,8 @@ def _bot_factory(game: Game[Any, Any], name: str) -> Callable[[int], Any]:
     return bots[name]
 
 
-def _players(game: Game[Any, Any], n: int | None) -> int:
-    return game.info.min_seats if n is None else n
+def _players(game: Game[Any, Any], n: int | None, variant: str | None = None) -> int:
+    return game.info.seat_range(variant or game.info.variants[0])[0] if n is None else n
 
 
 def _seed(value: str | None) -> int | None:
@@ -107,6 +107,13 @@ def play_out(match: Match, bots: Sequence[Any], max_steps: int = 100_000) -> int
 
 def _write(match: Match, out: str | None, hide_seed: bool = False) -> None:
     if out:
+        target = parse_sqlite(out)
+        if target is not None:
+            if hide_seed:
+                raise CliError("a SQLite store keeps the seed; write a log file to hide it")
+            with SqliteStore(target[0]) as store:
+                store.add(match, target[1])
+            return
         try:
             match.save(out, hide_seed=hide_seed)
         except OSError as e:
@@ -128,14 +135,18 @@ def cmd_games(args: argparse.Namespace) -> int:
         except ConfigError as e:
             print(f"{gid:12} (unavailable: {e})")
             continue
-        print(f"{gid:12} {info.title:30} {info.min_seats}-{info.max_seats} players  variants: {', '.join(info.variants)}")
+        variants = []
+        for v in info.variants:
+            low, high = info.seat_range(v)
+            variants.append(v if (low, high) == (info.min_seats, info.max_seats) else f"{v} ({low}-{high})")
+        print(f"{gid:12} {info.title:30} {info.min_seats}-{info.max_seats} players  variants: {', '.join(variants)}")
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bots play a whole match."""
     game = get_game(args.game)
-    seats = _players(game, args.players)
+    seats = _players(game, args.players, args.variant)
     match = Match.start(game, seats, seed=_seed(args.seed), options=_options(game, args.variant, args.option))
     names = (args.bots or "heuristic").split(",")
     base = _seed(args.bot_seed) or 0
@@ -162,7 +173,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """A human at one seat, bots at the others, in the terminal."""
     game = get_game(args.game)
-    seats = _players(game, args.players)
+    seats = _players(game, args.players, args.variant)
     if not 0 <= args.seat < seats:
         raise CliError(f"--seat must be 0..{seats - 1}")
     match = Match.start(game, seats, seed=_seed(args.seed), options=_options(game, args.variant, args.option))
@@ -321,7 +332,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for gid in games:
         game = get_game(gid)
         for variant in game.info.variants:
-            seats = max(game.info.min_seats, min(4, game.info.max_seats))
+            low, high = game.info.seat_range(variant)
+            seats = max(low, min(4, high))
             seed = 1000 + len(gid) + seats
             match = Match.start(game, seats, seed=seed, options=game.variant_options(variant))
             bot = "heuristic" if "heuristic" in game.bots() else "random"
@@ -362,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--seed")
         s.add_argument("--variant")
         s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-        s.add_argument("--out", metavar="FILE")
+        s.add_argument("--out", metavar="FILE", help="write the log here (a file, or sqlite://PATH#MATCH_ID)")
 
     s = sub.add_parser("simulate", help="bots play a whole match")
     game_args(s)
@@ -393,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("fork", help="write a new log from the first N records of a log")
     s.add_argument("file", help=SOURCE_HELP)
     s.add_argument("--at", type=int, required=True)
-    s.add_argument("--out", required=True)
+    s.add_argument("--out", required=True, help="a log file, or sqlite://PATH#MATCH_ID")
     s.add_argument("--seed", help="draw randomness from a new seed after the fork point")
     s.set_defaults(fn=cmd_fork)
 

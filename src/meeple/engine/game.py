@@ -89,6 +89,16 @@ class GameInfo:
     has_chance: bool = True
     hidden_information: bool = True
     summary: str = ""
+    #: Seat ranges of variants that differ from ``min_seats..max_seats``, as
+    #: ``(variant, min, max)``; options validation enforces them.
+    variant_seats: tuple[tuple[str, int, int], ...] = ()
+
+    def seat_range(self, variant: str | None = None) -> tuple[int, int]:
+        """The ``(min, max)`` seats of ``variant`` (None: the whole game)."""
+        for name, low, high in self.variant_seats:
+            if name == variant:
+                return low, high
+        return self.min_seats, self.max_seats
 
 
 @attrs.frozen

@@ -76,6 +76,7 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=12,
     variants=("standard", "deluxe"),
+    variant_seats=(("standard", 3, 10), ("deluxe", 2, 12)),
     summary="Dwarves dig for gold; hidden saboteurs dig against them. Base game 3-10, Deluxe 2-12.",
 )
 
