@@ -36,12 +36,13 @@ def main() -> None:
         t = time.perf_counter()
         n = _play(Match.start("liars-dice", 6, seed=1, options=options))
         rows.append(("in memory (no store)", n, time.perf_counter() - t))
-        for name, store in [
+        stores: list[tuple[str, FileStore | SqliteStore]] = [
             ("file, flush", FileStore(Path(d), "flush")),
             ("file, fsync", FileStore(Path(d), "fsync")),
             ("sqlite, flush", SqliteStore(Path(d) / "a.db", "flush")),
             ("sqlite, fsync", SqliteStore(Path(d) / "b.db", "fsync")),
-        ]:
+        ]
+        for name, store in stores:
             m = store.create("liars-dice", 6, seed=1, options=options, match_id=name.replace(", ", "-"))
             t = time.perf_counter()
             n = _play(m)

@@ -264,3 +264,24 @@ def test_a_closed_store_refuses_writes_and_the_match_stays_unchanged(store: Sqli
     assert len(m) == 1 and m.to_act == (0,)
     with pytest.raises(StoreError, match="cannot read"):
         store.find()
+
+
+def test_add_stores_a_copy_of_a_match_up_to_its_cursor(store: SqliteStore, minimal: Play,
+                                                         long_options: dict[str, Any]) -> None:
+    m = minimal(Match.start("liars-dice", 6, seed=4, options=long_options), 70)
+    m.undo()
+    mid = store.add(m)
+    assert store.log_bytes(mid) == m.to_bytes() and store.info(mid).records == 70
+    again = store.open(mid)  # from the stored snapshot at record 64
+    assert again.state == m.state
+    with pytest.raises(StoreConflict):
+        store.add(m, mid)
+
+
+def test_the_cli_writes_sqlite_outputs(store: SqliteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = f"sqlite://{store.path}#sim"
+    assert main(["simulate", "liars-dice", "--seed", "3", "--bots", "random", "--quiet", "--out", src]) == 0
+    assert main(["verify", src]) == 0
+    assert main(["fork", src, "--at", "1", "--out", f"sqlite://{store.path}#forked"]) == 0
+    assert store.info("forked").records == 1 and store.info("sim").status is Status.OVER
+    capsys.readouterr()

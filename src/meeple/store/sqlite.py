@@ -294,15 +294,32 @@ class SqliteStore:
         """Start a match, store it, and return it attached (:class:`StoreConflict` if the id is taken)."""
         mid = check_id(new_id() if match_id is None else match_id)
         match = Match.start(game, seats, seed=seed, options=options, meta=meta)
+        n, head = self._insert(match, mid)
+        match.attach(SqliteSink(self, match, mid, n, head))
+        return match
+
+    def add(self, match: Match, match_id: str | None = None) -> str:
+        """Store a copy of ``match`` (its records up to the cursor) under a new id; return the id.
+
+        The match itself is not attached; :meth:`open` the id to play on in
+        the store.
+        """
+        mid = check_id(new_id() if match_id is None else match_id)
+        self._insert(match, mid)
+        return mid
+
+    def _insert(self, match: Match, mid: str) -> tuple[int, bytes]:
+        """Insert the match row, the records up to the cursor and their snapshots; return (count, head hash)."""
         head, h = header_frame(match.header())
+        n = match.cursor
         rows = []
-        for i in range(len(match)):
+        for i in range(n):
             body = match.body(i)
             check_body_size(body)
             h = match.record_hash(i)
             rows.append((mid, i, body, h))
         k = match.checkpoint_every
-        snaps = [(mid, n, _state_blob(match._snapshots[n])) for n in range(k, len(match) + 1, k)]
+        snaps = [(mid, at, _state_blob(match._snapshots[at])) for at in range(k, n + 1, k)]
         out = match.outcome
         now = _now()
         info = match.game.info
@@ -311,16 +328,16 @@ class SqliteStore:
                 cur.execute(
                     "INSERT INTO matches (id, game, rules, seats, options, status, winners, created, updated, records,"
                     " head, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (mid, info.id, info.rules_version, seats, json.dumps(match.header().options, sort_keys=True, default=repr),
+                    (mid, info.id, info.rules_version, match.seats,
+                     json.dumps(match.header().options, sort_keys=True, default=repr),
                      (Status.OVER if out else Status.IN_PROGRESS).value,
-                     json.dumps(list(out.winners)) if out else None, now, now, len(rows), h, head),
+                     json.dumps(list(out.winners)) if out else None, now, now, n, h, head),
                 )
             except sqlite3.IntegrityError:
                 raise StoreConflict(f"a match with id {mid!r} is already in {self.path}") from None
             cur.executemany("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)", rows)
             cur.executemany("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)", snaps)
-        match.attach(SqliteSink(self, match, mid, len(rows), h))
-        return match
+        return n, h
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[Any], list[tuple[int, bytes]]]:
         check_id(match_id)
