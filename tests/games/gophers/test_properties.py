@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.engine import ENGINE, Match, RandomBot
-from meeple.games.gophers import GAME, Phase, State
-from meeple.games.gophers.data import DIG, Card
+from meeple.engine import ENGINE, IllegalCommand, Match, RandomBot, Rng
+from meeple.games.gophers import GAME, GophersOptions, Phase, State, Variant
+from meeple.games.gophers.commands import Collect
+from meeple.games.gophers.data import DIG, HOLES, SUPPLY_KINDS, Card, sort_cards
 from meeple.games.gophers.rules import build_deck, score, tie_break
 
 
@@ -82,3 +84,55 @@ def test_heuristic_bot_plays_only_legal_commands_and_finishes() -> None:
             assert cmd in legal
             m.play(seat, cmd)
         assert m.outcome is not None
+
+
+_card = st.builds(Card, st.sampled_from(SUPPLY_KINDS), st.integers(1, 10))
+
+
+@settings(max_examples=40)
+@given(hand=st.lists(_card, max_size=10), sp=st.integers(1, 6), hole=st.integers(0, HOLES - 1),
+       variant=st.sampled_from(["standard", "simplified"]), signs=st.lists(st.integers(-1, 1), min_size=10, max_size=10))
+def test_decide_accepts_exactly_the_listed_collections(hand: list[Card], sp: int, hole: int, variant: str,
+                                                        signs: list[int]) -> None:
+    state = _collect_state(hand, sp, hole, variant)
+    listed = {c for c in GAME.legal_commands(state, 0) if isinstance(c, Collect)}
+    for cmd in listed:
+        GAME.decide(state, 0, cmd, Rng(0))  # never raises
+    # a collection made of the hand with arbitrary signs is accepted iff it is listed
+    plus = sort_cards([c for c, s in zip(hand, signs) if s == 1])
+    minus = sort_cards([c for c, s in zip(hand, signs) if s == -1])
+    probe = Collect(plus, minus)
+    try:
+        GAME.decide(state, 0, probe, Rng(0))
+    except IllegalCommand:
+        assert probe not in listed
+    else:
+        assert probe in listed
+
+
+@settings(max_examples=40)
+@given(bank=st.lists(_card, max_size=12), loot=st.lists(_card, max_size=6), sp=st.integers(1, 6),
+       hole=st.integers(0, HOLES - 1), take=st.lists(st.integers(0, 11), max_size=3),
+       give=st.lists(st.integers(0, 5), max_size=2))
+def test_beginner_decide_accepts_exactly_the_listed_collections(bank: list[Card], loot: list[Card], sp: int,
+                                                                 hole: int, take: list[int], give: list[int]) -> None:
+    state = attrs.evolve(_collect_state([], sp, hole, "beginner"), bank=sort_cards(bank),
+                         plus=(sort_cards(loot), ()))
+    listed = {c for c in GAME.legal_commands(state, 0) if isinstance(c, Collect)}
+    for cmd in listed:
+        GAME.decide(state, 0, cmd, Rng(0))
+    probe = Collect(sort_cards([bank[i] for i in set(take) if i < len(bank)]),
+                    sort_cards([loot[i] for i in set(give) if i < len(loot)]))
+    try:
+        GAME.decide(state, 0, probe, Rng(0))
+    except IllegalCommand:
+        assert probe not in listed
+    else:
+        assert probe in listed
+
+
+def _collect_state(hand: list[Card], sp: int, hole: int, variant: str) -> State:
+    other = (hole + 1) % HOLES
+    return State(seats=2, options=GophersOptions(Variant(variant)), phase=Phase.COLLECT, spread=sp,
+                 positions=(hole, other), hands=(sort_cards(hand), ()), deck=(DIG,), plus=((), ()),
+                 minus=((), ()), baskets=(0, 1), own_digs=(1, 1), collectors=(0,))
