@@ -205,3 +205,12 @@ def test_an_event_that_reveals_information_is_an_undo_barrier(monkeypatch: pytes
     check = m.can_undo(0)
     assert not check and "revealed hidden information" in check.reason
     assert m.can_undo()  # tooling undo is unrestricted
+
+
+@pytest.mark.parametrize("bad", [ld.Bid("1", 3), ld.Bid(1.0, 3), ld.Bid(True, 3), ld.Bid(None, 3), ld.Bid(object(), 3)])  # type: ignore[arg-type]
+def test_a_command_with_wrongly_typed_fields_is_refused(bad: ld.Bid) -> None:
+    m = started()
+    before = m.to_bytes()
+    with pytest.raises(IllegalCommand) as err:
+        m.play(0, bad)
+    assert err.value.code is Code.BAD_ARGUMENT and m.to_bytes() == before

@@ -23,7 +23,7 @@ import attrs
 
 from .._version import __version__
 from .codec import Codec, digest, options_from_map, options_to_map, pack, unstructure
-from .errors import Code, ConfigError, IllegalCommand, MeepleError
+from .errors import Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import HASH_SIZE, LENGTH, Header, frame, header_frame
 from .records import Record, record_body
@@ -304,12 +304,21 @@ class Match:
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
         if type(command) not in self.codec.index_of or not issubclass(type(command), Command):
             raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a {game.info.id} command", command)
+        command = self._well_typed(command)
         cursor = self._cursor
         new, state = self._run(state, cursor, self._records[cursor - 1].rng if cursor else 0, seat, command)
         self._commit(new, state)
         if len(new) == 1:
             return new[0].events
         return tuple(e for r in new for e in r.events)
+
+    def _well_typed(self, command: Command) -> Command:
+        """The command as the codec reads it back: fields of the declared types, or IllegalCommand."""
+        try:
+            checked: Command = self.codec.hook(type(command))(unstructure(command))
+        except (DecodeError, TypeError) as e:
+            raise IllegalCommand(Code.BAD_ARGUMENT, f"malformed {type(command).__name__}: {e}", command) from None
+        return checked
 
     def _run(self, state: Any, seq: int, counter: int, seat: int, command: Command) -> tuple[list[Record], Any]:
         game = self.game
