@@ -545,18 +545,21 @@ def _cards_in(value: Any) -> list[Card]:
 
 
 
-def test_a_player_may_not_undo_a_walk_that_could_reveal_cards() -> None:
+def test_a_player_may_undo_a_walk_only_if_it_revealed_no_card() -> None:
     import meeple
+    from meeple.games.gophers.events import CardDrawn, GiftOffered
 
     m = meeple.Match.start("gophers", seats=2, seed=5)
     m.play(0, Place(0))
     m.play(1, Place(19))
     m.play(0, Roll())
     assert not m.can_undo(0), "the roll drew randomness"
-    move = next(c for c in m.legal(0) if isinstance(c, Move))
-    m.play(0, move)
-    assert not m.can_undo(0)
-    assert Pass.barrier and not Collect.barrier
+    for move in [c for c in m.legal(0) if isinstance(c, Move)]:
+        events = m.play(0, move)
+        revealed = any(isinstance(e, (GiftOffered, CardDrawn)) for e in events)
+        assert bool(m.can_undo(0)) == (not revealed and m.rng_counter == m.records[-2].rng)
+        m.undo()
+    assert GiftOffered.barrier and CardDrawn.barrier and not Move.barrier
 
 
 def test_determinize_redeals_only_what_the_seat_cannot_see() -> None:

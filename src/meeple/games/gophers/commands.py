@@ -51,12 +51,11 @@ class Dig(Command):
 class Move(Command):
     """Walk to ``dest``, jumping the pawns of the seats in ``jumped`` (sorted) on the way.
 
-    A barrier: the walk may show gift cards or draw a card, so a player may
-    not undo it.
+    A walk that shows gift cards or ends in a draw holds a barrier event
+    (``GiftOffered``, ``CardDrawn``), so a player may not undo that walk.
     """
 
     tag: ClassVar[str] = "move"
-    barrier: ClassVar[bool] = True
     dest: int
     jumped: tuple[int, ...] = ()
 
@@ -87,11 +86,11 @@ class Collect(Command):
 class Pass(Command):
     """Do not collect now (the mover's turn is then unproductive).
 
-    A barrier: the mover's pass draws a card, so a player may not undo it.
+    The mover's pass draws a card (``CardDrawn``, a barrier event), so a
+    player may not undo it.
     """
 
     tag: ClassVar[str] = "pass"
-    barrier: ClassVar[bool] = True
 
 
 COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Collect, Pass)

@@ -88,9 +88,13 @@ class BookRolled(Event):
 
 @attrs.frozen
 class GiftOffered(Event):
-    """``seat`` took the top ``cards`` of the deck as a gift offer (None: hidden from the viewer)."""
+    """``seat`` took the top ``cards`` of the deck as a gift offer (None: hidden from the viewer).
+
+    An undo barrier: the cards were seen.
+    """
 
     tag: ClassVar[str] = "gift_offered"
+    barrier: ClassVar[bool] = True
     seat: int
     cards: tuple[Card, ...] | None
 
@@ -142,9 +146,13 @@ class Passed(Event):
 
 @attrs.frozen
 class CardDrawn(Event):
-    """``seat`` drew ``card`` after an unproductive turn (None: hidden from the viewer)."""
+    """``seat`` drew ``card`` after an unproductive turn (None: hidden from the viewer).
+
+    An undo barrier: the card was seen.
+    """
 
     tag: ClassVar[str] = "card_drawn"
+    barrier: ClassVar[bool] = True
     seat: int
     card: Card | None
 
