@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from importlib import metadata
 from typing import Any
 
 import attrs
@@ -50,6 +51,7 @@ def floor(report: Report, budget: Budget) -> float:
         return len(frames)
 
     r = rate(work, budget)
+    report.works[("floor", "floor")] = work
     report.add(Figure("floor: msgpack decode + attrs.evolve", "floor", r, "events/s"))
     return r
 
@@ -57,7 +59,6 @@ def floor(report: Report, budget: Budget) -> float:
 def eventsourcing_rebuild(report: Report, budget: Budget, events: int = 1000) -> float | None:
     """The eventsourcing library's aggregate rebuild rate (events per second)."""
     try:
-        import eventsourcing
         from eventsourcing.application import Application
         from eventsourcing.domain import Aggregate, event
     except ImportError:
@@ -93,8 +94,9 @@ def eventsourcing_rebuild(report: Report, budget: Budget, events: int = 1000) ->
         return events
 
     r = rate(work, budget)
+    report.works[("eventsourcing", "rebuild")] = work
     report.add(Figure("aggregate rebuild", "eventsourcing", r, "events/s",
-                      note=f"eventsourcing {getattr(eventsourcing, '__version__', '?')}, in-memory, {events} events"))
+                      note=f"eventsourcing {_version('eventsourcing')}, in-memory, {events} events"))
     return r
 
 
@@ -131,18 +133,27 @@ def openspiel(report: Report, budget: Budget) -> dict[str, float]:
             return total
 
         r = rate(apply_only, budget)
+        report.works[(name, "apply")] = apply_only
         out[name] = r
-        kind = "C++ via pyspiel" if not name.startswith("python_") else "pure Python"
+        kind = (f"C++ via pyspiel {_version('open_spiel')}" if not name.startswith("python_") else "pure Python")
         report.add(Figure("actions applied/s", subject, r, "actions/s",
                           note=kind, extra={"actions_per_game": round(total / len(sequences), 1)}))
 
-        def playout(game: Any = game, rnd: random.Random = rnd) -> int:
-            return len(_random_actions(game, rnd))
+        games = [0, 0]
+
+        def playout(game: Any = game, rnd: random.Random = rnd, games: list[int] = games) -> int:
+            n = len(_random_actions(game, rnd))
+            games[0] += 1
+            games[1] += n
+            return n
 
         r = rate(playout, budget)
+        report.works[(name, "playout")] = playout
         out[name + ":playout"] = r
+        out[name + ":games"] = r * games[0] / max(games[1], 1)
         report.add(Figure("random playout actions/s", subject, r, "actions/s",
-                          note=kind + "; legal actions + choice + apply"))
+                          note=kind + "; legal actions + choice + apply",
+                          extra={"games_per_s": round(out[name + ":games"], 1)}))
     return out
 
 
@@ -158,3 +169,10 @@ def _random_actions(game: Any, rnd: random.Random) -> list[int]:
         actions.append(a)
         state.apply_action(a)
     return actions
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"

@@ -107,6 +107,7 @@ def rule_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
                 state = evolve(state, e)
         return len(steps)
 
+    report.works[(gid, "apply")] = apply_all
     report.add(Figure("commands applied/s (decide+evolve)", gid, rate(apply_all, budget), "commands/s", seats))
 
     player_steps = corpus.player_steps
@@ -137,6 +138,33 @@ def rule_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
     report.add(Figure("commands played/s (Match.play)", gid, rate(play_all, budget), "commands/s", seats,
                       note="turn checks, records, engine steps"))
 
+    n_matches = len(corpus.matches)
+    played = [0, 0]
+
+    def playout_all() -> int:
+        # what OpenSpiel's random simulation does: legal moves, a random pick, apply; no views
+        n = 0
+        for seed in range(n_matches):
+            m = Match.start(game, seats, seed=seed, options=corpus.options)
+            pick = Rng(seed + 7919)
+            while True:
+                acting = m.to_act
+                if not acting:
+                    break
+                seat = acting[0] if acting[0] != ENGINE else acting[1]
+                legal = m.legal(seat)
+                m.play(seat, legal[pick.below(len(legal))])
+            n += len(m)
+        played[0] += n_matches
+        played[1] += n
+        return n
+
+    r = rate(playout_all, budget)
+    report.works[(gid, "playout")] = playout_all
+    report.add(Figure("random playout commands/s", gid, r, "commands/s", seats,
+                      note="Match.start, legal, random pick, Match.play",
+                      extra={"matches_per_s": round(r * played[0] / max(played[1], 1), 1)}))
+
 
 def log_figures(report: Report, corpus: Corpus, budget: Budget) -> tuple[float, float, float]:
     """Replay, load and verify rates of the corpus logs; log sizes. Returns (replay events/s, replay records/s, verify records/s)."""
@@ -151,6 +179,7 @@ def log_figures(report: Report, corpus: Corpus, budget: Budget) -> tuple[float, 
         return n
 
     replay_rate = rate(replay_all, budget)
+    report.works[(gid, "replay")] = replay_all
     records_rate = replay_rate * corpus.records / max(corpus.events, 1)
     report.add(Figure("replay events/s (decode+fold)", gid, replay_rate, "events/s", seats,
                       extra={"records_per_s": round(records_rate), "events_per_record": round(corpus.events / max(corpus.records, 1), 2)}))
@@ -169,6 +198,7 @@ def log_figures(report: Report, corpus: Corpus, budget: Budget) -> tuple[float, 
         return corpus.records
 
     verify_rate = rate(verify_all, budget)
+    report.works[(gid, "verify")] = verify_all
     report.add(Figure("verify records/s (re-decide)", gid, verify_rate, "records/s", seats))
 
     total = sum(len(d) for d in logs)

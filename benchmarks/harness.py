@@ -2,7 +2,10 @@
 
 Every figure is the median of several repeats (the machines are noisy); each
 repeat runs its workload for at least a minimum time so that timer resolution
-and one-off pauses do not dominate. Figures are printed as one JSON line each
+and one-off pauses do not dominate. Time is the process's CPU time, so other
+processes on the machine slow a figure less than they would in wall time.
+Comparisons are medians of ratios of repeats run back to back
+(:func:`paired_ratio`). Figures are printed as one JSON line each
 as they are measured, and collected for the table printed at the end.
 """
 
@@ -37,17 +40,38 @@ def rate(work: Callable[[], int], budget: Budget) -> float:
     ``work()`` does one batch and returns how many units it did; it is called
     as often as needed to fill ``budget.min_time`` per repeat.
     """
-    rates = []
     work()  # warm caches (codecs, generated hooks) outside the timing
-    for _ in range(budget.repeats):
-        units = 0
-        start = time.process_time()
-        elapsed = 0.0
-        while elapsed < budget.min_time or units == 0:
-            units += work()
-            elapsed = time.process_time() - start
-        rates.append(units / elapsed)
-    return statistics.median(rates)
+    return statistics.median(_one_rate(work, budget.min_time) for _ in range(budget.repeats))
+
+
+def _one_rate(work: Callable[[], int], min_time: float) -> float:
+    units = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < min_time or units == 0:
+        units += work()
+        elapsed = time.process_time() - start
+    return units / elapsed
+
+
+def paired_ratio(a: Callable[[], int], b: Callable[[], int], budget: Budget, scale: float = 1.0) -> float:
+    """Median over ``budget.repeats`` of rate(a) / rate(b), the two measured back to back.
+
+    Interleaving the repeats puts both sides of a comparison under the same
+    load, so the ratio is steadier than one of two medians taken minutes apart.
+    """
+    a()
+    b()
+    ratios = []
+    for i in range(budget.repeats):
+        if i % 2:  # alternate which side goes first
+            rb = _one_rate(b, budget.min_time)
+            ra = _one_rate(a, budget.min_time)
+        else:
+            ra = _one_rate(a, budget.min_time)
+            rb = _one_rate(b, budget.min_time)
+        ratios.append(ra / rb * scale)
+    return statistics.median(ratios)
 
 
 def latency(op: Callable[[], object], budget: Budget, setup: Callable[[], object] | None = None, inner: int = 50) -> float:
@@ -90,6 +114,8 @@ class Report:
 
     def __init__(self, out: Any = None, json_lines: bool = True) -> None:
         self.figures: list[Figure] = []
+        #: the workloads behind key figures, by (subject, key), for paired ratios
+        self.works: dict[tuple[str, str], Callable[[], int]] = {}
         self.out = out or sys.stdout
         self.json_lines = json_lines
 

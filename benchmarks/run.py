@@ -32,7 +32,7 @@ for p in (HERE, ROOT / "examples", ROOT / "src"):
 
 import baselines  # noqa: E402
 import game_figures  # noqa: E402
-from harness import FULL, QUICK, Budget, Figure, Report  # noqa: E402
+from harness import FULL, QUICK, Budget, Figure, Report, paired_ratio  # noqa: E402
 
 import meeple  # noqa: E402
 
@@ -114,37 +114,46 @@ def goal(report: Report, name: str, value: float | None, target: str, ok: bool |
     report.add(Figure(name, "goal", value, unit, note=f"target {target}: {verdict}"))
 
 
-def goals(report: Report, results: dict[str, Any]) -> None:
-    """The goals of the performance issue, each a ratio of figures of this run."""
-    floor = results.get("floor")
-    es = results.get("eventsourcing")
-    osp: dict[str, float] = results.get("openspiel", {})
-    ld = results.get("liars-dice")
-    mar = results.get("bench-marathon")
-    long_label = f"a {mar['records']:,}-record log" if mar is not None else ""
-    for label, r in (("liars-dice logs", ld), (long_label, mar)):
+def goals(report: Report, results: dict[str, Any], budget: Budget) -> None:
+    """The goals of the performance issue, each a ratio of two workloads timed back to back in this run."""
+
+    def ratio(a: tuple[str, str], b: tuple[str, str], scale: float = 1.0) -> float | None:
+        wa, wb = report.works.get(a), report.works.get(b)
+        return None if wa is None or wb is None else paired_ratio(wa, wb, budget, scale)
+
+    def at_least(name: str, value: float | None, target: float) -> None:
+        goal(report, name, value, f">= {target:.2g}", None if value is None else value >= target)
+
+    for gid in ("liars-dice", "bench-marathon"):
+        r = results.get(gid)
         if r is None:
             continue
-        goal(report, f"replay / eventsourcing rebuild ({label})", r["replay"] / es if es else None, ">= 5", r["replay"] / es >= 5 if es else None)
-        goal(report, f"replay / floor ({label})", r["replay"] / floor if floor else None, ">= 0.5", r["replay"] / floor >= 0.5 if floor else None)
-        goal(report, f"verify / replay, records/s ({label})", r["verify"] / r["replay_records"], ">= 0.33", r["verify"] / r["replay_records"] >= 1 / 3)
-    applied = report.find("commands applied/s (decide+evolve)", "liars-dice")
-    played = report.find("commands played/s (Match.play)", "liars-dice")
-    py = {k: v for k, v in osp.items() if k.startswith("python_") and ":" not in k}
-    if applied is not None and applied.value:
-        for name, v in sorted(py.items()):
-            goal(report, f"liars-dice applied / openspiel {name} applied", applied.value / v, ">= 1", applied.value / v >= 1)
-        if played is not None and played.value and py:
-            fastest = max(py, key=lambda k: py[k])
-            goal(report, f"liars-dice Match.play / openspiel {fastest} applied", played.value / py[fastest], "reported", None)
-        cpp = osp.get("liars_dice")
-        goal(report, "liars-dice applied / openspiel liars_dice (C++) applied", applied.value / cpp if cpp else None, "reported (the gap to C++)", None)
-        if not py:
-            goal(report, "liars-dice applied / openspiel pure-Python applied", None, ">= 1", None)
+        label = "liars-dice logs" if gid == "liars-dice" else f"a {r['records']:,}-record log"
+        at_least(f"replay / eventsourcing rebuild, events/s ({label})", ratio((gid, "replay"), ("eventsourcing", "rebuild")), 5)
+        at_least(f"replay / floor, events/s ({label})", ratio((gid, "replay"), ("floor", "floor")), 0.5)
+        events_per_record = r["replay"] / r["replay_records"]
+        at_least(f"verify / replay, records/s ({label})", ratio((gid, "verify"), (gid, "replay"), events_per_record), 1 / 3)
+    pure = [n for n in baselines.PYTHON_GAMES if (n, "apply") in report.works]
+    if ("liars-dice", "apply") in report.works:
+        if not pure:
+            goal(report, "liars-dice / openspiel pure-Python games", None, ">= 1", None)
+        for name in pure:
+            at_least(f"liars-dice decide+evolve / openspiel {name} apply_action", ratio(("liars-dice", "apply"), (name, "apply")), 1)
+            at_least(f"liars-dice random playout / openspiel {name} random playout",
+                     ratio(("liars-dice", "playout"), (name, "playout")), 1)
+        goal(report, "liars-dice decide+evolve / openspiel liars_dice (C++) apply_action",
+             ratio(("liars-dice", "apply"), ("liars_dice", "apply")), "reported (the gap to C++)", None)
+        goal(report, "liars-dice random playout / openspiel liars_dice (C++) random playout",
+             ratio(("liars-dice", "playout"), ("liars_dice", "playout")), "reported (the gap to C++)", None)
+    mar = results.get("bench-marathon")
     if mar is not None:
         for op, name in (("undo", "undo"), ("redo", "redo"), ("undo_cold", "undo (cold)"), ("redo_cold", "redo (cold)"),
                          ("seek", "seek (worst case)")):
             goal(report, f"{name} latency at record {mar['records']:,}", mar[op] * 1e3, "< 1 ms", mar[op] < 1e-3, unit="ms")
+        for gid in ("liars-dice", "bench-marathon"):
+            f = report.find("log bytes/record", gid)
+            if f is not None and f.value is not None:
+                goal(report, f"log bytes/record ({gid})", f.value, "reported, small", None, unit="bytes")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -189,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"# {gid}: {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     if not args.no_long:
         results["bench-marathon"] = bench_marathon(report, budget)
-    goals(report, results)
+    goals(report, results, budget)
     print()
     print(report.table())
     print(f"\n# {len(report.figures)} figures in {time.perf_counter() - started:.1f} s")

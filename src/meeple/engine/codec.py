@@ -363,6 +363,8 @@ class Codec:
         if fn is None:
             self.hook(cls)  # the fields' hooks, and recursion placeholders
             fn = self._attrs_builder(cls, check_tag=False)
+            if not attrs.fields(typing.cast(Any, cls)):
+                fn = _fieldless(cls, fn)
             self._hooks[key] = fn
         return fn
 
@@ -421,6 +423,21 @@ class Codec:
             return fn(v)
 
         return tagged
+
+
+def _fieldless(cls: type, build: Hook) -> Hook:
+    """A builder of a message without fields that returns one shared (frozen, equal) instance."""
+    try:
+        instance = build([0])
+    except Exception:  # a class that will not build from nothing: build every time
+        return build
+
+    def shared(v: Any) -> Any:
+        if v.__class__ is list and len(v) == 1:
+            return instance
+        return build(v)  # raises the usual error
+
+    return shared
 
 
 def _describe(v: Any) -> str:
