@@ -245,3 +245,28 @@ def test_undo_redo_and_seek_through_recent_states_equal_folding_the_records(mara
                 folded = marathon.evolve(folded, e)
         assert m.state == folded, f"step {step}: {action} gave a state that folding the records does not"
     assert Match.from_bytes(m.to_bytes()).state == m.state
+
+
+# -- the fast type check of Match.play ---------------------------------------------------------
+
+
+def test_the_plain_check_of_a_command_agrees_with_the_codec_round_trip() -> None:
+    import liars_dice
+
+    codec = codec_for(meeple.get_game("liars-dice"))
+    plain = codec.plain_check(liars_dice.Bid)
+    assert plain is not None
+    for cmd, ok in ((liars_dice.Bid(2, 3), True), (liars_dice.Bid(True, 3), False), (liars_dice.Bid(2, "3"), False),  # type: ignore[arg-type]
+                    (liars_dice.Bid(2.0, 3), False)):  # type: ignore[arg-type]
+        assert plain(cmd) is ok
+        try:
+            back = codec.hook(liars_dice.Bid)(meeple.engine.unstructure(cmd))
+        except (meeple.DecodeError, TypeError):
+            back = None
+        assert back == cmd if ok else back is None  # the round trip refuses what the check refuses
+    m = Match.start("liars-dice", 2, seed=1)
+    with pytest.raises(meeple.IllegalCommand):
+        m.play(0, liars_dice.Bid(True, 3))  # type: ignore[arg-type]
+    assert len(m) == 1
+    m.play(0, liars_dice.Bid(1, 2))
+    assert codec.plain_check(liars_dice.DiceRolled) is None  # a tuple field: only the round trip can tell

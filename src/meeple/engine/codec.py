@@ -208,6 +208,7 @@ class Codec:
         self.type_table: list[list[Any]] = [[c.tag, c.schema] for c in self.message_types]
         self.converter.register_structure_hook_factory(lambda t: True, self._cattrs_hook)
         self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
+        self._plain: dict[type, Callable[[Any], bool] | None] = {}
 
     # -- public API ---------------------------------------------------------
     def structure(self, data: Prim, tp: Any) -> Any:
@@ -350,6 +351,35 @@ class Codec:
         build = self._attrs_builder(cls, check_tag=True)
         self._hooks[cls] = build
         return build
+
+    def plain_check(self, cls: type) -> Callable[[Any], bool] | None:
+        """A fast test that a ``cls`` value would survive unstructure -> structure unchanged, or None.
+
+        Given for attrs classes whose fields are all int, str, bool or bytes,
+        positional, with no validators, converters or init hooks: then the round trip
+        rebuilds an equal value exactly when every field holds a value of
+        exactly its type, which the returned function checks. For other
+        classes (None) only the round trip itself can tell.
+        """
+        if cls in self._plain:
+            return self._plain[cls]
+        check: Callable[[Any], bool] | None = None
+        if attrs.has(cls) and not hasattr(cls, "__attrs_post_init__") and not hasattr(cls, "__attrs_pre_init__"):
+            attrs.resolve_types(cls)
+            tests: list[str] | None = []
+            for f in attrs.fields(cls):
+                exact = _INLINE_EXACT.get(self.hook(f.type))
+                if (exact is None or f.validator is not None or f.converter is not None or not f.init or f.kw_only
+                        or tests is None):
+                    tests = None
+                    break
+                tests.append(f"o.{f.name}.__class__ is {exact.__name__}")
+            if tests is not None:
+                ns: dict[str, Any] = {}
+                exec(f"def plain(o):\n    return {' and '.join(tests) or 'True'}\n", ns)
+                check = ns["plain"]
+        self._plain[cls] = check
+        return check
 
     def message_builder(self, cls: type[Message]) -> Hook:
         """Return a strict builder of ``cls`` from ``[anything, field, ...]``, the first item unchecked.
