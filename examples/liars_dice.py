@@ -17,6 +17,7 @@ The engine seat rolls the dice at the start: an ordinary, logged command.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -144,6 +145,15 @@ def _rank(quantity: int, face: int, sides: int) -> int:
     return (quantity - 1) * sides + (face - 1)
 
 
+@functools.cache
+def _all_bids(total: int, sides: int) -> tuple[Command, ...]:
+    """Every bid for ``total`` dice of ``sides`` faces, in rank order (index == rank)."""
+    return tuple(Bid(q, f) for q in range(1, total + 1) for f in range(1, sides + 1))
+
+
+_CALL = CallLiar()
+
+
 def _count(dice: Sequence[Sequence[int]], face: int, opts: LiarsDiceOptions) -> int:
     wild = opts.sides if opts.wild else None
     return sum(1 for hand in dice for d in hand if d in (face, wild))
@@ -176,20 +186,11 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         if seat not in self.to_act(state) or seat == ENGINE:
             return ()
         opts = state.options
-        total = state.seats * opts.dice
-        floor = -1
-        if state.bids:
-            _, q, f = state.bids[-1]
-            floor = _rank(q, f, opts.sides)
-        out: list[Command] = [
-            Bid(q, f)
-            for q in range(1, total + 1)
-            for f in range(1, opts.sides + 1)
-            if _rank(q, f, opts.sides) > floor
-        ]
-        if state.bids:
-            out.append(CallLiar())
-        return out
+        bids = _all_bids(state.seats * opts.dice, opts.sides)
+        if not state.bids:
+            return bids
+        _, q, f = state.bids[-1]
+        return (*bids[_rank(q, f, opts.sides) + 1 :], _CALL)
 
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         opts = state.options
@@ -216,14 +217,16 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         raise self.illegal(f"unknown command {command!r}", Code.UNKNOWN_COMMAND, command)
 
     def evolve(self, state: State, event: Event) -> State:
+        # States are built directly (not with attrs.evolve): evolve is the hot path of replay.
+        seats, options, dice, bids, turn = state.seats, state.options, state.dice, state.bids, state.turn
         match event:
-            case DiceRolled(seat=s, dice=d):
-                assert d is not None
-                return attrs.evolve(state, dice=(*state.dice, d))
             case BidMade(seat=s, quantity=q, face=f):
-                return attrs.evolve(state, bids=(*state.bids, (s, q, f)), turn=(s + 1) % state.seats)
+                return State(seats, options, dice, (*bids, (s, q, f)), (s + 1) % seats, None)
+            case DiceRolled(dice=d):
+                assert d is not None
+                return State(seats, options, (*dice, d), bids, turn, None)
             case LiarCalled(loser=loser):
-                return attrs.evolve(state, loser=loser)
+                return State(seats, options, dice, bids, turn, loser)
         raise TypeError(f"unknown event {event!r}")
 
     def view(self, state: State, seat: int | None) -> View:

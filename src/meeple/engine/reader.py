@@ -6,7 +6,7 @@ import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import msgpack
@@ -311,8 +311,7 @@ def load(path: str | os.PathLike[str]) -> Match:
     return read_path(path).to_match()
 
 
-@attrs.frozen
-class Step:
+class Step(NamedTuple):
     """One step of a replay: the record and the state after it."""
 
     record: Record

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-import attrs
 
 from .codec import Codec, pack, unstructure
 from .errors import DecodeError, UnsupportedLog
 from .game import Command, Event, Message
 
 
-@attrs.frozen(slots=True)
-class Record:
+class Record(NamedTuple):
     """One step of a match: ``actor`` played ``command``; ``events`` followed.
 
     ``rng`` is the RNG counter after the command; the counter before is the
     previous record's (0 for the first). ``seq`` counts records from 0.
+    An immutable named tuple: a log holds one per command, so it is kept
+    as cheap to build as Python allows.
     """
 
     seq: int
