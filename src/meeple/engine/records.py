@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-
 from .codec import Codec, pack, unstructure
 from .errors import DecodeError, UnsupportedLog
 from .game import Command, Event, Message
