@@ -30,22 +30,9 @@ from meeple.engine import codec_for, get_game, read_log
 from meeple.engine.codec import pack, unstructure
 from meeple.engine.log import MAGIC, MAX_FRAME, MAX_SEEDS, frame, iter_frames
 from meeple.store import FileStore, SqliteStore, StoreConflict, repair
-from meeple.testing import playout
+from meeple.testing import game_params, playout
 
-
-def _games() -> list[Any]:
-    params = []
-    for gid in meeple.available():
-        try:
-            get_game(gid)
-        except Exception as e:  # a game being written may not import yet
-            params.append(pytest.param(gid, marks=pytest.mark.skip(reason=f"{gid} does not load: {e}")))
-        else:
-            params.append(pytest.param(gid))
-    return params
-
-
-GAMES = _games()
+GAMES = game_params()
 _logs: dict[str, bytes] = {}
 
 

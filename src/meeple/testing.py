@@ -299,3 +299,26 @@ def check_game(
             check(p)
         out.append(p)
     return out
+
+
+def game_params() -> list[Any]:
+    """``pytest.param`` for every available game id; a game that does not load is a skip with its reason.
+
+    For suites parametrized over every installed game (bundled or third-party)::
+
+        @pytest.mark.parametrize("game_id", game_params())
+        def test_something(game_id): ...
+    """
+    import pytest
+
+    from .engine.registry import available, get_game
+
+    params = []
+    for gid in available():
+        try:
+            get_game(gid)
+        except Exception as e:  # a broken third-party game must not break every suite
+            params.append(pytest.param(gid, marks=pytest.mark.skip(reason=f"{gid} does not load: {e}")))
+        else:
+            params.append(pytest.param(gid))
+    return params

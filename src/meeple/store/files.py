@@ -122,6 +122,16 @@ def _scan(data: bytes) -> _Scan:
     return _Scan(len(starts), pos, tuple(starts), False)
 
 
+def _open_rw(path: Path, missing: str) -> int:
+    """Open ``path`` for reading and writing; MatchNotFound (``missing``) or StoreError."""
+    try:
+        return os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        raise MatchNotFound(f"{missing}: {path}") from None
+    except OSError as e:
+        raise StoreError(f"cannot open {path}: {e.strerror or e}") from None
+
+
 def _lock(fd: int, path: Path) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -196,12 +206,7 @@ def repair(path: str | os.PathLike[str]) -> RepairReport:
     (1, 3)
     """
     p = Path(path)
-    try:
-        fd = os.open(p, os.O_RDWR)
-    except FileNotFoundError:
-        raise MatchNotFound(f"no such log file: {p}") from None
-    except OSError as e:
-        raise StoreError(f"cannot open {p}: {e.strerror or e}") from None
+    fd = _open_rw(p, "no such log file")
     try:
         _lock(fd, p)
         data = _read_all(fd, p)
@@ -381,12 +386,7 @@ class FileStore:
         them), or another :class:`~meeple.engine.errors.LogError`.
         """
         path = self.path(id_or_path)
-        try:
-            fd = os.open(path, os.O_RDWR)
-        except FileNotFoundError:
-            raise MatchNotFound(f"no such match: {path}") from None
-        except OSError as e:
-            raise StoreError(f"cannot open {path}: {e.strerror or e}") from None
+        fd = _open_rw(path, "no such match")
         try:
             _lock(fd, path)
             data = _read_all(fd, path)
