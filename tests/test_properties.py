@@ -6,11 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import meeple
 from meeple import testing
+from meeple.testing import game_params
 
 seeds = st.integers(0, 2**64 - 1)
 bot_seeds = st.integers(0, 10_000)
@@ -60,15 +62,18 @@ def test_a_fork_with_a_new_seed_verifies_and_leaves_the_parent_alone(seed: int, 
     assert p.match.to_bytes() == parent
 
 
-def test_logs_are_byte_identical_in_a_fresh_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game_id", game_params())
+def test_logs_are_byte_identical_in_a_fresh_process(game_id: str) -> None:
+    game = meeple.get_game(game_id)
+    seats = game.info.seat_range(game.info.variants[0])[0]
     script = (
         "import sys, liars_dice, meeple\n"
         "from meeple import testing\n"
-        "p = testing.playout('liars-dice', 4, {'dice': 3}, seed=123456789, bot_seed=5)\n"
+        f"p = testing.playout({game_id!r}, {seats}, seed=123456789, bot_seed=5)\n"
         "sys.stdout.buffer.write(p.match.to_bytes())\n"
     )
     examples = str(Path(__file__).resolve().parents[1] / "examples")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
                          env={"PYTHONPATH": examples, "PYTHONHASHSEED": "77", "PATH": ""}).stdout
-    here = testing.playout("liars-dice", 4, {"dice": 3}, seed=123456789, bot_seed=5).match.to_bytes()
+    here = testing.playout(game_id, seats, seed=123456789, bot_seed=5).match.to_bytes()
     assert out == here
