@@ -153,21 +153,34 @@ def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str
     price = build_price(kind, terrain)
     if price is None:
         return 0, f"a {kind.value} cannot stand in the {terrain.value}"
+    surcharge, why = build_site(board, seat, area)
+    if why:
+        return 0, why
+    here = building_at(board, area)
+    if here is not None and here.kind is kind:
+        return 0, f"you already have a {kind.value} on {area}"
+    return price + surcharge, ""
+
+
+def build_site(board: Board, seat: int, area: str) -> tuple[int, str]:
+    """Return ``(surcharge, "")`` if ``seat`` may build on the land area ``area`` at all, else ``(0, reason)``.
+
+    The checks of :func:`build_cost` that do not depend on the building type,
+    so that listing every build asks them once per area.
+    """
     if has_warrior(board, area):
         return 0, f"a warrior of Mordred holds {area}; beat it first"
     here = building_at(board, area)
     if here is not None:
         if here.owner != seat:
             return 0, f"seat {here.owner} already has a building on {area}"
-        if here.kind is kind:
-            return 0, f"you already have a {kind.value} on {area}"
     elif area not in BORDER and not next_to_any(board, area):
         if buildings_on_map(board) == 0:
             return 0, "the first building of the game must go on a black-bordered area"
         return 0, f"{area} is neither black-bordered nor next to a building"
     if area not in BORDER and not next_to_own(board, seat, area):
-        price += SURCHARGE
-    return price, ""
+        return SURCHARGE, ""
+    return 0, ""
 
 
 def siege_need(kind: Kind, area: str) -> int:
@@ -222,12 +235,16 @@ class Mordred(Game[State, MordredOptions]):
             return tuple(Place(a) for a in placement_targets(state))
         out: list[Command] = []
         cash = state.money[seat]
-        for area in LAND:
-            for kind in Kind:
-                if pieces_left(state, seat, kind) <= 0:
-                    continue
-                cost, _ = build_cost(state, seat, area, kind)
-                if 0 < cost <= cash:
+        kinds = [kind for kind in Kind if pieces_left(state, seat, kind) > 0]
+        for area in LAND if kinds else ():
+            surcharge, why = build_site(state, seat, area)
+            if why:
+                continue
+            here = building_at(state, area)
+            terrain = AREAS[area].terrain
+            for kind in kinds:
+                price = build_price(kind, terrain)
+                if price is not None and price + surcharge <= cash and (here is None or here.kind is not kind):
                     out.append(Build(area, kind))
         if cash >= ATTACK_COST:
             out.extend(attack_options(state, seat))
