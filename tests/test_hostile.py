@@ -29,6 +29,7 @@ from meeple import Code, DecodeError, IllegalCommand, Match, MeepleError
 from meeple.engine import codec_for, get_game, read_log
 from meeple.engine.codec import pack, unstructure
 from meeple.engine.log import MAGIC, MAX_FRAME, MAX_SEEDS, frame, iter_frames
+from meeple.engine.match import seed_commitment
 from meeple.store import FileStore, SqliteStore, StoreConflict, repair
 from meeple.testing import game_params, playout
 
@@ -264,6 +265,27 @@ def test_a_seed_schedule_must_be_short_and_not_empty(seeds: list[Any]) -> None:
     with pytest.raises(meeple.CorruptLog, match="seed schedule"):
         read_log(_forge_header(schedule))
     assert not meeple.verify(_forge_header(schedule)).ok
+
+
+def test_a_seed_out_of_range_is_a_corrupt_log_not_a_crash() -> None:
+    def negative(h: dict[str, Any]) -> None:
+        h["seeds"] = [[0, -5]]  # once reached Rng, whose ValueError escaped verify and play
+
+    with pytest.raises(meeple.CorruptLog, match="a seed is an integer"):
+        read_log(_forge_header(negative))
+    assert not meeple.verify(_forge_header(negative)).ok
+
+
+def test_a_revealed_seed_out_of_range_is_a_corrupt_log_not_a_crash() -> None:
+    data = sample_log("liars-dice")
+    bodies = [msgpack.unpackb(f.body, strict_map_key=False) for f in iter_frames(data)]
+    seeds, salt = [[0, -5]], b"salt"
+    bodies[0]["seeds"] = None
+    bodies[0]["commitment"] = seed_commitment([(0, -5)], salt)
+    forged = rechain([*bodies, {"reveal": [seeds, salt]}])
+    with pytest.raises(meeple.CorruptLog, match="malformed reveal frame"):
+        read_log(forged)
+    assert not meeple.verify(forged).ok
 
 
 def test_deeply_nested_msgpack_is_refused() -> None:

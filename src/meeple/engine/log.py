@@ -24,6 +24,7 @@ import msgpack
 
 from .codec import digest, pack
 from .errors import CorruptLog, ForeignFile, LogError, TruncatedLog, UnsupportedLog
+from .rng import MASK64
 
 MAGIC = b"MEEPLE\x00\x01"
 FORMAT_VERSION = 1
@@ -106,6 +107,8 @@ class Header:
             raise bad("checkpoint_every must be positive")
         if seeds is not None and not 1 <= len(seeds) <= MAX_SEEDS:
             raise bad(f"the seed schedule must have 1 to {MAX_SEEDS} entries, not {len(seeds)}")
+        if seeds is not None and not all(0 <= s <= MASK64 for _, s in seeds):
+            raise bad("a seed is an integer in [0, 2**64)")
         if any(v < 1 for _, v in types):
             raise bad("type schema versions start at 1")
         return header

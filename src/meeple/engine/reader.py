@@ -18,7 +18,7 @@ from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, iter_frames, r
 from .match import Match, codec_for, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
-from .rng import Rng
+from .rng import MASK64, Rng
 
 #: Logs larger than this are refused before reading (a guard for hostile input).
 MAX_LOG_BYTES = 1 << 31
@@ -280,7 +280,7 @@ def _reveal(raw: dict[Any, Any], offset: int, seq: int, header: Header) -> Revea
         seeds = tuple((int(a), int(b)) for a, b in seeds_raw)
         if type(salt) is not bytes or any(type(a) is not int or type(b) is not int for a, b in seeds_raw):
             raise TypeError
-        if not 1 <= len(seeds) <= MAX_SEEDS:
+        if not 1 <= len(seeds) <= MAX_SEEDS or not all(0 <= s <= MASK64 for _, s in seeds):
             raise TypeError
     except (KeyError, TypeError, ValueError):
         raise CorruptLog("malformed reveal frame", offset=offset, record=seq) from None
