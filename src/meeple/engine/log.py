@@ -23,7 +23,7 @@ import attrs
 import msgpack
 
 from .codec import digest, pack
-from .errors import CorruptLog, ForeignFile, LogError, TruncatedLog, UnsupportedLog
+from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
 
 MAGIC = b"MEEPLE\x00\x01"
@@ -34,8 +34,8 @@ MAX_FRAME = 16 * 1024 * 1024
 #: The longest seed schedule a reader accepts (one pair per fork with a new
 #: seed); a guard for hostile headers, as each record looks its seed up in it.
 MAX_SEEDS = 256
-_LEN = struct.Struct(">I")
-LENGTH = _LEN
+#: The frame length prefix: an unsigned 32-bit big-endian integer.
+LENGTH = struct.Struct(">I")
 
 
 @attrs.frozen
@@ -86,7 +86,7 @@ class Header:
             seeds_raw = raw["seeds"]
             seeds = None
             if seeds_raw is not None:
-                seeds = tuple((int(_int(a)), int(_int(b))) for a, b in seeds_raw)
+                seeds = tuple((_int(a), _int(b)) for a, b in seeds_raw)
             types = tuple((_str(t), _int(v)) for t, v in raw["types"])
             header = cls(
                 game=_str(raw["game"]),
@@ -141,7 +141,7 @@ def _dict(v: Any) -> dict[str, Any]:
 def frame(body: bytes, previous: bytes) -> tuple[bytes, bytes]:
     """Return ``(frame bytes, hash)`` for ``body`` chained after ``previous``."""
     h = digest(body, previous)
-    return _LEN.pack(len(body) + HASH_SIZE) + body + h, h
+    return LENGTH.pack(len(body) + HASH_SIZE) + body + h, h
 
 
 def header_frame(header: Header) -> tuple[bytes, bytes]:
@@ -162,7 +162,7 @@ class RawFrame:
 def iter_frames(data: bytes, start: int = len(MAGIC)) -> Iterator[RawFrame]:
     """Yield the frames of ``data`` from ``start``; raise TruncatedLog at a torn tail.
 
-    The hash is *not* checked here (see :func:`check_chain`).
+    The hash is *not* checked here; the reader checks the chain.
     """
     pos = start
     n = len(data)
@@ -171,7 +171,7 @@ def iter_frames(data: bytes, start: int = len(MAGIC)) -> Iterator[RawFrame]:
         if pos + 4 > n:
             raise TruncatedLog("log ends inside a frame length", offset=pos, record=max(index, 0),
                                intact=max(index, 0), intact_bytes=pos)
-        (length,) = _LEN.unpack_from(data, pos)
+        (length,) = LENGTH.unpack_from(data, pos)
         if length < HASH_SIZE + 1 or length > MAX_FRAME:
             raise CorruptLog(f"impossible frame length {length}", offset=pos, record=index if index >= 0 else None)
         end = pos + 4 + length
@@ -216,8 +216,3 @@ def read_header(data: bytes) -> tuple[Header, bytes, int]:
     raw = unpack_body(first.body, first.offset, None)
     header = Header.from_prim(raw, first.offset)
     return header, first.hash, first.offset + 4 + len(first.body) + HASH_SIZE
-
-
-def is_log_error(exc: BaseException) -> bool:
-    """True if ``exc`` is one of the log-reading errors."""
-    return isinstance(exc, LogError)
