@@ -141,7 +141,12 @@ def _dict(v: Any) -> dict[str, Any]:
 def frame(body: bytes, previous: bytes) -> tuple[bytes, bytes]:
     """Return ``(frame bytes, hash)`` for ``body`` chained after ``previous``."""
     h = digest(body, previous)
-    return LENGTH.pack(len(body) + HASH_SIZE) + body + h, h
+    return framed(body, h), h
+
+
+def framed(body: bytes, chain_hash: bytes) -> bytes:
+    """One frame from its body and its (already computed) chain hash."""
+    return LENGTH.pack(len(body) + HASH_SIZE) + body + chain_hash
 
 
 def header_frame(header: Header) -> tuple[bytes, bytes]:

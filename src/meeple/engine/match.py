@@ -25,7 +25,7 @@ from .._version import __version__
 from .codec import Codec, digest, options_from_map, options_to_map, pack, unstructure
 from .errors import Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
-from .log import HASH_SIZE, LENGTH, Header, frame, header_frame
+from .log import Header, frame, framed, header_frame
 from .records import Record, record_body
 from .registry import resolve
 from .rng import MASK64, Rng
@@ -571,8 +571,7 @@ class Match:
             if hide_seed:
                 data, h = frame(self.body(i), h)
             else:
-                body = self.body(i)
-                data = LENGTH.pack(len(body) + HASH_SIZE) + body + self._hashes[i]
+                data = framed(self.body(i), self._hashes[i])
             parts.append(data)
         if hide_seed and self._seeds is not None and self.is_over:
             data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)

@@ -10,7 +10,7 @@ from typing import Any
 from ..engine.codec import digest, pack, unstructure
 from ..engine.errors import CorruptLog, DecodeError, MeepleError
 from ..engine.game import ENGINE, Event
-from ..engine.log import HASH_SIZE, LENGTH, MAX_FRAME, unpack_body
+from ..engine.log import HASH_SIZE, MAX_FRAME, unpack_body
 from ..engine.match import Match, codec_for
 from ..engine.reader import LoadedLog, _fold
 from ..engine.records import TypeTable
@@ -32,11 +32,6 @@ def check_id(match_id: str) -> str:
             f"a match id is 1-128 letters, digits, '_', '-' or '.', starting with a letter or digit; not {match_id!r}"
         )
     return match_id
-
-
-def framed(body: bytes, chain_hash: bytes) -> bytes:
-    """One record frame from its body and its (already computed) chain hash."""
-    return LENGTH.pack(len(body) + HASH_SIZE) + body + chain_hash
 
 
 def check_body_size(body: bytes) -> None:

@@ -51,10 +51,10 @@ import attrs
 from ..engine.codec import digest
 from ..engine.errors import CorruptLog, LogError, TruncatedLog
 from ..engine.game import Game
-from ..engine.log import HASH_SIZE, LENGTH, MAGIC, MAX_FRAME, check_magic, header_frame, read_header
+from ..engine.log import HASH_SIZE, LENGTH, MAGIC, MAX_FRAME, check_magic, framed, header_frame, read_header
 from ..engine.match import Match
 from ..engine.reader import MAX_LOG_BYTES, read_log
-from ._common import build_match, check_body_size, check_id, finish_interrupted_command, framed, new_id
+from ._common import build_match, check_body_size, check_id, finish_interrupted_command, new_id
 from .errors import MatchNotFound, StoreConflict, StoreError
 
 #: How a file store makes each command durable (see the module docstring).

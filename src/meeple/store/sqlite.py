@@ -56,7 +56,7 @@ import msgpack
 from ..engine.codec import digest, pack, unstructure
 from ..engine.errors import CorruptLog
 from ..engine.game import Game
-from ..engine.log import HASH_SIZE, MAX_FRAME, header_frame
+from ..engine.log import HASH_SIZE, MAX_FRAME, framed, header_frame
 from ..engine.match import Match, codec_for
 from ..engine.reader import LoadedLog, read_log
 from ._common import (
@@ -65,7 +65,6 @@ from ._common import (
     check_body_size,
     check_id,
     finish_interrupted_command,
-    framed,
     guarded,
     new_id,
 )
