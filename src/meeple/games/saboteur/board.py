@@ -85,7 +85,7 @@ def coal_rotation(kind: GoalKind, arrivals: int) -> bool:
 class Board:
     """The face-up cards of a state (start, path cards, turned goals) and their network."""
 
-    __slots__ = ("_net", "hidden_goals", "tiles")
+    __slots__ = ("_frontier", "_net", "hidden_goals", "tiles")
 
     def __init__(self, cells: Iterable[Cell], goals: Iterable[Goal]) -> None:
         tiles: dict[Pos, Tile] = {START_POSITION: START_TILE}
@@ -100,6 +100,7 @@ class Board:
         self.tiles = tiles
         self.hidden_goals = hidden
         self._net: Network | None = None
+        self._frontier: tuple[Pos, ...] | None = None
 
     @property
     def network(self) -> Network:
@@ -141,16 +142,18 @@ class Board:
         near = {(col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS}
         return any(g in near for g in goal_positions)
 
-    def frontier(self) -> set[Pos]:
-        """Empty cells an open, reachable edge points at (where a tunnel can grow)."""
-        out = set()
-        for (col, row), edge in self.network.ports:
-            for e, dc, dr, _ in DIRECTIONS:
-                if e == edge:
-                    p = (col + dc, row + dr)
-                    if not self.occupied(p):
-                        out.add(p)
-        return out
+    def frontier(self) -> tuple[Pos, ...]:
+        """Empty cells an open, reachable edge points at (where a tunnel can grow), sorted; computed once."""
+        if self._frontier is None:
+            out = set()
+            for (col, row), edge in self.network.ports:
+                for e, dc, dr, _ in DIRECTIONS:
+                    if e == edge:
+                        p = (col + dc, row + dr)
+                        if not self.occupied(p):
+                            out.add(p)
+            self._frontier = tuple(sorted(out))
+        return self._frontier
 
     def empty_neighbours(self) -> set[Pos]:
         """Empty cells next to a face-up card (where a ladder may go)."""

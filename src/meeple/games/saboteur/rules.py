@@ -125,9 +125,14 @@ def blocked(state: State, seat: int) -> bool:
     return bool(state.front[seat] & BLOCKING)
 
 
-def path_targets(state: State, kind: int) -> list[tuple[int, int, bool]]:
-    """Every (col, row, rotated) where path card ``kind`` may be laid now."""
-    board = board_of(state)
+def path_targets(state: State, kind: int, board: Board | None = None) -> list[tuple[int, int, bool]]:
+    """Every (col, row, rotated) where path card ``kind`` may be laid now.
+
+    ``board`` is ``board_of(state)`` when the caller already has it, so that
+    listing several kinds walks the network once.
+    """
+    if board is None:
+        board = board_of(state)
     k = KINDS[kind]
     rotations = (False,) if symmetric(kind) else (False, True)
     out: list[tuple[int, int, bool]] = []
@@ -137,7 +142,7 @@ def path_targets(state: State, kind: int) -> list[tuple[int, int, bool]]:
         for pos in sorted(cells):
             out.extend((pos[0], pos[1], r) for r in rotations if board.fits(pos, shape(kind, r)))
         return out
-    for pos in sorted(board.frontier()):
+    for pos in board.frontier():
         for r in rotations:
             tile = shape(kind, r)
             if board.fits(pos, tile) and board.joins_network(pos, tile):
@@ -313,11 +318,12 @@ class Saboteur(Game[State, SaboteurOptions]):
         n = state.seats
         out: list[Command] = []
         front = state.front
+        board = None if blocked(state, seat) else board_of(state)
         for kind in kinds:
             k = KINDS[kind]
             if k.category is Category.PATH:
-                if not blocked(state, seat):
-                    out.extend(PlayPath(kind, c, r, rot) for c, r, rot in path_targets(state, kind))
+                if board is not None:
+                    out.extend(PlayPath(kind, c, r, rot) for c, r, rot in path_targets(state, kind, board))
                 continue
             match k.action:
                 case Action.BREAK:
