@@ -563,6 +563,26 @@ def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) ->
     return options
 
 
+def remembered_options(codec: Codec, cache: str, key: Any, raw: Mapping[str, Any] | None, seats: int) -> Any:
+    """:func:`options_from_map`, remembered on ``codec`` in the map named ``cache`` under ``key``.
+
+    Options are frozen values, so equal inputs may share one; only hashable
+    (immutable) options are kept, at most 256 per cache. ``key`` must tell
+    apart every ``(raw, seats)`` that could decode differently.
+    """
+    store: dict[Any, Any] = codec.__dict__.setdefault(cache, {})
+    options = store.get(key)
+    if options is None:
+        options = options_from_map(codec, raw, seats)  # raises ConfigError: nothing cached
+        try:
+            hash(options)  # share only immutable options
+        except TypeError:
+            return options
+        if len(store) < 256:
+            store[key] = options
+    return options
+
+
 def readable(value: Any) -> Any:
     """Turn a value into JSON-friendly data with field names (for web clients and people).
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from .._version import __version__
-from .codec import Codec, digest, options_from_map, options_to_map, pack, unstructure
+from .codec import Codec, digest, options_from_map, options_to_map, pack, remembered_options, unstructure
 from .errors import Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, frame, framed, header_frame
@@ -77,17 +77,7 @@ def _options(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
             key = (seats, *sorted((k, v.__class__, v) for k, v in raw.items()))
         except (AttributeError, TypeError):  # not a mapping of str keys: let options_from_map say why
             return options_from_map(codec, raw, seats)
-    cache: dict[Any, Any] = codec.__dict__.setdefault("_start_options", {})
-    opts = cache.get(key)
-    if opts is None:
-        opts = options_from_map(codec, raw, seats)  # raises ConfigError: nothing cached
-        try:
-            hash(opts)  # share only immutable options
-        except TypeError:
-            return opts
-        if len(cache) < 256:
-            cache[key] = opts
-    return opts
+    return remembered_options(codec, "_start_options", key, raw, seats)
 
 
 class SeedHidden(MeepleError):

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import attrs
 import msgpack
 
-from .codec import Codec, digest, options_from_map, pack, unstructure
+from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
 from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, iter_frames, read_header, unpack_body
@@ -183,17 +183,7 @@ def _options(codec: Codec, header: Header) -> Any:
         key: Any = (header.seats, pack(header.options))
     except Exception:  # options msgpack cannot pack are refused by options_from_map
         return options_from_map(codec, header.options, header.seats)
-    cache: dict[Any, Any] = codec.__dict__.setdefault("_header_options", {})
-    options = cache.get(key)
-    if options is None:
-        options = options_from_map(codec, header.options, header.seats)
-        try:
-            hash(options)  # share only immutable options
-        except TypeError:
-            return options
-        if len(cache) < 256:
-            cache[key] = options
-    return options
+    return remembered_options(codec, "_header_options", key, header.options, header.seats)
 
 
 def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
