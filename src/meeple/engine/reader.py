@@ -67,19 +67,13 @@ class LoadedLog:
         evolve = self.game.evolve
         k = h.checkpoint_every
         snapshots = m._snapshots
-        checkpoints = self.checkpoints
+        offsets = self.offsets
         for n, r in enumerate(self.records, 1):
-            try:
-                for e in r.events:
-                    state = evolve(state, e)
-            except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
-                raise _unfoldable(e, r, self.offsets[r.seq]) from None
+            state = _fold(evolve, state, r, offsets[r.seq])
             if n % k == 0:
                 snapshots[n] = state
-                ck = checkpoints[n - 1]
-                if check_checkpoints and ck is not None and ck != digest(pack(unstructure(state))):
-                    raise CorruptLog("state checkpoint does not match the folded events", record=r.seq,
-                                     offset=self.offsets[r.seq])
+                if check_checkpoints:
+                    _check_checkpoint(self, r, state)
         m._records = list(self.records)
         m._cursor = len(self.records)
         m._state = state
@@ -97,6 +91,14 @@ def _fold(evolve: Any, state: Any, record: Record, offset: int) -> Any:
 
 def _unfoldable(exc: Exception, record: Record, offset: int) -> CorruptLog:
     return CorruptLog(f"the events cannot be folded ({type(exc).__name__}: {exc})", record=record.seq, offset=offset)
+
+
+def _check_checkpoint(log: LoadedLog, record: Record, state: Any) -> None:
+    """Raise CorruptLog unless the checkpoint written with ``record`` (if any) is the hash of ``state``."""
+    ck = log.checkpoints[record.seq]
+    if ck is not None and ck != digest(pack(unstructure(state))):
+        raise CorruptLog("state checkpoint does not match the folded events", record=record.seq,
+                         offset=log.offsets[record.seq])
 
 
 def read_path(path: str | os.PathLike[str]) -> LoadedLog:
@@ -319,17 +321,11 @@ def replay(source: str | os.PathLike[str] | bytes, to: int | None = None) -> Ite
     evolve = game.evolve
     k = log.header.checkpoint_every
     records = log.records if to is None else log.records[: max(to, 0)]
-    checkpoints = log.checkpoints
+    offsets = log.offsets
     for n, r in enumerate(records, 1):
-        try:
-            for e in r.events:
-                state = evolve(state, e)
-        except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
-            raise _unfoldable(e, r, log.offsets[r.seq]) from None
+        state = _fold(evolve, state, r, offsets[r.seq])
         if n % k == 0:
-            ck = checkpoints[n - 1]
-            if ck is not None and ck != digest(pack(unstructure(state))):
-                raise CorruptLog("state checkpoint does not match the folded events", record=r.seq, offset=log.offsets[r.seq])
+            _check_checkpoint(log, r, state)
         yield Step(r, state)
 
 
