@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -421,9 +421,12 @@ class Mordred(Game[State, MordredOptions]):
                 state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
                 if not won:
                     return state
-                i = AREA_INDEX[target]
-                warriors = (*state.warriors[:i], False, *state.warriors[i + 1 :])
-                return attrs.evolve(state, warriors=warriors, supply=state.supply + 1, road=_bump(state.road, s, -steps))
+                return attrs.evolve(
+                    state,
+                    warriors=_put(state.warriors, target, False),
+                    supply=state.supply + 1,
+                    road=_bump(state.road, s, -steps),
+                )
             case Assaulted(seat=s):
                 return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
             case TurnEnded(next=nxt):
@@ -533,9 +536,13 @@ def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
 
 
-def _put(buildings: tuple[Building | None, ...], area: str, value: Building | None) -> tuple[Building | None, ...]:
+_T = TypeVar("_T")
+
+
+def _put(per_area: tuple[_T, ...], area: str, value: _T) -> tuple[_T, ...]:
+    """Return ``per_area`` (a tuple in map order) with ``value`` for ``area``."""
     i = AREA_INDEX[area]
-    return (*buildings[:i], value, *buildings[i + 1 :])
+    return (*per_area[:i], value, *per_area[i + 1 :])
 
 
 def _placed(state: State, area: str, *, stays: bool) -> State:
@@ -544,12 +551,11 @@ def _placed(state: State, area: str, *, stays: bool) -> State:
     phase = Phase.PLACE if hand else Phase.SPEND
     if not stays:
         return attrs.evolve(state, hand=hand, phase=phase, supply=state.supply + 1)
-    i = AREA_INDEX[area]
     return attrs.evolve(
         state,
         hand=hand,
         phase=phase,
-        warriors=(*state.warriors[:i], True, *state.warriors[i + 1 :]),
+        warriors=_put(state.warriors, area, True),
         buildings=_put(state.buildings, area, None),
     )
 
