@@ -53,8 +53,8 @@ class LoadedLog:
             return self.header.seeds
         return self.reveal.seeds if self.reveal is not None else None
 
-    def to_match(self, check_checkpoints: bool = True) -> Match:
-        """Fold the records into a :class:`Match` positioned at the end."""
+    def _empty_match(self) -> Match:
+        """A match of this log's game, seats, options, seeds and header, with no records yet."""
         h = self.header
         seeds = h.seeds
         salt = b""
@@ -63,9 +63,14 @@ class LoadedLog:
         m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
                   meta=h.meta, checkpoint_every=h.checkpoint_every)
         m.engine_version = h.engine
+        return m
+
+    def to_match(self, check_checkpoints: bool = True) -> Match:
+        """Fold the records into a :class:`Match` positioned at the end."""
+        m = self._empty_match()
         state = m.state
         evolve = self.game.evolve
-        k = h.checkpoint_every
+        k = self.header.checkpoint_every
         snapshots = m._snapshots
         offsets = self.offsets
         for n, r in enumerate(self.records, 1):

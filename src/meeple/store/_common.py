@@ -1,4 +1,4 @@
-"""What both stores share: match ids, frames, and rebuilding a Match from stored records."""
+"""What both stores share: match ids, record size limits, and rebuilding a Match from stored records."""
 
 from __future__ import annotations
 
@@ -60,8 +60,7 @@ def build_match(
 
 
 def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
-    h = log.header
-    k = h.checkpoint_every
+    k = log.header.checkpoint_every
     n = len(log.records)
     wanted = list(range(k, n + 1, k))
     if sorted(snapshots) != wanted:
@@ -70,13 +69,7 @@ def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
         ck = log.checkpoints[at - 1]
         if ck is None or ck != digest(pack(unstructure(state))):
             raise CorruptLog("a stored snapshot does not match the log's checkpoint", record=at - 1)
-    seeds = h.seeds
-    salt = b""
-    if seeds is None and log.reveal is not None:
-        seeds, salt = log.reveal.seeds, log.reveal.salt
-    match = Match(log.game, h.seats, log.options, seeds, salt, commitment=h.commitment, meta=h.meta,
-                  checkpoint_every=k)
-    match.engine_version = h.engine
+    match = log._empty_match()
     base = wanted[-1] if wanted else 0
     state = snapshots[base] if base else match.state
     evolve = log.game.evolve
