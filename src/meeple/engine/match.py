@@ -360,12 +360,10 @@ class Match:
         self._records.extend(new)
         if snaps:
             self._snapshots.update(snaps)
-        recent = self._recent
-        recent[start] = self._state
+        self._remember(start, self._state)
         self._cursor = cursor = start + len(new)
-        self._state = recent[cursor] = state
-        while len(recent) > RECENT_STATES:
-            del recent[next(iter(recent))]  # the oldest
+        self._remember(cursor, state)
+        self._state = state
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
