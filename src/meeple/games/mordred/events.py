@@ -81,7 +81,8 @@ class Attacked(Event):
     """``seat`` paid £2, attacked ``target`` from ``source``, rolled ``die`` needing ``need``.
 
     On success the warrior left the map (back to Mordred's supply) and the
-    marker moved ``steps`` spaces back (fewer at the start of the road).
+    marker moved ``steps`` spaces back: 1, or 0 when it could not move back
+    (then a ``GameEnded`` follows).
     """
 
     tag: ClassVar[str] = "attacked"
