@@ -70,3 +70,5 @@ def test_the_file_store_finds_a_match_by_id_name_or_path(tmp_path: Path) -> None
         assert store.path(ref) == tmp_path / "m1.meeple"
         store.open(ref)
         store.close()
+    with pytest.raises(StoreError, match="a match id is"):
+        store.open(1)  # type: ignore[arg-type]  # once a TypeError from the separator test

@@ -122,6 +122,8 @@ def test_find_by_game_seats_and_status(store: SqliteStore, finish: Callable[[Mat
     assert ids(game="kings") == [] and ids(limit=1) == ["over2"]
     with pytest.raises(StoreError, match="in_progress"):
         store.find(status="paused")
+    with pytest.raises(StoreError, match="limit is an integer"):
+        store.find(limit="all")  # once a ValueError from int()
 
 
 def test_find_by_date(store: SqliteStore, finish: Callable[[Match], Match]) -> None:

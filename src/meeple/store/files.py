@@ -326,7 +326,11 @@ class FileStore:
         given; a bare name is looked up in the store's directory, with the
         ``.meeple`` suffix added unless it is there already.
         """
-        if isinstance(id_or_path, os.PathLike) or os.sep in id_or_path or (os.altsep and os.altsep in id_or_path):
+        if isinstance(id_or_path, os.PathLike):
+            return Path(id_or_path)
+        if not isinstance(id_or_path, str):
+            check_id(id_or_path)  # raises StoreError naming what an id is
+        if os.sep in id_or_path or (os.altsep and os.altsep in id_or_path):
             return Path(id_or_path)
         name = id_or_path[: -len(SUFFIX)] if id_or_path.endswith(SUFFIX) else id_or_path
         return self.directory / f"{check_id(name)}{SUFFIX}"

@@ -445,7 +445,10 @@ class SqliteStore:
         sql = ("WHERE " + " AND ".join(where)) if where else ""
         sql += " ORDER BY created, id"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+            try:
+                sql += f" LIMIT {int(limit)}"
+            except (TypeError, ValueError):
+                raise StoreError(f"limit is an integer, not {limit!r}") from None
         return self._select(sql, args)
 
     def _select(self, tail: str, args: Sequence[Any]) -> list[MatchInfo]:
