@@ -8,7 +8,7 @@ import attrs
 
 from meeple.engine import ConfigError, Options
 
-from .data import HAND_LIMIT, HAND_SIZE, VALUES
+from .data import HAND_LIMIT, HAND_SIZE, VALUES, VALUES_REMOVED_SIMPLIFIED
 
 
 class Variant(enum.Enum):
@@ -73,6 +73,6 @@ class GophersOptions(Options):
             raise ConfigError("gophers: list removed_values in increasing order")
         left = set(VALUES) - set(self.removed_values)
         if self.variant is Variant.SIMPLIFIED:
-            left -= {8, 9, 10}
+            left -= set(VALUES_REMOVED_SIMPLIFIED)
         if len(left) < 3:
             raise ConfigError("gophers: removed_values must leave at least three face values")
