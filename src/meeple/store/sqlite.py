@@ -150,6 +150,11 @@ def _state_blob(state: Any) -> bytes:
     return pack(unstructure(state))
 
 
+def _log(header: bytes, records: Sequence[tuple[int, bytes, bytes]]) -> bytes:
+    """The log file bytes of a stored header frame and ``(seq, body, hash)`` record rows."""
+    return header + b"".join(framed(body, h) for _, body, h in records)
+
+
 class SqliteSink:
     """Writes one match's records to the database (the :class:`~meeple.engine.match.Sink` of a SQLite store)."""
 
@@ -309,7 +314,8 @@ class SqliteStore:
 
     def _insert(self, match: Match, mid: str) -> tuple[int, bytes]:
         """Insert the match row, the records up to the cursor and their snapshots; return (count, head hash)."""
-        head, h = header_frame(match.header())
+        header = match.header()
+        head, h = header_frame(header)
         n = match.cursor
         rows = []
         for i in range(n):
@@ -328,7 +334,7 @@ class SqliteStore:
                     "INSERT INTO matches (id, game, rules, seats, options, status, winners, created, updated, records,"
                     " head, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (mid, info.id, info.rules_version, match.seats,
-                     json.dumps(match.header().options, sort_keys=True, default=repr),
+                     json.dumps(header.options, sort_keys=True, default=repr),
                      (Status.OVER if out else Status.IN_PROGRESS).value,
                      json.dumps(list(out.winners)) if out else None, now, now, n, h, head),
                 )
@@ -366,7 +372,7 @@ class SqliteStore:
     def log_bytes(self, match_id: str) -> bytes:
         """The match as a log file's bytes (what :meth:`Match.save` would write)."""
         header, records, _ = self._fetch(match_id)
-        return header + b"".join(framed(b, h) for _, b, h in records)
+        return _log(header, records)
 
     def load_log(self, match_id: str) -> LoadedLog:
         """Decode the match's log, checking its hash chain (see :func:`meeple.engine.read_log`)."""
@@ -381,8 +387,7 @@ class SqliteStore:
         ``use_snapshots=False`` to fold every record instead).
         """
         header, records, snap_rows = self._fetch(match_id)
-        data = header + b"".join(framed(b, h) for _, b, h in records)
-        log = read_log(data)
+        log = read_log(_log(header, records))
         snapshots: dict[int, Any] = {}
         if use_snapshots and snap_rows:
             codec = codec_for(log.game)
