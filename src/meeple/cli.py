@@ -20,8 +20,6 @@ from . import __version__
 from .engine import (
     ENGINE,
     ConfigError,
-    IllegalCommand,
-    LogError,
     Match,
     MeepleError,
     RandomBot,
@@ -429,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as e:
         print(f"meeple: {e}", file=sys.stderr)
         return e.code
-    except (MeepleError, IllegalCommand, ConfigError, LogError) as e:
+    except MeepleError as e:
         print(f"meeple: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as e:
