@@ -9,7 +9,7 @@ for a black-bordered area, and what stands there (``V2`` a village of seat 2,
 from __future__ import annotations
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
-from .data import AREA_INDEX, AREAS, BUILDINGS, CASTLE_AREA, MONEY, Kind, Terrain
+from .data import AREA_INDEX, AREAS, ATTACK_COST, BUILDINGS, CASTLE_AREA, MONEY, Kind, Terrain
 from .rules import buildings_on_map, pieces_left, points, warriors_on_map
 from .state import Phase, State
 
@@ -97,8 +97,8 @@ def describe(command: object) -> str:
             return f"build a {kind.value} ({pts} pt) on {_name(area)}"
         case Attack(source=source, target=target):
             if target == CASTLE_AREA:
-                return f"attack Mordred in his castle from {_name(source)} (£2)"
-            return f"attack the warrior on {_name(target)} from {_name(source)} (£2)"
+                return f"attack Mordred in his castle from {_name(source)} (£{ATTACK_COST})"
+            return f"attack the warrior on {_name(target)} from {_name(source)} (£{ATTACK_COST})"
         case EndTurn():
             return "end the turn"
     return repr(command)
