@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import fmt
+
 LOWER_IS_BETTER = ("ms", "bytes")
 
 
@@ -30,14 +32,6 @@ def figures(path: str) -> dict[tuple[str, str, Any], dict[str, Any]]:
             f = json.loads(line)
             out[(f["subject"], f["name"], f.get("seats"))] = f
     return out
-
-
-def _fmt(v: float) -> str:
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    if abs(v) >= 1:
-        return f"{v:.2f}"
-    return f"{v:.3g}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,8 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratio = fb["value"] / fa["value"] if fa["value"] else float("nan")
         better = "lower is better" if fa["unit"] in LOWER_IS_BETTER else ""
         seats = "" if key[2] is None else str(key[2])
-        print(f"| {key[0]} | {seats} | {key[1]} | {_fmt(fa['value'])} {fa['unit']} | {_fmt(fb['value'])} | "
-              f"{ratio:.2f}× {better} |".replace(" |\n", "|\n"))
+        print(f"| {key[0]} | {seats} | {key[1]} | {fmt(fa['value'])} {fa['unit']} | {fmt(fb['value'])} | "
+              f"{ratio:.2f}× {better} |")
     return 0
 
 

@@ -141,7 +141,7 @@ class Report:
         """A readable table of every figure."""
         rows = [("subject", "seats", "figure", "value", "unit / note")]
         for f in self.figures:
-            value = "-" if f.value is None else _fmt(f.value)
+            value = "-" if f.value is None else fmt(f.value)
             rows.append((f.subject, "" if f.seats is None else str(f.seats), f.name, value, f.note if f.value is None else (f.unit + (f"  ({f.note})" if f.note else ""))))
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         lines = []
@@ -152,7 +152,8 @@ class Report:
         return "\n".join(lines)
 
 
-def _fmt(v: float) -> str:
+def fmt(v: float) -> str:
+    """A figure's value for a table: thousands separated, two decimals, or three significant digits."""
     if v == 0:
         return "0"
     if abs(v) >= 100:
