@@ -3,8 +3,9 @@
 Cards are named by kind id (see :data:`~meeple.games.saboteur.data.KINDS`).
 Where several cards are named (discards) they are listed in ascending order.
 Every card drawn comes from the pile by the match's RNG, so a command that
-draws is an information barrier for undo; commands that reveal hidden
-information without drawing declare ``barrier``.
+draws is an information barrier for undo; commands that always reveal
+hidden information without drawing declare ``barrier``, and so do the events
+that reveal it only sometimes (``GoalRevealed``, ``RoundEnded``).
 """
 
 from __future__ import annotations
