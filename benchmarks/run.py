@@ -49,7 +49,7 @@ def game_ids(only: Sequence[str] | None) -> list[str]:
     return [g for g in meeple.available() if not g.startswith("bench-")]
 
 
-def bench_game(report: Report, gid: str, budget: Budget, quick: bool) -> dict[str, Any]:
+def bench_game(report: Report, gid: str, budget: Budget) -> dict[str, Any]:
     """Every figure of one game; raises if the game cannot be loaded or played."""
     game = meeple.get_game(gid)
     info = game.info
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for gid in game_ids(only):
         t0 = time.perf_counter()
         try:
-            results[gid] = bench_game(report, gid, budget, args.quick)
+            results[gid] = bench_game(report, gid, budget)
         except Exception as e:
             reason = f"skipped: {type(e).__name__}: {e}"
             print(f"# {gid} {reason}", file=sys.stderr)
