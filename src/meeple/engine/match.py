@@ -497,9 +497,9 @@ class Match:
                       checkpoint_every=self.checkpoint_every)
         other.engine_version = self.engine_version
         other._records = self._records[:at]
+        other._bodies = self._bodies[:at]  # a body does not depend on the header, so a new seed keeps it
         if seed is None:
-            other._bodies = self._bodies[:at]
-            other._hashes = self._hashes[:at]
+            other._hashes = self._hashes[:at]  # the chain starts from the header's hash: same header, same chain
         other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
         other._recent = {k: v for k, v in self._recent.items() if k <= at}
         other.seek(at)
