@@ -25,7 +25,7 @@ import attrs
 import cattrs
 import msgpack
 
-from .errors import DecodeError
+from .errors import ConfigError, DecodeError
 from .game import Command, Event, Game, Message
 
 Prim = Any
@@ -262,7 +262,7 @@ class Codec:
                 return frozenset(_items(item, v))
 
             return fset
-        if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
+        if origin in (dict, Mapping):
             kh = self.hook(args[0]) if args else _any
             vh = self.hook(args[1]) if args else _any
 
@@ -531,8 +531,6 @@ def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) ->
     Unknown keys are refused (with the list of known ones); values are decoded
     strictly; then ``Options.validate(seats)`` checks combinations.
     """
-    from .errors import ConfigError
-
     game = codec.game
     cls = game.options_type
     raw = dict(raw or {})
