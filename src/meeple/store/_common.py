@@ -104,7 +104,7 @@ class BodyDecoder:
     def __init__(self, match: Match) -> None:
         self.game = match.game
         codec = codec_for(match.game)
-        self.table = TypeTable(codec, tuple((str(t), int(v)) for t, v in codec.type_table))
+        self.table = TypeTable.of(codec, tuple((t, v) for t, v in codec.type_table))
 
     def states_after(self, state: Any, bodies: Sequence[bytes]) -> list[Any]:
         """The state after each body, folding their events from ``state``."""
