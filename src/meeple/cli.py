@@ -25,7 +25,6 @@ from .engine import (
     RandomBot,
     available,
     get_game,
-    read_log,
     verify,
 )
 from .engine.game import Game
@@ -313,7 +312,7 @@ def _loadable(ids: Sequence[str]) -> list[str]:
 def cmd_repair(args: argparse.Namespace) -> int:
     """Cut a torn tail (from a crash) off a log file, keeping every intact record."""
     if parse_sqlite(args.file) is not None:
-        log = read_log(log_bytes(args.file))
+        log = load_log(args.file)
         print(f"{args.file}: intact, {len(log.records)} records; "
               "a SQLite store commits whole transactions and never has a torn tail")
         return 0
