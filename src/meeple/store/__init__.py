@@ -88,7 +88,7 @@ def open_match(source: str | os.PathLike[str], durability: Durability = "flush")
     """
     parsed = parse_sqlite(source) if isinstance(source, str) else None
     if parsed is None:
-        return FileStore(".", durability).open(source if isinstance(source, os.PathLike) else os.fspath(source))
+        return FileStore(".", durability).open(source)
     store = _sqlite(parsed[0])
     return store.open(parsed[1])
 
