@@ -13,17 +13,15 @@ import msgpack
 import liars_dice  # noqa: F401
 import meeple
 from meeple.engine.codec import pack
-from meeple.engine.log import frame, iter_frames
+from meeple.engine.log import frame, iter_frames, read_header
 from meeple.testing import playout
 
 
 def forge_first_roll(data: bytes) -> bytes:
     """Rewrite seat 0's dice in the first record and re-chain every hash (a careful cheat)."""
-    frames = list(iter_frames(data))
-    head = frames[0]
-    out = [data[: head.offset + 4 + len(head.body) + 16]]
-    prev = head.hash
-    for i, fr in enumerate(frames[1:]):
+    _, prev, header_end = read_header(data)
+    out = [data[:header_end]]
+    for i, fr in enumerate(list(iter_frames(data))[1:]):
         body = msgpack.unpackb(fr.body)
         if i == 0:
             body[3][0][2] = [6]
