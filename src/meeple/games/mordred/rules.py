@@ -176,7 +176,7 @@ def build_site(board: Board, seat: int, area: str) -> tuple[int, str]:
             return 0, f"seat {here.owner} already has a building on {area}"
     elif area not in BORDER and not next_to_any(board, area):
         if buildings_on_map(board) == 0:
-            return 0, "the first building of the game must go on a black-bordered area"
+            return 0, "with no building on the map (as at the start), build on a black-bordered area"
         return 0, f"{area} is neither black-bordered nor next to a building"
     if area not in BORDER and not next_to_own(board, seat, area):
         return SURCHARGE, ""
