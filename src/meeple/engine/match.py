@@ -553,15 +553,16 @@ class Match:
         """
         head, h = self._header_frame(hide_seed)
         parts = [head]
-        if self._cursor:
-            h = self.record_hash(self._cursor - 1) if not hide_seed else h
+        if not hide_seed:
+            self.record_hash(self._cursor - 1)  # the cached chain, completed up to the cursor
+            hashes = self._hashes
+            parts.extend(framed(self.body(i), hashes[i]) for i in range(self._cursor))
+            return b"".join(parts)
+        # a header without the seeds starts another chain, not the cached one
         for i in range(self._cursor):
-            if hide_seed:
-                data, h = frame(self.body(i), h)
-            else:
-                data = framed(self.body(i), self._hashes[i])
+            data, h = frame(self.body(i), h)
             parts.append(data)
-        if hide_seed and self._seeds is not None and self.is_over:
+        if self._seeds is not None and self.is_over:
             data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)
             parts.append(data)
         return b"".join(parts)
