@@ -147,6 +147,27 @@ def test_fork_with_a_new_seed_redeals_and_still_verifies() -> None:
     assert meeple.verify(child.to_bytes()).ok
 
 
+def test_verify_reads_a_seed_schedule_as_the_engine_does() -> None:
+    """Record n draws from the last pair with from_record <= n, whatever the pairs' order (docs/log-format.md).
+
+    verify once switched seeds only where a pair starts, so a schedule out of
+    order gave a divergence in a log the engine wrote by the rule.
+    """
+    import meeple
+    from meeple.engine.codec import options_from_map
+    from meeple.engine.match import codec_for, derive_salt
+
+    game = meeple.get_game("saboteur")  # draws a card on most turns
+    options = options_from_map(codec_for(game), None, 4)
+    m = Match(game, 4, options, ((0, 5), (3, 9), (1, 7)), derive_salt(5))
+    m._advance_engine()
+    for _ in range(12):
+        seat = next(s for s in m.to_act if s != ENGINE)
+        m.play(seat, m.legal(seat)[0])
+    assert len({r.rng for r in m.records[2:8]}) > 1  # records after the first pairs drew randomness
+    assert meeple.verify(m.to_bytes()).ok
+
+
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
     m = started()
     m.play(0, ld.Bid(1, 3))

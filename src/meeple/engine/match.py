@@ -118,6 +118,18 @@ def derive_salt(seed: int) -> bytes:
     return digest(seed.to_bytes(8, "big"), b"meeple-seed-salt")
 
 
+def seed_at(seeds: Sequence[tuple[int, int]], seq: int) -> int:
+    """The seed record ``seq`` draws from: that of the last ``(from_record, seed)`` pair with ``from_record <= seq``.
+
+    (docs/log-format.md); the first pair's seed if none starts that early.
+    """
+    seed = seeds[0][1]
+    for start, s in seeds:
+        if start <= seq:
+            seed = s
+    return seed
+
+
 def seed_commitment(seeds: Sequence[tuple[int, int]], salt: bytes) -> bytes:
     """The commitment written in a header: BLAKE2b-128(salt || msgpack(seeds))."""
     return digest(pack([list(s) for s in seeds]), salt)
@@ -320,7 +332,7 @@ class Match:
         seeds = self._seeds
         single = seeds is not None and len(seeds) == 1
         while True:
-            rng = Rng(seeds[0][1] if single else self._seed_for(seq), counter)  # type: ignore[index]
+            rng = Rng(seeds[0][1] if single else seed_at(seeds, seq), counter)  # type: ignore[arg-type, index]
             events = tuple(game.decide(state, seat, command, rng))
             for e in events:
                 state = evolve(state, e)
@@ -385,15 +397,6 @@ class Match:
             del self._snapshots[k]
         for k in [k for k in self._recent if k > n]:
             del self._recent[k]
-
-    def _seed_for(self, seq: int) -> int:
-        seeds = self._seeds
-        assert seeds is not None
-        seed = seeds[0][1]
-        for start, s in seeds:
-            if start <= seq:
-                seed = s
-        return seed
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:

@@ -15,7 +15,7 @@ from .codec import Codec, digest, options_from_map, pack, remembered_options, un
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
 from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, iter_frames, read_header, unpack_body
-from .match import Match, codec_for, seed_commitment
+from .match import Match, codec_for, seed_at, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
 from .rng import MASK64, Rng
@@ -407,12 +407,12 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
     evolve = game.evolve
     decide = game.decide
     to_act = game.to_act
+    single = len(seeds) == 1
     seed = seeds[0][1]
     for r, ck in zip(log.records, log.checkpoints):
         seq = r.seq
-        for start, s in seeds:
-            if start == seq:
-                seed = s
+        if not single:
+            seed = seed_at(seeds, seq)
         acting = to_act(state)
         if r.actor not in acting:
             who = "nobody (the match is over)" if not acting else f"seats {list(acting)}"
