@@ -346,8 +346,8 @@ class FileStore:
         match_id: str | None = None,
     ) -> Match:
         """Start a match in a new file and return it attached (:class:`StoreConflict` if the file exists)."""
-        match = Match.start(game, seats, seed=seed, options=options, meta=meta)
         path = self.directory / f"{check_id(new_id() if match_id is None else match_id)}{SUFFIX}"
+        match = Match.start(game, seats, seed=seed, options=options, meta=meta)
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
