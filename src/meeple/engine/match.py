@@ -360,6 +360,7 @@ class Match:
                     s = self.game.evolve(s, e)
                 if i % k == 0:
                     snaps[i] = s
+        bodies: list[bytes] | None = None
         if self._sinks:
             bodies = [
                 record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
@@ -370,6 +371,8 @@ class Match:
         if start < len(self._records):
             self._truncate(start)
         self._records.extend(new)
+        if bodies is not None and len(self._bodies) == start:
+            self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
         self._remember(start, self._state)
