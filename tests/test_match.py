@@ -235,3 +235,17 @@ def test_a_command_with_wrongly_typed_fields_is_refused(bad: ld.Bid) -> None:
     with pytest.raises(IllegalCommand) as err:
         m.play(0, bad)
     assert err.value.code is Code.BAD_ARGUMENT and m.to_bytes() == before
+
+
+def test_bad_positions_and_seats_are_library_errors() -> None:
+    from meeple.engine import BadPosition
+
+    m = started()
+    for bad in (-1, 99, True):
+        with pytest.raises(BadPosition):
+            m.seek(bad)  # type: ignore[arg-type]
+        with pytest.raises(BadPosition):
+            m.fork(at=bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalCommand) as err:
+        m.events_for(7)
+    assert err.value.code is Code.UNKNOWN_SEAT

@@ -3,6 +3,7 @@
 from .bot import Bot, RandomBot
 from .codec import Codec, canonical, digest, readable, unstructure
 from .errors import (
+    BadPosition,
     Code,
     ConfigError,
     CorruptLog,
@@ -24,6 +25,7 @@ from .rng import Rng
 
 __all__ = [
     "ENGINE",
+    "BadPosition",
     "Bot",
     "Code",
     "Codec",

@@ -62,6 +62,10 @@ class IllegalCommand(MeepleError):
         return f"{self.message} [{self.code.value}]"
 
 
+class BadPosition(MeepleError, IndexError):
+    """A record position outside the match (``seek``, ``fork``)."""
+
+
 class DecodeError(MeepleError, ValueError):
     """Primitive data (from msgpack, JSON or a client) that is not a valid value.
 

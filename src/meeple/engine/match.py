@@ -23,7 +23,7 @@ import attrs
 
 from .._version import __version__
 from .codec import Codec, digest, options_from_map, options_to_map, pack, remembered_options, unstructure
-from .errors import Code, ConfigError, DecodeError, IllegalCommand, MeepleError
+from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, frame, framed, header_frame
 from .records import Record, record_body
@@ -275,7 +275,9 @@ class Match:
         return self._seeds is None
 
     def events_for(self, seat: int | None) -> list[Event]:
-        """Every event up to the cursor as ``seat`` sees it (redacted)."""
+        """Every event up to the cursor as ``seat`` sees it (redacted; None: a spectator)."""
+        if seat is not None:
+            self._check_seat(seat)
         out = []
         for r in self._records[: self._cursor]:
             for e in r.events:
@@ -409,7 +411,7 @@ class Match:
     def seek(self, n: int) -> None:
         """Move the cursor to just after record ``n`` (0: the initial state); tooling only."""
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(self._records):
-            raise IndexError(f"seek position must be within 0..{len(self._records)}, not {n!r}")
+            raise BadPosition(f"seek position must be within 0..{len(self._records)}, not {n!r}")
         recent = self._recent
         if self._cursor not in recent:
             self._remember(self._cursor, self._state)  # coming back is a lookup
@@ -489,7 +491,7 @@ class Match:
         """
         at = self._cursor if at is None else at
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(self._records):
-            raise IndexError(f"fork position must be within 0..{len(self._records)}, not {at!r}")
+            raise BadPosition(f"fork position must be within 0..{len(self._records)}, not {at!r}")
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it cannot be forked")
         seeds = self._seeds

@@ -142,17 +142,20 @@ def _lock(fd: int, path: Path) -> None:
 
 
 def _read_all(fd: int, path: Path) -> bytes:
-    size = os.fstat(fd).st_size
-    if size > MAX_LOG_BYTES:
-        raise LogError(f"{path} is larger than {MAX_LOG_BYTES} bytes")
-    chunks = []
-    pos = 0
-    while pos < size:
-        chunk = os.pread(fd, size - pos, pos)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        pos += len(chunk)
+    try:
+        size = os.fstat(fd).st_size
+        if size > MAX_LOG_BYTES:
+            raise LogError(f"{path} is larger than {MAX_LOG_BYTES} bytes")
+        chunks = []
+        pos = 0
+        while pos < size:
+            chunk = os.pread(fd, size - pos, pos)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            pos += len(chunk)
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
     return b"".join(chunks)
 
 
