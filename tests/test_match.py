@@ -246,6 +246,7 @@ def test_bad_positions_and_seats_are_library_errors() -> None:
             m.seek(bad)  # type: ignore[arg-type]
         with pytest.raises(BadPosition):
             m.fork(at=bad)  # type: ignore[arg-type]
-    with pytest.raises(IllegalCommand) as err:
-        m.events_for(7)
-    assert err.value.code is Code.UNKNOWN_SEAT
+    for call in (m.events_for, m.legal, m.view):
+        with pytest.raises(IllegalCommand) as err:
+            call(7)
+        assert err.value.code is Code.UNKNOWN_SEAT

@@ -243,7 +243,8 @@ class Match:
         return tuple(self.game.to_act(self._state))
 
     def legal(self, seat: int) -> Sequence[Command]:
-        """Every command ``seat`` may play now."""
+        """Every command ``seat`` may play now (empty when it may not act; UNKNOWN_SEAT for no such seat)."""
+        self._check_seat(seat)
         if seat not in self.game.to_act(self._state):
             return ()
         return self.game.legal_commands(self._state, seat)
