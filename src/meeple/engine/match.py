@@ -87,13 +87,18 @@ class SeedHidden(MeepleError):
 class Sink(Protocol):
     """Where a match persists its records as they are played (a store).
 
-    ``write(match, start, bodies)`` must make the record bodies ``bodies`` the
-    records ``start, start+1, ...`` of the match's log, dropping any records
-    from ``start`` on (a new branch after an undo), all or nothing. If it
-    raises, the match does not change either.
+    ``write(match, start, bodies, snapshots=..., state=...)`` must make the
+    record bodies ``bodies`` the records ``start, start+1, ...`` of the
+    match's log, dropping any records from ``start`` on (a new branch after an
+    undo), all or nothing. If it raises, the match does not change either.
+    ``snapshots`` maps each checkpoint position among the new records to the
+    state there, and ``state`` is the state after the last body: what the
+    match computed already, so a store need not decode and fold the bodies.
     """
 
-    def write(self, match: Match, start: int, bodies: Sequence[bytes]) -> None:
+    def write(
+        self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
+    ) -> None:
         """Persist ``bodies`` as records ``start...``, atomically."""
         ...
 
@@ -370,7 +375,7 @@ class Match:
                 for r in new
             ]
             for sink in self._sinks:
-                sink.write(self, start, bodies)  # may raise: then nothing changes here
+                sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
         if start < len(self._records):
             self._truncate(start)
         self._records.extend(new)

@@ -8,12 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.codec import digest, pack, unstructure
-from ..engine.errors import CorruptLog, DecodeError, MeepleError
-from ..engine.game import ENGINE, Event
-from ..engine.log import HASH_SIZE, MAX_FRAME, unpack_body
-from ..engine.match import Match, codec_for
+from ..engine.errors import CorruptLog, MeepleError
+from ..engine.game import ENGINE
+from ..engine.log import HASH_SIZE, MAX_FRAME
+from ..engine.match import Match
 from ..engine.reader import LoadedLog, _fold
-from ..engine.records import TypeTable
 from .errors import StoreError
 
 #: What a match id may look like: safe in a file name, a URL fragment and SQL.
@@ -96,30 +95,6 @@ def finish_interrupted_command(match: Match) -> None:
         raise CorruptLog(f"the stored events give a state the rules cannot use ({type(e).__name__}: {e})") from None
     if ENGINE in acting and not match.seed_hidden:
         match._advance_engine()
-
-
-class BodyDecoder:
-    """Decodes the events of record bodies a match hands to a store (to fold the new state)."""
-
-    def __init__(self, match: Match) -> None:
-        self.game = match.game
-        codec = codec_for(match.game)
-        self.table = TypeTable.of(codec, tuple((t, v) for t, v in codec.type_table))
-
-    def states_after(self, state: Any, bodies: Sequence[bytes]) -> list[Any]:
-        """The state after each body, folding their events from ``state``."""
-        out = []
-        evolve = self.game.evolve
-        for body in bodies:
-            raw = unpack_body(body, 0, None)
-            try:
-                events = [self.table.decode(e, Event) for e in raw[3]]
-            except (DecodeError, TypeError, IndexError, KeyError) as e:  # pragma: no cover - the engine wrote it
-                raise StoreError(f"cannot decode a record the match wrote: {e}") from None
-            for ev in events:
-                state = evolve(state, ev)
-            out.append(state)
-        return out
 
 
 def guarded(what: str, fn: Any, *args: Any) -> Any:

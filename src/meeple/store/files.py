@@ -243,7 +243,9 @@ class FileSink:
         self.durability = durability
         self.closed = False
 
-    def write(self, match: Match, start: int, bodies: Sequence[bytes]) -> None:
+    def write(
+        self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
+    ) -> None:
         """Append ``bodies`` as records ``start...`` (dropping records from ``start`` on first), all or nothing."""
         if self.closed:
             raise StoreError(f"{self.path} was closed; reopen the match to continue")

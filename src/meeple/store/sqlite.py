@@ -60,7 +60,6 @@ from ..engine.log import HASH_SIZE, MAX_FRAME, framed, header_frame
 from ..engine.match import Match, codec_for
 from ..engine.reader import LoadedLog, read_log
 from ._common import (
-    BodyDecoder,
     build_match,
     check_body_size,
     check_id,
@@ -163,9 +162,10 @@ class SqliteSink:
         self.match_id = match_id
         self.known = known  # records this copy believes the store holds
         self.head = head  # and the chain hash of the last of them
-        self._decoder = BodyDecoder(match)
 
-    def write(self, match: Match, start: int, bodies: Sequence[bytes]) -> None:
+    def write(
+        self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
+    ) -> None:
         """Store ``bodies`` as records ``start...`` in one transaction, or raise :class:`StoreConflict`."""
         if start > self.known:
             raise StoreError(f"record {start} would leave a gap after {self.known} stored records")
@@ -176,10 +176,8 @@ class SqliteSink:
             h = digest(body, prev)
             rows.append((self.match_id, i, body, h))
             prev = h
-        states = self._decoder.states_after(match.state, bodies)
-        k = match.checkpoint_every
-        snaps = [(self.match_id, i, _state_blob(s)) for i, s in enumerate(states, start + 1) if i % k == 0]
-        outcome = match.game.outcome(states[-1]) if states else match.outcome
+        snaps = [(self.match_id, i, _state_blob(s)) for i, s in sorted(snapshots.items())]
+        outcome = match.game.outcome(state)
         status = Status.OVER if outcome is not None else Status.IN_PROGRESS
         winners = json.dumps(list(outcome.winners)) if outcome is not None else None
         end = start + len(rows)
