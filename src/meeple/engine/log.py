@@ -71,6 +71,49 @@ class Header:
         }
 
     @classmethod
+    def from_known(cls, raw: Any) -> Header | None:
+        """The header of a well-formed map with exactly the known keys, or None.
+
+        The fast path of :meth:`from_prim` (every log read starts here): the
+        same checks, inline, without naming what is wrong; where it returns
+        None, ``from_prim`` raises the error.
+        """
+        if raw.__class__ is not dict or raw.keys() != _HEADER_KEYS:
+            return None
+        game, rules, seats, options, seeds_raw, commitment, types_raw, every, engine, fmt, meta = (
+            raw["game"], raw["rules"], raw["seats"], raw["options"], raw["seeds"], raw["commitment"],
+            raw["types"], raw["checkpoint_every"], raw["engine"], raw["format"], raw["meta"],
+        )
+        if (
+            fmt != FORMAT_VERSION or fmt.__class__ is not int or game.__class__ is not str
+            or rules.__class__ is not int or seats.__class__ is not int or every.__class__ is not int or every < 1
+            or commitment.__class__ is not bytes or engine.__class__ is not str
+            or options.__class__ is not dict or meta.__class__ is not dict
+            or not _STR.issuperset(map(type, options)) or not _STR.issuperset(map(type, meta))
+            or types_raw.__class__ is not list
+        ):
+            return None
+        seeds = None
+        if seeds_raw is not None:
+            if seeds_raw.__class__ is not list or not 1 <= len(seeds_raw) <= MAX_SEEDS:
+                return None
+            for pair in seeds_raw:
+                if pair.__class__ is not list or len(pair) != 2:
+                    return None
+                a, b = pair
+                if a.__class__ is not int or b.__class__ is not int or not 0 <= b <= MASK64:
+                    return None
+            seeds = tuple(map(tuple, seeds_raw))
+        for pair in types_raw:
+            if pair.__class__ is not list or len(pair) != 2:
+                return None
+            t, v = pair
+            if t.__class__ is not str or v.__class__ is not int or v < 1:
+                return None
+        return cls(game, rules, seats, options, seeds, commitment, tuple(map(tuple, types_raw)),
+                   every, engine, fmt, meta)
+
+    @classmethod
     def from_prim(cls, raw: Any, offset: int) -> Header:
         """Check and build a header from its decoded map."""
 
@@ -112,6 +155,10 @@ class Header:
         if any(v < 1 for _, v in types):
             raise bad("type schema versions start at 1")
         return header
+
+
+_HEADER_KEYS = frozenset(attrs.fields_dict(Header))
+_STR = frozenset([str])
 
 
 def _int(v: Any) -> int:
@@ -208,6 +255,33 @@ def unpack_body(body: bytes, offset: int, record: int | None) -> Any:
 
 def read_header(data: bytes) -> tuple[Header, bytes, int]:
     """Return the header, its hash, and the offset after its frame."""
+    found = _read_header(data)
+    return found if found is not None else _check_header(data)
+
+
+def _read_header(data: bytes) -> tuple[Header, bytes, int] | None:
+    """:func:`read_header` for a well-formed header, or None (then :func:`_check_header` names the problem)."""
+    start = len(MAGIC)
+    if data[:start] != MAGIC or len(data) < start + 4:
+        return None
+    (length,) = LENGTH.unpack_from(data, start)
+    end = start + 4 + length
+    if not HASH_SIZE < length <= MAX_FRAME or end > len(data):
+        return None
+    body = data[start + 4 : end - HASH_SIZE]
+    h = data[end - HASH_SIZE : end]
+    if digest(body, MAGIC) != h:
+        return None
+    try:
+        raw = msgpack.unpackb(body)
+    except Exception:  # msgpack raises several unrelated types
+        return None
+    header = Header.from_known(raw)
+    return None if header is None else (header, h, end)
+
+
+def _check_header(data: bytes) -> tuple[Header, bytes, int]:
+    """:func:`read_header` step by step, raising the error that names what is wrong."""
     check_magic(data)
     frames = iter_frames(data)
     try:
