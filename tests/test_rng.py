@@ -54,6 +54,22 @@ def test_below_is_in_range_and_a_pure_function_of_seed_and_counter(seed: int, co
     assert b.below(n) == x and a.counter == b.counter
 
 
+@given(st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.integers(0, 12),
+       st.one_of(st.integers(1, 2000), st.integers(1, 2**64)))
+def test_dice_are_one_plus_below_in_order(seed: int, counter: int, count: int, sides: int) -> None:
+    # dice() inlines below(): it must draw exactly the same words, rejections included
+    a, b = Rng(seed, counter), Rng(seed, counter)
+    assert a.dice(count, sides) == tuple(1 + b.below(sides) for _ in range(count))
+    assert a.counter == b.counter
+
+
+def test_dice_reject_like_below() -> None:
+    n = (1 << 63) + 1  # about half the words are rejected
+    a, b = Rng(7), Rng(7)
+    assert a.dice(50, n) == tuple(1 + b.below(n) for _ in range(50))
+    assert a.counter == b.counter > 50
+
+
 @given(st.integers(0, 2**64 - 1), st.lists(st.integers(), max_size=30))
 def test_shuffle_is_a_permutation(seed: int, items: list[int]) -> None:
     assert sorted(Rng(seed).shuffled(items)) == sorted(items)
@@ -66,6 +82,8 @@ def test_bad_arguments_raise() -> None:
         Rng(1).below(0)
     with pytest.raises(ValueError):
         Rng(1).choice([])
+    with pytest.raises(ValueError):
+        Rng(1).dice(2, 0)
 
 
 def test_repr_hides_the_seed() -> None:
