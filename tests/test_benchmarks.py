@@ -23,11 +23,12 @@ import pytest
 
 import meeple
 from meeple.engine import ENGINE, CorruptLog, Game, LogError, Match, RandomBot
+from meeple.engine import reader as reader_module
 from meeple.engine import registry as registry_module
 from meeple.engine.codec import digest
 from meeple.engine.log import HASH_SIZE, LENGTH, iter_frames, read_header
 from meeple.engine.match import codec_for
-from meeple.engine.reader import _check_records, _read_records
+from meeple.engine.reader import _check_records, _read_records, _read_records_py
 from meeple.engine.records import TypeTable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -171,11 +172,11 @@ def _forgeries(data: bytes) -> Iterator[bytes]:
     yield data + b"\x00\x00"
 
 
-def _both_readers(data: bytes) -> tuple[Any, Any]:
+def _both_readers(data: bytes, fast_reader: Any = _read_records) -> tuple[Any, Any]:
     header, prev, end = read_header(data)
     game = meeple.get_game(header.game)
     table = TypeTable.of(codec_for(game), header.types)
-    fast = _read_records(data, end, prev, table, header)
+    fast = fast_reader(data, end, prev, table, header)
     try:
         slow: Any = _check_records(data, prev, table, header)
     except LogError as e:
@@ -183,7 +184,15 @@ def _both_readers(data: bytes) -> tuple[Any, Any]:
     return fast, slow
 
 
-def test_the_fast_reader_accepts_exactly_the_logs_the_checking_reader_accepts() -> None:
+def _compiled_reader() -> Any:
+    if reader_module._speedups is None:
+        pytest.skip("meeple._speedups was not built (no C compiler?)")
+    return _read_records
+
+
+@pytest.mark.parametrize("which", ["python", "compiled"])
+def test_the_fast_reader_accepts_exactly_the_logs_the_checking_reader_accepts(which: str) -> None:
+    fast_reader = _read_records_py if which == "python" else _compiled_reader()
     logs = []
     for seats in (2, 3):
         for seed in range(3):
@@ -195,10 +204,10 @@ def test_the_fast_reader_accepts_exactly_the_logs_the_checking_reader_accepts() 
             logs += [m.to_bytes(), m.to_bytes(hide_seed=True)]
     checked = 0
     for data in logs:
-        fast, slow = _both_readers(data)
+        fast, slow = _both_readers(data, fast_reader)
         assert fast is not None and fast == slow  # honest logs take the fast path
         for forged in _forgeries(data):
-            fast, slow = _both_readers(forged)
+            fast, slow = _both_readers(forged, fast_reader)
             if fast is not None:
                 assert fast == slow, "the fast reader accepted a log differently"
             else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Iterator
@@ -19,6 +20,13 @@ from .match import Match, codec_for, seed_at, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
 from .rng import MASK64, Rng
+
+#: The compiled record loop (``src/meeple/_speedups.c``), or None where the
+#: package was built without it or ``MEEPLE_PURE_PYTHON`` is set in the environment.
+_speedups: Any = None
+if not os.environ.get("MEEPLE_PURE_PYTHON"):
+    with contextlib.suppress(ImportError):
+        from .. import _speedups
 
 #: Logs larger than this are refused before reading (a guard for hostile input).
 MAX_LOG_BYTES = 1 << 31
@@ -74,7 +82,11 @@ class LoadedLog:
         snapshots = m._snapshots
         offsets = self.offsets
         for n, r in enumerate(self.records, 1):
-            state = _fold(evolve, state, r, offsets[r.seq])
+            try:
+                for e in r.events:
+                    state = evolve(state, e)
+            except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
+                raise _unfoldable(e, r, offsets[r.seq]) from None
             if n % k == 0:
                 snapshots[n] = state
                 if check_checkpoints:
@@ -194,6 +206,27 @@ def _options(codec: Codec, header: Header) -> Any:
 
 
 def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
+    """Decode every record frame after the header, or return None at the first thing amiss.
+
+    The compiled loop of ``meeple._speedups`` where it was built, else
+    :func:`_read_records_py`: both accept the same logs with the same result.
+    """
+    if _speedups is None:
+        return _read_records_py(data, pos, prev, table, header)
+    found = _speedups.read_records(data, pos, prev, table.commands, table.events, Record, msgpack.unpackb)
+    if found is None:
+        return None
+    records, checkpoints, hashes, offsets, reveal = found
+    if reveal is not None:
+        raw, offset, seq = reveal
+        try:
+            reveal = _reveal(raw, offset, seq, header)
+        except CorruptLog:
+            return None
+    return records, checkpoints, hashes, offsets, reveal
+
+
+def _read_records_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
     """Decode every record frame after the header, or return None at the first thing amiss.
 
     The fast path of :func:`read_log`: the same checks as

@@ -1,0 +1,9 @@
+"""The log reader's record loop, compiled (optional): see src/meeple/_speedups.c."""
+
+from typing import Any
+
+def read_records(
+    data: bytes, pos: int, prev: bytes, commands: tuple[Any, ...], events: tuple[Any, ...], record_type: type,
+    unpackb: Any, /,
+) -> tuple[list[Any], list[bytes | None], list[bytes], list[int], tuple[dict[Any, Any], int, int] | None] | None: ...
+def blake2b_128(data: bytes, key: bytes, /) -> bytes: ...
