@@ -171,6 +171,8 @@ def _any(v: Any) -> Any:
     return v
 
 
+_INT_ONLY = frozenset([int])
+
 #: Hooks whose check is "the value's class is exactly this type"; generated
 #: builders inline that test and call the hook only to raise its error.
 _INLINE_EXACT: dict[Hook, type] = {_strict_int: int, _strict_str: str, _strict_bool: bool, _strict_bytes: bytes}
@@ -321,6 +323,8 @@ class Codec:
             if item is _strict_int:
 
                 def ints(v: Any) -> tuple[int, ...]:
+                    if v.__class__ is list and _INT_ONLY.issuperset(map(type, v)):  # the common case, in C
+                        return tuple(v)
                     if v.__class__ is not list:
                         raise DecodeError(f"expected an array, got {type(v).__name__}")
                     for i, x in enumerate(v):
@@ -333,7 +337,10 @@ class Codec:
             def homogeneous(v: Any) -> tuple[Any, ...]:
                 if v.__class__ is not list:
                     raise DecodeError(f"expected an array, got {type(v).__name__}")
-                return tuple(_items(item, v))
+                try:
+                    return tuple(map(item, v))
+                except DecodeError:
+                    return tuple(_items(item, v))  # raises again, naming the item
 
             return homogeneous
         hooks = [self.hook(a) for a in args]

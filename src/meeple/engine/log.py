@@ -15,6 +15,7 @@ element is the index of their type in the header's ``types`` table.
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -80,22 +81,18 @@ class Header:
         """
         if raw.__class__ is not dict or raw.keys() != _HEADER_KEYS:
             return None
-        game, rules, seats, options, seeds_raw, commitment, types_raw, every, engine, fmt, meta = (
-            raw["game"], raw["rules"], raw["seats"], raw["options"], raw["seeds"], raw["commitment"],
-            raw["types"], raw["checkpoint_every"], raw["engine"], raw["format"], raw["meta"],
-        )
-        if (
-            fmt != FORMAT_VERSION or fmt.__class__ is not int or game.__class__ is not str
-            or rules.__class__ is not int or seats.__class__ is not int or every.__class__ is not int or every < 1
-            or commitment.__class__ is not bytes or engine.__class__ is not str
-            or options.__class__ is not dict or meta.__class__ is not dict
-            or not _STR.issuperset(map(type, options)) or not _STR.issuperset(map(type, meta))
-            or types_raw.__class__ is not list
+        values = _HEADER_VALUES(raw)
+        kinds = tuple(map(type, values))  # every field's exact class, checked in one comparison
+        if kinds != _HEADER_KINDS and kinds != _HEADER_KINDS_HIDDEN:
+            return None
+        game, rules, seats, options, seeds_raw, commitment, types_raw, every, engine, fmt, meta = values
+        if fmt != FORMAT_VERSION or every < 1 or not _STR.issuperset(map(type, options)) or not _STR.issuperset(
+            map(type, meta)
         ):
             return None
         seeds = None
         if seeds_raw is not None:
-            if seeds_raw.__class__ is not list or not 1 <= len(seeds_raw) <= MAX_SEEDS:
+            if not 1 <= len(seeds_raw) <= MAX_SEEDS:
                 return None
             for pair in seeds_raw:
                 if pair.__class__ is not list or len(pair) != 2:
@@ -158,6 +155,10 @@ class Header:
 
 
 _HEADER_KEYS = frozenset(attrs.fields_dict(Header))
+_HEADER_VALUES = operator.itemgetter(
+    "game", "rules", "seats", "options", "seeds", "commitment", "types", "checkpoint_every", "engine", "format", "meta")
+_HEADER_KINDS = (str, int, int, dict, list, bytes, list, int, str, int, dict)
+_HEADER_KINDS_HIDDEN = (str, int, int, dict, type(None), bytes, list, int, str, int, dict)  # seeds hidden
 _STR = frozenset([str])
 
 
