@@ -151,12 +151,26 @@ def _all_bids(total: int, sides: int) -> tuple[Command, ...]:
     return tuple(Bid(q, f) for q in range(1, total + 1) for f in range(1, sides + 1))
 
 
+_ROLL = Roll()
 _CALL = CallLiar()
 
 
+@functools.cache
+def _answers(total: int, sides: int) -> tuple[tuple[Command, ...], ...]:
+    """The legal commands after each bid, by the bid's rank: every higher bid, then the call."""
+    bids = _all_bids(total, sides)
+    return tuple((*bids[rank + 1 :], _CALL) for rank in range(len(bids)))
+
+
 def _count(dice: Sequence[Sequence[int]], face: int, opts: LiarsDiceOptions) -> int:
-    wild = opts.sides if opts.wild else None
-    return sum(1 for hand in dice for d in hand if d in (face, wild))
+    """How many dice show ``face``, wild dice included."""
+    wild = opts.wild and face != opts.sides
+    count = 0
+    for hand in dice:
+        count += hand.count(face)
+        if wild:
+            count += hand.count(opts.sides)
+    return count
 
 
 class LiarsDice(Game[State, LiarsDiceOptions]):
@@ -170,7 +184,7 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
     events = (DiceRolled, BidMade, LiarCalled)
 
     def initial_state(self, seats: int, options: LiarsDiceOptions) -> State:
-        return State(seats=seats, options=options)
+        return State(seats, options)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         if state.loser is not None:
@@ -180,53 +194,60 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         return (state.turn,)
 
     def auto_command(self, state: State) -> Command:
-        return Roll()
+        return _ROLL
 
     def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        if seat not in self.to_act(state) or seat == ENGINE:
-            return ()
+        if seat != state.turn or not state.dice or state.loser is not None:
+            return ()  # not this seat's turn (to_act), or the engine's, or the match is over
         opts = state.options
-        bids = _all_bids(state.seats * opts.dice, opts.sides)
         if not state.bids:
-            return bids
+            return _all_bids(state.seats * opts.dice, opts.sides)
         _, q, f = state.bids[-1]
-        return (*bids[_rank(q, f, opts.sides) + 1 :], _CALL)
+        return _answers(state.seats * opts.dice, opts.sides)[_rank(q, f, opts.sides)]
+
+    # decide and evolve run for every command played, replayed or verified, so
+    # they pick the case with isinstance, most frequent first (cheaper in CPython
+    # than `match` with class patterns), read fields as attributes, and build
+    # the rolls with a plain loop (cheaper than a generator for a few seats).
 
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         opts = state.options
-        match command:
-            case Roll():
-                if state.dice:
-                    raise self.illegal("the dice are already rolled", Code.WRONG_PHASE, command)
-                return tuple(DiceRolled(s, rng.dice(opts.dice, opts.sides)) for s in range(state.seats))
-            case Bid(quantity=q, face=f):
-                if not (1 <= q <= state.seats * opts.dice and 1 <= f <= opts.sides):
-                    raise self.illegal(f"a bid is 1..{state.seats * opts.dice} dice of face 1..{opts.sides}", Code.BAD_ARGUMENT, command)
-                if state.bids:
-                    _, lq, lf = state.bids[-1]
-                    if _rank(q, f, opts.sides) <= _rank(lq, lf, opts.sides):
-                        raise self.illegal(f"bid higher than {lq} x {lf}", Code.RULE, command)
-                return (BidMade(seat, q, f),)
-            case CallLiar():
-                if not state.bids:
-                    raise self.illegal("nobody has bid yet: make the first bid", Code.RULE, command)
-                bidder, q, f = state.bids[-1]
-                count = _count(state.dice, f, opts)
-                loser = seat if count >= q else bidder
-                return (LiarCalled(seat, state.dice, count, loser),)
+        if isinstance(command, Bid):
+            q, f = command.quantity, command.face
+            if not (1 <= q <= state.seats * opts.dice and 1 <= f <= opts.sides):
+                raise self.illegal(f"a bid is 1..{state.seats * opts.dice} dice of face 1..{opts.sides}", Code.BAD_ARGUMENT, command)
+            if state.bids:
+                _, lq, lf = state.bids[-1]
+                if (q, f) <= (lq, lf):  # bids rank by quantity, then face
+                    raise self.illegal(f"bid higher than {lq} x {lf}", Code.RULE, command)
+            return (BidMade(seat, q, f),)
+        if isinstance(command, CallLiar):
+            if not state.bids:
+                raise self.illegal("nobody has bid yet: make the first bid", Code.RULE, command)
+            bidder, q, f = state.bids[-1]
+            count = _count(state.dice, f, opts)
+            loser = seat if count >= q else bidder
+            return (LiarCalled(seat, state.dice, count, loser),)
+        if isinstance(command, Roll):
+            if state.dice:
+                raise self.illegal("the dice are already rolled", Code.WRONG_PHASE, command)
+            rolls: list[Event] = []
+            for s in range(state.seats):
+                rolls.append(DiceRolled(s, rng.dice(opts.dice, opts.sides)))
+            return tuple(rolls)
         raise self.illegal(f"unknown command {command!r}", Code.UNKNOWN_COMMAND, command)
 
     def evolve(self, state: State, event: Event) -> State:
-        # States are built directly (not with attrs.evolve): evolve is the hot path of replay.
-        seats, options, dice, bids, turn = state.seats, state.options, state.dice, state.bids, state.turn
-        match event:
-            case BidMade(seat=s, quantity=q, face=f):
-                return State(seats, options, dice, (*bids, (s, q, f)), (s + 1) % seats, None)
-            case DiceRolled(dice=d):
-                assert d is not None
-                return State(seats, options, (*dice, d), bids, turn, None)
-            case LiarCalled(loser=loser):
-                return State(seats, options, dice, bids, turn, loser)
+        # States are built directly (not with attrs.evolve), for the same reason.
+        if isinstance(event, BidMade):
+            seat, seats = event.seat, state.seats
+            bids = (*state.bids, (seat, event.quantity, event.face))
+            return State(seats, state.options, state.dice, bids, (seat + 1) % seats, None)
+        if isinstance(event, DiceRolled):
+            assert event.dice is not None
+            return State(state.seats, state.options, (*state.dice, event.dice), state.bids, state.turn, None)
+        if isinstance(event, LiarCalled):
+            return State(state.seats, state.options, state.dice, state.bids, state.turn, event.loser)
         raise TypeError(f"unknown event {event!r}")
 
     def view(self, state: State, seat: int | None) -> View:

@@ -43,6 +43,9 @@ def test_unknown_seats_are_refused(seat: object) -> None:
     with pytest.raises(IllegalCommand) as err:
         m.play(seat, ld.Bid(1, 3))  # type: ignore[arg-type]
     assert err.value.code is Code.UNKNOWN_SEAT
+    with pytest.raises(IllegalCommand) as err:
+        m.legal(seat)  # type: ignore[arg-type]
+    assert err.value.code is Code.UNKNOWN_SEAT
 
 
 def test_a_rule_violation_names_the_rule() -> None:
@@ -51,6 +54,20 @@ def test_a_rule_violation_names_the_rule() -> None:
     with pytest.raises(IllegalCommand, match="higher than 2 x 3") as err:
         m.play(1, ld.Bid(1, 6))
     assert err.value.code is Code.RULE
+
+
+@pytest.mark.parametrize(("seats", "options"), [(2, {}), (3, {"dice": 2, "sides": 4}), (2, {"wild": False})])
+def test_after_a_bid_the_legal_commands_are_every_higher_bid_then_the_call(seats: int, options: dict[str, object]) -> None:
+    m = Match.start("liars-dice", seats, seed=11, options=options)
+    game, state = m.game, m.state
+    every: list[ld.Bid] = list(game.legal_commands(state, 0))  # the first bid may be any bid, in rank order
+    total, sides = seats * m.options.dice, m.options.sides
+    assert [(b.quantity, b.face) for b in every] == [(q, f) for q in range(1, total + 1) for f in range(1, sides + 1)]
+    for bid in every:
+        after = game.evolve(state, ld.BidMade(0, bid.quantity, bid.face))
+        higher = [b for b in every if (b.quantity, b.face) > (bid.quantity, bid.face)]
+        assert tuple(game.legal_commands(after, 1)) == (*higher, ld.CallLiar())
+        assert game.legal_commands(after, 0) == ()  # not seat 0's turn any more
 
 
 def test_a_foreign_command_type_is_refused() -> None:
