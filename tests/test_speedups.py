@@ -1,9 +1,11 @@
-"""The compiled record loop (``meeple._speedups``) against the pure-Python one.
+"""The fast paths of the log reader against the checking code they stand in for.
 
-Both must accept exactly the same logs with the same result (the forged-log
-comparison is in test_benchmarks.py); here: its BLAKE2b against hashlib's,
-every bundled game's logs, the records it builds, and the switch that turns it
-off. Skipped where the package was built without a C compiler.
+The compiled loops (``meeple._speedups``) and the pure-Python fast paths must
+accept exactly the logs the checking reader accepts, with the same result (the
+forged-record comparison is in test_benchmarks.py); here: headers, BLAKE2b
+against hashlib's, every bundled game's logs, and the switch that turns the
+compiled loops off. Tests of the compiled code are skipped where the package
+was built without a C compiler.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from typing import Any
 
+import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,13 +25,20 @@ from hypothesis import strategies as st
 import meeple
 from meeple.engine import ENGINE, Match, RandomBot, Record
 from meeple.engine import reader as reader_module
-from meeple.engine.log import read_header
+from meeple.engine.errors import LogError
+from meeple.engine.log import HASH_SIZE, LENGTH, read_header
 from meeple.engine.match import codec_for
 from meeple.engine.records import TypeTable
 
-speedups = pytest.importorskip("meeple._speedups")
+try:
+    from meeple import _speedups as speedups
+except ImportError:  # built without a C compiler: the pure-Python reader is all there is
+    speedups = None
+
+compiled = pytest.mark.skipif(speedups is None, reason="meeple._speedups was not built")
 
 
+@compiled
 @given(st.binary(max_size=700), st.binary(max_size=40))
 def test_blake2b_is_hashlibs(data: bytes, key: bytes) -> None:
     assert speedups.blake2b_128(data, key) == hashlib.blake2b(key + data, digest_size=16).digest()
@@ -41,6 +53,7 @@ def _played(game: str, seats: int, seed: int) -> Match:
     return m
 
 
+@compiled
 @pytest.mark.parametrize("game", ["saboteur", "kings", "gophers", "mordred", "liars-dice"])
 def test_both_loops_read_every_game_alike(game: str) -> None:
     seats = 3 if game in ("saboteur", "mordred") else 2
@@ -57,6 +70,7 @@ def test_both_loops_read_every_game_alike(game: str) -> None:
             assert [r.seq for r in records] == list(range(len(m)))
 
 
+@compiled
 def test_the_compiled_loop_rejects_arguments_of_the_wrong_kind() -> None:
     with pytest.raises(TypeError):
         speedups.read_records("not bytes", 0, bytes(16), (), (), Record, None)
@@ -66,6 +80,7 @@ def test_the_compiled_loop_rejects_arguments_of_the_wrong_kind() -> None:
         speedups.read_records(b"", 0, bytes(16), (), (), dict, None)
 
 
+@compiled
 def test_meeple_pure_python_turns_the_compiled_loop_off() -> None:
     code = "from meeple.engine import reader; print(reader._speedups is None)"
     env = {**os.environ, "MEEPLE_PURE_PYTHON": "1"}
@@ -74,3 +89,82 @@ def test_meeple_pure_python_turns_the_compiled_loop_off() -> None:
     env.pop("MEEPLE_PURE_PYTHON")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@compiled
+def test_the_compiled_header_reader_accepts_only_what_the_checking_one_accepts() -> None:
+    import msgpack
+
+    from meeple.engine.codec import digest
+    from meeple.engine.errors import LogError
+    from meeple.engine.log import HASH_SIZE, LENGTH, MAGIC, Header, _check_header
+
+    def framed(raw: object) -> bytes:
+        body = msgpack.packb(raw)
+        return MAGIC + LENGTH.pack(len(body) + HASH_SIZE) + body + digest(body, MAGIC)
+
+    accepted = refused = 0
+    for hide in (False, True):
+        data = Match.start("kings", 3, seed=9).to_bytes(hide_seed=hide)
+        raw = msgpack.unpackb(data[12 : 12 + LENGTH.unpack_from(data, 8)[0] - HASH_SIZE])
+        honest = speedups.read_header(data, MAGIC, msgpack.unpackb)
+        assert honest is not None and (Header(*honest[0]), honest[1], honest[2]) == _check_header(data)
+        forgeries = [*_header_forgeries(raw), {**raw, "types": [["x", 1 << 70]]}, {**raw, "seeds": [[0, (1 << 64) - 1]]},
+                     {**raw, "seeds": [[0, 1 << 64]]}, {**raw, "checkpoint_every": 1 << 64}]
+        for forged in forgeries:
+            try:
+                log = framed(forged)
+            except (TypeError, ValueError, OverflowError):
+                continue  # msgpack cannot write it
+            fast = speedups.read_header(log, MAGIC, msgpack.unpackb)
+            try:
+                slow: object = _check_header(log)
+            except LogError as e:
+                slow = e
+            if fast is not None:
+                accepted += 1
+                assert (Header(*fast[0]), fast[1], fast[2]) == slow, f"accepted {forged!r} differently"
+            else:
+                refused += 1
+    assert accepted > 10 and refused > 100
+    for cut in range(0, 40, 3):  # torn or foreign headers
+        assert speedups.read_header(data[:cut], MAGIC, msgpack.unpackb) is None
+
+
+def _header_forgeries(raw: dict[str, Any]) -> Iterator[Any]:
+    swaps: list[Any] = [True, False, 0, 1, 1.0, -1, 1 << 64, None, "x", b"x", [], [0], [[0, 1]], [["bid", 1]],
+                        [[0, True]], [["x", 0]], {}, {"a": 1}, {1: 2}]
+    for key in raw:
+        for swap in swaps:
+            yield {**raw, key: swap}
+        yield {k: v for k, v in raw.items() if k != key}
+    yield {**raw, "extra": 1}
+    yield [raw]
+    for item in ("seeds", "types"):
+        if raw[item]:
+            for swap in swaps:
+                yield {**raw, item: [swap, *raw[item][1:]]}
+                yield {**raw, item: [[raw[item][0][0], swap], *raw[item][1:]]}
+                yield {**raw, item: [[swap, raw[item][0][1]], *raw[item][1:]]}
+    yield {**raw, "seeds": [[0, 1]] * 257}
+
+
+def test_the_fast_header_reader_accepts_exactly_the_headers_the_checking_one_accepts() -> None:
+    from meeple.engine.log import Header
+
+    checked = 0
+    for hide in (False, True):
+        data = Match.start("liars-dice", 2, seed=5, options={"dice": 2}).to_bytes(hide_seed=hide)
+        raw = msgpack.unpackb(data[12 : 12 + LENGTH.unpack_from(data, 8)[0] - HASH_SIZE])
+        assert Header.from_known(raw) == Header.from_prim(raw, 8)  # an honest header takes the fast path
+        for forged in _header_forgeries(raw):
+            fast = Header.from_known(forged)
+            try:
+                slow: Any = Header.from_prim(forged, 8)
+            except LogError as e:
+                slow = e
+            if fast is not None:
+                assert fast == slow, f"the fast reader accepted {forged!r} differently"
+            else:
+                checked += 1
+    assert checked > 100

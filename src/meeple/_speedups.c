@@ -356,11 +356,180 @@ fail:
     return NULL;
 }
 
+/* -- the header ------------------------------------------------------------ */
+
+static const char *const HEADER_KEYS[11] = {"game", "rules", "seats", "options", "seeds", "commitment",
+                                            "types", "checkpoint_every", "engine", "format", "meta"};
+#define MAX_SEEDS 256
+#define FORMAT_VERSION 1
+
+static int str_keys(PyObject *dict)
+{
+    Py_ssize_t i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(dict, &i, &key, &value))
+        if (!PyUnicode_CheckExact(key))
+            return 0;
+    return 1;
+}
+
+/* 1 if ``o`` is an exact int in [lo, 2**64) (lo is 0 or 1), 0 if not, -1 on error */
+static int in_u64(PyObject *o, int lo)
+{
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow < 0 || (!overflow && v < lo))
+        return 0;
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(o);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A tuple of 2-tuples from a list of 2-item lists, each [first, second] passing the checks;
+ * NULL (with an exception only on a real error) if an item does not. Ints of 2**64 or more are
+ * left to the Python reader (which accepts a schema version that large). */
+static PyObject *pairs(PyObject *list, int want_str_first, Py_ssize_t min_len, Py_ssize_t max_len)
+{
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    if (k < min_len || k > max_len)
+        return NULL;
+    PyObject *out = PyTuple_New(k);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *pair = PyList_GET_ITEM(list, i);
+        if (!PyList_CheckExact(pair) || PyList_GET_SIZE(pair) != 2)
+            goto bad;
+        PyObject *a = PyList_GET_ITEM(pair, 0), *b = PyList_GET_ITEM(pair, 1);
+        int ok;
+        if (want_str_first) /* a type: [tag: str, schema version: int >= 1] */
+            ok = PyUnicode_CheckExact(a) ? in_u64(b, 1) : 0;
+        else /* a seed: [epoch: int, seed: int in [0, 2**64)] */
+            ok = PyLong_CheckExact(a) ? in_u64(b, 0) : 0;
+        if (ok <= 0)
+            goto bad;
+        PyObject *t = PyTuple_Pack(2, a, b);
+        if (t == NULL)
+            goto bad;
+        PyTuple_SET_ITEM(out, i, t);
+    }
+    return out;
+bad:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *read_header(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *data, *magic_obj, *unpackb;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb))
+        return NULL;
+    const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data), *magic = (const uint8_t *)PyBytes_AS_STRING(magic_obj);
+    const Py_ssize_t n = PyBytes_GET_SIZE(data), start = PyBytes_GET_SIZE(magic_obj);
+    if (start != 8) {
+        PyErr_SetString(PyExc_ValueError, "read_header: the magic is 8 bytes");
+        return NULL;
+    }
+    if (n < start + 4 || memcmp(buf, magic, (size_t)start) != 0)
+        Py_RETURN_NONE;
+    uint32_t length = ((uint32_t)buf[start] << 24) | ((uint32_t)buf[start + 1] << 16) | ((uint32_t)buf[start + 2] << 8) |
+                      (uint32_t)buf[start + 3];
+    if (length <= HASH_SIZE || length > MAX_FRAME || (Py_ssize_t)length > n - start - 4)
+        Py_RETURN_NONE;
+    const Py_ssize_t end = start + 4 + (Py_ssize_t)length, mid = end - HASH_SIZE;
+    uint8_t link[HASH_SIZE];
+    blake2b_state s;
+    blake2b_init(&s);
+    blake2b_update(&s, magic, (size_t)start);
+    blake2b_update(&s, buf + start + 4, (size_t)(mid - start - 4));
+    blake2b_final(&s, link);
+    if (memcmp(link, buf + mid, HASH_SIZE) != 0)
+        Py_RETURN_NONE;
+
+    PyObject *body = PyBytes_FromStringAndSize((const char *)buf + start + 4, mid - start - 4);
+    if (body == NULL)
+        return NULL;
+    PyObject *raw = PyObject_CallOneArg(unpackb, body);
+    Py_DECREF(body);
+    PyObject *values = NULL, *seeds = NULL, *types = NULL, *h = NULL, *result = NULL;
+    if (raw == NULL || !PyDict_CheckExact(raw) || PyDict_GET_SIZE(raw) != 11)
+        goto amiss;
+    PyObject *v[11];
+    for (int i = 0; i < 11; i++) {
+        v[i] = PyDict_GetItemString(raw, HEADER_KEYS[i]); /* borrowed */
+        if (v[i] == NULL)
+            goto amiss; /* 11 keys, not these: from_prim decides */
+    }
+    PyObject *game = v[0], *rules = v[1], *seats = v[2], *options = v[3], *seeds_raw = v[4], *commitment = v[5],
+             *types_raw = v[6], *every = v[7], *engine = v[8], *fmt = v[9], *meta = v[10];
+    if (!PyUnicode_CheckExact(game) || !PyLong_CheckExact(rules) || !PyLong_CheckExact(seats) ||
+        !PyDict_CheckExact(options) || !(seeds_raw == Py_None || PyList_CheckExact(seeds_raw)) ||
+        !PyBytes_CheckExact(commitment) || !PyList_CheckExact(types_raw) || !PyUnicode_CheckExact(engine) ||
+        !PyDict_CheckExact(meta) || !str_keys(options) || !str_keys(meta))
+        goto amiss;
+    int ok = in_u64(every, 1);
+    if (ok == 1 && !PyLong_CheckExact(fmt))
+        ok = 0;
+    if (ok == 1) {
+        long f = PyLong_AsLong(fmt);
+        if (f == -1 && PyErr_Occurred())
+            goto amiss;
+        ok = f == FORMAT_VERSION;
+    }
+    if (ok <= 0)
+        goto amiss;
+    if (seeds_raw == Py_None) {
+        seeds = Py_None;
+        Py_INCREF(seeds);
+    }
+    else if ((seeds = pairs(seeds_raw, 0, 1, MAX_SEEDS)) == NULL)
+        goto amiss;
+    if ((types = pairs(types_raw, 1, 0, PY_SSIZE_T_MAX)) == NULL)
+        goto amiss;
+    values = PyTuple_Pack(11, game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta);
+    h = PyBytes_FromStringAndSize((const char *)link, HASH_SIZE);
+    if (values != NULL && h != NULL)
+        result = Py_BuildValue("(OOn)", values, h, end);
+    Py_XDECREF(values);
+    Py_XDECREF(h);
+    Py_XDECREF(seeds);
+    Py_XDECREF(types);
+    Py_DECREF(raw);
+    return result;
+
+amiss:
+    Py_XDECREF(raw);
+    Py_XDECREF(seeds);
+    Py_XDECREF(types);
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception))
+            return NULL;
+        PyErr_Clear();
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"read_records", read_records, METH_VARARGS,
      "read_records(data, pos, prev, commands, events, record_type, unpackb)\n--\n\n"
      "The record frames of a log from ``pos``: (records, checkpoints, hashes, offsets, reveal), or None at the\n"
      "first thing amiss. ``reveal`` is None or (the decoded map, its offset, its record number)."},
+    {"read_header", read_header, METH_VARARGS,
+     "read_header(data, magic, unpackb)\n--\n\n"
+     "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end)\n"
+     "of a well-formed header with exactly the known fields, or None."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
     {NULL, NULL, 0, NULL},

@@ -15,7 +15,9 @@ element is the index of their type in the header's ``types`` table.
 
 from __future__ import annotations
 
+import contextlib
 import operator
+import os
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +28,13 @@ import msgpack
 from .codec import digest, pack
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
+
+#: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
+#: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
+_speedups: Any = None
+if not os.environ.get("MEEPLE_PURE_PYTHON"):
+    with contextlib.suppress(ImportError):
+        from .. import _speedups
 
 MAGIC = b"MEEPLE\x00\x01"
 FORMAT_VERSION = 1
@@ -262,6 +271,17 @@ def read_header(data: bytes) -> tuple[Header, bytes, int]:
 
 def _read_header(data: bytes) -> tuple[Header, bytes, int] | None:
     """:func:`read_header` for a well-formed header, or None (then :func:`_check_header` names the problem)."""
+    if _speedups is not None:
+        found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
+        if found is None:
+            return None
+        values, h, end = found
+        return Header(*values), h, end
+    return _read_header_py(data)
+
+
+def _read_header_py(data: bytes) -> tuple[Header, bytes, int] | None:
+    """:func:`_read_header` in Python, where ``meeple._speedups`` was not built."""
     start = len(MAGIC)
     if data[:start] != MAGIC or len(data) < start + 4:
         return None

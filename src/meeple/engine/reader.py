@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 from collections.abc import Iterator
@@ -15,18 +14,11 @@ import msgpack
 from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
-from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, iter_frames, read_header, unpack_body
+from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, _speedups, iter_frames, read_header, unpack_body
 from .match import Match, codec_for, seed_at, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
 from .rng import MASK64, Rng
-
-#: The compiled record loop (``src/meeple/_speedups.c``), or None where the
-#: package was built without it or ``MEEPLE_PURE_PYTHON`` is set in the environment.
-_speedups: Any = None
-if not os.environ.get("MEEPLE_PURE_PYTHON"):
-    with contextlib.suppress(ImportError):
-        from .. import _speedups
 
 #: Logs larger than this are refused before reading (a guard for hostile input).
 MAX_LOG_BYTES = 1 << 31
