@@ -153,7 +153,7 @@ class Match:
         seats: int,
         options: Any,
         seeds: tuple[tuple[int, int], ...] | None,
-        salt: bytes,
+        salt: bytes | None,
         *,
         commitment: bytes | None = None,
         meta: Mapping[str, Any] | None = None,
@@ -164,7 +164,7 @@ class Match:
         self.seats = seats
         self.options = options
         self._seeds = seeds
-        self._salt = salt
+        self._salt_given = salt  # None: derive_salt of the first seed, when first asked for (see _salt)
         self._commitment = commitment  # computed when first asked for (see the property)
         self.meta: dict[str, Any] = dict(meta or {})
         self.checkpoint_every = checkpoint_every
@@ -182,6 +182,14 @@ class Match:
         self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
         self._hashes: list[bytes] = []  # chain hashes of _records[:len(_hashes)]
         self._sinks: list[Sink] = []
+
+    @property
+    def _salt(self) -> bytes:
+        """The commitment salt: given, or derived from the first seed (most matches never need it)."""
+        salt = self._salt_given
+        if salt is None:
+            salt = self._salt_given = derive_salt(self._seeds[0][1]) if self._seeds else b""
+        return salt
 
     @property
     def commitment(self) -> bytes:
@@ -219,7 +227,7 @@ class Match:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        match = cls(g, seats, opts, ((0, seed),), derive_salt(seed), meta=meta)
+        match = cls(g, seats, opts, ((0, seed),), None, meta=meta)  # the salt is derive_salt(seed), when needed
         match._advance_engine()
         return match
 
@@ -249,10 +257,13 @@ class Match:
 
     def legal(self, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act; UNKNOWN_SEAT for no such seat)."""
-        self._check_seat(seat)
-        if seat not in self.game.to_act(self._state):
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            self._check_seat(seat)  # the full check, for what the common case above does not cover
+        game = self.game
+        state = self._state
+        if seat not in game.to_act(state):
             return ()
-        return self.game.legal_commands(self._state, seat)
+        return game.legal_commands(state, seat)
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may know now (``None``: a spectator)."""
@@ -303,7 +314,10 @@ class Match:
         Atomic: on :class:`IllegalCommand` (or any other error) nothing
         changes. A command after an undo drops the redo branch.
         """
-        self._check_seat(seat)
+        # The checks below run on every command: the common case (a plain int
+        # seat, a command of exactly its declared field types) costs one test each.
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            self._check_seat(seat)
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
         game = self.game
@@ -312,9 +326,13 @@ class Match:
             raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
         if seat not in game.to_act(state):
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
-        if type(command) not in self.codec.index_of or not issubclass(type(command), Command):
-            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a {game.info.id} command", command)
-        command = self._well_typed(command)
+        kind = type(command)
+        codec = self.codec
+        if kind not in codec.index_of or not issubclass(kind, Command):
+            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{kind.__name__} is not a {game.info.id} command", command)
+        plain = codec.plain_check(kind)
+        if plain is None or not plain(command):
+            command = self._well_typed(command)
         cursor = self._cursor
         new, state = self._run(state, cursor, self._records[cursor - 1].rng if cursor else 0, seat, command)
         self._commit(new, state)
@@ -336,18 +354,21 @@ class Match:
     def _run(self, state: Any, seq: int, counter: int, seat: int, command: Command) -> tuple[list[Record], Any]:
         game = self.game
         new: list[Record] = []
-        evolve = game.evolve
+        decide, evolve, to_act = game.decide, game.evolve, game.to_act
         seeds = self._seeds
-        single = seeds is not None and len(seeds) == 1
+        assert seeds is not None  # play and _advance_engine refuse a match without its seed
+        seed = seeds[0][1] if len(seeds) == 1 else None
         while True:
-            rng = Rng(seeds[0][1] if single else seed_at(seeds, seq), counter)  # type: ignore[arg-type, index]
-            events = tuple(game.decide(state, seat, command, rng))
+            rng = Rng(seed_at(seeds, seq) if seed is None else seed, counter)
+            events = decide(state, seat, command, rng)
+            if type(events) is not tuple:
+                events = tuple(events)
             for e in events:
                 state = evolve(state, e)
             counter = rng.counter
             new.append(Record(seq, seat, command, events, counter))
             seq += 1
-            if ENGINE not in game.to_act(state):
+            if ENGINE not in to_act(state):
                 return new, state
             if len(new) > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
@@ -376,16 +397,21 @@ class Match:
             ]
             for sink in self._sinks:
                 sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
-        if start < len(self._records):
+        records = self._records
+        if start < len(records):
             self._truncate(start)
-        self._records.extend(new)
+        records.extend(new)
         if bodies is not None and len(self._bodies) == start:
             self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
-        self._remember(start, self._state)
         self._cursor = cursor = start + len(new)
-        self._remember(cursor, state)
+        # _remember(start, old state) then _remember(cursor, state), in one step
+        recent = self._recent
+        recent[start] = self._state
+        recent[cursor] = state
+        while len(recent) > RECENT_STATES:
+            del recent[next(iter(recent))]  # the oldest
         self._state = state
 
     def _remember(self, position: int, state: Any) -> None:
