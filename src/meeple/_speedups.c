@@ -84,17 +84,31 @@ static void compress(blake2b_state *s, const uint8_t *block, int last)
     v[12] ^= s->t;
     if (last)
         v[14] = ~v[14];
-    for (int r = 0; r < 12; r++) {
-        const uint8_t *z = SIGMA[r];
-        G(0, 4, 8, 12, m[z[0]], m[z[1]]);
-        G(1, 5, 9, 13, m[z[2]], m[z[3]]);
-        G(2, 6, 10, 14, m[z[4]], m[z[5]]);
-        G(3, 7, 11, 15, m[z[6]], m[z[7]]);
-        G(0, 5, 10, 15, m[z[8]], m[z[9]]);
-        G(1, 6, 11, 12, m[z[10]], m[z[11]]);
-        G(2, 7, 8, 13, m[z[12]], m[z[13]]);
-        G(3, 4, 9, 14, m[z[14]], m[z[15]]);
-    }
+    /* the rounds unrolled, so the message schedule indexes are constants */
+#define ROUND(r)                                                   \
+    do {                                                           \
+        G(0, 4, 8, 12, m[SIGMA[r][0]], m[SIGMA[r][1]]);            \
+        G(1, 5, 9, 13, m[SIGMA[r][2]], m[SIGMA[r][3]]);            \
+        G(2, 6, 10, 14, m[SIGMA[r][4]], m[SIGMA[r][5]]);           \
+        G(3, 7, 11, 15, m[SIGMA[r][6]], m[SIGMA[r][7]]);           \
+        G(0, 5, 10, 15, m[SIGMA[r][8]], m[SIGMA[r][9]]);           \
+        G(1, 6, 11, 12, m[SIGMA[r][10]], m[SIGMA[r][11]]);         \
+        G(2, 7, 8, 13, m[SIGMA[r][12]], m[SIGMA[r][13]]);          \
+        G(3, 4, 9, 14, m[SIGMA[r][14]], m[SIGMA[r][15]]);          \
+    } while (0)
+    ROUND(0);
+    ROUND(1);
+    ROUND(2);
+    ROUND(3);
+    ROUND(4);
+    ROUND(5);
+    ROUND(6);
+    ROUND(7);
+    ROUND(8);
+    ROUND(9);
+    ROUND(10);
+    ROUND(11);
+#undef ROUND
     for (int i = 0; i < 8; i++)
         s->h[i] ^= v[i] ^ v[i + 8];
 }
@@ -360,6 +374,7 @@ fail:
 
 static const char *const HEADER_KEYS[11] = {"game", "rules", "seats", "options", "seeds", "commitment",
                                             "types", "checkpoint_every", "engine", "format", "meta"};
+static PyObject *header_keys[11]; /* interned at import */
 #define MAX_SEEDS 256
 #define FORMAT_VERSION 1
 
@@ -468,7 +483,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
         goto amiss;
     PyObject *v[11];
     for (int i = 0; i < 11; i++) {
-        v[i] = PyDict_GetItemString(raw, HEADER_KEYS[i]); /* borrowed */
+        v[i] = PyDict_GetItemWithError(raw, header_keys[i]); /* borrowed */
         if (v[i] == NULL)
             goto amiss; /* 11 keys, not these: from_prim decides */
     }
@@ -539,4 +554,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meeple._speedups",
                                     "The log reader's record loop, compiled (optional).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speedups(void)
+{
+    for (int i = 0; i < 11; i++)
+        if (header_keys[i] == NULL && (header_keys[i] = PyUnicode_InternFromString(HEADER_KEYS[i])) == NULL)
+            return NULL;
+    return PyModule_Create(&module);
+}

@@ -18,6 +18,7 @@ import enum
 import hashlib
 import types
 import typing
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -172,6 +173,8 @@ def _any(v: Any) -> Any:
 
 
 _INT_ONLY = frozenset([int])
+#: The hook inside each hook of an optional type (``X | None``), by the optional hook.
+_OPTIONAL_OF: weakref.WeakKeyDictionary[Hook, Hook] = weakref.WeakKeyDictionary()
 
 #: Hooks whose check is "the value's class is exactly this type"; generated
 #: builders inline that test and call the hook only to raise its error.
@@ -315,6 +318,7 @@ class Codec:
         def opt(v: Any) -> Any:
             return None if v is None else inner(v)
 
+        _OPTIONAL_OF[opt] = inner  # generated builders test for None inline
         return opt
 
     def _tuple_hook(self, args: tuple[Any, ...]) -> Hook:
@@ -423,9 +427,13 @@ class Codec:
             item = f"v[{i + offset}]"
             # primitives are checked inline (the hook runs only to raise its error)
             exact = _INLINE_EXACT.get(h)
+            inner = _OPTIONAL_OF.get(h)
             if exact is not None:
                 ns[f"t{i}"] = exact
                 args.append(f"(x if (x := {item}).__class__ is t{i} else h{i}(x))")
+            elif inner is not None:
+                ns[f"o{i}"] = inner
+                args.append(f"(None if (x := {item}) is None else o{i}(x))")
             else:
                 args.append(f"h{i}({item})")
         tag_test = f" or v[0] != {tag!r}" if tag is not None and check_tag else ""
