@@ -253,7 +253,8 @@ class Match:
     @property
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now (``()`` once the match is over)."""
-        return tuple(self.game.to_act(self._state))
+        acting = self.game.to_act(self._state)
+        return acting if type(acting) is tuple else tuple(acting)
 
     def legal(self, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act; UNKNOWN_SEAT for no such seat)."""
@@ -421,9 +422,11 @@ class Match:
             del recent[next(iter(recent))]  # the oldest
 
     def _advance_engine(self) -> None:
-        if ENGINE in self.game.to_act(self._state) and self._seeds is not None:
-            cmd = self.game.auto_command(self._state)
-            new, state = self._run(self._state, self._cursor, self.rng_counter, ENGINE, cmd)
+        game, state = self.game, self._state
+        if ENGINE in game.to_act(state) and self._seeds is not None:
+            cursor = self._cursor
+            counter = self._records[cursor - 1].rng if cursor else 0  # rng_counter
+            new, state = self._run(state, cursor, counter, ENGINE, game.auto_command(state))
             self._commit(new, state)
 
     def _truncate(self, n: int) -> None:
