@@ -164,6 +164,15 @@ def test_fork_with_a_new_seed_redeals_and_still_verifies() -> None:
     assert meeple.verify(child.to_bytes()).ok
 
 
+def test_the_seed_commitment_uses_the_salt_derived_from_the_seed() -> None:
+    from meeple.engine.match import derive_salt, seed_commitment
+
+    m = started(seed=42)  # the salt is derived when first needed
+    assert m.commitment == seed_commitment([(0, 42)], derive_salt(42))
+    forked = m.fork(seed=7)
+    assert forked.commitment == seed_commitment([(0, 42), (1, 7)], derive_salt(7))
+
+
 def test_verify_reads_a_seed_schedule_as_the_engine_does() -> None:
     """Record n draws from the last pair with from_record <= n, whatever the pairs' order (docs/log-format.md).
 
