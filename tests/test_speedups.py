@@ -168,3 +168,25 @@ def test_the_fast_header_reader_accepts_exactly_the_headers_the_checking_one_acc
             else:
                 checked += 1
     assert checked > 100
+
+
+def test_reading_a_log_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    from meeple.engine.errors import CorruptLog
+
+    data = _played("kings", 2, 1).to_bytes()
+    forged = bytearray(data)
+    forged[-20] ^= 1  # inside the last frame: the hash chain breaks
+    assert gc.isenabled()
+    Match.from_bytes(data)
+    assert gc.isenabled()
+    with pytest.raises(CorruptLog):
+        Match.from_bytes(bytes(forged))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Match.from_bytes(data)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
