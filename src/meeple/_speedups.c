@@ -5,7 +5,8 @@
  * meeple.engine.reader._read_records_py does, and accepts exactly the same
  * logs: it walks the record frames, checks each link of the BLAKE2b-128 hash
  * chain, decodes each body with msgpack's unpackb, checks the record's shape
- * and builds its messages with the decoders of the log's type table. At the
+ * and builds its messages (setting their slots itself where a message has only
+ * int, str, bool or bytes fields, else with the decoders of the log's type table). At the
  * first thing amiss it returns None, and the reader's checking loop names the
  * problem. Building the package without a C compiler skips this module; the
  * reader then uses the pure-Python loop (tests/test_speedups.py holds the two
@@ -177,9 +178,37 @@ static PyObject *blake2b_128(PyObject *self, PyObject *args)
 
 /* -- the record loop ------------------------------------------------------ */
 
-/* The message decoder of a log's table for the array ``msg``: a list whose first item is a
- * non-negative int indexing ``table`` at a decoder (not None). Returns a new reference to the
- * decoded message, or NULL with or without an exception set. */
+static PyObject *empty_tuple; /* created at import */
+
+/* Build the message ``msg`` by its spec (cls, builder, field classes, field slots): if each field
+ * holds a value of exactly its class, a new ``cls`` with its slots set, as the builder would;
+ * otherwise the builder's own result (or error). */
+static PyObject *build_by_spec(PyObject *spec, PyObject *msg)
+{
+    PyObject *cls = PyTuple_GET_ITEM(spec, 0), *builder = PyTuple_GET_ITEM(spec, 1),
+             *kinds = PyTuple_GET_ITEM(spec, 2), *slots = PyTuple_GET_ITEM(spec, 3);
+    const Py_ssize_t k = PyTuple_GET_SIZE(kinds);
+    if (PyList_GET_SIZE(msg) != k + 1)
+        return PyObject_CallOneArg(builder, msg);
+    for (Py_ssize_t j = 0; j < k; j++)
+        if ((PyObject *)Py_TYPE(PyList_GET_ITEM(msg, j + 1)) != PyTuple_GET_ITEM(kinds, j))
+            return PyObject_CallOneArg(builder, msg);
+    PyObject *obj = PyBaseObject_Type.tp_new((PyTypeObject *)cls, empty_tuple, NULL); /* object.__new__(cls) */
+    if (obj == NULL)
+        return NULL;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *slot = PyTuple_GET_ITEM(slots, j);
+        if (Py_TYPE(slot)->tp_descr_set(slot, obj, PyList_GET_ITEM(msg, j + 1)) < 0) {
+            Py_DECREF(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+/* The message of the array ``msg``: a list whose first item is a non-negative int indexing
+ * ``table`` at a decoder or a message spec (not None). Returns a new reference to the decoded
+ * message, or NULL with or without an exception set. */
 static PyObject *decode_message(PyObject *msg, PyObject *table)
 {
     if (!PyList_CheckExact(msg) || PyList_GET_SIZE(msg) < 1)
@@ -195,6 +224,8 @@ static PyObject *decode_message(PyObject *msg, PyObject *table)
     PyObject *decode = PyTuple_GET_ITEM(table, i);
     if (decode == Py_None)
         return NULL;
+    if (PyTuple_CheckExact(decode))
+        return build_by_spec(decode, msg);
     return PyObject_CallOneArg(decode, msg);
 }
 
@@ -540,7 +571,9 @@ static PyMethodDef methods[] = {
     {"read_records", read_records, METH_VARARGS,
      "read_records(data, pos, prev, commands, events, record_type, unpackb)\n--\n\n"
      "The record frames of a log from ``pos``: (records, checkpoints, hashes, offsets, reveal), or None at the\n"
-     "first thing amiss. ``reveal`` is None or (the decoded map, its offset, its record number)."},
+     "first thing amiss. ``reveal`` is None or (the decoded map, its offset, its record number). ``commands``\n"
+     "and ``events`` hold, by type index, a decoder, a message spec (cls, builder, field classes, field\n"
+     "slots) or None."},
     {"read_header", read_header, METH_VARARGS,
      "read_header(data, magic, unpackb)\n--\n\n"
      "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end)\n"
@@ -556,6 +589,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meeple._speedups",
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {
+    if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL)
+        return NULL;
     for (int i = 0; i < 11; i++)
         if (header_keys[i] == NULL && (header_keys[i] = PyUnicode_InternFromString(HEADER_KEYS[i])) == NULL)
             return NULL;

@@ -409,6 +409,26 @@ class Codec:
             self._hooks[key] = fn
         return fn
 
+    def message_spec(self, cls: type[Message]) -> tuple[Any, ...] | None:
+        """What the compiled log reader needs to build ``cls`` itself, or None.
+
+        ``(cls, builder, field classes, field slots)`` for a message whose
+        builder (:meth:`message_builder`) only checks that each field holds a
+        value of exactly its class (int, str, bool or bytes) and sets its
+        slots: the compiled loop does the same, and calls the builder for
+        anything else (which then raises the usual error).
+        """
+        slots = _field_slots(cls)
+        if not slots:
+            return None
+        kinds = []
+        for f in attrs.fields(typing.cast(Any, cls)):
+            exact = _INLINE_EXACT.get(self.hook(f.type))
+            if exact is None:
+                return None
+            kinds.append(exact)
+        return (cls, self.message_builder(cls), tuple(kinds), tuple(slots))
+
     def _attrs_builder(self, cls: type, check_tag: bool) -> Hook:
         attrs.resolve_types(cls)
         fields = attrs.fields(cls)
@@ -489,6 +509,12 @@ def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:
     directly: the same object its ``__init__`` builds, at two thirds of the
     cost (the log reader builds one per event). Otherwise None.
     """
+    slots = _field_slots(cls)
+    return None if slots is None else [slot.__set__ for slot in slots]
+
+
+def _field_slots(cls: type) -> list[types.MemberDescriptorType] | None:
+    """The slot descriptors of ``cls``'s fields, in order, if setting them is all its ``__init__`` does."""
     if not attrs.has(cls) or hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
         return None
     if any("_attrs_cached_hash" in vars(c).get("__slots__", ()) for c in cls.__mro__):
@@ -496,15 +522,15 @@ def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:
     code = getattr(vars(cls).get("__init__"), "__code__", None)
     if code is None or "attrs generated" not in code.co_filename:  # a hand-written __init__
         return None
-    setters: list[Callable[[Any, Any], None]] = []
+    slots: list[types.MemberDescriptorType] = []
     for f in attrs.fields(cls):
         if f.validator is not None or f.converter is not None or not f.init:
             return None
         slot = next((vars(c)[f.name] for c in cls.__mro__ if f.name in vars(c)), None)
         if not isinstance(slot, types.MemberDescriptorType):
             return None
-        setters.append(slot.__set__)
-    return setters
+        slots.append(slot)
+    return slots
 
 
 def _fieldless(cls: type, build: Hook) -> Hook:

@@ -227,7 +227,7 @@ def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: 
     """
     if _speedups is None:
         return _read_records_py(data, pos, prev, table, header)
-    found = _speedups.read_records(data, pos, prev, table.commands, table.events, Record, msgpack.unpackb)
+    found = _speedups.read_records(data, pos, prev, table.compiled_commands, table.compiled_events, Record, msgpack.unpackb)
     if found is None:
         return None
     records, checkpoints, hashes, offsets, reveal = found

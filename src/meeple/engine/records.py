@@ -69,6 +69,7 @@ class TypeTable:
         game = codec.game
         self._decoders: list[Callable[[list[Any]], Message]] = []
         self._kinds: list[type] = []
+        specs: list[Any] = []  # what the compiled reader builds each message with
         for tag, version in types:
             cls = codec.by_tag.get(tag)
             if cls is None:
@@ -83,14 +84,19 @@ class TypeTable:
                 raise UnsupportedLog(f"no upcaster for {tag!r} from schema {version} to {cls.schema}")
             if steps:
                 self._decoders.append(_decoder(tag, hook, steps))  # type: ignore[arg-type]
+                specs.append(self._decoders[-1])
             else:  # the index is checked by decode; build straight from the file form
                 self._decoders.append(codec.message_builder(cls))
+                specs.append(codec.message_spec(cls) or self._decoders[-1])
             self._kinds.append(Command if issubclass(cls, Command) else Event)
         #: the decoders by type index, None where the index names the other kind
         self.commands: tuple[Callable[[list[Any]], Any] | None, ...] = tuple(
             d if k is Command else None for d, k in zip(self._decoders, self._kinds))
         self.events: tuple[Callable[[list[Any]], Any] | None, ...] = tuple(
             d if k is Event else None for d, k in zip(self._decoders, self._kinds))
+        #: the same for the compiled reader: a decoder, or a message spec (:meth:`Codec.message_spec`)
+        self.compiled_commands: tuple[Any, ...] = tuple(d if k is Command else None for d, k in zip(specs, self._kinds))
+        self.compiled_events: tuple[Any, ...] = tuple(d if k is Event else None for d, k in zip(specs, self._kinds))
 
     def decode(self, prim: Any, kind: type) -> Any:
         """Decode one message of ``kind`` (Command or Event) from its file form."""
