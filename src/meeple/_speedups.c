@@ -180,29 +180,81 @@ static PyObject *blake2b_128(PyObject *self, PyObject *args)
 
 static PyObject *empty_tuple; /* created at import */
 
-/* Build the message ``msg`` by its spec (cls, builder, field classes, field slots): if each field
- * holds a value of exactly its class, a new ``cls`` with its slots set, as the builder would;
+/* The value a field hook builds from ``v``, for the field's kind (Codec.message_spec): a new
+ * reference, or NULL if ``v`` does not fit (an exception is set only on a real error). */
+static PyObject *convert(PyObject *kind, PyObject *v)
+{
+    if (PyType_Check(kind)) {
+        if (kind == (PyObject *)&PyTuple_Type) { /* a tuple of exact ints, from an array */
+            if (!PyList_CheckExact(v))
+                return NULL;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(v); i++)
+                if (!PyLong_CheckExact(PyList_GET_ITEM(v, i)))
+                    return NULL;
+            return PyList_AsTuple(v);
+        }
+        if ((PyObject *)Py_TYPE(v) != kind) /* int, str, bool or bytes, exactly */
+            return NULL;
+        Py_INCREF(v);
+        return v;
+    }
+    PyObject *tag = PyTuple_GET_ITEM(kind, 0), *sub = PyTuple_GET_ITEM(kind, 1);
+    if (tag == Py_None) { /* optional */
+        if (v == Py_None) {
+            Py_INCREF(v);
+            return v;
+        }
+        return convert(sub, v);
+    }
+    if (!PyList_CheckExact(v)) /* a tuple of ``sub``, from an array */
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(v);
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = convert(sub, PyList_GET_ITEM(v, i));
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+#define MAX_SPEC_FIELDS 16
+
+/* Build the message ``msg`` by its spec (cls, builder, field kinds, field slots): if every field
+ * fits its kind, a new ``cls`` with its slots set to the converted values, as the builder would;
  * otherwise the builder's own result (or error). */
 static PyObject *build_by_spec(PyObject *spec, PyObject *msg)
 {
     PyObject *cls = PyTuple_GET_ITEM(spec, 0), *builder = PyTuple_GET_ITEM(spec, 1),
              *kinds = PyTuple_GET_ITEM(spec, 2), *slots = PyTuple_GET_ITEM(spec, 3);
     const Py_ssize_t k = PyTuple_GET_SIZE(kinds);
-    if (PyList_GET_SIZE(msg) != k + 1)
+    if (PyList_GET_SIZE(msg) != k + 1 || k > MAX_SPEC_FIELDS)
         return PyObject_CallOneArg(builder, msg);
-    for (Py_ssize_t j = 0; j < k; j++)
-        if ((PyObject *)Py_TYPE(PyList_GET_ITEM(msg, j + 1)) != PyTuple_GET_ITEM(kinds, j))
-            return PyObject_CallOneArg(builder, msg);
-    PyObject *obj = PyBaseObject_Type.tp_new((PyTypeObject *)cls, empty_tuple, NULL); /* object.__new__(cls) */
-    if (obj == NULL)
-        return NULL;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *slot = PyTuple_GET_ITEM(slots, j);
-        if (Py_TYPE(slot)->tp_descr_set(slot, obj, PyList_GET_ITEM(msg, j + 1)) < 0) {
-            Py_DECREF(obj);
-            return NULL;
+    PyObject *values[MAX_SPEC_FIELDS];
+    PyObject *obj = NULL;
+    Py_ssize_t done = 0;
+    for (; done < k; done++) {
+        values[done] = convert(PyTuple_GET_ITEM(kinds, done), PyList_GET_ITEM(msg, done + 1));
+        if (values[done] == NULL)
+            break;
+    }
+    if (done == k) {
+        obj = PyBaseObject_Type.tp_new((PyTypeObject *)cls, empty_tuple, NULL); /* object.__new__(cls) */
+        for (Py_ssize_t j = 0; obj != NULL && j < k; j++) {
+            PyObject *slot = PyTuple_GET_ITEM(slots, j);
+            if (Py_TYPE(slot)->tp_descr_set(slot, obj, values[j]) < 0)
+                Py_CLEAR(obj);
         }
     }
+    for (Py_ssize_t j = 0; j < done; j++)
+        Py_DECREF(values[j]);
+    if (done < k && !PyErr_Occurred()) /* a value that does not fit: the builder names it */
+        return PyObject_CallOneArg(builder, msg);
     return obj;
 }
 

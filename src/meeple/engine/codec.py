@@ -175,6 +175,20 @@ def _any(v: Any) -> Any:
 _INT_ONLY = frozenset([int])
 #: The hook inside each hook of an optional type (``X | None``), by the optional hook.
 _OPTIONAL_OF: weakref.WeakKeyDictionary[Hook, Hook] = weakref.WeakKeyDictionary()
+#: What the compiled log reader checks and builds for a hook's values, for the hooks
+#: it can stand in for (see :meth:`Codec.message_spec`): ``int``, ``str``,
+#: ``bool`` or ``bytes`` (exactly that class); ``tuple`` (a tuple from an array
+#: of exact ints); ``(None, kind)`` (nil or that kind); ``(tuple, kind)`` (a
+#: tuple from an array of that kind).
+_COMPILED_KIND: weakref.WeakKeyDictionary[Hook, Any] = weakref.WeakKeyDictionary()
+
+
+def _compiled_kind(hook: Hook) -> Any:
+    """The compiled reader's kind for ``hook``'s values, or None where only the hook itself will do."""
+    try:
+        return _INLINE_EXACT.get(hook) or _COMPILED_KIND.get(hook)
+    except TypeError:  # a hook that cannot be weakly referenced has no kind
+        return None
 
 #: Hooks whose check is "the value's class is exactly this type"; generated
 #: builders inline that test and call the hook only to raise its error.
@@ -319,6 +333,9 @@ class Codec:
             return None if v is None else inner(v)
 
         _OPTIONAL_OF[opt] = inner  # generated builders test for None inline
+        inner_kind = _compiled_kind(inner)
+        if inner_kind is not None:
+            _COMPILED_KIND[opt] = (None, inner_kind)
         return opt
 
     def _tuple_hook(self, args: tuple[Any, ...]) -> Hook:
@@ -336,6 +353,7 @@ class Codec:
                             raise DecodeError(f"expected an integer, got {type(x).__name__}", f"[{i}]")
                     return tuple(v)
 
+                _COMPILED_KIND[ints] = tuple
                 return ints
 
             def homogeneous(v: Any) -> tuple[Any, ...]:
@@ -346,6 +364,9 @@ class Codec:
                 except DecodeError:
                     return tuple(_items(item, v))  # raises again, naming the item
 
+            item_kind = _compiled_kind(item)
+            if item_kind is not None:
+                _COMPILED_KIND[homogeneous] = (tuple, item_kind)
             return homogeneous
         hooks = [self.hook(a) for a in args]
         n = len(hooks)
@@ -412,22 +433,24 @@ class Codec:
     def message_spec(self, cls: type[Message]) -> tuple[Any, ...] | None:
         """What the compiled log reader needs to build ``cls`` itself, or None.
 
-        ``(cls, builder, field classes, field slots)`` for a message whose
-        builder (:meth:`message_builder`) only checks that each field holds a
-        value of exactly its class (int, str, bool or bytes) and sets its
-        slots: the compiled loop does the same, and calls the builder for
-        anything else (which then raises the usual error).
+        ``(cls, builder, field kinds, field slots)`` for a message built by
+        setting its slots whose fields are of kinds the compiled loop checks
+        and builds as their hooks do (ints, strings, booleans, bytes, tuples
+        of them, optional ones: see ``_COMPILED_KIND``). The loop calls the
+        builder for any value that does not fit (which then raises the usual
+        error).
         """
+        builder = self.message_builder(cls)  # also resolves the field types
         slots = _field_slots(cls)
         if not slots:
             return None
         kinds = []
         for f in attrs.fields(typing.cast(Any, cls)):
-            exact = _INLINE_EXACT.get(self.hook(f.type))
-            if exact is None:
+            kind = _compiled_kind(self.hook(f.type))
+            if kind is None:
                 return None
-            kinds.append(exact)
-        return (cls, self.message_builder(cls), tuple(kinds), tuple(slots))
+            kinds.append(kind)
+        return (cls, builder, tuple(kinds), tuple(slots))
 
     def _attrs_builder(self, cls: type, check_tag: bool) -> Hook:
         attrs.resolve_types(cls)
@@ -447,7 +470,10 @@ class Codec:
             item = f"v[{i + offset}]"
             # primitives are checked inline (the hook runs only to raise its error)
             exact = _INLINE_EXACT.get(h)
-            inner = _OPTIONAL_OF.get(h)
+            try:
+                inner = _OPTIONAL_OF.get(h)
+            except TypeError:  # a hook that cannot be weakly referenced is not an optional one
+                inner = None
             if exact is not None:
                 ns[f"t{i}"] = exact
                 args.append(f"(x if (x := {item}).__class__ is t{i} else h{i}(x))")

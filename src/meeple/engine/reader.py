@@ -133,23 +133,13 @@ def read_log(data: bytes) -> LoadedLog:
     ``CorruptLog`` or ``UnsupportedLog`` naming the record and byte offset;
     :class:`UnknownGame` for a game this installation does not have.
     """
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise LogError("a log is bytes")
-    data = bytes(data)
+    if data.__class__ is not bytes:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise LogError("a log is bytes")
+        data = bytes(data)
     header, prev, header_end = read_header(data)
     game = get_game(header.game)
-    if header.rules != game.info.rules_version:
-        raise UnsupportedLog(
-            f"the log was written for {header.game} rules version {header.rules}; "
-            f"this library has version {game.info.rules_version}"
-        )
-    codec = codec_for(game)
-    try:
-        game.check_seats(header.seats)
-        options = _options(codec, header)
-    except ConfigError as e:
-        raise CorruptLog(f"bad header: {e}") from None
-    table = TypeTable.of(codec, header.types)
+    options, table = _setup(game, header)
     found = _without_gc(_read_records, data, header_end, prev, table, header)
     if found is None:  # something is wrong with the log: the checking loop names what, and where
         found = _check_records(data, prev, table, header)
@@ -208,6 +198,41 @@ def _check_records(data: bytes, prev: bytes, table: TypeTable, header: Header) -
         hashes.append(fr.hash)
         offsets.append(fr.offset)
     return records, checkpoints, hashes, offsets, reveal
+
+
+def _setup(game: Game[Any, Any], header: Header) -> tuple[Any, TypeTable]:
+    """The options and type table of a log of ``game``, after checking the header's rules, seats and options.
+
+    Remembered per game, rules version, seat count, type list and options
+    map, so the logs of one kind of match are set up once.
+    """
+    codec = codec_for(game)
+    try:
+        key: Any = (header.rules, header.seats, header.types, pack(header.options))
+    except Exception:  # options msgpack cannot pack are refused by options_from_map
+        key = None
+    cache: dict[Any, tuple[Any, TypeTable]] = codec.__dict__.setdefault("_log_setups", {})
+    found = cache.get(key) if key is not None else None
+    if found is not None:
+        return found
+    if header.rules != game.info.rules_version:
+        raise UnsupportedLog(
+            f"the log was written for {header.game} rules version {header.rules}; "
+            f"this library has version {game.info.rules_version}"
+        )
+    try:
+        game.check_seats(header.seats)
+        options = _options(codec, header)
+    except ConfigError as e:
+        raise CorruptLog(f"bad header: {e}") from None
+    found = options, TypeTable.of(codec, header.types)
+    try:
+        hash(options)  # keep only immutable options
+    except TypeError:
+        return found
+    if key is not None and len(cache) < 64:  # a guard against hostile logs with ever new headers
+        cache[key] = found
+    return found
 
 
 def _options(codec: Codec, header: Header) -> Any:
