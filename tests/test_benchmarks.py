@@ -150,7 +150,8 @@ def _forgeries(data: bytes) -> Iterator[bytes]:
     raws = [msgpack.unpackb(b) for b in bodies]
     swaps: list[Any] = [True, False, 1.0, -1, 1 << 40, None, "x", b"x", [], [0], {"a": 1}, {1: 2}]
     for i, raw in enumerate(raws[:4]):
-        for path in ((0,), (1,), (2,), (2, 0), (3,), (4,), (5,), (3, 0), (3, 0, 0), (3, 0, 1), (2, 1)):
+        for path in ((0,), (1,), (2,), (2, 0), (3,), (4,), (5,), (3, 0), (3, 0, 0), (3, 0, 1), (2, 1), (2, 2),
+                     (3, 0, 2), (3, 0, 2, 0), (3, 0, 2, 0, 0), (3, 1, 2), (3, 0, 3)):
             for swap in swaps:
                 forged = msgpack.unpackb(bodies[i])
                 node = forged
