@@ -93,11 +93,8 @@ def test_meeple_pure_python_turns_the_compiled_loop_off() -> None:
 
 @compiled
 def test_the_compiled_header_reader_accepts_only_what_the_checking_one_accepts() -> None:
-    import msgpack
-
     from meeple.engine.codec import digest
-    from meeple.engine.errors import LogError
-    from meeple.engine.log import HASH_SIZE, LENGTH, MAGIC, Header, _check_header
+    from meeple.engine.log import _HEADER_SLOTS, MAGIC, Header, _check_header
 
     def framed(raw: object) -> bytes:
         body = msgpack.packb(raw)
@@ -109,6 +106,11 @@ def test_the_compiled_header_reader_accepts_only_what_the_checking_one_accepts()
         raw = msgpack.unpackb(data[12 : 12 + LENGTH.unpack_from(data, 8)[0] - HASH_SIZE])
         honest = speedups.read_header(data, MAGIC, msgpack.unpackb)
         assert honest is not None and (Header(*honest[0]), honest[1], honest[2]) == _check_header(data)
+        if _HEADER_SLOTS is not None:  # the header built by setting its slots
+            built = speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS)
+            assert built == _check_header(data) and type(built[0]) is Header
+            with pytest.raises(ValueError):
+                speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS[:3])
         forgeries = [*_header_forgeries(raw), {**raw, "types": [["x", 1 << 70]]}, {**raw, "seeds": [[0, (1 << 64) - 1]]},
                      {**raw, "seeds": [[0, 1 << 64]]}, {**raw, "checkpoint_every": 1 << 64}]
         for forged in forgeries:

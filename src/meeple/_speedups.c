@@ -531,9 +531,15 @@ bad:
 static PyObject *read_header(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *data, *magic_obj, *unpackb;
-    if (!PyArg_ParseTuple(args, "O!O!O", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb))
+    PyObject *data, *magic_obj, *unpackb, *header_type = Py_None, *header_slots = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!O|OO", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb, &header_type,
+                          &header_slots))
         return NULL;
+    if (header_type != Py_None && (!PyType_Check(header_type) || !PyTuple_CheckExact(header_slots) ||
+                                   PyTuple_GET_SIZE(header_slots) != 11)) {
+        PyErr_SetString(PyExc_ValueError, "read_header: a header type needs its 11 field slots");
+        return NULL;
+    }
     const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data), *magic = (const uint8_t *)PyBytes_AS_STRING(magic_obj);
     const Py_ssize_t n = PyBytes_GET_SIZE(data), start = PyBytes_GET_SIZE(magic_obj);
     if (start != 8) {
@@ -596,7 +602,18 @@ static PyObject *read_header(PyObject *self, PyObject *args)
         goto amiss;
     if ((types = pairs(types_raw, 1, 0, PY_SSIZE_T_MAX)) == NULL)
         goto amiss;
-    values = PyTuple_Pack(11, game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta);
+    if (header_type == Py_None)
+        values = PyTuple_Pack(11, game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta);
+    else { /* what header_type(*values) builds, its slots set directly */
+        PyObject *fields[11] = {game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta};
+        values = PyBaseObject_Type.tp_new((PyTypeObject *)header_type, empty_tuple, NULL);
+        for (int i = 0; values != NULL && i < 11; i++) {
+            PyObject *slot = PyTuple_GET_ITEM(header_slots, i);
+            descrsetfunc set = Py_TYPE(slot)->tp_descr_set;
+            if (set == NULL || set(slot, values, fields[i]) < 0)
+                Py_CLEAR(values);
+        }
+    }
     h = PyBytes_FromStringAndSize((const char *)link, HASH_SIZE);
     if (values != NULL && h != NULL)
         result = Py_BuildValue("(OOn)", values, h, end);
@@ -627,9 +644,10 @@ static PyMethodDef methods[] = {
      "and ``events`` hold, by type index, a decoder, a message spec (cls, builder, field classes, field\n"
      "slots) or None."},
     {"read_header", read_header, METH_VARARGS,
-     "read_header(data, magic, unpackb)\n--\n\n"
+     "read_header(data, magic, unpackb, header_type=None, header_slots=None)\n--\n\n"
      "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end)\n"
-     "of a well-formed header with exactly the known fields, or None."},
+     "of a well-formed header with exactly the known fields, or None. With ``header_type`` and the slot\n"
+     "descriptors of those 11 fields, the first item is a ``header_type`` with its slots set instead."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
     {NULL, NULL, 0, NULL},

@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 import msgpack
 
-from .codec import digest, pack
+from .codec import _field_slots, digest, pack
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
 
@@ -169,6 +169,9 @@ _HEADER_VALUES = operator.itemgetter(
 _HEADER_KINDS = (str, int, int, dict, list, bytes, list, int, str, int, dict)
 _HEADER_KINDS_HIDDEN = (str, int, int, dict, type(None), bytes, list, int, str, int, dict)  # seeds hidden
 _STR = frozenset([str])
+#: The slots of Header's fields if setting them is all its __init__ does (the compiled reader then sets them)
+_header_slots = _field_slots(Header)
+_HEADER_SLOTS = None if _header_slots is None else tuple(_header_slots)
 
 
 def _int(v: Any) -> int:
@@ -272,11 +275,11 @@ def read_header(data: bytes) -> tuple[Header, bytes, int]:
 def _read_header(data: bytes) -> tuple[Header, bytes, int] | None:
     """:func:`read_header` for a well-formed header, or None (then :func:`_check_header` names the problem)."""
     if _speedups is not None:
-        found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
-        if found is None:
-            return None
-        values, h, end = found
-        return Header(*values), h, end
+        if _HEADER_SLOTS is None:
+            found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
+            return None if found is None else (Header(*found[0]), found[1], found[2])
+        found = _speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS)
+        return found  # type: ignore[no-any-return]
     return _read_header_py(data)
 
 
