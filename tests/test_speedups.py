@@ -100,37 +100,62 @@ def test_the_compiled_header_reader_accepts_only_what_the_checking_one_accepts()
         body = msgpack.packb(raw)
         return MAGIC + LENGTH.pack(len(body) + HASH_SIZE) + body + digest(body, MAGIC)
 
+    def compiled(log: bytes, cache: dict[bytes, Any] | None) -> Any:
+        """The compiled reader's header, hash and end, built both ways, or None."""
+        found = speedups.read_header(log, MAGIC, msgpack.unpackb)
+        if _HEADER_SLOTS is None:
+            return None if found is None else (Header(*found[0]), found[1], found[2])
+        built = speedups.read_header(log, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS, cache)
+        assert (found is None) == (built is None)
+        if built is None:
+            return None
+        assert (Header(*found[0]), found[1], found[2]) == built[:3] and type(built[0]) is Header
+        return built[:3]
+
     accepted = refused = 0
+    cache: dict[bytes, Any] = {}  # kinds of header shared across the honest and forged ones
     for hide in (False, True):
         data = Match.start("kings", 3, seed=9).to_bytes(hide_seed=hide)
         raw = msgpack.unpackb(data[12 : 12 + LENGTH.unpack_from(data, 8)[0] - HASH_SIZE])
-        honest = speedups.read_header(data, MAGIC, msgpack.unpackb)
-        assert honest is not None and (Header(*honest[0]), honest[1], honest[2]) == _check_header(data)
-        if _HEADER_SLOTS is not None:  # the header built by setting its slots
-            built = speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS)
-            assert built == _check_header(data) and type(built[0]) is Header
+        for _ in range(2):  # read, then read again as a known kind
+            assert compiled(data, cache) == _check_header(data)
+        if _HEADER_SLOTS is not None:
             with pytest.raises(ValueError):
                 speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS[:3])
         forgeries = [*_header_forgeries(raw), {**raw, "types": [["x", 1 << 70]]}, {**raw, "seeds": [[0, (1 << 64) - 1]]},
-                     {**raw, "seeds": [[0, 1 << 64]]}, {**raw, "checkpoint_every": 1 << 64}]
+                     {**raw, "seeds": [[0, 1 << 64]]}, {**raw, "checkpoint_every": 1 << 64},
+                     {**raw, "seeds": [[7, 1], [300, 1 << 40]]}, {**raw, "seeds": [[-1, 5]]},
+                     {**raw, "commitment": b""}, {**raw, "commitment": bytes(300)}]
         for forged in forgeries:
             try:
                 log = framed(forged)
             except (TypeError, ValueError, OverflowError):
                 continue  # msgpack cannot write it
-            fast = speedups.read_header(log, MAGIC, msgpack.unpackb)
             try:
                 slow: object = _check_header(log)
             except LogError as e:
                 slow = e
-            if fast is not None:
-                accepted += 1
-                assert (Header(*fast[0]), fast[1], fast[2]) == slow, f"accepted {forged!r} differently"
-            else:
-                refused += 1
-    assert accepted > 10 and refused > 100
+            for attempt in (None, cache, cache):
+                fast = compiled(log, attempt)
+                if fast is not None:
+                    accepted += 1
+                    assert fast == slow, f"accepted {forged!r} differently"
+                else:
+                    refused += 1
+    assert accepted > 30 and refused > 300
+    assert 2 <= len(cache) <= 64
     for cut in range(0, 40, 3):  # torn or foreign headers
         assert speedups.read_header(data[:cut], MAGIC, msgpack.unpackb) is None
+
+
+def test_a_header_read_from_a_known_kind_owns_its_options() -> None:
+    from meeple.engine.log import read_header
+
+    data = Match.start("liars-dice", 3, seed=1, options={"dice": 2}).to_bytes()
+    first, _, _ = read_header(data)
+    first.options["dice"] = 5  # a caller changing its header's (mutable) options map
+    again, _, _ = read_header(data)
+    assert again.options["dice"] == 2 and again == read_header(data)[0]
 
 
 def _header_forgeries(raw: dict[str, Any]) -> Iterator[Any]:
@@ -192,3 +217,14 @@ def test_reading_a_log_leaves_the_garbage_collector_as_it_found_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_headers_of_many_kinds_are_read_alike_and_remembered_within_a_bound() -> None:
+    from meeple.engine import log as log_module
+    from meeple.engine.log import _check_header, read_header
+
+    for i in range(70):  # every match a kind of its own (its meta differs)
+        data = Match.start("liars-dice", 2, seed=i, meta={"table": i}).to_bytes()
+        assert read_header(data) == _check_header(data)
+        assert Match.from_bytes(data).meta == {"table": i}
+        assert len(log_module._KNOWN_HEADERS) <= 64

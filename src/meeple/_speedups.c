@@ -528,16 +528,202 @@ bad:
     return NULL;
 }
 
+/* The writer's key order (sorted), which the span reader below expects. */
+static const char *const SORTED_KEYS[11] = {"checkpoint_every", "commitment", "engine", "format", "game", "meta",
+                                            "options", "rules", "seats", "seeds", "types"};
+
+/* The end of the msgpack object at ``p`` (at most ``end``), or NULL if it is malformed or nested
+ * deeper than ``depth``. */
+static const uint8_t *skip(const uint8_t *p, const uint8_t *end, int depth)
+{
+    if (p >= end || depth < 0)
+        return NULL;
+    const uint8_t t = *p++;
+    size_t len = 0, items = 0;
+    if (t <= 0x7f || t >= 0xe0 || t == 0xc0 || t == 0xc2 || t == 0xc3)
+        return p;
+    if (t >= 0xa0 && t <= 0xbf)
+        len = t & 0x1f;
+    else if (t >= 0x90 && t <= 0x9f)
+        items = t & 0x0f;
+    else if (t >= 0x80 && t <= 0x8f)
+        items = 2 * (size_t)(t & 0x0f);
+    else {
+        int width;
+        switch (t) {
+        case 0xcc: case 0xd0: return end - p >= 1 ? p + 1 : NULL;
+        case 0xcd: case 0xd1: return end - p >= 2 ? p + 2 : NULL;
+        case 0xce: case 0xd2: case 0xca: return end - p >= 4 ? p + 4 : NULL;
+        case 0xcf: case 0xd3: case 0xcb: return end - p >= 8 ? p + 8 : NULL;
+        case 0xd4: len = 2; break; /* fixext: type + data */
+        case 0xd5: len = 3; break;
+        case 0xd6: len = 5; break;
+        case 0xd7: len = 9; break;
+        case 0xd8: len = 17; break;
+        case 0xc4: case 0xd9: case 0xc7: width = 1; goto sized;
+        case 0xc5: case 0xda: case 0xc8: case 0xdc: case 0xde: width = 2; goto sized;
+        case 0xc6: case 0xdb: case 0xc9: case 0xdd: case 0xdf: width = 4; goto sized;
+        default: return NULL; /* 0xc1 */
+        sized:
+            if (end - p < width)
+                return NULL;
+            for (int i = 0; i < width; i++)
+                len = (len << 8) | *p++;
+            if (t == 0xdc || t == 0xdd) {
+                items = len;
+                len = 0;
+            }
+            else if (t == 0xde || t == 0xdf) {
+                items = 2 * len;
+                len = 0;
+            }
+            else if (t == 0xc7 || t == 0xc8 || t == 0xc9)
+                len += 1; /* the ext type byte */
+        }
+    }
+    if ((size_t)(end - p) < len)
+        return NULL;
+    p += len;
+    for (size_t i = 0; i < items; i++)
+        if ((p = skip(p, end, depth - 1)) == NULL)
+            return NULL;
+    return p;
+}
+
+/* A non-negative msgpack int at ``*p`` (positive fixint or uint 8..64), advancing ``*p``; NULL if
+ * it is not one (an exception is set only on a real error). */
+static PyObject *read_uint(const uint8_t **p, const uint8_t *end)
+{
+    if (*p >= end)
+        return NULL;
+    const uint8_t t = *(*p)++;
+    if (t <= 0x7f)
+        return PyLong_FromLong(t);
+    int width = t == 0xcc ? 1 : t == 0xcd ? 2 : t == 0xce ? 4 : t == 0xcf ? 8 : 0;
+    if (width == 0 || end - *p < width)
+        return NULL;
+    unsigned long long v = 0;
+    for (int i = 0; i < width; i++)
+        v = (v << 8) | *(*p)++;
+    return PyLong_FromUnsignedLongLong(v);
+}
+
+/* For a header body as the writer lays it out (a map of the 11 fields in sorted key order, each
+ * key a fixstr): its key (the body without the commitment and seed values, which are all that
+ * differ between the logs of one kind of match), its commitment and its seeds (None or a tuple
+ * of (int, int)). 1 on success, 0 if the body is laid out otherwise, -1 on error. */
+static int header_parts(const uint8_t *b, Py_ssize_t n, PyObject **key, PyObject **commitment, PyObject **seeds)
+{
+    const uint8_t *p = b, *end = b + n, *cs = NULL, *ce = NULL, *ss = NULL, *se = NULL;
+    if (n < 1 || *p++ != 0x8b)
+        return 0;
+    for (int i = 0; i < 11; i++) {
+        size_t klen = strlen(SORTED_KEYS[i]);
+        if (end - p < (Py_ssize_t)klen + 1 || *p != (0xa0 | klen) || memcmp(p + 1, SORTED_KEYS[i], klen) != 0)
+            return 0;
+        p += 1 + klen;
+        const uint8_t *v = p;
+        if ((p = skip(p, end, 8)) == NULL)
+            return 0;
+        if (i == 1) {
+            cs = v;
+            ce = p;
+        }
+        else if (i == 9) {
+            ss = v;
+            se = p;
+        }
+    }
+    if (p != end || *cs != 0xc4 || ce - cs != 2 + cs[1])
+        return 0;
+    PyObject *seed_pairs = NULL;
+    if (*ss != 0xc0) { /* an array of 1..256 [epoch, seed] pairs of non-negative ints */
+        const uint8_t *q = ss;
+        size_t count;
+        if (*q >= 0x91 && *q <= 0x9f)
+            count = *q++ & 0x0f;
+        else if (*q == 0xdc && se - q >= 3) {
+            count = ((size_t)q[1] << 8) | q[2];
+            q += 3;
+        }
+        else
+            return 0;
+        if (count < 1 || count > MAX_SEEDS || (seed_pairs = PyTuple_New((Py_ssize_t)count)) == NULL)
+            return count < 1 || count > MAX_SEEDS ? 0 : -1;
+        for (size_t i = 0; i < count; i++) {
+            if (q >= se || *q++ != 0x92)
+                goto no_seeds;
+            PyObject *epoch = read_uint(&q, se);
+            PyObject *seed = epoch ? read_uint(&q, se) : NULL;
+            PyObject *pair = seed ? PyTuple_Pack(2, epoch, seed) : NULL;
+            Py_XDECREF(epoch);
+            Py_XDECREF(seed);
+            if (pair == NULL)
+                goto no_seeds;
+            PyTuple_SET_ITEM(seed_pairs, (Py_ssize_t)i, pair);
+        }
+        if (q != se)
+            goto no_seeds;
+    }
+    else {
+        seed_pairs = Py_None;
+        Py_INCREF(seed_pairs);
+    }
+    *commitment = PyBytes_FromStringAndSize((const char *)cs + 2, cs[1]);
+    *key = PyBytes_FromStringAndSize(NULL, n - (ce - cs) - (se - ss));
+    if (*commitment == NULL || *key == NULL) {
+        Py_CLEAR(*commitment);
+        Py_CLEAR(*key);
+        Py_DECREF(seed_pairs);
+        return -1;
+    }
+    char *k = PyBytes_AS_STRING(*key);
+    memcpy(k, b, (size_t)(cs - b));
+    k += cs - b;
+    memcpy(k, ce, (size_t)(ss - ce));
+    k += ss - ce;
+    memcpy(k, se, (size_t)(end - se));
+    *seeds = seed_pairs;
+    return 1;
+no_seeds:
+    Py_DECREF(seed_pairs);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A header_type with its 11 slots set to ``fields``, or (without a type) the tuple of them. */
+static PyObject *make_header(PyObject *header_type, PyObject *header_slots, PyObject *const fields[11])
+{
+    if (header_type == Py_None) {
+        PyObject *values = PyTuple_New(11);
+        for (int i = 0; values != NULL && i < 11; i++) {
+            Py_INCREF(fields[i]);
+            PyTuple_SET_ITEM(values, i, fields[i]);
+        }
+        return values;
+    }
+    PyObject *header = PyBaseObject_Type.tp_new((PyTypeObject *)header_type, empty_tuple, NULL);
+    for (int i = 0; header != NULL && i < 11; i++) {
+        PyObject *slot = PyTuple_GET_ITEM(header_slots, i);
+        descrsetfunc set = Py_TYPE(slot)->tp_descr_set;
+        if (set == NULL || set(slot, header, fields[i]) < 0)
+            Py_CLEAR(header);
+    }
+    return header;
+}
+
+#define MAX_HEADER_KINDS 64 /* header kinds remembered per cache: a bound for logs of ever new kinds */
+
 static PyObject *read_header(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *data, *magic_obj, *unpackb, *header_type = Py_None, *header_slots = Py_None;
-    if (!PyArg_ParseTuple(args, "O!O!O|OO", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb, &header_type,
-                          &header_slots))
+    PyObject *data, *magic_obj, *unpackb, *header_type = Py_None, *header_slots = Py_None, *cache = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!O|OOO", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb, &header_type,
+                          &header_slots, &cache))
         return NULL;
-    if (header_type != Py_None && (!PyType_Check(header_type) || !PyTuple_CheckExact(header_slots) ||
-                                   PyTuple_GET_SIZE(header_slots) != 11)) {
-        PyErr_SetString(PyExc_ValueError, "read_header: a header type needs its 11 field slots");
+    if ((header_type != Py_None && (!PyType_Check(header_type) || !PyTuple_CheckExact(header_slots) ||
+                                    PyTuple_GET_SIZE(header_slots) != 11)) ||
+        (cache != Py_None && !PyDict_CheckExact(cache))) {
+        PyErr_SetString(PyExc_ValueError, "read_header: a header type needs its 11 field slots; a cache is a dict");
         return NULL;
     }
     const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data), *magic = (const uint8_t *)PyBytes_AS_STRING(magic_obj);
@@ -553,21 +739,52 @@ static PyObject *read_header(PyObject *self, PyObject *args)
     if (length <= HASH_SIZE || length > MAX_FRAME || (Py_ssize_t)length > n - start - 4)
         Py_RETURN_NONE;
     const Py_ssize_t end = start + 4 + (Py_ssize_t)length, mid = end - HASH_SIZE;
+    const uint8_t *body_start = buf + start + 4;
+    const Py_ssize_t body_len = mid - start - 4;
     uint8_t link[HASH_SIZE];
     blake2b_state s;
     blake2b_init(&s);
     blake2b_update(&s, magic, (size_t)start);
-    blake2b_update(&s, buf + start + 4, (size_t)(mid - start - 4));
+    blake2b_update(&s, body_start, (size_t)body_len);
     blake2b_final(&s, link);
     if (memcmp(link, buf + mid, HASH_SIZE) != 0)
         Py_RETURN_NONE;
 
-    PyObject *body = PyBytes_FromStringAndSize((const char *)buf + start + 4, mid - start - 4);
-    if (body == NULL)
+    PyObject *h = PyBytes_FromStringAndSize((const char *)link, HASH_SIZE);
+    PyObject *key = NULL, *commitment_part = NULL, *seeds_part = NULL, *raw = NULL, *seeds = NULL, *types = NULL,
+             *header = NULL, *result = NULL;
+    if (h == NULL)
         return NULL;
-    PyObject *raw = PyObject_CallOneArg(unpackb, body);
+    if (cache != Py_None) { /* a header of a kind read before: only its seeds and commitment are new */
+        int laid_out = header_parts(body_start, body_len, &key, &commitment_part, &seeds_part);
+        if (laid_out < 0)
+            goto fail;
+        PyObject *known = laid_out ? PyDict_GetItemWithError(cache, key) : NULL; /* borrowed */
+        if (known == NULL && PyErr_Occurred())
+            goto fail;
+        if (known != NULL) {
+            PyObject *options = PyDict_Copy(PyTuple_GET_ITEM(known, 3)), *meta = PyDict_Copy(PyTuple_GET_ITEM(known, 8));
+            if (options != NULL && meta != NULL) {
+                PyObject *const fields[11] = {
+                    PyTuple_GET_ITEM(known, 0), PyTuple_GET_ITEM(known, 1), PyTuple_GET_ITEM(known, 2), options,
+                    seeds_part, commitment_part, PyTuple_GET_ITEM(known, 4), PyTuple_GET_ITEM(known, 5),
+                    PyTuple_GET_ITEM(known, 6), PyTuple_GET_ITEM(known, 7), meta};
+                header = make_header(header_type, header_slots, fields);
+            }
+            Py_XDECREF(options);
+            Py_XDECREF(meta);
+            if (header == NULL)
+                goto fail;
+            result = Py_BuildValue("(OOnO)", header, h, end, key);
+            goto done;
+        }
+    }
+
+    PyObject *body = PyBytes_FromStringAndSize((const char *)body_start, body_len);
+    if (body == NULL)
+        goto fail;
+    raw = PyObject_CallOneArg(unpackb, body);
     Py_DECREF(body);
-    PyObject *values = NULL, *seeds = NULL, *types = NULL, *h = NULL, *result = NULL;
     if (raw == NULL || !PyDict_CheckExact(raw) || PyDict_GET_SIZE(raw) != 11)
         goto amiss;
     PyObject *v[11];
@@ -602,38 +819,47 @@ static PyObject *read_header(PyObject *self, PyObject *args)
         goto amiss;
     if ((types = pairs(types_raw, 1, 0, PY_SSIZE_T_MAX)) == NULL)
         goto amiss;
-    if (header_type == Py_None)
-        values = PyTuple_Pack(11, game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta);
-    else { /* what header_type(*values) builds, its slots set directly */
-        PyObject *fields[11] = {game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta};
-        values = PyBaseObject_Type.tp_new((PyTypeObject *)header_type, empty_tuple, NULL);
-        for (int i = 0; values != NULL && i < 11; i++) {
-            PyObject *slot = PyTuple_GET_ITEM(header_slots, i);
-            descrsetfunc set = Py_TYPE(slot)->tp_descr_set;
-            if (set == NULL || set(slot, values, fields[i]) < 0)
-                Py_CLEAR(values);
-        }
+    PyObject *const fields[11] = {game, rules, seats, options, seeds, commitment, types, every, engine, fmt, meta};
+    if ((header = make_header(header_type, header_slots, fields)) == NULL)
+        goto fail;
+    if (key != NULL) { /* remember this kind of header (forgetting all others once there are many) */
+        if (PyDict_GET_SIZE(cache) >= MAX_HEADER_KINDS)
+            PyDict_Clear(cache);
+        PyObject *options_copy = PyDict_Copy(options), *meta_copy = PyDict_Copy(meta);
+        PyObject *known = options_copy && meta_copy
+                              ? PyTuple_Pack(9, game, rules, seats, options_copy, types, every, engine, fmt, meta_copy)
+                              : NULL;
+        Py_XDECREF(options_copy);
+        Py_XDECREF(meta_copy);
+        int failed = known == NULL || PyDict_SetItem(cache, key, known) < 0;
+        Py_XDECREF(known);
+        if (failed)
+            goto fail;
     }
-    h = PyBytes_FromStringAndSize((const char *)link, HASH_SIZE);
-    if (values != NULL && h != NULL)
-        result = Py_BuildValue("(OOn)", values, h, end);
-    Py_XDECREF(values);
-    Py_XDECREF(h);
-    Py_XDECREF(seeds);
-    Py_XDECREF(types);
-    Py_DECREF(raw);
-    return result;
+    result = Py_BuildValue("(OOnO)", header, h, end, key ? key : Py_None);
+    goto done;
 
 amiss:
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception))
+            goto fail;
+        PyErr_Clear();
+    }
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+fail:
+    result = NULL;
+done:
+    Py_XDECREF(h);
+    Py_XDECREF(key);
+    Py_XDECREF(commitment_part);
+    Py_XDECREF(seeds_part);
     Py_XDECREF(raw);
     Py_XDECREF(seeds);
     Py_XDECREF(types);
-    if (PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_Exception))
-            return NULL;
-        PyErr_Clear();
-    }
-    Py_RETURN_NONE;
+    Py_XDECREF(header);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -644,10 +870,13 @@ static PyMethodDef methods[] = {
      "and ``events`` hold, by type index, a decoder, a message spec (cls, builder, field classes, field\n"
      "slots) or None."},
     {"read_header", read_header, METH_VARARGS,
-     "read_header(data, magic, unpackb, header_type=None, header_slots=None)\n--\n\n"
-     "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end)\n"
-     "of a well-formed header with exactly the known fields, or None. With ``header_type`` and the slot\n"
-     "descriptors of those 11 fields, the first item is a ``header_type`` with its slots set instead."},
+     "read_header(data, magic, unpackb, header_type=None, header_slots=None, cache=None)\n--\n\n"
+     "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end,\n"
+     "kind) of a well-formed header with exactly the known fields, or None. With ``header_type`` and the slot\n"
+     "descriptors of those 11 fields, the first item is a ``header_type`` with its slots set instead. With a\n"
+     "``cache`` dict, headers laid out as the writer lays them out are remembered by ``kind``, their bytes\n"
+     "but the commitment and seeds, and a header of a kind read before is not decoded again. ``kind`` is None\n"
+     "for a header laid out otherwise."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
     {NULL, NULL, 0, NULL},

@@ -268,23 +268,39 @@ def unpack_body(body: bytes, offset: int, record: int | None) -> Any:
 
 def read_header(data: bytes) -> tuple[Header, bytes, int]:
     """Return the header, its hash, and the offset after its frame."""
-    found = _read_header(data)
-    return found if found is not None else _check_header(data)
+    header, h, end, _ = read_header_kind(data)
+    return header, h, end
 
 
-def _read_header(data: bytes) -> tuple[Header, bytes, int] | None:
-    """:func:`read_header` for a well-formed header, or None (then :func:`_check_header` names the problem)."""
+def read_header_kind(data: bytes) -> tuple[Header, bytes, int, bytes | None]:
+    """:func:`read_header`, and the header's kind where the compiled reader tells it, else None.
+
+    The kind is the header's bytes but the seed commitment and seeds: logs of
+    one game, rules version, seat count, options, engine and type list share
+    it, so what follows from those can be remembered by it.
+    """
     if _speedups is not None:
         if _HEADER_SLOTS is None:
             found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
-            return None if found is None else (Header(*found[0]), found[1], found[2])
-        found = _speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS)
-        return found  # type: ignore[no-any-return]
-    return _read_header_py(data)
+            if found is not None:
+                return Header(*found[0]), found[1], found[2], None
+        else:
+            found = _speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS, _KNOWN_HEADERS)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+    else:
+        found = _read_header_py(data)
+        if found is not None:
+            return (*found, None)
+    return (*_check_header(data), None)
+
+
+#: Header kinds read before (filled by the compiled reader, at most 64)
+_KNOWN_HEADERS: dict[bytes, Any] = {}
 
 
 def _read_header_py(data: bytes) -> tuple[Header, bytes, int] | None:
-    """:func:`_read_header` in Python, where ``meeple._speedups`` was not built."""
+    """:func:`read_header` for a well-formed header, or None (then :func:`_check_header` names the problem)."""
     start = len(MAGIC)
     if data[:start] != MAGIC or len(data) < start + 4:
         return None

@@ -15,7 +15,17 @@ import msgpack
 from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
-from .log import HASH_SIZE, LENGTH, MAX_FRAME, MAX_SEEDS, Header, _speedups, iter_frames, read_header, unpack_body
+from .log import (
+    HASH_SIZE,
+    LENGTH,
+    MAX_FRAME,
+    MAX_SEEDS,
+    Header,
+    _speedups,
+    iter_frames,
+    read_header_kind,
+    unpack_body,
+)
 from .match import Match, codec_for, seed_at, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
@@ -137,9 +147,9 @@ def read_log(data: bytes) -> LoadedLog:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise LogError("a log is bytes")
         data = bytes(data)
-    header, prev, header_end = read_header(data)
+    header, prev, header_end, kind = read_header_kind(data)
     game = get_game(header.game)
-    options, table = _setup(game, header)
+    options, table = _setup(game, header, kind)
     found = _without_gc(_read_records, data, header_end, prev, table, header)
     if found is None:  # something is wrong with the log: the checking loop names what, and where
         found = _check_records(data, prev, table, header)
@@ -200,17 +210,20 @@ def _check_records(data: bytes, prev: bytes, table: TypeTable, header: Header) -
     return records, checkpoints, hashes, offsets, reveal
 
 
-def _setup(game: Game[Any, Any], header: Header) -> tuple[Any, TypeTable]:
+def _setup(game: Game[Any, Any], header: Header, kind: bytes | None = None) -> tuple[Any, TypeTable]:
     """The options and type table of a log of ``game``, after checking the header's rules, seats and options.
 
-    Remembered per game, rules version, seat count, type list and options
-    map, so the logs of one kind of match are set up once.
+    Remembered per game and header kind (see :func:`~meeple.engine.log.read_header_kind`), or
+    rules version, seat count, type list and options map, so the logs of one
+    kind of match are set up once.
     """
     codec = codec_for(game)
-    try:
-        key: Any = (header.rules, header.seats, header.types, pack(header.options))
-    except Exception:  # options msgpack cannot pack are refused by options_from_map
-        key = None
+    key: Any = kind
+    if key is None:
+        try:
+            key = (header.rules, header.seats, header.types, pack(header.options))
+        except Exception:  # options msgpack cannot pack are refused by options_from_map
+            key = None
     cache: dict[Any, tuple[Any, TypeTable]] = codec.__dict__.setdefault("_log_setups", {})
     found = cache.get(key) if key is not None else None
     if found is not None:
@@ -230,7 +243,9 @@ def _setup(game: Game[Any, Any], header: Header) -> tuple[Any, TypeTable]:
         hash(options)  # keep only immutable options
     except TypeError:
         return found
-    if key is not None and len(cache) < 64:  # a guard against hostile logs with ever new headers
+    if key is not None:
+        if len(cache) >= 64:  # a bound for logs of ever new kinds (hostile ones among them)
+            cache.clear()
         cache[key] = found
     return found
 
@@ -419,7 +434,7 @@ def _steps(log: LoadedLog, records: list[Record]) -> Iterator[Step]:
     n = 0
     for r in records:
         try:
-            for e in r.events:
+            for e in r[3]:  # r.events
                 state = evolve(state, e)
         except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
             raise _unfoldable(e, r, log.offsets[r.seq]) from None
