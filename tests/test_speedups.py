@@ -228,3 +228,45 @@ def test_headers_of_many_kinds_are_read_alike_and_remembered_within_a_bound() ->
         assert read_header(data) == _check_header(data)
         assert Match.from_bytes(data).meta == {"table": i}
         assert len(log_module._KNOWN_HEADERS) <= 64
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same classes all the way down (True is not 1; NaN is NaN)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
+    return bool(a == b)
+
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(1 << 63), (1 << 64) - 1) | st.floats() | st.text() | st.binary(),
+    lambda inner: st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=40,
+)
+
+
+@compiled
+@given(_values, st.booleans())
+def test_the_compiled_msgpack_subset_decodes_as_unpackb_does(value: Any, single: bool) -> None:
+    try:
+        data = msgpack.packb(value, use_single_float=single)
+    except OverflowError:  # a float too large for single precision
+        return
+    assert _same(speedups.unpack(data, msgpack.unpackb), msgpack.unpackb(data))
+
+
+@compiled
+@given(st.binary(max_size=60))
+def test_the_compiled_msgpack_subset_fails_as_unpackb_does(data: bytes) -> None:
+    try:
+        expected: Any = msgpack.unpackb(data)
+    except Exception as e:  # msgpack raises several unrelated types
+        with pytest.raises(type(e)):
+            speedups.unpack(data, msgpack.unpackb)
+    else:
+        assert _same(speedups.unpack(data, msgpack.unpackb), expected)

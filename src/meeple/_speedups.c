@@ -281,6 +281,160 @@ static PyObject *decode_message(PyObject *msg, PyObject *table)
     return PyObject_CallOneArg(decode, msg);
 }
 
+/* -- msgpack, the subset record bodies use ---------------------------------- */
+
+/* Decode the msgpack object at ``*p`` as msgpack's unpackb does (raw=False, use_list=True): nil,
+ * booleans, ints, floats, UTF-8 strings, binary and arrays. Anything else (maps, extension
+ * types, nesting deeper than ``depth``, bytes that are not UTF-8) gives NULL with no exception
+ * set, and the caller decodes the body with unpackb itself; NULL with an exception set is a real
+ * error. Advances ``*p`` past the object. */
+static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth)
+{
+    if (*p >= end || depth < 0)
+        return NULL;
+    const uint8_t t = *(*p)++;
+    const Py_ssize_t left = end - *p;
+    if (t <= 0x7f)
+        return PyLong_FromLong(t);
+    if (t >= 0xe0)
+        return PyLong_FromLong((int8_t)t);
+    size_t len = 0, items = 0;
+    int width = 0;
+    switch (t) {
+    case 0xc0: Py_RETURN_NONE;
+    case 0xc2: Py_RETURN_FALSE;
+    case 0xc3: Py_RETURN_TRUE;
+    case 0xcc: case 0xcd: case 0xce: case 0xcf: { /* uint 8..64 */
+        width = 1 << (t - 0xcc);
+        if (left < width)
+            return NULL;
+        unsigned long long v = 0;
+        for (int i = 0; i < width; i++)
+            v = (v << 8) | *(*p)++;
+        return PyLong_FromUnsignedLongLong(v);
+    }
+    case 0xd0: case 0xd1: case 0xd2: case 0xd3: { /* int 8..64 */
+        width = 1 << (t - 0xd0);
+        if (left < width)
+            return NULL;
+        unsigned long long v = 0;
+        for (int i = 0; i < width; i++)
+            v = (v << 8) | *(*p)++;
+        long long sv;
+        if (width == 8)
+            memcpy(&sv, &v, 8);
+        else { /* sign-extend from width bytes */
+            const unsigned long long sign = 1ULL << (8 * width - 1);
+            sv = (long long)((v ^ sign)) - (long long)sign;
+        }
+        return PyLong_FromLongLong(sv);
+    }
+    case 0xca: case 0xcb: { /* float 32 / 64, big-endian */
+        width = t == 0xca ? 4 : 8;
+        if (left < width)
+            return NULL;
+        uint64_t bits = 0;
+        for (int i = 0; i < width; i++)
+            bits = (bits << 8) | *(*p)++;
+        if (width == 4) {
+            uint32_t b32 = (uint32_t)bits;
+            float f;
+            memcpy(&f, &b32, 4);
+            return PyFloat_FromDouble((double)f);
+        }
+        double d;
+        memcpy(&d, &bits, 8);
+        return PyFloat_FromDouble(d);
+    }
+    case 0xd9: case 0xc4: case 0xdc: width = 1 + (t == 0xdc); break; /* str8, bin8 (1-byte length); array16 */
+    case 0xda: case 0xc5: width = 2; break;
+    case 0xdb: case 0xc6: case 0xdd: width = 4; break;
+    default:
+        if (t >= 0xa0 && t <= 0xbf) {
+            len = t & 0x1f;
+            goto str;
+        }
+        if (t >= 0x90 && t <= 0x9f) {
+            items = t & 0x0f;
+            goto array;
+        }
+        return NULL; /* maps, extension types, 0xc1 */
+    }
+    if (left < width)
+        return NULL;
+    for (int i = 0; i < width; i++)
+        len = (len << 8) | *(*p)++;
+    if (t == 0xdc || t == 0xdd) {
+        items = len;
+        goto array;
+    }
+    if ((size_t)(end - *p) < len)
+        return NULL;
+    if (t == 0xc4 || t == 0xc5 || t == 0xc6) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)*p, (Py_ssize_t)len);
+        *p += len;
+        return b;
+    }
+str:
+    if ((size_t)(end - *p) < len)
+        return NULL;
+    {
+        PyObject *u = PyUnicode_DecodeUTF8((const char *)*p, (Py_ssize_t)len, "strict");
+        if (u == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+            PyErr_Clear(); /* unpackb raises its own error: leave it to unpackb */
+        *p += len;
+        return u;
+    }
+array:
+    if ((size_t)(end - *p) < items) /* every item takes a byte at least */
+        return NULL;
+    {
+        PyObject *list = PyList_New((Py_ssize_t)items);
+        if (list == NULL)
+            return NULL;
+        for (size_t i = 0; i < items; i++) {
+            PyObject *item = unpack_subset(p, end, depth - 1);
+            if (item == NULL) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+        }
+        return list;
+    }
+}
+
+/* A record body as unpackb decodes it: by unpack_subset where the body is all of that subset,
+ * else by ``unpackb`` itself. NULL with an exception set where unpackb raises. */
+static PyObject *unpack_body(const uint8_t *b, Py_ssize_t n, PyObject *unpackb)
+{
+    const uint8_t *p = b;
+    PyObject *raw = unpack_subset(&p, b + n, 32);
+    if (raw != NULL && p == b + n)
+        return raw;
+    Py_XDECREF(raw);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *body = PyBytes_FromStringAndSize((const char *)b, n);
+    if (body == NULL)
+        return NULL;
+    raw = PyObject_CallOneArg(unpackb, body);
+    Py_DECREF(body);
+    return raw;
+}
+
+static PyObject *unpack(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data;
+    PyObject *unpackb;
+    if (!PyArg_ParseTuple(args, "y*O", &data, &unpackb))
+        return NULL;
+    PyObject *raw = unpack_body(data.buf, data.len, unpackb);
+    PyBuffer_Release(&data);
+    return raw;
+}
+
 static int is_seq(PyObject *o, Py_ssize_t seq)
 {
     if (!PyLong_CheckExact(o))
@@ -341,11 +495,7 @@ static PyObject *read_records(PyObject *self, PyObject *args)
             goto amiss;
         memcpy(prev, link, HASH_SIZE);
 
-        PyObject *body = PyBytes_FromStringAndSize((const char *)buf + pos + 4, mid - pos - 4);
-        if (body == NULL)
-            goto fail;
-        raw = PyObject_CallOneArg(unpackb, body);
-        Py_DECREF(body);
+        raw = unpack_body(buf + pos + 4, mid - pos - 4, unpackb);
         if (raw == NULL)
             goto amiss;
         if (!PyList_CheckExact(raw)) {
@@ -877,6 +1027,9 @@ static PyMethodDef methods[] = {
      "``cache`` dict, headers laid out as the writer lays them out are remembered by ``kind``, their bytes\n"
      "but the commitment and seeds, and a header of a kind read before is not decoded again. ``kind`` is None\n"
      "for a header laid out otherwise."},
+    {"unpack", unpack, METH_VARARGS,
+     "unpack(data, unpackb)\n--\n\nmsgpack's unpackb(data), decoded in C where the data uses nil, booleans, ints,\n"
+     "floats, strings, binary and arrays only (as record bodies do), else by ``unpackb``."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
     {NULL, NULL, 0, NULL},
