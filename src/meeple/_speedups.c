@@ -435,27 +435,50 @@ static PyObject *unpack(PyObject *self, PyObject *args)
     return raw;
 }
 
-static int is_seq(PyObject *o, Py_ssize_t seq)
+/* Whether ``o`` is an exact int: 1 with its value in *v; 2 for an int beyond a long long, with
+ * its sign (1 or -1) in *v; 0 if ``o`` is not an exact int; -1 on error. */
+static int int_value(PyObject *o, long long *v)
 {
     if (!PyLong_CheckExact(o))
         return 0;
     int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred())
+    *v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (*v == -1 && PyErr_Occurred())
         return -1;
-    return !overflow && v == (long long)seq;
+    if (overflow) {
+        *v = overflow;
+        return 2;
+    }
+    return 1;
 }
 
-/* -1 on a Python error, 0 if ``o`` is not an int >= 0, 1 if it is */
+/* -1 on a Python error, else whether ``o`` is the int ``seq`` */
+static int is_seq(PyObject *o, Py_ssize_t seq)
+{
+    long long v;
+    int kind = int_value(o, &v);
+    return kind < 0 ? -1 : kind == 1 && v == (long long)seq;
+}
+
+/* -1 on a Python error, else whether ``o`` is an int >= 0 */
 static int is_natural(PyObject *o)
 {
-    if (!PyLong_CheckExact(o))
-        return 0;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    return overflow ? overflow > 0 : v >= 0;
+    long long v;
+    int kind = int_value(o, &v);
+    return kind < 0 ? -1 : kind > 0 && v >= 0;
+}
+
+/* None (a new reference) where a log is amiss, clearing the Exception raised on the way if any;
+ * NULL where the error is not an Exception (KeyboardInterrupt, ...), which propagates, as in the
+ * pure-Python loops. */
+static PyObject *none_if_amiss(void)
+{
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception))
+            return NULL;
+        PyErr_Clear();
+    }
+    Py_RETURN_NONE;
 }
 
 static PyObject *read_records(PyObject *self, PyObject *args)
@@ -478,7 +501,7 @@ static PyObject *read_records(PyObject *self, PyObject *args)
 
     PyObject *records = PyList_New(0), *checkpoints = PyList_New(0), *hashes = PyList_New(0),
              *offsets = PyList_New(0);
-    PyObject *reveal = NULL, *raw = NULL, *command = NULL, *out = NULL, *record = NULL;
+    PyObject *reveal = NULL, *raw = NULL, *command = NULL, *out = NULL, *record = NULL, *result = NULL;
     if (!records || !checkpoints || !hashes || !offsets)
         goto fail;
     Py_ssize_t seq = 0;
@@ -563,34 +586,15 @@ static PyObject *read_records(PyObject *self, PyObject *args)
         seq++;
         pos = end;
     }
-    PyObject *result = PyTuple_Pack(5, records, checkpoints, hashes, offsets, reveal ? reveal : Py_None);
-    Py_DECREF(records);
-    Py_DECREF(checkpoints);
-    Py_DECREF(hashes);
-    Py_DECREF(offsets);
-    Py_XDECREF(reveal);
-    return result;
+    result = PyTuple_Pack(5, records, checkpoints, hashes, offsets, reveal ? reveal : Py_None);
+    goto done;
 
-amiss:
-    /* Something is wrong with the log: None, and the checking loop names it. Errors that are
-     * not an Exception (KeyboardInterrupt, ...) propagate, as in the pure-Python loop. */
-    if (PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_Exception))
-            goto fail;
-        PyErr_Clear();
-    }
-    Py_XDECREF(records);
-    Py_XDECREF(checkpoints);
-    Py_XDECREF(hashes);
-    Py_XDECREF(offsets);
-    Py_XDECREF(reveal);
-    Py_XDECREF(raw);
-    Py_XDECREF(command);
-    Py_XDECREF(out);
-    Py_XDECREF(record);
-    Py_RETURN_NONE;
-
+amiss: /* something is wrong with the log: None, and the checking loop names it */
+    result = none_if_amiss();
+    goto done;
 fail:
+    result = NULL;
+done:
     Py_XDECREF(records);
     Py_XDECREF(checkpoints);
     Py_XDECREF(hashes);
@@ -600,7 +604,7 @@ fail:
     Py_XDECREF(command);
     Py_XDECREF(out);
     Py_XDECREF(record);
-    return NULL;
+    return result;
 }
 
 /* -- the header ------------------------------------------------------------ */
@@ -624,22 +628,18 @@ static int str_keys(PyObject *dict)
 /* 1 if ``o`` is an exact int in [lo, 2**64) (lo is 0 or 1), 0 if not, -1 on error */
 static int in_u64(PyObject *o, int lo)
 {
-    if (!PyLong_CheckExact(o))
+    long long v;
+    int kind = int_value(o, &v);
+    if (kind <= 0 || v < lo)
+        return kind < 0 ? -1 : 0;
+    if (kind == 1)
+        return 1;
+    unsigned long long u = PyLong_AsUnsignedLongLong(o); /* beyond a long long: below 2**64? */
+    if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
         return 0;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow < 0 || (!overflow && v < lo))
-        return 0;
-    if (overflow > 0) {
-        unsigned long long u = PyLong_AsUnsignedLongLong(o);
-        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
-            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-                return -1;
-            PyErr_Clear();
-            return 0;
-        }
     }
     return 1;
 }
@@ -990,13 +990,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
     goto done;
 
 amiss:
-    if (PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_Exception))
-            goto fail;
-        PyErr_Clear();
-    }
-    result = Py_None;
-    Py_INCREF(result);
+    result = none_if_amiss();
     goto done;
 fail:
     result = NULL;
