@@ -913,6 +913,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
         if (known == NULL && PyErr_Occurred())
             goto fail;
         if (known != NULL) {
+            Py_INCREF(known); /* held while new objects are made (a collection could run other code) */
             PyObject *options = PyDict_Copy(PyTuple_GET_ITEM(known, 3)), *meta = PyDict_Copy(PyTuple_GET_ITEM(known, 8));
             if (options != NULL && meta != NULL) {
                 PyObject *const fields[11] = {
@@ -923,6 +924,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
             }
             Py_XDECREF(options);
             Py_XDECREF(meta);
+            Py_DECREF(known);
             if (header == NULL)
                 goto fail;
             result = Py_BuildValue("(OOnO)", header, h, end, key);
