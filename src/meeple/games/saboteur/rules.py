@@ -538,21 +538,25 @@ class Saboteur(Game[State, SaboteurOptions]):
         after = self.evolve(state, played)
         reveals = reached_goals(after.cells, after.goals)
         events: tuple[Event, ...] = (played, *reveals)
+        after = self._fold(after, reveals)
         if any(r.kind is GoalKind.GOLD for r in reveals):
-            after = self._fold(after, reveals)
             if state.deluxe:
                 teams = deluxe_teams(after, seat)
                 team = "+".join(teams) if teams else "saboteurs"
             else:
                 team = "miners"
             return (*events, RoundEnded(team, seat, seat, after.roles, round_winners(after, team)))
-        return self._end_turn(state, seat, events, rng)
+        return self._end_turn(state, seat, events, rng, folded=after)
 
     def _end_turn(
-        self, state: State, seat: int, events: tuple[Event, ...], rng: Rng, draws: int = 1, drawer: int | None = None
+        self, state: State, seat: int, events: tuple[Event, ...], rng: Rng, draws: int = 1, drawer: int | None = None,
+        folded: State | None = None,
     ) -> tuple[Event, ...]:
-        """Draw (while the pile lasts), then pass the turn or end the round."""
-        after = self._fold(state, events)
+        """Draw (while the pile lasts), then pass the turn or end the round.
+
+        ``folded`` is ``events`` already folded onto ``state``, where the caller has it.
+        """
+        after = self._fold(state, events) if folded is None else folded
         out = list(events)
         who = seat if drawer is None else drawer
         for _ in range(draws):
