@@ -407,26 +407,20 @@ class Match:
         if snaps:
             self._snapshots.update(snaps)
         self._cursor = cursor = start + len(new)
-        # _remember(start, old state) then _remember(cursor, state), in one step
-        recent = self._recent
-        recent[start] = self._state
-        recent[cursor] = state
-        while len(recent) > RECENT_STATES:
-            del recent[next(iter(recent))]  # the oldest
+        self._recent[start] = self._state  # _remember trims the cache for both positions
+        self._remember(cursor, state)
         self._state = state
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
         recent[position] = state
-        if len(recent) > RECENT_STATES:
+        while len(recent) > RECENT_STATES:
             del recent[next(iter(recent))]  # the oldest
 
     def _advance_engine(self) -> None:
         game, state = self.game, self._state
         if ENGINE in game.to_act(state) and self._seeds is not None:
-            cursor = self._cursor
-            counter = self._records[cursor - 1].rng if cursor else 0  # rng_counter
-            new, state = self._run(state, cursor, counter, ENGINE, game.auto_command(state))
+            new, state = self._run(state, self._cursor, self.rng_counter, ENGINE, game.auto_command(state))
             self._commit(new, state)
 
     def _truncate(self, n: int) -> None:
