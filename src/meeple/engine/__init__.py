@@ -19,7 +19,7 @@ from .errors import (
 from .game import ENGINE, Command, Event, Game, GameInfo, Message, Options, Outcome, Seat
 from .match import Match, SeedHidden, UndoCheck, codec_for
 from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, read_path, replay, verify
-from .records import Record
+from .records import Record, SeenRecord, seen_by
 from .registry import available, get_game, register, resolve
 from .rng import Rng
 
@@ -51,6 +51,7 @@ __all__ = [
     "Rng",
     "Seat",
     "SeedHidden",
+    "SeenRecord",
     "Step",
     "TruncatedLog",
     "UndoCheck",
@@ -69,6 +70,7 @@ __all__ = [
     "register",
     "replay",
     "resolve",
+    "seen_by",
     "unstructure",
     "verify",
 ]

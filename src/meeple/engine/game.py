@@ -12,6 +12,7 @@ class, its command, event, state and view classes, and pure functions::
     evolve(state, event)                 -> State
     view(state, seat)                    -> what seat may know (seat None: a spectator)
     redact(event, seat)                  -> the event as seat sees it, or None
+    redact_command(command, actor, seat) -> the command of actor as seat sees it
     outcome(state)                       -> Outcome, or None while the game goes on
     render(state, seat)                  -> text for a terminal
 
@@ -23,6 +24,7 @@ every game alike.
 from __future__ import annotations
 
 import abc
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -58,10 +60,15 @@ class Command(Message):
     information to its player even without drawing randomness (e.g. peeking
     at a card), so a player may not undo it. Commands that draw randomness are
     barriers anyway.
+
+    ``secret`` names the fields that only the acting seat may see (the cards
+    of a face-down discard, a hidden guess): to every other seat and to a
+    spectator they read None (see :meth:`Game.redact_command`).
     """
 
     __slots__ = ()
     barrier: ClassVar[bool] = False
+    secret: ClassVar[tuple[str, ...]] = ()
 
 
 class Event(Message):
@@ -197,6 +204,21 @@ class Game(abc.ABC, Generic[S, O]):
         """
         return event
 
+    def redact_command(self, command: Command, actor: Seat, seat: Seat | None) -> Command:
+        """Return ``command``, played by ``actor``, as ``seat`` sees it (``None``: a spectator).
+
+        The actor sees its own command whole; every other seat and a
+        spectator see the fields the command's class declares ``secret`` as
+        None. Override it for finer rules (a field some other seats may see);
+        never return more than the actor's own command. Only the referee (the
+        log itself) sees every command unredacted.
+        """
+        secret = command.secret
+        if not secret or seat == actor:
+            return command
+        hidden: Command = attrs.evolve(typing.cast(Any, command), **dict.fromkeys(secret))
+        return hidden
+
     @abc.abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """Return the :class:`Outcome` once the match is over, else None."""
@@ -230,7 +252,12 @@ class Game(abc.ABC, Generic[S, O]):
         return repr(self.view(state, seat) if seat is not None else state)
 
     def describe(self, command: Command) -> str:
-        """Return a short human description of a command (for menus and replays)."""
+        """Return a short human description of a command (for menus and replays).
+
+        It may be handed a redacted command (:meth:`redact_command`), whose
+        secret fields are None: describe those without the secret ("discards
+        a card").
+        """
         return repr(command)
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:

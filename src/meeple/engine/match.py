@@ -26,7 +26,7 @@ from .codec import Codec, digest, options_from_map, options_to_map, pack, rememb
 from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, frame, framed, header_frame
-from .records import Record, record_body
+from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
 from .rng import MASK64, Rng
 
@@ -292,17 +292,23 @@ class Match:
         """True for a match loaded from a log that does not reveal its seed."""
         return self._seeds is None
 
-    def events_for(self, seat: int | None) -> list[Event]:
-        """Every event up to the cursor as ``seat`` sees it (redacted; None: a spectator)."""
+    def records_for(self, seat: int | None, start: int = 0) -> list[SeenRecord]:
+        """The records ``start..cursor`` as ``seat`` sees them (None: a spectator).
+
+        Commands are redacted (:meth:`Game.redact_command`) and events too
+        (:meth:`Game.redact`): what a seat may be shown of the past. The
+        referee's copy is :attr:`records`.
+        """
         if seat is not None:
             self._check_seat(seat)
-        out = []
-        for r in self._records[: self._cursor]:
-            for e in r.events:
-                red = self.game.redact(e, seat)
-                if red is not None:
-                    out.append(red)
-        return out
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= self._cursor:
+            raise BadPosition(f"start must be within 0..{self._cursor}, not {start!r}")
+        game = self.game
+        return [seen_by(game, r, seat) for r in self._records[start : self._cursor]]
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """Every event up to the cursor as ``seat`` sees it (redacted; None: a spectator)."""
+        return [e for r in self.records_for(seat) for e in r.events]
 
     def render(self, seat: int | None = None) -> str:
         """A text picture of the position as ``seat`` sees it (None: the referee)."""

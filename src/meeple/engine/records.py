@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from .codec import Codec, pack, unstructure
 from .errors import DecodeError, UnsupportedLog
-from .game import Command, Event, Message
+from .game import Command, Event, Game, Message
 
 
 class Record(NamedTuple):
@@ -24,6 +24,26 @@ class Record(NamedTuple):
     command: Command
     events: tuple[Event, ...]
     rng: int
+
+
+class SeenRecord(NamedTuple):
+    """A record as one seat sees it: the command redacted for that seat, the events it sees.
+
+    Built by :func:`seen_by` from :meth:`Game.redact_command` and
+    :meth:`Game.redact`; everything a seat is shown of the past is made of these.
+    """
+
+    seq: int
+    actor: int
+    command: Command
+    events: tuple[Event, ...]
+
+
+def seen_by(game: Game[Any, Any], record: Record, seat: int | None) -> SeenRecord:
+    """``record`` as ``seat`` sees it (``None``: a spectator); the referee reads the record itself."""
+    redact = game.redact
+    events = tuple(red for e in record.events if (red := redact(e, seat)) is not None)
+    return SeenRecord(record.seq, record.actor, game.redact_command(record.command, record.actor, seat), events)
 
 
 def encode_message(codec: Codec, message: Message) -> list[Any]:

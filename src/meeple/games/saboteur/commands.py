@@ -89,6 +89,7 @@ class Discard(Command):
     """Pass: discard ``cards`` face down (one; Deluxe option: up to three), then draw as many."""
 
     tag: ClassVar[str] = "discard"
+    secret: ClassVar[tuple[str, ...]] = ("cards",)
     cards: tuple[int, ...]
 
 
@@ -97,6 +98,7 @@ class ClearFront(Command):
     """Deluxe: discard two ``cards`` to remove the card ``removed`` lying in front of you."""
 
     tag: ClassVar[str] = "clear"
+    secret: ClassVar[tuple[str, ...]] = ("cards",)
     cards: tuple[int, ...]
     removed: Front
 
