@@ -9,7 +9,7 @@ for a black-bordered area, and what stands there (``V2`` a village of seat 2,
 from __future__ import annotations
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
-from .data import AREA_INDEX, AREAS, ATTACK_COST, BUILDINGS, CASTLE_AREA, MONEY, Kind, Terrain
+from .data import AREA_INDEX, AREAS, ATTACK_COST, BUILDINGS, CASTLE_AREA, MONEY, Kind, Row, Terrain
 from .rules import buildings_on_map, pieces_left, points, warriors_on_map
 from .state import Phase, State
 
@@ -83,27 +83,46 @@ def render(state: State, seat: int | None = None) -> str:
 
 
 def describe(command: object) -> str:
-    """Return a short human description of a Mordred command."""
+    """Return a short human description of a Mordred command.
+
+    No Mordred command has a secret field, but a command whose fields read
+    None (as a redacted command would) is still described, without them.
+
+    >>> describe(Place("CON"))
+    'place a warrior on Conwy (CON)'
+    >>> describe(Place(None))  # type: ignore[arg-type]
+    'place a warrior'
+    """
     match command:
         case Start():
             return "roll for the first player"
-        case Roll(row=row):
+        case Roll(row=Row() as row):
             cells = " ".join(f"{'W' if c.black else '£'}{c.amount}" for c in MONEY[row])
             return f"declare row {row.value} and roll ({cells})"
+        case Roll():
+            return "declare a row and roll"
         case Place(area=area):
-            return f"place a warrior on {_name(area)}"
-        case Build(area=area, kind=kind):
+            return f"place a warrior{_on(area)}"
+        case Build(area=area, kind=Kind() as kind):
             pts = BUILDINGS[kind].points
-            return f"build a {kind.value} ({pts} pt) on {_name(area)}"
+            return f"build a {kind.value} ({pts} pt){_on(area)}"
+        case Build(area=area):
+            return f"build{_on(area)}"
         case Attack(source=source, target=target):
+            where = f" from {_name(source)}" if source is not None else ""
             if target == CASTLE_AREA:
-                return f"attack Mordred in his castle from {_name(source)} (£{ATTACK_COST})"
-            return f"attack the warrior on {_name(target)} from {_name(source)} (£{ATTACK_COST})"
+                return f"attack Mordred in his castle{where} (£{ATTACK_COST})"
+            what = f"the warrior on {_name(target)}" if target is not None else "a warrior"
+            return f"attack {what}{where} (£{ATTACK_COST})"
         case EndTurn():
             return "end the turn"
     return repr(command)
 
 
-def _name(code: str) -> str:
-    area = AREAS.get(code)
+def _on(area: object) -> str:
+    return f" on {_name(area)}" if area is not None else ""
+
+
+def _name(code: object) -> str:
+    area = AREAS.get(code) if isinstance(code, str) else None
     return f"{area.name} ({code})" if area is not None else repr(code)
