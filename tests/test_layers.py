@@ -140,8 +140,6 @@ KNOWN = {
     "circle:meeple.games.kings",
     "rules:meeple.games.kings",
     # --
-    "circle:meeple.games.mordred",
-    "rules:meeple.games.mordred",
     # --
     "rules:meeple.games.saboteur",
     # --

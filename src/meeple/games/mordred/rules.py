@@ -1,24 +1,27 @@
 """Mordred's rules: set-up, the turn (roll, place warriors, spend), the end and the winner.
 
-Each rule cites the section of the rule text it implements (the seed file
-``shared/seeds/004_0a5a142feb15eff2.txt``); ``docs/rules/mordred.md`` is the
-English rulebook of this implementation.
+Pure functions of states, commands and events: the game object
+(:mod:`.game`) hands them to the engine. Each rule cites the section of the
+rule text it implements (the seed file ``shared/seeds/004_0a5a142feb15eff2.txt``);
+``docs/rules/mordred.md`` is the English rulebook of this implementation.
 
->>> import meeple
->>> m = meeple.Match.start("mordred", seats=3, seed=5)
->>> m.to_act == (m.state.first,)
-True
+>>> from meeple.engine import Rng
+>>> st = initial_state(3, MordredOptions())
+>>> to_act(st)
+(-1,)
+>>> st = evolve(st, decide(st, -1, Start(), Rng(5))[0])
+>>> to_act(st) == (st.first,) and legal_commands(st, st.first)[0]
+Roll(row=<Row.A: 'A'>)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Protocol, TypeVar
 
 import attrs
 
-from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
-from meeple.engine.bot import RandomBot
+from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .data import (
@@ -50,25 +53,6 @@ from .events import (
     WarriorPlaced,
 )
 from .state import Building, End, LastRoll, MordredOptions, Phase, State
-from .view import View, make_view
-
-INFO = GameInfo(
-    id="mordred",
-    title="Mordred",
-    rules_version=1,
-    min_seats=3,
-    max_seats=4,
-    variants=("standard", "short"),
-    has_chance=True,
-    hidden_information=False,
-    summary="Build in Wales, hold back Mordred's warriors, and help him as little as you can.",
-)
-
-#: The options each variant selects (the first is the plain game).
-VARIANTS: Mapping[str, Mapping[str, int]] = {
-    "standard": {},
-    "short": {"warriors": 14, "road_forward": 10},
-}
 
 
 class Board(Protocol):
@@ -188,287 +172,268 @@ def siege_need(kind: Kind, area: str) -> int:
     return SIEGE[(kind, AREAS[area].terrain)]
 
 
-# -- the game ------------------------------------------------------------------------------
+# -- set-up ------------------------------------------------------------------------------
 
 
-class Mordred(Game[State, MordredOptions]):
-    """Mordred (Martin Wallace) on the meeple protocol: 3-4 players defend Wales."""
+def initial_state(seats: int, options: MordredOptions) -> State:
+    """Return the table before the first-player roll: empty map, markers on the dragon."""
+    return State(
+        seats=seats,
+        options=options,
+        supply=options.warriors,
+        money=(0,) * seats,
+        road=(0,) * seats,
+    )
 
-    info = INFO
-    options_type = MordredOptions
-    state_type = State
-    view_type = View
-    commands = (Start, Roll, Place, Build, Attack, EndTurn)
-    events = (FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded)
 
-    # -- set-up ------------------------------------------------------------------
-    def initial_state(self, seats: int, options: MordredOptions) -> State:
-        """Return the table before the first-player roll: empty map, markers on the dragon."""
-        return State(
-            seats=seats,
-            options=options,
-            supply=options.warriors,
-            money=(0,) * seats,
-            road=(0,) * seats,
-        )
+def to_act(state: State) -> tuple[int, ...]:
+    """The engine at set-up, nobody once over, else the player on turn."""
+    if state.phase is Phase.SETUP:
+        return (ENGINE,)
+    if state.phase is Phase.OVER:
+        return ()
+    return (state.turn,)
 
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """The engine at set-up, nobody once over, else the player on turn."""
-        if state.phase is Phase.SETUP:
-            return (ENGINE,)
-        if state.phase is Phase.OVER:
-            return ()
-        return (state.turn,)
 
-    def auto_command(self, state: State) -> Command:
-        """The engine's only command: the first-player roll."""
-        return Start()
+# -- legal commands ----------------------------------------------------------------------
 
-    # -- legal commands ----------------------------------------------------------------
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every command ``seat`` may play now."""
-        if seat == ENGINE or seat not in self.to_act(state):
-            return ()
-        if state.phase is Phase.ROLL:
-            return (Roll(Row.A), Roll(Row.B), Roll(Row.C))
-        if state.phase is Phase.PLACE:
-            return tuple(Place(a) for a in placement_targets(state))
-        out: list[Command] = []
-        cash = state.money[seat]
-        kinds = [kind for kind in Kind if pieces_left(state, seat, kind) > 0]
-        for area in LAND if kinds else ():
-            surcharge, why = build_site(state, seat, area)
-            if why:
-                continue
-            here = building_at(state, area)
-            terrain = AREAS[area].terrain
-            for kind in kinds:
-                price = build_price(kind, terrain)
-                if price is not None and price + surcharge <= cash and (here is None or here.kind is not kind):
-                    out.append(Build(area, kind))
-        if cash >= ATTACK_COST:
-            out.extend(attack_options(state, seat))
-        out.append(EndTurn())
-        return tuple(out)
 
-    # -- decide ----------------------------------------------------------------------
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (dice rolled here)."""
-        match command:
-            case Start():
-                if state.phase is not Phase.SETUP:
-                    raise self.illegal("the first player is already chosen", Code.WRONG_PHASE, command)
-                return (self._first_player(state, rng),)
-            case Roll(row=row):
-                self._need_phase(state, Phase.ROLL, "roll", command)
-                if not isinstance(row, Row):
-                    raise self.illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
-                return self._roll(state, seat, row, rng)
-            case Place(area=area):
-                self._need_phase(state, Phase.PLACE, "place a warrior", command)
-                return self._place(state, seat, area, command, rng)
-            case Build(area=area, kind=kind):
-                self._need_phase(state, Phase.SPEND, "build", command)
-                return self._build(state, seat, area, kind, command)
-            case Attack(source=source, target=target):
-                self._need_phase(state, Phase.SPEND, "attack", command)
-                return self._attack(state, seat, source, target, command, rng)
-            case EndTurn():
-                self._need_phase(state, Phase.SPEND, "end your turn", command)
-                return self._end_turn(state, seat)
-        raise self.illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
-
-    def _need_phase(self, state: State, phase: Phase, what: str, command: Command) -> None:
-        if state.phase is phase:
-            return
-        todo = {
-            Phase.SETUP: "wait for the first-player roll",
-            Phase.ROLL: "declare a row and roll first",
-            Phase.PLACE: f"place your {state.hand} warrior(s) first",
-            Phase.SPEND: "you have rolled already: build, attack or end your turn",
-            Phase.OVER: "the game is over",
-        }[state.phase]
-        raise self.illegal(f"you cannot {what} now: {todo}", Code.WRONG_PHASE, command)
-
-    def _first_player(self, state: State, rng: Rng) -> FirstPlayerRolled:
-        """Set-up: everybody rolls both dice; the highest total starts; tied leaders re-roll."""
-        rolling = list(range(state.seats))
-        rounds: list[tuple[tuple[int, int, int], ...]] = []
-        while True:
-            this = tuple((s, rng.die(), rng.die()) for s in rolling)
-            rounds.append(this)
-            best = max(a + b for _, a, b in this)
-            rolling = [s for s, a, b in this if a + b == best]
-            if len(rolling) == 1:
-                return FirstPlayerRolled(tuple(rounds), rolling[0])
-
-    def _roll(self, state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
-        """Phases 1-2: roll two dice, read each against ``row``; black cells bring warriors and road steps."""
-        dice = (rng.die(), rng.die())
-        cells = [money_cell(row, d) for d in dice]
-        money = sum(c.amount for c in cells if not c.black)
-        black = sum(c.amount for c in cells if c.black)
-        if state.road[seat] + black > state.options.road_forward:
-            # end (c): the money is collected, but the marker cannot move, so the game ends
-            # before any warrior is taken
-            detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
-            return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
-        return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
-
-    def _place(self, state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
-        if not _is_area(area) or area == CASTLE_AREA:
-            raise self.illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
-        if has_warrior(state, area):
-            raise self.illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
-        if area not in placement_targets(state):
-            raise self.illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
-        here = building_at(state, area)
-        event: Event
-        back = 0
-        if here is None:
-            event = WarriorPlaced(seat, area)
-        else:
-            need = siege_need(here.kind, area)
-            die = rng.die()
-            event = Siege(seat, area, here.owner, here.kind, die, need, die >= need)
-            back = 0 if die >= need else 1
-        if state.hand == 1 and state.supply + back == 0:
-            return (event, GameEnded(End.WARRIORS, "every warrior of Mordred is on the map"))
-        return (event,)
-
-    def _build(self, state: State, seat: int, area: str, kind: Kind, command: Command) -> tuple[Event, ...]:
-        """Phase 4: build where the rules allow, paying the Building-table price (+£1 away from home)."""
-        if not isinstance(kind, Kind):
-            raise self.illegal("build a village, a town or a castle", Code.BAD_ARGUMENT, command)
-        cost, why = build_cost(state, seat, area, kind)
+def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
+    """Every command ``seat`` may play now."""
+    if seat == ENGINE or seat not in to_act(state):
+        return ()
+    if state.phase is Phase.ROLL:
+        return (Roll(Row.A), Roll(Row.B), Roll(Row.C))
+    if state.phase is Phase.PLACE:
+        return tuple(Place(a) for a in placement_targets(state))
+    out: list[Command] = []
+    cash = state.money[seat]
+    kinds = [kind for kind in Kind if pieces_left(state, seat, kind) > 0]
+    for area in LAND if kinds else ():
+        surcharge, why = build_site(state, seat, area)
         if why:
-            raise self.illegal(f"you cannot build there: {why}", Code.RULE, command)
-        if pieces_left(state, seat, kind) <= 0:
-            raise self.illegal(f"all your {kind.value} pieces are on the map", Code.RULE, command)
-        if state.money[seat] < cost:
-            raise self.illegal(f"a {kind.value} on {area} costs £{cost}; you have £{state.money[seat]}", Code.RULE, command)
+            continue
         here = building_at(state, area)
-        return (Built(seat, area, kind, cost, here.kind if here is not None else None),)
+        terrain = AREAS[area].terrain
+        for kind in kinds:
+            price = build_price(kind, terrain)
+            if price is not None and price + surcharge <= cash and (here is None or here.kind is not kind):
+                out.append(Build(area, kind))
+    if cash >= ATTACK_COST:
+        out.extend(attack_options(state, seat))
+    out.append(EndTurn())
+    return tuple(out)
 
-    def _attack(self, state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
-        if not (_is_area(source) and _is_area(target)):
-            raise self.illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
-        base = building_at(state, source)
-        if base is None or base.owner != seat:
-            raise self.illegal(f"you have no building on {source} to attack from", Code.RULE, command)
-        if target not in AREAS[source].neighbours:
-            raise self.illegal(f"{target} is not next to {source}", Code.RULE, command)
-        if not has_warrior(state, target):
-            raise self.illegal(f"no warrior of Mordred stands on {target}", Code.RULE, command)
-        if state.money[seat] < ATTACK_COST:
-            raise self.illegal(f"an attack costs £{ATTACK_COST}; you have £{state.money[seat]}", Code.RULE, command)
+
+# -- decide --------------------------------------------------------------------------------
+
+
+def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Check ``command`` against the rules and return its events (dice rolled here)."""
+    match command:
+        case Start():
+            if state.phase is not Phase.SETUP:
+                raise _illegal("the first player is already chosen", Code.WRONG_PHASE, command)
+            return (_first_player(state, rng),)
+        case Roll(row=row):
+            _need_phase(state, Phase.ROLL, "roll", command)
+            if not isinstance(row, Row):
+                raise _illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
+            return _roll(state, seat, row, rng)
+        case Place(area=area):
+            _need_phase(state, Phase.PLACE, "place a warrior", command)
+            return _place(state, seat, area, command, rng)
+        case Build(area=area, kind=kind):
+            _need_phase(state, Phase.SPEND, "build", command)
+            return _build(state, seat, area, kind, command)
+        case Attack(source=source, target=target):
+            _need_phase(state, Phase.SPEND, "attack", command)
+            return _attack(state, seat, source, target, command, rng)
+        case EndTurn():
+            _need_phase(state, Phase.SPEND, "end your turn", command)
+            return _end_turn(state, seat)
+    raise _illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
+
+
+def _illegal(message: str, code: Code, command: Command) -> IllegalCommand:
+    return IllegalCommand(code, message, command)
+
+
+def _need_phase(state: State, phase: Phase, what: str, command: Command) -> None:
+    if state.phase is phase:
+        return
+    todo = {
+        Phase.SETUP: "wait for the first-player roll",
+        Phase.ROLL: "declare a row and roll first",
+        Phase.PLACE: f"place your {state.hand} warrior(s) first",
+        Phase.SPEND: "you have rolled already: build, attack or end your turn",
+        Phase.OVER: "the game is over",
+    }[state.phase]
+    raise _illegal(f"you cannot {what} now: {todo}", Code.WRONG_PHASE, command)
+
+
+def _first_player(state: State, rng: Rng) -> FirstPlayerRolled:
+    """Set-up: everybody rolls both dice; the highest total starts; tied leaders re-roll."""
+    rolling = list(range(state.seats))
+    rounds: list[tuple[tuple[int, int, int], ...]] = []
+    while True:
+        this = tuple((s, rng.die(), rng.die()) for s in rolling)
+        rounds.append(this)
+        best = max(a + b for _, a, b in this)
+        rolling = [s for s, a, b in this if a + b == best]
+        if len(rolling) == 1:
+            return FirstPlayerRolled(tuple(rounds), rolling[0])
+
+
+def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
+    """Phases 1-2: roll two dice, read each against ``row``; black cells bring warriors and road steps."""
+    dice = (rng.die(), rng.die())
+    cells = [money_cell(row, d) for d in dice]
+    money = sum(c.amount for c in cells if not c.black)
+    black = sum(c.amount for c in cells if c.black)
+    if state.road[seat] + black > state.options.road_forward:
+        # end (c): the money is collected, but the marker cannot move, so the game ends
+        # before any warrior is taken
+        detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
+        return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
+    return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
+
+
+def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
+    if not _is_area(area) or area == CASTLE_AREA:
+        raise _illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
+    if has_warrior(state, area):
+        raise _illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
+    if area not in placement_targets(state):
+        raise _illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
+    here = building_at(state, area)
+    event: Event
+    back = 0
+    if here is None:
+        event = WarriorPlaced(seat, area)
+    else:
+        need = siege_need(here.kind, area)
         die = rng.die()
-        if target == CASTLE_AREA:
-            won = die >= ASSAULT
-            assault = Assaulted(seat, source, die, ASSAULT, won)
-            if won:
-                return (assault, GameEnded(End.MORDRED, f"seat {seat} beat Mordred in his castle on Anglesey"))
-            return (assault,)
-        need = ATTACK[base.kind]
-        won = die >= need
-        fits = state.road[seat] - 1 >= -state.options.road_back
-        attacked = Attacked(seat, source, target, die, need, won, 1 if won and fits else 0)
-        if won and not fits:
-            detail = f"seat {seat}'s marker cannot move back along Mordred's road"
-            return (attacked, GameEnded(End.ROAD, detail))
-        return (attacked,)
+        event = Siege(seat, area, here.owner, here.kind, die, need, die >= need)
+        back = 0 if die >= need else 1
+    if state.hand == 1 and state.supply + back == 0:
+        return (event, GameEnded(End.WARRIORS, "every warrior of Mordred is on the map"))
+    return (event,)
 
-    def _end_turn(self, state: State, seat: int) -> tuple[Event, ...]:
-        """Pass the turn clockwise; at the start of the next turn check for a used-up building type."""
-        nxt = (seat + 1) % state.seats
-        ended = TurnEnded(seat, nxt)
-        for s in range(state.seats):
-            for kind in Kind:
-                if pieces_left(state, s, kind) <= 0:
-                    detail = f"at the start of a turn seat {s} has every {kind.value} on the map"
-                    return (ended, GameEnded(End.BUILDINGS, detail))
-        return (ended,)
 
-    # -- evolve ----------------------------------------------------------------------
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (never draws, never fails on a decided event)."""
-        match event:
-            case FirstPlayerRolled(first=first):
-                return attrs.evolve(state, phase=Phase.ROLL, turn=first, first=first, turns=1)
-            case Rolled(seat=s, row=row, dice=dice, money=money, warriors=w, steps=steps):
-                return attrs.evolve(
-                    state,
-                    phase=Phase.PLACE if w else Phase.SPEND,
-                    money=_bump(state.money, s, money),
-                    supply=state.supply - w,
-                    hand=w,
-                    road=_bump(state.road, s, steps),
-                    last_roll=LastRoll(s, row, dice, money, w),
-                )
-            case WarriorPlaced(area=area):
-                return _placed(state, area, stays=True)
-            case Siege(area=area, success=won):
-                return _placed(state, area, stays=won)
-            case Built(seat=s, area=area, kind=kind, cost=cost):
-                return attrs.evolve(
-                    state,
-                    money=_bump(state.money, s, -cost),
-                    buildings=_put(state.buildings, area, Building(s, kind)),
-                )
-            case Attacked(seat=s, target=target, success=won, steps=steps):
-                state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-                if not won:
-                    return state
-                return attrs.evolve(
-                    state,
-                    warriors=_put(state.warriors, target, False),
-                    supply=state.supply + 1,
-                    road=_bump(state.road, s, -steps),
-                )
-            case Assaulted(seat=s):
-                return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-            case TurnEnded(next=nxt):
-                return attrs.evolve(state, phase=Phase.ROLL, turn=nxt, turns=state.turns + 1)
-            case GameEnded(reason=reason):
-                return attrs.evolve(state, phase=Phase.OVER, ended=reason)
-        raise TypeError(f"unknown mordred event {event!r}")
+def _build(state: State, seat: int, area: str, kind: Kind, command: Command) -> tuple[Event, ...]:
+    """Phase 4: build where the rules allow, paying the Building-table price (+£1 away from home)."""
+    if not isinstance(kind, Kind):
+        raise _illegal("build a village, a town or a castle", Code.BAD_ARGUMENT, command)
+    cost, why = build_cost(state, seat, area, kind)
+    if why:
+        raise _illegal(f"you cannot build there: {why}", Code.RULE, command)
+    if pieces_left(state, seat, kind) <= 0:
+        raise _illegal(f"all your {kind.value} pieces are on the map", Code.RULE, command)
+    if state.money[seat] < cost:
+        raise _illegal(f"a {kind.value} on {area} costs £{cost}; you have £{state.money[seat]}", Code.RULE, command)
+    here = building_at(state, area)
+    return (Built(seat, area, kind, cost, here.kind if here is not None else None),)
 
-    # -- views and the end ------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        """Everything on the table: Mordred has no hidden information (see :mod:`.view`)."""
-        return make_view(state, seat)
 
-    def outcome(self, state: State) -> Outcome | None:
-        """Once over: Mordred or King Arthur wins, then the rules pick the winning player(s)."""
-        if state.ended is None:
-            return None
-        return decide_winner(state)
+def _attack(state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
+    if not (_is_area(source) and _is_area(target)):
+        raise _illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
+    base = building_at(state, source)
+    if base is None or base.owner != seat:
+        raise _illegal(f"you have no building on {source} to attack from", Code.RULE, command)
+    if target not in AREAS[source].neighbours:
+        raise _illegal(f"{target} is not next to {source}", Code.RULE, command)
+    if not has_warrior(state, target):
+        raise _illegal(f"no warrior of Mordred stands on {target}", Code.RULE, command)
+    if state.money[seat] < ATTACK_COST:
+        raise _illegal(f"an attack costs £{ATTACK_COST}; you have £{state.money[seat]}", Code.RULE, command)
+    die = rng.die()
+    if target == CASTLE_AREA:
+        won = die >= ASSAULT
+        assault = Assaulted(seat, source, die, ASSAULT, won)
+        if won:
+            return (assault, GameEnded(End.MORDRED, f"seat {seat} beat Mordred in his castle on Anglesey"))
+        return (assault,)
+    need = ATTACK[base.kind]
+    won = die >= need
+    fits = state.road[seat] - 1 >= -state.options.road_back
+    attacked = Attacked(seat, source, target, die, need, won, 1 if won and fits else 0)
+    if won and not fits:
+        detail = f"seat {seat}'s marker cannot move back along Mordred's road"
+        return (attacked, GameEnded(End.ROAD, detail))
+    return (attacked,)
 
-    # -- presentation ----------------------------------------------------------------
-    def render(self, state: State, seat: int | None = None) -> str:
-        """The map with buildings and warriors, the road, the money and the phase."""
-        from .render import render
 
-        return render(state, seat)
+def _end_turn(state: State, seat: int) -> tuple[Event, ...]:
+    """Pass the turn clockwise; at the start of the next turn check for a used-up building type."""
+    nxt = (seat + 1) % state.seats
+    ended = TurnEnded(seat, nxt)
+    for s in range(state.seats):
+        for kind in Kind:
+            if pieces_left(state, s, kind) <= 0:
+                detail = f"at the start of a turn seat {s} has every {kind.value} on the map"
+                return (ended, GameEnded(End.BUILDINGS, detail))
+    return (ended,)
 
-    def describe(self, command: Command) -> str:
-        """A short description of a command, for menus and replays."""
-        from .render import describe
 
-        return describe(command)
+# -- evolve ----------------------------------------------------------------------------------
 
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """The random bot and the heuristic bot."""
-        from .bot import HeuristicBot
 
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
+def evolve(state: State, event: Event) -> State:
+    """Fold one event into the state (never draws, never fails on a decided event)."""
+    match event:
+        case FirstPlayerRolled(first=first):
+            return attrs.evolve(state, phase=Phase.ROLL, turn=first, first=first, turns=1)
+        case Rolled(seat=s, row=row, dice=dice, money=money, warriors=w, steps=steps):
+            return attrs.evolve(
+                state,
+                phase=Phase.PLACE if w else Phase.SPEND,
+                money=_bump(state.money, s, money),
+                supply=state.supply - w,
+                hand=w,
+                road=_bump(state.road, s, steps),
+                last_roll=LastRoll(s, row, dice, money, w),
+            )
+        case WarriorPlaced(area=area):
+            return _placed(state, area, stays=True)
+        case Siege(area=area, success=won):
+            return _placed(state, area, stays=won)
+        case Built(seat=s, area=area, kind=kind, cost=cost):
+            return attrs.evolve(
+                state,
+                money=_bump(state.money, s, -cost),
+                buildings=_put(state.buildings, area, Building(s, kind)),
+            )
+        case Attacked(seat=s, target=target, success=won, steps=steps):
+            state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
+            if not won:
+                return state
+            return attrs.evolve(
+                state,
+                warriors=_put(state.warriors, target, False),
+                supply=state.supply + 1,
+                road=_bump(state.road, s, -steps),
+            )
+        case Assaulted(seat=s):
+            return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
+        case TurnEnded(next=nxt):
+            return attrs.evolve(state, phase=Phase.ROLL, turn=nxt, turns=state.turns + 1)
+        case GameEnded(reason=reason):
+            return attrs.evolve(state, phase=Phase.OVER, ended=reason)
+    raise TypeError(f"unknown mordred event {event!r}")
 
-    def variant_options(self, variant: str) -> dict[str, Any]:
-        """``standard`` (no options) or ``short`` (14 warriors, road of 10 spaces)."""
-        super().variant_options(variant)
-        return dict(VARIANTS[variant])
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """Once over: Mordred or King Arthur wins, then the rules pick the winning player(s)."""
+    if state.ended is None:
+        return None
+    return decide_winner(state)
 
 
 def attack_options(state: State, seat: int) -> list[Command]:
