@@ -80,7 +80,8 @@ def test_views_hold_everything_but_the_seed() -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"warriors": 3}, {"warriors": 33}, {"road_forward": 2}, {"road_back": 11}, {"dragon": 1}]
+    "options",
+    [{"warriors": 3}, {"warriors": 33}, {"road_forward": 2}, {"road_back": 11}, {"dragon": 1}, {"used_up": "never"}],
 )
 def test_bad_options_are_refused(options: dict[str, int]) -> None:
     with pytest.raises(ConfigError):

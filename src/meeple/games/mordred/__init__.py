@@ -25,7 +25,7 @@ from .events import (
     WarriorPlaced,
 )
 from .game import GAME, INFO, VARIANTS, Mordred
-from .state import Building, End, MordredOptions, Phase, State
+from .state import Building, End, MordredOptions, Phase, State, UsedUp
 from .view import View
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "State",
     "Terrain",
     "TurnEnded",
+    "UsedUp",
     "View",
     "WarriorPlaced",
 ]

@@ -46,8 +46,8 @@ from .view import View
 def _row_stats(row: Row) -> tuple[float, float]:
     """Expected money and expected warriors of one roll of two dice on ``row``."""
     cells = MONEY[row]
-    money = sum(c.amount for c in cells if not c.black) / 3
-    black = sum(c.amount for c in cells if c.black) / 3
+    money = sum(c.money for c in cells) / 3
+    black = sum(c.warriors for c in cells) / 3
     return money, black
 
 

@@ -132,10 +132,28 @@ ROAD_BACK = 3
 
 @attrs.frozen
 class Cell:
-    """One cell of the Money table: an amount, in pounds or (black) in warriors."""
+    """One cell of the Money table: it pays ``amount`` pounds; a black cell also brings that many warriors.
+
+    The seed (*Ход 2*): the cell shows how much money to take from the bank;
+    a black cell means taking as many ("столько же") of Mordred's warriors
+    as well, and moving the marker as many spaces along Mordred's road.
+
+    >>> Cell(3, black=True).money, Cell(3, black=True).warriors, Cell(3).warriors
+    (3, 3, 0)
+    """
 
     amount: int
     black: bool = False
+
+    @property
+    def money(self) -> int:
+        """The pounds the cell pays (every cell pays its amount)."""
+        return self.amount
+
+    @property
+    def warriors(self) -> int:
+        """The warriors the cell brings (and road spaces it costs): its amount if black, else none."""
+        return self.amount if self.black else 0
 
 
 def _w(n: int) -> Cell:

@@ -36,7 +36,7 @@ from .view import View, make_view
 INFO = GameInfo(
     id="mordred",
     title="Mordred",
-    rules_version=1,
+    rules_version=2,
     min_seats=3,
     max_seats=4,
     variants=("standard", "short"),

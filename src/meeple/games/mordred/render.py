@@ -97,7 +97,7 @@ def describe(command: object) -> str:
         case Start():
             return "roll for the first player"
         case Roll(row=Row() as row):
-            cells = " ".join(f"{'W' if c.black else '£'}{c.amount}" for c in MONEY[row])
+            cells = " ".join(f"£{c.money}+W{c.warriors}" if c.black else f"£{c.money}" for c in MONEY[row])
             return f"declare row {row.value} and roll ({cells})"
         case Roll():
             return "declare a row and roll"

@@ -52,7 +52,7 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .state import Building, End, LastRoll, MordredOptions, Phase, State
+from .state import Building, End, LastRoll, MordredOptions, Phase, State, UsedUp
 
 
 class Board(Protocol):
@@ -286,14 +286,15 @@ def _first_player(state: State, rng: Rng) -> FirstPlayerRolled:
 
 
 def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
-    """Phases 1-2: roll two dice, read each against ``row``; black cells bring warriors and road steps."""
+    """Phases 1-2: roll two dice, read each against ``row``: every cell pays its money, black cells bring
+    as many warriors too and move the marker as many spaces along the road."""
     dice = (rng.die(), rng.die())
     cells = [money_cell(row, d) for d in dice]
-    money = sum(c.amount for c in cells if not c.black)
-    black = sum(c.amount for c in cells if c.black)
+    money = sum(c.money for c in cells)
+    black = sum(c.warriors for c in cells)
     if state.road[seat] + black > state.options.road_forward:
         # end (c): the money is collected, but the marker cannot move, so the game ends
-        # before any warrior is taken
+        # before any warrior is placed (they stay in Mordred's supply)
         detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
         return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
     return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
@@ -368,13 +369,20 @@ def _attack(state: State, seat: int, source: str, target: str, command: Command,
 
 
 def _end_turn(state: State, seat: int) -> tuple[Event, ...]:
-    """Pass the turn clockwise; at the start of the next turn check for a used-up building type."""
+    """Pass the turn clockwise; at the start of the next turn check end (b), a used-up building type.
+
+    By default only the player now on turn is checked: a type used up in a
+    player's turn ends the game if it is still used up when that player's
+    next turn starts (``UsedUp.OWN_TURN``); with ``UsedUp.NEXT_TURN`` every
+    player is checked at every turn's start.
+    """
     nxt = (seat + 1) % state.seats
     ended = TurnEnded(seat, nxt)
-    for s in range(state.seats):
+    watched = (nxt,) if state.options.used_up is UsedUp.OWN_TURN else range(state.seats)
+    for s in watched:
         for kind in Kind:
             if pieces_left(state, s, kind) <= 0:
-                detail = f"at the start of a turn seat {s} has every {kind.value} on the map"
+                detail = f"at the start of seat {nxt}'s turn seat {s} has every {kind.value} on the map"
                 return (ended, GameEnded(End.BUILDINGS, detail))
     return (ended,)
 

@@ -25,7 +25,8 @@ class End(enum.Enum):
     """The four end conditions of the rules ("Конец игры", a to d).
 
     ``WARRIORS``: every warrior of Mordred is on the map (a).
-    ``BUILDINGS``: at the start of a turn a player has every building of one type on the map (b).
+    ``BUILDINGS``: at the start of a turn a player has every building of one type on the map (b);
+    by default checked at the start of that player's own turn (see :class:`UsedUp`).
     ``ROAD``: a marker cannot move the number of spaces it must (c).
     ``MORDRED``: a player beat Mordred in his castle on Anglesey (d).
     """
@@ -36,13 +37,28 @@ class End(enum.Enum):
     MORDRED = "mordred"
 
 
+class UsedUp(enum.Enum):
+    """When end (b), "a player has every building of one type on the map", is checked.
+
+    ``OWN_TURN`` (the default): at the start of that player's own next turn,
+    so the others get a round to take one of those buildings back (the
+    published reading, facts C.2). ``NEXT_TURN``: at the start of the very
+    next turn, whoever's it is (the seed read word for word: "в начале хода").
+    """
+
+    OWN_TURN = "own-turn"
+    NEXT_TURN = "next-turn"
+
+
 @attrs.frozen
 class MordredOptions(Options):
-    """``warriors`` in Mordred's supply and the road's length past (``road_forward``) and behind (``road_back``) the dragon."""
+    """``warriors`` in Mordred's supply, the road's length past (``road_forward``) and behind
+    (``road_back``) the dragon, and when a used-up building type ends the game (``used_up``)."""
 
     warriors: int = WARRIORS
     road_forward: int = ROAD_FORWARD
     road_back: int = ROAD_BACK
+    used_up: UsedUp = UsedUp.OWN_TURN
 
     def validate(self, seats: int) -> None:
         """Warriors 4..32 (never more than the land areas), road 4..40 forward and 0..10 back."""
