@@ -117,6 +117,19 @@ LAND: tuple[str, ...] = tuple(code for code in AREA_CODES if code != CASTLE_AREA
 #: The black-bordered areas on the border with England.
 BORDER: frozenset[str] = frozenset(code for code, area in AREAS.items() if area.border)
 
+# The same map by index into AREA_CODES, for the rule code that walks it many times a turn.
+
+#: The index of Mordred's castle.
+CASTLE_INDEX: int = AREA_INDEX[CASTLE_AREA]
+#: The indices of the land areas, in map order.
+LAND_INDICES: tuple[int, ...] = tuple(AREA_INDEX[code] for code in LAND)
+#: The indices of the black-bordered areas.
+BORDER_INDICES: frozenset[int] = frozenset(AREA_INDEX[code] for code in BORDER)
+#: ``NEIGHBOURS[i]``: the indices of the areas next to area ``i``.
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(AREA_INDEX[n] for n in AREAS[code].neighbours) for code in AREA_CODES
+)
+
 
 # -- the road ----------------------------------------------------------------------------
 
@@ -195,6 +208,8 @@ BUILDINGS: Mapping[Kind, BuildingSpec] = {
 }
 #: The extra pound paid for building away from your own buildings (not on the border).
 SURCHARGE = 1
+#: The building types in table order (per-type tuples below follow it).
+KINDS: tuple[Kind, ...] = tuple(Kind)
 
 
 def build_price(kind: Kind, terrain: Terrain) -> int | None:
@@ -205,6 +220,14 @@ def build_price(kind: Kind, terrain: Terrain) -> int | None:
     if terrain is Terrain.MOUNTAINS:
         return spec.mountains
     return None
+
+
+#: ``PRICES[i]``: the table price of each type of :data:`KINDS` on area ``i`` (None: it may not stand there).
+PRICES: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple(build_price(kind, AREAS[code].terrain) for kind in KINDS) for code in AREA_CODES
+)
+#: The cheapest building anywhere: with less money nothing can be built.
+CHEAPEST: int = min(p for prices in PRICES for p in prices if p is not None)
 
 
 # -- the Combat table -----------------------------------------------------------------------

@@ -10,10 +10,10 @@ them, with the view, the renderer and the bots, to the engine as one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from meeple.engine import Command, Event, Game, GameInfo, Outcome, RandomBot, Rng
+from meeple.engine import Command, Game, GameInfo, RandomBot
 
 from . import rules
 from .bot import HeuristicBot
@@ -62,37 +62,22 @@ class Mordred(Game[State, MordredOptions]):
     commands = (Start, Roll, Place, Build, Attack, EndTurn)
     events = (FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded)
 
-    def initial_state(self, seats: int, options: MordredOptions) -> State:
-        """Return the table before the first-player roll (:func:`.rules.initial_state`)."""
-        return rules.initial_state(seats, options)
-
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """The engine at set-up, nobody once over, else the player on turn."""
-        return rules.to_act(state)
+    # The rules are plain functions of the state (see :mod:`.rules`); the engine calls them
+    # through the game object, so they sit on it as they are, without a call in between.
+    initial_state = staticmethod(rules.initial_state)
+    to_act = staticmethod(rules.to_act)
+    legal_commands = staticmethod(rules.legal_commands)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
+    outcome = staticmethod(rules.outcome)
 
     def auto_command(self, state: State) -> Command:
         """The engine's only command: the first-player roll."""
         return Start()
 
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every command ``seat`` may play now (:func:`.rules.legal_commands`)."""
-        return rules.legal_commands(state, seat)
-
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (:func:`.rules.decide`)."""
-        return rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (:func:`.rules.evolve`)."""
-        return rules.evolve(state, event)
-
     def view(self, state: State, seat: int | None) -> View:
         """Everything on the table: Mordred has no hidden information (see :mod:`.view`)."""
         return make_view(state, seat)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """Once over: Mordred or King Arthur wins, then the winning player(s) (:func:`.rules.outcome`)."""
-        return rules.outcome(state)
 
     def render(self, state: State, seat: int | None = None) -> str:
         """The map with buildings and warriors, the road, the money and the phase."""

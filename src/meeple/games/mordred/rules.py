@@ -17,23 +17,28 @@ Roll(row=<Row.A: 'A'>)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress
 from typing import Protocol, TypeVar
-
-import attrs
 
 from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .data import (
+    AREA_CODES,
     AREA_INDEX,
     AREAS,
     ASSAULT,
     ATTACK,
     ATTACK_COST,
-    BORDER,
+    BORDER_INDICES,
     BUILDINGS,
     CASTLE_AREA,
-    LAND,
+    CASTLE_INDEX,
+    CHEAPEST,
+    KINDS,
+    LAND_INDICES,
+    NEIGHBOURS,
+    PRICES,
     SIEGE,
     SURCHARGE,
     Kind,
@@ -53,6 +58,14 @@ from .events import (
     WarriorPlaced,
 )
 from .state import Building, End, LastRoll, MordredOptions, Phase, State, UsedUp
+
+_T = TypeVar("_T")
+
+#: Each area's index, once per area in map order (what ``compress`` selects from).
+_INDICES = range(len(AREA_CODES))
+#: Points and pieces of each building type, in :data:`~.data.KINDS` order.
+_POINTS = {kind: BUILDINGS[kind].points for kind in KINDS}
+_PIECES = tuple(BUILDINGS[kind].pieces for kind in KINDS)
 
 
 class Board(Protocol):
@@ -85,12 +98,28 @@ def warriors_on_map(board: Board) -> int:
 
 def buildings_on_map(board: Board, seat: int | None = None) -> int:
     """Count the buildings on the map (of ``seat`` only, if given)."""
-    return sum(1 for b in board.buildings if b is not None and (seat is None or b.owner == seat))
+    if seat is None:
+        return len(board.buildings) - board.buildings.count(None)
+    return sum(1 for b in board.buildings if b is not None and b.owner == seat)
 
 
 def points(board: Board, seat: int) -> int:
     """Return ``seat``'s victory points: the Building-table points of its buildings on the map."""
-    return sum(BUILDINGS[b.kind].points for b in board.buildings if b is not None and b.owner == seat)
+    return sum(_POINTS[b.kind] for b in board.buildings if b is not None and b.owner == seat)
+
+
+def standing(board: Board, seat: int) -> tuple[int, int, int]:
+    """How many villages, towns and castles of ``seat`` stand on the map (:data:`~.data.KINDS` order)."""
+    village = town = castle = 0
+    for b in board.buildings:
+        if b is not None and b.owner == seat:
+            if b.kind is Kind.VILLAGE:
+                village += 1
+            elif b.kind is Kind.TOWN:
+                town += 1
+            else:
+                castle += 1
+    return village, town, castle
 
 
 def pieces_left(board: Board, seat: int, kind: Kind) -> int:
@@ -99,27 +128,47 @@ def pieces_left(board: Board, seat: int, kind: Kind) -> int:
     return BUILDINGS[kind].pieces - on_map
 
 
+def used_up(board: Board, seat: int) -> Kind | None:
+    """The first building type (in table order) of which ``seat`` has every piece on the map, if any."""
+    for kind, on_map, pieces in zip(KINDS, standing(board, seat), _PIECES):
+        if on_map >= pieces:
+            return kind
+    return None
+
+
 def placement_targets(board: Board) -> tuple[str, ...]:
     """Areas a warrior may be placed on: no warrior yet, next to an area holding one.
 
     Any warrior counts, detached groups included, and so does Mordred in his
     castle (rules, phase 3).
     """
-    return tuple(
-        area
-        for area in LAND
-        if not has_warrior(board, area) and any(has_warrior(board, n) for n in AREAS[area].neighbours)
-    )
+    return tuple(AREA_CODES[i] for i in _targets(board.warriors))
+
+
+def _targets(warriors: tuple[bool, ...]) -> list[int]:
+    """The indices of :func:`placement_targets`, in map order."""
+    reach = set(NEIGHBOURS[CASTLE_INDEX])
+    for i in compress(_INDICES, warriors):
+        reach.update(NEIGHBOURS[i])
+    reach.difference_update(compress(_INDICES, warriors))
+    reach.discard(CASTLE_INDEX)
+    return sorted(reach)
+
+
+def _next_to_warrior(warriors: tuple[bool, ...], i: int) -> bool:
+    return any(n == CASTLE_INDEX or warriors[n] for n in NEIGHBOURS[i])
 
 
 def next_to_own(board: Board, seat: int, area: str) -> bool:
     """True if an area next to ``area`` holds a building of ``seat``."""
-    return any((b := building_at(board, n)) is not None and b.owner == seat for n in AREAS[area].neighbours)
+    buildings = board.buildings
+    return any((b := buildings[n]) is not None and b.owner == seat for n in NEIGHBOURS[AREA_INDEX[area]])
 
 
 def next_to_any(board: Board, area: str) -> bool:
     """True if an area next to ``area`` holds anybody's building."""
-    return any(building_at(board, n) is not None for n in AREAS[area].neighbours)
+    buildings = board.buildings
+    return any(buildings[n] is not None for n in NEIGHBOURS[AREA_INDEX[area]])
 
 
 def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str]:
@@ -149,22 +198,50 @@ def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str
 def build_site(board: Board, seat: int, area: str) -> tuple[int, str]:
     """Return ``(surcharge, "")`` if ``seat`` may build on the land area ``area`` at all, else ``(0, reason)``.
 
-    The checks of :func:`build_cost` that do not depend on the building type,
-    so that listing every build asks them once per area.
+    The checks of :func:`build_cost` that do not depend on the building type.
     """
     if has_warrior(board, area):
         return 0, f"a warrior of Mordred holds {area}; beat it first"
     here = building_at(board, area)
+    border = AREA_INDEX[area] in BORDER_INDICES
     if here is not None:
         if here.owner != seat:
             return 0, f"seat {here.owner} already has a building on {area}"
-    elif area not in BORDER and not next_to_any(board, area):
+    elif not border and not next_to_any(board, area):
         if buildings_on_map(board) == 0:
             return 0, "with no building on the map (as at the start), build on a black-bordered area"
         return 0, f"{area} is neither black-bordered nor next to a building"
-    if area not in BORDER and not next_to_own(board, seat, area):
+    if not border and not next_to_own(board, seat, area):
         return SURCHARGE, ""
     return 0, ""
+
+
+def build_sites(board: Board, seat: int) -> list[tuple[int, int]]:
+    """Every ``(area index, surcharge)`` where :func:`build_site` lets ``seat`` build, in map order.
+
+    The same rule, asked of the whole map at once: the candidates are the
+    black-bordered areas, ``seat``'s own buildings and every area next to a
+    building; those with a warrior or another player's building drop out.
+    """
+    buildings, warriors = board.buildings, board.warriors
+    candidates = set(BORDER_INDICES)
+    near_own: set[int] = set()
+    for i in compress(_INDICES, buildings):
+        near = NEIGHBOURS[i]
+        candidates.update(near)
+        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
+            candidates.add(i)
+            near_own.update(near)
+    candidates.discard(CASTLE_INDEX)
+    out = []
+    for i in sorted(candidates):
+        if warriors[i]:
+            continue
+        here = buildings[i]
+        if here is not None and here.owner != seat:
+            continue
+        out.append((i, 0 if i in BORDER_INDICES or i in near_own else SURCHARGE))
+    return out
 
 
 def siege_need(kind: Kind, area: str) -> int:
@@ -188,41 +265,79 @@ def initial_state(seats: int, options: MordredOptions) -> State:
 
 def to_act(state: State) -> tuple[int, ...]:
     """The engine at set-up, nobody once over, else the player on turn."""
-    if state.phase is Phase.SETUP:
+    phase = state.phase
+    if phase is Phase.SETUP:
         return (ENGINE,)
-    if state.phase is Phase.OVER:
+    if phase is Phase.OVER:
         return ()
-    return (state.turn,)
+    return _ON_TURN[state.turn]
+
+
+_ON_TURN = tuple((seat,) for seat in range(4))
 
 
 # -- legal commands ----------------------------------------------------------------------
 
+# Commands are frozen values, so the legal lists share one instance of each.
+_ROLLS: tuple[Command, ...] = tuple(Roll(row) for row in Row)
+_PLACES: tuple[Place, ...] = tuple(Place(code) for code in AREA_CODES)
+_BUILDS: tuple[tuple[Build, ...], ...] = tuple(tuple(Build(code, kind) for kind in KINDS) for code in AREA_CODES)
+_ATTACKS: Mapping[tuple[int, int], Attack] = {
+    (i, n): Attack(AREA_CODES[i], AREA_CODES[n]) for i in LAND_INDICES for n in NEIGHBOURS[i]
+}
+_END_TURN = EndTurn()
+
 
 def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
-    """Every command ``seat`` may play now."""
-    if seat == ENGINE or seat not in to_act(state):
+    """Every command ``seat`` may play now: a row to roll on, where to place a warrior, or what to spend on."""
+    if seat != state.turn or state.phase is Phase.SETUP or state.phase is Phase.OVER:
         return ()
     if state.phase is Phase.ROLL:
-        return (Roll(Row.A), Roll(Row.B), Roll(Row.C))
+        return _ROLLS
     if state.phase is Phase.PLACE:
-        return tuple(Place(a) for a in placement_targets(state))
-    out: list[Command] = []
+        return tuple(_PLACES[i] for i in _targets(state.warriors))
     cash = state.money[seat]
-    kinds = [kind for kind in Kind if pieces_left(state, seat, kind) > 0]
-    for area in LAND if kinds else ():
-        surcharge, why = build_site(state, seat, area)
-        if why:
-            continue
-        here = building_at(state, area)
-        terrain = AREAS[area].terrain
-        for kind in kinds:
-            price = build_price(kind, terrain)
-            if price is not None and price + surcharge <= cash and (here is None or here.kind is not kind):
-                out.append(Build(area, kind))
+    out: list[Command] = []
+    if cash >= CHEAPEST:
+        out.extend(_builds(state, seat, cash))
     if cash >= ATTACK_COST:
         out.extend(attack_options(state, seat))
-    out.append(EndTurn())
+    out.append(_END_TURN)
     return tuple(out)
+
+
+def _builds(state: State, seat: int, cash: int) -> list[Command]:
+    """Every build ``seat`` can pay for: a site (:func:`build_sites`), a piece left, a type not already there."""
+    left = [pieces - on_map for pieces, on_map in zip(_PIECES, standing(state, seat))]
+    if not any(left):
+        return []
+    buildings = state.buildings
+    out: list[Command] = []
+    for i, surcharge in build_sites(state, seat):
+        budget = cash - surcharge
+        here = buildings[i]
+        for k, price, build in _OFFERS[i]:
+            if price <= budget and left[k] and (here is None or here.kind is not build.kind):
+                out.append(build)
+    return out
+
+
+#: ``_OFFERS[i]``: ``(type index, price, Build command)`` for each type that may stand on area ``i``.
+_OFFERS: tuple[tuple[tuple[int, int, Build], ...], ...] = tuple(
+    tuple((k, price, _BUILDS[i][k]) for k, price in enumerate(PRICES[i]) if price is not None) for i in range(len(AREA_CODES))
+)
+
+
+def attack_options(state: State, seat: int) -> list[Command]:
+    """Every attack ``seat`` could make: from its building on an area next to a warrior or the castle."""
+    buildings, warriors = state.buildings, state.warriors
+    out: list[Command] = []
+    for i in compress(_INDICES, buildings):
+        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
+            for n in NEIGHBOURS[i]:
+                if n == CASTLE_INDEX or warriors[n]:
+                    out.append(_ATTACKS[(i, n)])
+    return out
 
 
 # -- decide --------------------------------------------------------------------------------
@@ -230,28 +345,28 @@ def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
     """Check ``command`` against the rules and return its events (dice rolled here)."""
-    match command:
-        case Start():
-            if state.phase is not Phase.SETUP:
-                raise _illegal("the first player is already chosen", Code.WRONG_PHASE, command)
-            return (_first_player(state, rng),)
-        case Roll(row=row):
-            _need_phase(state, Phase.ROLL, "roll", command)
-            if not isinstance(row, Row):
-                raise _illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
-            return _roll(state, seat, row, rng)
-        case Place(area=area):
-            _need_phase(state, Phase.PLACE, "place a warrior", command)
-            return _place(state, seat, area, command, rng)
-        case Build(area=area, kind=kind):
-            _need_phase(state, Phase.SPEND, "build", command)
-            return _build(state, seat, area, kind, command)
-        case Attack(source=source, target=target):
-            _need_phase(state, Phase.SPEND, "attack", command)
-            return _attack(state, seat, source, target, command, rng)
-        case EndTurn():
-            _need_phase(state, Phase.SPEND, "end your turn", command)
-            return _end_turn(state, seat)
+    # the engine passes only this game's command classes: pick the case by exact type, commonest first
+    if type(command) is Build:
+        _need_phase(state, Phase.SPEND, "build", command)
+        return _build(state, seat, command.area, command.kind, command)
+    if type(command) is EndTurn:
+        _need_phase(state, Phase.SPEND, "end your turn", command)
+        return _end_turn(state, seat)
+    if type(command) is Roll:
+        _need_phase(state, Phase.ROLL, "roll", command)
+        if not isinstance(command.row, Row):
+            raise _illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
+        return _roll(state, seat, command.row, rng)
+    if type(command) is Place:
+        _need_phase(state, Phase.PLACE, "place a warrior", command)
+        return _place(state, seat, command.area, command, rng)
+    if type(command) is Attack:
+        _need_phase(state, Phase.SPEND, "attack", command)
+        return _attack(state, seat, command.source, command.target, command, rng)
+    if type(command) is Start:
+        if state.phase is not Phase.SETUP:
+            raise _illegal("the first player is already chosen", Code.WRONG_PHASE, command)
+        return (_first_player(state, rng),)
     raise _illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
 
 
@@ -302,13 +417,14 @@ def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
 
 def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
     """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
-    if not _is_area(area) or area == CASTLE_AREA:
+    i = AREA_INDEX.get(area) if isinstance(area, str) else None
+    if i is None or i == CASTLE_INDEX:
         raise _illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
-    if has_warrior(state, area):
+    if state.warriors[i]:
         raise _illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
-    if area not in placement_targets(state):
+    if not _next_to_warrior(state.warriors, i):
         raise _illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
-    here = building_at(state, area)
+    here = state.buildings[i]
     event: Event
     back = 0
     if here is None:
@@ -380,58 +496,97 @@ def _end_turn(state: State, seat: int) -> tuple[Event, ...]:
     ended = TurnEnded(seat, nxt)
     watched = (nxt,) if state.options.used_up is UsedUp.OWN_TURN else range(state.seats)
     for s in watched:
-        for kind in Kind:
-            if pieces_left(state, s, kind) <= 0:
-                detail = f"at the start of seat {nxt}'s turn seat {s} has every {kind.value} on the map"
-                return (ended, GameEnded(End.BUILDINGS, detail))
+        kind = used_up(state, s)
+        if kind is not None:
+            detail = f"at the start of seat {nxt}'s turn seat {s} has every {kind.value} on the map"
+            return (ended, GameEnded(End.BUILDINGS, detail))
     return (ended,)
 
 
 # -- evolve ----------------------------------------------------------------------------------
 
+# evolve runs for every event played, replayed or verified, so it picks the case by exact
+# type, commonest first, and builds each new State directly, its fields in declaration order:
+#   State(seats, options, phase, turn, first,
+#         buildings, warriors, supply, hand,
+#         money, road, turns, last_roll, ended)
+
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event into the state (never draws, never fails on a decided event)."""
-    match event:
-        case FirstPlayerRolled(first=first):
-            return attrs.evolve(state, phase=Phase.ROLL, turn=first, first=first, turns=1)
-        case Rolled(seat=s, row=row, dice=dice, money=money, warriors=w, steps=steps):
-            return attrs.evolve(
-                state,
-                phase=Phase.PLACE if w else Phase.SPEND,
-                money=_bump(state.money, s, money),
-                supply=state.supply - w,
-                hand=w,
-                road=_bump(state.road, s, steps),
-                last_roll=LastRoll(s, row, dice, money, w),
-            )
-        case WarriorPlaced(area=area):
-            return _placed(state, area, stays=True)
-        case Siege(area=area, success=won):
-            return _placed(state, area, stays=won)
-        case Built(seat=s, area=area, kind=kind, cost=cost):
-            return attrs.evolve(
-                state,
-                money=_bump(state.money, s, -cost),
-                buildings=_put(state.buildings, area, Building(s, kind)),
-            )
-        case Attacked(seat=s, target=target, success=won, steps=steps):
-            state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-            if not won:
-                return state
-            return attrs.evolve(
-                state,
-                warriors=_put(state.warriors, target, False),
-                supply=state.supply + 1,
-                road=_bump(state.road, s, -steps),
-            )
-        case Assaulted(seat=s):
-            return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-        case TurnEnded(next=nxt):
-            return attrs.evolve(state, phase=Phase.ROLL, turn=nxt, turns=state.turns + 1)
-        case GameEnded(reason=reason):
-            return attrs.evolve(state, phase=Phase.OVER, ended=reason)
+    s = state
+    if type(event) is Built:
+        i, seat = AREA_INDEX[event.area], event.seat
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     _put(s.buildings, i, _BUILDING[seat, event.kind]), s.warriors, s.supply, s.hand,
+                     _bump(s.money, seat, -event.cost), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is TurnEnded:
+        return State(s.seats, s.options, Phase.ROLL, event.next, s.first,
+                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.money, s.road, s.turns + 1, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is Rolled:
+        seat, w = event.seat, event.warriors
+        roll = LastRoll(seat, event.row, event.dice, event.money, w)
+        return State(s.seats, s.options, Phase.PLACE if w else Phase.SPEND, s.turn, s.first,
+                     s.buildings, s.warriors, s.supply - w, w,
+                     _bump(s.money, seat, event.money), _bump(s.road, seat, event.steps), s.turns, roll, s.ended)  # fmt: skip
+    if type(event) is WarriorPlaced:
+        return _placed(s, AREA_INDEX[event.area], stays=True)
+    if type(event) is Siege:
+        return _placed(s, AREA_INDEX[event.area], stays=event.success)
+    if type(event) is Attacked:
+        seat = event.seat
+        money = _bump(s.money, seat, -ATTACK_COST)
+        if not event.success:
+            return State(s.seats, s.options, s.phase, s.turn, s.first,
+                         s.buildings, s.warriors, s.supply, s.hand,
+                         money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     s.buildings, _put(s.warriors, AREA_INDEX[event.target], False), s.supply + 1, s.hand,
+                     money, _bump(s.road, seat, -event.steps), s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is Assaulted:
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     s.buildings, s.warriors, s.supply, s.hand,
+                     _bump(s.money, event.seat, -ATTACK_COST), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is FirstPlayerRolled:
+        first = event.first
+        return State(s.seats, s.options, Phase.ROLL, first, first,
+                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.money, s.road, 1, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is GameEnded:
+        return State(s.seats, s.options, Phase.OVER, s.turn, s.first,
+                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.money, s.road, s.turns, s.last_roll, event.reason)  # fmt: skip
     raise TypeError(f"unknown mordred event {event!r}")
+
+
+def _placed(s: State, i: int, *, stays: bool) -> State:
+    """A warrior left the hand: it stands on area ``i`` (the building there goes home) or returns to the supply."""
+    hand = s.hand - 1
+    phase = Phase.PLACE if hand else Phase.SPEND
+    if not stays:
+        return State(s.seats, s.options, phase, s.turn, s.first,
+                     s.buildings, s.warriors, s.supply + 1, hand,
+                     s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    return State(s.seats, s.options, phase, s.turn, s.first,
+                 _put(s.buildings, i, None), _put(s.warriors, i, True), s.supply, hand,
+                 s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+
+
+#: One instance of each building a seat can stand on the map (they are frozen values).
+_BUILDING: Mapping[tuple[int, Kind], Building] = {(seat, kind): Building(seat, kind) for seat in range(4) for kind in KINDS}
+
+
+def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    """``values`` (one per seat) with ``delta`` added to ``seat``'s."""
+    changed = list(values)
+    changed[seat] += delta
+    return tuple(changed)
+
+
+def _put(per_area: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    """``per_area`` (a tuple in map order) with ``value`` for area ``i``."""
+    return (*per_area[:i], value, *per_area[i + 1 :])
 
 
 # -- the end ---------------------------------------------------------------------------------
@@ -442,19 +597,6 @@ def outcome(state: State) -> Outcome | None:
     if state.ended is None:
         return None
     return decide_winner(state)
-
-
-def attack_options(state: State, seat: int) -> list[Command]:
-    """Every attack ``seat`` could pay for now: own building next to a warrior or the castle."""
-    out: list[Command] = []
-    for area in LAND:
-        b = building_at(state, area)
-        if b is None or b.owner != seat:
-            continue
-        for n in AREAS[area].neighbours:
-            if has_warrior(state, n):
-                out.append(Attack(area, n))
-    return out
 
 
 def decide_winner(state: State) -> Outcome:
@@ -503,32 +645,3 @@ _END_TEXT: Mapping[End, str] = {
 
 def _is_area(area: object) -> bool:
     return isinstance(area, str) and area in AREA_INDEX
-
-
-def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
-
-
-_T = TypeVar("_T")
-
-
-def _put(per_area: tuple[_T, ...], area: str, value: _T) -> tuple[_T, ...]:
-    """Return ``per_area`` (a tuple in map order) with ``value`` for ``area``."""
-    i = AREA_INDEX[area]
-    return (*per_area[:i], value, *per_area[i + 1 :])
-
-
-def _placed(state: State, area: str, *, stays: bool) -> State:
-    """A warrior left the hand: it stands on ``area`` (the building there goes home) or returns to the supply."""
-    hand = state.hand - 1
-    phase = Phase.PLACE if hand else Phase.SPEND
-    if not stays:
-        return attrs.evolve(state, hand=hand, phase=phase, supply=state.supply + 1)
-    return attrs.evolve(
-        state,
-        hand=hand,
-        phase=phase,
-        warriors=_put(state.warriors, area, True),
-        buildings=_put(state.buildings, area, None),
-    )
-
