@@ -117,6 +117,16 @@ LAND: tuple[str, ...] = tuple(code for code in AREA_CODES if code != CASTLE_AREA
 #: The black-bordered areas on the border with England.
 BORDER: frozenset[str] = frozenset(code for code, area in AREAS.items() if area.border)
 
+#: Neighbours that are not side by side on the grid (the text map draws them with ``/`` and ``\\``):
+#: each pair once, north first. Every other pair of neighbours shares a side of the grid.
+DIAGONALS: tuple[tuple[str, str], ...] = tuple(
+    (a, b)
+    for a in AREA_CODES
+    for b in AREAS[a].neighbours
+    if (AREAS[a].row, AREAS[a].col) < (AREAS[b].row, AREAS[b].col)
+    and abs(AREAS[a].row - AREAS[b].row) + abs(AREAS[a].col - AREAS[b].col) > 1
+)
+
 # The same map by index into AREA_CODES, for the rule code that walks it many times a turn.
 
 #: The index of Mordred's castle.
