@@ -17,6 +17,9 @@ Each line plays ``--seeds`` matches (seeds 0, 1, ...). Lines:
   (turns, and the share of games over by the end of round 3, round 5), and
   the share of wins by place in the turn order (the first player is rolled
   for, so a fair game gives every place 1/players).
+* ``--against REV``: the heuristic bot of git revision ``REV`` (its
+  ``bot.py``, on today's rules): one of today's bots among its bots, and one
+  of its bots among today's; each share of wins against the fair share.
 * ``--lookahead N``: one look-ahead bot (it plays out every row N times with
   heuristic bots and declares the best; otherwise it plays as the heuristic
   bot) among heuristic bots: its share of wins, and the rows it declared. A
@@ -31,8 +34,11 @@ from __future__ import annotations
 import argparse
 import collections
 import functools
+import subprocess
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -56,6 +62,18 @@ def money_table() -> None:
         black = sum(c.black for c in cells)
         p_any = 1 - ((6 - black) / 6) ** 2
         print(f"row {row.value}: £{money:.2f} and {warriors:.2f} warriors per roll; P(some black) {p_any:.0%}")
+
+
+def bot_at(rev: str) -> Callable[[int], Bot]:
+    """The ``HeuristicBot`` class of Mordred's ``bot.py`` at git revision ``rev``, run on today's rules."""
+    root = Path(__file__).resolve().parents[1]
+    source = subprocess.run(["git", "show", f"{rev}:src/meeple/games/mordred/bot.py"], cwd=root,
+                            capture_output=True, text=True, check=True).stdout
+    module = types.ModuleType(f"meeple.games.mordred._bot_{rev}")
+    module.__package__ = "meeple.games.mordred"
+    exec(compile(source, f"{rev}:src/meeple/games/mordred/bot.py", "exec"), module.__dict__)
+    factory: Callable[[int], Bot] = module.HeuristicBot
+    return factory
 
 
 def _state_of(view: View) -> State:
@@ -190,6 +208,7 @@ def main() -> None:
     parser.add_argument("--variant", default="standard", choices=GAME.info.variants)
     parser.add_argument("--options", nargs="*", default=[], metavar="KEY=VALUE", help="game options on top of the variant's")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4])
+    parser.add_argument("--against", metavar="REV", help="also: today's heuristic bot against the one of git revision REV")
     parser.add_argument("--lookahead", type=int, default=0, metavar="N", help="also: one look-ahead bot (N playouts per row)")
     parser.add_argument("--no-random", action="store_true", help="skip the heuristic-vs-random lines")
     args = parser.parse_args()
@@ -208,6 +227,14 @@ def main() -> None:
             f"over by round 3 {h['by3']:.1%}, by round 5 {h['by5']:.1%}; wins by turn-order place {h['places']} "
             f"({time.perf_counter() - t:.1f}s)"
         )
+        if args.against:
+            t = time.perf_counter()
+            old = bot_at(args.against)
+            new_share, _ = mixed(seats, args.seeds, options, HeuristicBot, old)
+            old_share, _ = mixed(seats, args.seeds, options, old, HeuristicBot)
+            print(f"{seats} players, today's heuristic vs {args.against}'s: one of today's among {seats - 1} of "
+                  f"{args.against}'s wins {new_share:.1%}; one of {args.against}'s among {seats - 1} of today's wins "
+                  f"{old_share:.1%} (fair share {1 / seats:.0%}) ({time.perf_counter() - t:.1f}s)")
         if args.lookahead:
             t = time.perf_counter()
             n = args.lookahead
