@@ -14,9 +14,10 @@ Each line plays ``--seeds`` matches (seeds 0, 1, ...). Lines:
 * ``heuristic only``: every seat heuristic. How often Mordred won (his
   warriors outnumbered the buildings), how the games ended (and, for end (b),
   which building type was used up), the rows the bots declared, the length
-  (turns, and the share of games over by the end of round 3, round 5), and
-  the share of wins by place in the turn order (the first player is rolled
-  for, so a fair game gives every place 1/players).
+  (turns, and the share of games over by the end of round 3, round 5), the
+  share of wins by place in the turn order (the first player is rolled for,
+  so a fair game gives every place 1/players), and the most money all
+  players held at once (the bank's coins are not counted by the rules).
 * ``--against REV``: the heuristic bot of git revision ``REV`` (its
   ``bot.py``, on today's rules): one of today's bots among its bots, and one
   of its bots among today's; each share of wins against the fair share.
@@ -120,15 +121,21 @@ class LookaheadBot:
 
 
 def play(seats: int, seed: int, bots: Sequence[Bot], options: dict[str, Any]) -> tuple[meeple.Match, list[collections.Counter[str]]]:
-    """Play one match with ``bots[s]`` in seat ``s``; return it and the rows each seat declared."""
+    """Play one match with ``bots[s]`` in seat ``s``; return it and the rows each seat declared.
+
+    ``rows[s]`` also counts, under ``"£"``, the most money all players held at once.
+    """
     m = meeple.Match.start(GAME, seats, seed=seed, options=options)
     rows: list[collections.Counter[str]] = [collections.Counter() for _ in range(seats)]
+    held = 0
     while not m.is_over:
         (seat,) = m.to_act
         cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
         if isinstance(cmd, Roll):
             rows[seat][cmd.row.value] += 1
         m.play(seat, cmd)
+        held = max(held, sum(m.state.money))
+    rows[0]["£"] = held
     return m, rows
 
 
@@ -148,12 +155,13 @@ def mixed(seats: int, seeds: int, options: dict[str, Any], hero: Callable[[int],
         bots = [hero(seed * 10 + s) if s == hseat else field(seed * 10 + s) for s in range(seats)]
         m, r = play(seats, seed, bots, options)
         wins += _share(m, hseat)
+        r[0].pop("£")
         rows.update(r[hseat])
     return wins / seeds, rows
 
 
 def _pct(counter: Mapping[str, float], total: float) -> dict[str, str]:
-    return {k: f"{v / total:.0%}" for k, v in sorted(counter.items())}
+    return {k: f"{v / total:.1%}" for k, v in sorted(counter.items())}
 
 
 def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -165,6 +173,7 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
     places: dict[str, float] = collections.defaultdict(float)
     turns = 0
     by3 = by5 = 0
+    money: list[int] = []
     for seed in range(seeds):
         m, r = play(seats, seed, [HeuristicBot(seed * 10 + s) for s in range(seats)], options)
         st = m.state
@@ -173,6 +182,7 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
         if st.ended is not None and st.ended.value == "buildings":
             last = m.records[-1].events[-1]
             used_up[next(k for k in ("village", "town", "castle") if k in last.detail)] += 1  # type: ignore[attr-defined]
+        money.append(r[0].pop("£"))
         for c in r:
             rows.update(c)
         turns += st.turns
@@ -190,6 +200,7 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
         "by3": by3 / seeds,
         "by5": by5 / seeds,
         "places": _pct(places, seeds),
+        "money": (max(money), sorted(money)[len(money) * 99 // 100]),
     }
 
 
@@ -224,7 +235,8 @@ def main() -> None:
         print(
             f"{seats} players, heuristic only: Mordred wins {h['mordred']:.1%}; ends {h['ends']}; "
             f"end (b) by type {h['used_up']}; rows {h['rows']}; {h['turns']:.1f} turns per game, "
-            f"over by round 3 {h['by3']:.1%}, by round 5 {h['by5']:.1%}; wins by turn-order place {h['places']} "
+            f"over by round 3 {h['by3']:.1%}, by round 5 {h['by5']:.1%}; wins by turn-order place {h['places']}; "
+            f"most money held at once by all players £{h['money'][0]} (99th percentile of games £{h['money'][1]}) "
             f"({time.perf_counter() - t:.1f}s)"
         )
         if args.against:

@@ -375,12 +375,15 @@ def test_failed_siege_with_the_last_warrior_does_not_end_the_game() -> None:
     assert after.phase is Phase.SPEND and after.supply == 1 and after.ended is None
 
 
-CASTLES = {"FLI": Kind.CASTLE, "WRX": Kind.CASTLE, "WEL": Kind.CASTLE}
+#: Forest areas on the border, enough for every castle of one player (Welshpool among them).
+CASTLE_SITES = ("FLI", "WRX", "WEL", "HAY", "CHE")
 
 
 def _castles(owner: int) -> dict[str, tuple[int, Kind]]:
-    assert len(CASTLES) == BUILDINGS[Kind.CASTLE].pieces
-    return {area: (owner, kind) for area, kind in CASTLES.items()}
+    """Every castle of ``owner`` on the map."""
+    pieces = BUILDINGS[Kind.CASTLE].pieces
+    assert 3 <= pieces <= len(CASTLE_SITES)
+    return {area: (owner, Kind.CASTLE) for area in CASTLE_SITES[:pieces]}
 
 
 def test_game_ends_at_the_start_of_a_turn_when_that_player_has_used_up_a_building_type() -> None:
@@ -437,7 +440,7 @@ def test_used_up_option_reads_from_its_name() -> None:
 
 
 def test_using_up_a_type_mid_turn_ends_nothing_until_the_next_turn_starts() -> None:
-    castles = {"FLI": (0, Kind.CASTLE), "WRX": (0, Kind.CASTLE)}
+    castles = {area: owned for area, owned in _castles(0).items() if area != "WEL"}
     st = with_money(position(buildings=castles), 0, 20)
     _, st = play(st, 0, Build("WEL", Kind.CASTLE))
     assert st.phase is Phase.SPEND and pieces_left(st, 0, Kind.CASTLE) == 0
@@ -446,19 +449,30 @@ def test_using_up_a_type_mid_turn_ends_nothing_until_the_next_turn_starts() -> N
     assert st.phase is Phase.ROLL
 
 
+def _faces(row: Row) -> tuple[int, int]:
+    """A white face and the face of the biggest black cell of ``row``."""
+    cells = MONEY[row]
+    white = next(f for f in range(1, 7) if not cells[f - 1].black)
+    black = max(range(1, 7), key=lambda f: cells[f - 1].warriors)
+    return white, black
+
+
 def test_game_ends_when_a_marker_cannot_move_forward_far_enough() -> None:
-    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - 1, 0, 0))
-    events, after = play(st, 0, Roll(Row.C), 5, 1)  # 2 warriors: one space too many
+    white, black = _faces(Row.C)
+    steps = MONEY[Row.C][black - 1].warriors
+    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - steps + 1, 0, 0))  # one space short
+    events, after = play(st, 0, Roll(Row.C), black, white)
     assert isinstance(events[-1], GameEnded) and events[-1].reason is End.ROAD
-    assert after.road[0] == ROAD_FORWARD - 1 and after.phase is Phase.OVER
+    assert after.road[0] == st.road[0] and after.phase is Phase.OVER
     # the money of both cells is collected (the black one pays too); no warrior is taken
-    assert after.money[0] == st.money[0] + MONEY[Row.C][0].amount + MONEY[Row.C][4].amount
+    assert after.money[0] == st.money[0] + MONEY[Row.C][white - 1].money + MONEY[Row.C][black - 1].money
     assert after.hand == 0 and after.supply == st.supply
 
 
 def test_marker_may_reach_the_last_space_exactly() -> None:
-    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - 2, 0, 0))
-    _, after = play(st, 0, Roll(Row.C), 5, 1)
+    white, black = _faces(Row.C)
+    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - MONEY[Row.C][black - 1].warriors, 0, 0))
+    _, after = play(st, 0, Roll(Row.C), black, white)
     assert after.road[0] == ROAD_FORWARD and after.phase is Phase.PLACE
 
 
@@ -546,8 +560,9 @@ def test_a_warrior_may_be_placed_on_the_rollers_own_building() -> None:
 
 def test_short_supply_gives_the_warriors_left_but_the_marker_moves_in_full() -> None:
     st = position(phase=Phase.ROLL, supply=1, warriors=["SNO"])
-    _, after = play(st, 0, Roll(Row.C), 6, 6)  # two black cells of 3
-    assert after.hand == 1 and after.supply == 0 and after.road[0] == 6
+    _, black = _faces(Row.C)
+    _, after = play(st, 0, Roll(Row.C), black, black)  # two black cells: more warriors than the supply holds
+    assert after.hand == 1 and after.supply == 0 and after.road[0] == 2 * MONEY[Row.C][black - 1].warriors > 1
 
 
 def test_mordred_can_only_be_attacked_from_a_building_next_to_his_castle() -> None:

@@ -24,8 +24,8 @@ the bot the best chance:
 So the bot takes back a building type that a rival has used up when that
 rival would win the end it brings, saves when money is worth more later,
 and declares the riskier rows when it needs warriors or money more than a
-place at the back of the road. Its constants are at the top of this module;
-``docs/rules/mordred.md`` gives the figures they were tuned on.
+place at the back of the road. What the estimate weighs is a :class:`Weights`
+record; ``docs/rules/mordred.md`` gives the figures its defaults were tuned on.
 
 >>> import meeple
 >>> m = meeple.Match.start("mordred", seats=3, seed=2)
@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+import attrs
 
 from meeple.engine import Command, Rng
 
@@ -62,35 +64,48 @@ from .data import (
 from .rules import build_sites, siege_need, warriors_on_map
 from .view import View
 
-# -- what the estimate weighs (tuned by self-play, see docs/rules/mordred.md) ----------------
+# -- what the estimate weighs ----------------------------------------------------------------
 
-#: Spread of Mordred's lead (warriors minus buildings) per square root of a round still to play.
-THREAT_SPREAD = 1.6
-#: How much Mordred's lead grows, on average, per round still to play.
-THREAT_DRIFT = 0.3
-#: Spread of building points per square root of a round still to play.
-POINTS_SPREAD = 2.2
-#: Spread of road markers per square root of a round still to play.
-ROAD_SPREAD = 1.0
-#: Rounds added to the estimate of what is left (no estimate is ever certain before the end).
-HORIZON_FLOOR = 0.35
-#: What a pound is worth, as a share of the points it buys in the best type a player has left,
-#: while there are rounds left to build with it.
-MONEY_WORTH = 0.7
-#: The rounds it takes a pound to lose that worth as the end nears.
-MONEY_ROUNDS = 2.0
-#: A pound at the very end: it only breaks ties.
-MONEY_TIE = 0.02
-#: Income a player spends on building per turn, in pounds (to read how soon a type can be used up).
-INCOME = 5.5
-#: Warriors that come onto the map per turn (to read how soon the supply runs out).
-WARRIORS_PER_TURN = 0.8
-#: Road spaces a marker moves per turn (to read how soon a marker reaches the end).
-STEPS_PER_TURN = 0.8
-#: Of a warrior still to be placed, how much it adds to Mordred's lead on average (some sieges fail).
-PLACED_LEAD = 0.9
-#: Chance per round that a rival places a warrior on a building next to a warrior (times its siege odds).
-EXPOSURE = 0.35
+
+@attrs.frozen
+class Weights:
+    """What the bot's estimate weighs; the defaults were tuned by self-play (``docs/rules/mordred.md``).
+
+    >>> Weights().money_worth
+    0.7
+    """
+
+    #: Spread of Mordred's lead (warriors minus buildings) per square root of a round still to play.
+    threat_spread: float = 1.6
+    #: How much Mordred's lead grows, on average, per round still to play.
+    threat_drift: float = 0.3
+    #: Spread of building points per square root of a round still to play.
+    points_spread: float = 2.2
+    #: Spread of road markers per square root of a round still to play.
+    road_spread: float = 1.0
+    #: Rounds added to the estimate of what is left (no estimate is certain before the end).
+    horizon_floor: float = 0.35
+    #: What a pound is worth, as a share of the points it buys in the best type a player has
+    #: left, while there are rounds left to build with it.
+    money_worth: float = 0.7
+    #: The rounds over which a pound loses that worth as the end nears.
+    money_rounds: float = 2.0
+    #: A pound at the very end: it only breaks ties.
+    money_tie: float = 0.02
+    #: Pounds a player spends on building per turn (to read how soon a type can be used up).
+    income: float = 5.5
+    #: Warriors that come onto the map per turn (to read how soon the supply runs out).
+    warriors_per_turn: float = 0.8
+    #: Road spaces a marker moves per turn (to read how soon a marker reaches the end).
+    steps_per_turn: float = 0.8
+    #: Of a warrior still to be placed, how much it adds to Mordred's lead (some sieges fail).
+    placed_lead: float = 0.9
+    #: Chance per round that a rival places a warrior on a building next to a warrior
+    #: (times its siege odds).
+    exposure: float = 0.35
+
+
+DEFAULT = Weights()
 
 
 def _p(need: int) -> float:
@@ -141,10 +156,11 @@ def _logistic(x: float) -> float:
 class Outlook:
     """The position as the bot weighs it: a few numbers per player, changed by each command it considers."""
 
-    __slots__ = ("finish", "left", "me", "money", "points", "rate", "road", "room", "seats", "supply", "threat", "wait")
+    __slots__ = ("finish", "left", "me", "money", "points", "rate", "road", "room", "seats", "supply", "threat", "w", "wait")
 
-    def __init__(self, view: View, me: int) -> None:
+    def __init__(self, view: View, me: int, weights: Weights = DEFAULT) -> None:
         seats = view.seats
+        self.w = weights
         self.seats = seats
         self.me = me
         self.points = [0.0] * seats
@@ -174,7 +190,8 @@ class Outlook:
     def copy(self) -> Outlook:
         """An independent copy to change."""
         o = Outlook.__new__(Outlook)
-        o.seats, o.me, o.wait, o.room, o.supply, o.threat = self.seats, self.me, self.wait, self.room, self.supply, self.threat
+        o.w, o.seats, o.me, o.wait, o.room = self.w, self.seats, self.me, self.wait, self.room
+        o.supply, o.threat = self.supply, self.threat
         o.points, o.money, o.road = self.points[:], self.money[:], self.road[:]
         o.left = [row[:] for row in self.left]
         o.finish, o.rate = self.finish[:], self.rate[:]
@@ -188,23 +205,26 @@ class Outlook:
         room on the road; for each player, the start of its next turn if it
         has used up a type (end (b)), else the turns its income needs to.
         """
-        rounds = self.supply / (WARRIORS_PER_TURN * self.seats)
-        rounds = min(rounds, (self.room[0] - max(self.road)) / STEPS_PER_TURN)
+        w = self.w
+        rounds = self.supply / (w.warriors_per_turn * self.seats)
+        rounds = min(rounds, (self.room[0] - max(self.road)) / w.steps_per_turn)
         for wait, finish, money in zip(self.wait, self.finish, self.money):
             need = finish - money
-            rounds = min(rounds, wait + need / INCOME if need > 0 else wait)
+            rounds = min(rounds, wait + need / w.income if need > 0 else wait)
         return rounds if rounds > 0 else 0.0
 
     # -- chances ------------------------------------------------------------------------
     def chances(self) -> list[float]:
         """Each seat's estimated chance to win from here."""
+        w = self.w
         h = self.horizon()
-        spread = math.sqrt(h + HORIZON_FLOOR)
-        mordred = _logistic((self.threat - 0.5 + THREAT_DRIFT * h) / (THREAT_SPREAD * spread))
-        later = MONEY_WORTH * (h / MONEY_ROUNDS if h < MONEY_ROUNDS else 1.0)
-        scale = 1 / (POINTS_SPREAD * spread)
-        arthur = _softmax([(p + (MONEY_TIE + later * r) * m) * scale for p, m, r in zip(self.points, self.money, self.rate)])
-        scale = 1 / (ROAD_SPREAD * spread)
+        spread = math.sqrt(h + w.horizon_floor)
+        mordred = _logistic((self.threat - 0.5 + w.threat_drift * h) / (w.threat_spread * spread))
+        later = w.money_worth * (h / w.money_rounds if h < w.money_rounds else 1.0)
+        tie = w.money_tie
+        scale = 1 / (w.points_spread * spread)
+        arthur = _softmax([(p + (tie + later * r) * m) * scale for p, m, r in zip(self.points, self.money, self.rate)])
+        scale = 1 / (w.road_spread * spread)
         behind = _softmax([(0.02 * p - r) * scale for r, p in zip(self.road, self.points)])
         return [mordred * b + (1 - mordred) * a for a, b in zip(arthur, behind)]
 
@@ -248,15 +268,19 @@ class Outlook:
 
 
 class HeuristicBot:
-    """A one-step look-ahead player on :class:`Outlook` estimates; ``seed`` breaks ties between equal choices."""
+    """A one-step look-ahead player on :class:`Outlook` estimates.
 
-    def __init__(self, seed: int = 0) -> None:
+    ``seed`` breaks ties between equal choices; ``weights`` are what the estimate weighs.
+    """
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
+        self.weights = weights
 
     def choose(self, view: View, legal: Sequence[Command], seat: int) -> Command:
         """Return the legal command with the best expected chance to win."""
         first = legal[0]
-        outlook = Outlook(view, seat)
+        outlook = Outlook(view, seat, self.weights)
         if isinstance(first, Roll):
             return self._best(legal, [self._roll(outlook, c) for c in legal])
         if isinstance(first, Place):
@@ -283,7 +307,7 @@ class HeuristicBot:
             taken = min(warriors, o.supply)
             after.road[me] += warriors
             after.supply -= taken
-            after.threat += PLACED_LEAD * taken
+            after.threat += o.w.placed_lead * taken
             value += p * after.mine()
         return value
 
@@ -298,8 +322,11 @@ class HeuristicBot:
             stands.threat += 1
         else:
             stands.lost(here.owner, here.kind)
-        stands.points = [p - d for p, d in zip(stands.points, self._exposure(view, i))]
-        value = stands.final() if last else stands.mine()
+        if last:
+            value = stands.final()  # end (a): the last warrior is on the map
+        else:
+            stands.points = [p - d for p, d in zip(stands.points, self._exposure(view, i))]
+            value = stands.mine()
         if here is None:
             return value
         p = _p(siege_need(here.kind, cmd.area))
@@ -318,7 +345,7 @@ class HeuristicBot:
             # a building already next to a warrior (or the castle) is exposed anyway
             if any(m == CASTLE_INDEX or warriors[m] for m in NEIGHBOURS[n]):
                 continue
-            loss[b.owner] += EXPOSURE * _p(siege_need(b.kind, AREA_CODES[n])) * _POINTS[b.kind]
+            loss[b.owner] += self.weights.exposure * _p(siege_need(b.kind, AREA_CODES[n])) * _POINTS[b.kind]
         return loss
 
     # -- spending --------------------------------------------------------------------------
@@ -360,7 +387,7 @@ class HeuristicBot:
         exposed = any(n == CASTLE_INDEX or view.warriors[n] for n in NEIGHBOURS[i])
         worth = float(_POINTS[cmd.kind])
         if exposed:
-            worth -= EXPOSURE * min(2.0, o.horizon()) * _p(siege_need(cmd.kind, cmd.area)) * worth
+            worth -= o.w.exposure * min(2.0, o.horizon()) * _p(siege_need(cmd.kind, cmd.area)) * worth
         after = o.copy()
         after.built(me, cmd.kind, here.kind if here is not None else None, cost, worth)
         return after.mine()

@@ -7,7 +7,7 @@ these tables and never repeats a number of its own.
 >>> AREAS["CAS"].name
 "Mordred's castle"
 >>> money_cell(Row.C, 6)
-Cell(amount=3, black=True)
+Cell(amount=2, black=True)
 """
 
 from __future__ import annotations
@@ -187,8 +187,8 @@ def _w(n: int) -> Cell:
 #: row. Row C has three black faces of six, as the public facts require.
 MONEY: Mapping[Row, tuple[Cell, ...]] = {
     Row.A: (Cell(1), Cell(2), Cell(2), Cell(3), Cell(3), _w(2)),
-    Row.B: (Cell(2), Cell(3), Cell(4), Cell(5), _w(1), _w(2)),
-    Row.C: (Cell(5), Cell(6), Cell(7), _w(1), _w(2), _w(3)),
+    Row.B: (Cell(3), Cell(4), Cell(5), Cell(7), _w(1), _w(2)),
+    Row.C: (Cell(6), Cell(7), Cell(8), _w(1), _w(1), _w(2)),
 }
 
 
@@ -213,8 +213,8 @@ class BuildingSpec:
 #: Cost by terrain, victory points, and how many pieces of the type each player has.
 BUILDINGS: Mapping[Kind, BuildingSpec] = {
     Kind.VILLAGE: BuildingSpec(forest=3, mountains=4, points=1, pieces=7),
-    Kind.TOWN: BuildingSpec(forest=5, mountains=None, points=3, pieces=4),
-    Kind.CASTLE: BuildingSpec(forest=8, mountains=6, points=5, pieces=3),
+    Kind.TOWN: BuildingSpec(forest=6, mountains=None, points=3, pieces=4),
+    Kind.CASTLE: BuildingSpec(forest=10, mountains=8, points=5, pieces=4),
 }
 #: The extra pound paid for building away from your own buildings (not on the border).
 SURCHARGE = 1
@@ -262,5 +262,4 @@ ATTACK_COST = 2
 
 #: Mordred's warriors in the box (all of them on the map ends the game).
 WARRIORS = 18
-#: Coins in the box; the bank is treated as unlimited (see the rules page).
-COINS = 80
+# The bank has no count: it never runs out (see the rules page, "Components").
