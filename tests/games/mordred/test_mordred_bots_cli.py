@@ -63,6 +63,9 @@ def test_describe_commands() -> None:
     assert GAME.describe(Roll(Row.B)).startswith("declare row B")
     assert "Conwy (CON)" in GAME.describe(Place("CON"))
     assert "town" in GAME.describe(Build("FLI", Kind.TOWN))
+    # the table price; off the border also what it costs with no own building next to it
+    assert GAME.describe(Build("FLI", Kind.TOWN)).endswith(", £6")
+    assert GAME.describe(Build("SNO", Kind.CASTLE)).endswith(", £8 (£9 with none of yours next to it)")
     assert "Mordred in his castle" in GAME.describe(Attack("HOL", "CAS"))
     assert "warrior on Denbigh" in GAME.describe(Attack("FLI", "DEN"))
     assert GAME.describe(EndTurn()) == "end the turn"

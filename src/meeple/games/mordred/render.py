@@ -16,13 +16,16 @@ from .data import (
     AREA_INDEX,
     AREAS,
     ATTACK_COST,
+    BORDER,
     BUILDINGS,
     CASTLE_AREA,
     DIAGONALS,
     MONEY,
+    SURCHARGE,
     Kind,
     Row,
     Terrain,
+    build_price,
 )
 from .rules import buildings_on_map, pieces_left, points, used_up, warriors_on_map
 from .state import Phase, State
@@ -152,7 +155,7 @@ def describe(command: object) -> str:
             return f"place a warrior{_on(area)}"
         case Build(area=area, kind=Kind() as kind):
             pts = BUILDINGS[kind].points
-            return f"build a {kind.value} ({pts} pt){_on(area)}"
+            return f"build a {kind.value} ({pts} pt){_on(area)}{_price(area, kind)}"
         case Build(area=area):
             return f"build{_on(area)}"
         case Attack(source=source, target=target):
@@ -164,6 +167,18 @@ def describe(command: object) -> str:
         case EndTurn():
             return "end the turn"
     return repr(command)
+
+
+def _price(area: object, kind: Kind) -> str:
+    """The table price of ``kind`` on ``area``, and when the surcharge applies (it depends on the position)."""
+    if not isinstance(area, str) or area not in AREAS or area == CASTLE_AREA:
+        return ""
+    price = build_price(kind, AREAS[area].terrain)
+    if price is None:
+        return ""
+    if area in BORDER:
+        return f", £{price}"
+    return f", £{price} (£{price + SURCHARGE} with none of yours next to it)"
 
 
 def _on(area: object) -> str:
