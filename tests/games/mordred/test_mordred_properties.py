@@ -11,6 +11,7 @@ from meeple.engine import ENGINE, Command, ConfigError, IllegalCommand
 from meeple.games.mordred import GAME, Attack, Build, EndTurn, Kind, Phase, Place, State
 from meeple.games.mordred.data import AREAS, ATTACK_COST, LAND
 from meeple.games.mordred.rules import build_cost, building_at, has_warrior, pieces_left, warriors_on_map
+from meeple.games.mordred.state import count_standing
 from meeple.testing import check_game
 
 
@@ -39,6 +40,7 @@ def _invariants(m: meeple.Match) -> None:
     for i, b in enumerate(s.buildings):
         assert not (b is not None and s.warriors[i])  # a warrior never shares an area with a building
     assert (s.phase is Phase.PLACE) == (s.hand > 0)
+    assert s.standing == count_standing(s)  # the derived counts evolve keeps match the map
 
 
 @given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))

@@ -132,6 +132,8 @@ def _row_outcomes(row: Row) -> list[tuple[float, float, int]]:
 _OUTCOMES = {row: _row_outcomes(row) for row in Row}
 _POINTS = {kind: BUILDINGS[kind].points for kind in KINDS}
 _KIND_AT = {kind: k for k, kind in enumerate(KINDS)}
+_POINTS_IN_ORDER = tuple(BUILDINGS[k].points for k in KINDS)
+_PIECES = tuple(BUILDINGS[k].pieces for k in KINDS)
 #: The cheapest price of each type anywhere (what finishing a type costs at least, per piece).
 _LOW_PRICE = tuple(min(p for p in (BUILDINGS[k].forest, BUILDINGS[k].mountains) if p is not None) for k in KINDS)
 
@@ -163,12 +165,8 @@ class Outlook:
         self.w = weights
         self.seats = seats
         self.me = me
-        self.points = [0.0] * seats
-        self.left = [[BUILDINGS[k].pieces for k in KINDS] for _ in range(seats)]
-        for b in view.buildings:
-            if b is not None:
-                self.points[b.owner] += _POINTS[b.kind]
-                self.left[b.owner][_KIND_AT[b.kind]] -= 1
+        self.points = [float(sum(n * p for n, p in zip(counts, _POINTS_IN_ORDER))) for counts in view.standing]
+        self.left = [[pieces - n for pieces, n in zip(_PIECES, counts)] for counts in view.standing]
         self.money: list[float] = list(view.money)
         self.road = list(view.road)
         self.threat: float = warriors_on_map(view) - (len(view.buildings) - view.buildings.count(None))

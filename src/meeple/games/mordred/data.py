@@ -220,6 +220,8 @@ BUILDINGS: Mapping[Kind, BuildingSpec] = {
 SURCHARGE = 1
 #: The building types in table order (per-type tuples below follow it).
 KINDS: tuple[Kind, ...] = tuple(Kind)
+#: The place of each type in :data:`KINDS`.
+KIND_INDEX: Mapping[Kind, int] = {kind: k for k, kind in enumerate(KINDS)}
 
 
 def build_price(kind: Kind, terrain: Terrain) -> int | None:

@@ -35,6 +35,7 @@ from .data import (
     CASTLE_AREA,
     CASTLE_INDEX,
     CHEAPEST,
+    KIND_INDEX,
     KINDS,
     LAND_INDICES,
     NEIGHBOURS,
@@ -64,7 +65,7 @@ _T = TypeVar("_T")
 #: Each area's index, once per area in map order (what ``compress`` selects from).
 _INDICES = range(len(AREA_CODES))
 #: Points and pieces of each building type, in :data:`~.data.KINDS` order.
-_POINTS = {kind: BUILDINGS[kind].points for kind in KINDS}
+_POINTS_IN_ORDER = tuple(BUILDINGS[kind].points for kind in KINDS)
 _PIECES = tuple(BUILDINGS[kind].pieces for kind in KINDS)
 
 
@@ -73,6 +74,9 @@ class Board(Protocol):
 
     @property
     def buildings(self) -> tuple[Building | None, ...]: ...
+
+    @property
+    def standing(self) -> tuple[tuple[int, int, int], ...]: ...
 
     @property
     def warriors(self) -> tuple[bool, ...]: ...
@@ -100,32 +104,22 @@ def buildings_on_map(board: Board, seat: int | None = None) -> int:
     """Count the buildings on the map (of ``seat`` only, if given)."""
     if seat is None:
         return len(board.buildings) - board.buildings.count(None)
-    return sum(1 for b in board.buildings if b is not None and b.owner == seat)
+    return sum(board.standing[seat])
 
 
 def points(board: Board, seat: int) -> int:
     """Return ``seat``'s victory points: the Building-table points of its buildings on the map."""
-    return sum(_POINTS[b.kind] for b in board.buildings if b is not None and b.owner == seat)
+    return sum(n * p for n, p in zip(board.standing[seat], _POINTS_IN_ORDER))
 
 
 def standing(board: Board, seat: int) -> tuple[int, int, int]:
     """How many villages, towns and castles of ``seat`` stand on the map (:data:`~.data.KINDS` order)."""
-    village = town = castle = 0
-    for b in board.buildings:
-        if b is not None and b.owner == seat:
-            if b.kind is Kind.VILLAGE:
-                village += 1
-            elif b.kind is Kind.TOWN:
-                town += 1
-            else:
-                castle += 1
-    return village, town, castle
+    return board.standing[seat]
 
 
 def pieces_left(board: Board, seat: int, kind: Kind) -> int:
     """Return how many pieces of ``kind`` ``seat`` still has off the map."""
-    on_map = sum(1 for b in board.buildings if b is not None and b.owner == seat and b.kind is kind)
-    return BUILDINGS[kind].pieces - on_map
+    return BUILDINGS[kind].pieces - board.standing[seat][KIND_INDEX[kind]]
 
 
 def used_up(board: Board, seat: int) -> Kind | None:
@@ -404,9 +398,9 @@ def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
     """Phases 1-2: roll two dice, read each against ``row``: every cell pays its money, black cells bring
     as many warriors too and move the marker as many spaces along the road."""
     dice = (rng.die(), rng.die())
-    cells = [money_cell(row, d) for d in dice]
-    money = sum(c.money for c in cells)
-    black = sum(c.warriors for c in cells)
+    first, second = money_cell(row, dice[0]), money_cell(row, dice[1])
+    money = first.money + second.money
+    black = first.warriors + second.warriors
     if state.road[seat] + black > state.options.road_forward:
         # end (c): the money is collected, but the marker cannot move, so the game ends
         # before any warrior is placed (they stay in Mordred's supply)
@@ -508,7 +502,7 @@ def _end_turn(state: State, seat: int) -> tuple[Event, ...]:
 # evolve runs for every event played, replayed or verified, so it picks the case by exact
 # type, commonest first, and builds each new State directly, its fields in declaration order:
 #   State(seats, options, phase, turn, first,
-#         buildings, warriors, supply, hand,
+#         buildings, standing, warriors, supply, hand,
 #         money, road, turns, last_roll, ended)
 
 
@@ -516,65 +510,82 @@ def evolve(state: State, event: Event) -> State:
     """Fold one event into the state (never draws, never fails on a decided event)."""
     s = state
     if type(event) is Built:
-        i, seat = AREA_INDEX[event.area], event.seat
+        i, seat, replaced = AREA_INDEX[event.area], event.seat, event.replaced
+        standing = _count(s.standing, seat, event.kind, 1)
+        if replaced is not None:
+            standing = _count(standing, seat, replaced, -1)
         return State(s.seats, s.options, s.phase, s.turn, s.first,
-                     _put(s.buildings, i, _BUILDING[seat, event.kind]), s.warriors, s.supply, s.hand,
+                     _put(s.buildings, i, _BUILDING[seat, event.kind]), standing, s.warriors, s.supply, s.hand,
                      _bump(s.money, seat, -event.cost), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
     if type(event) is TurnEnded:
         return State(s.seats, s.options, Phase.ROLL, event.next, s.first,
-                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
                      s.money, s.road, s.turns + 1, s.last_roll, s.ended)  # fmt: skip
     if type(event) is Rolled:
         seat, w = event.seat, event.warriors
         roll = LastRoll(seat, event.row, event.dice, event.money, w)
         return State(s.seats, s.options, Phase.PLACE if w else Phase.SPEND, s.turn, s.first,
-                     s.buildings, s.warriors, s.supply - w, w,
+                     s.buildings, s.standing, s.warriors, s.supply - w, w,
                      _bump(s.money, seat, event.money), _bump(s.road, seat, event.steps), s.turns, roll, s.ended)  # fmt: skip
     if type(event) is WarriorPlaced:
         return _placed(s, AREA_INDEX[event.area], stays=True)
     if type(event) is Siege:
-        return _placed(s, AREA_INDEX[event.area], stays=event.success)
+        if not event.success:
+            return _placed(s, AREA_INDEX[event.area], stays=False)
+        return _placed(s, AREA_INDEX[event.area], stays=True, lost=_count(s.standing, event.owner, event.kind, -1))
     if type(event) is Attacked:
         seat = event.seat
         money = _bump(s.money, seat, -ATTACK_COST)
         if not event.success:
             return State(s.seats, s.options, s.phase, s.turn, s.first,
-                         s.buildings, s.warriors, s.supply, s.hand,
+                         s.buildings, s.standing, s.warriors, s.supply, s.hand,
                          money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
         return State(s.seats, s.options, s.phase, s.turn, s.first,
-                     s.buildings, _put(s.warriors, AREA_INDEX[event.target], False), s.supply + 1, s.hand,
+                     s.buildings, s.standing, _put(s.warriors, AREA_INDEX[event.target], False), s.supply + 1, s.hand,
                      money, _bump(s.road, seat, -event.steps), s.turns, s.last_roll, s.ended)  # fmt: skip
     if type(event) is Assaulted:
         return State(s.seats, s.options, s.phase, s.turn, s.first,
-                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
                      _bump(s.money, event.seat, -ATTACK_COST), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
     if type(event) is FirstPlayerRolled:
         first = event.first
         return State(s.seats, s.options, Phase.ROLL, first, first,
-                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
                      s.money, s.road, 1, s.last_roll, s.ended)  # fmt: skip
     if type(event) is GameEnded:
         return State(s.seats, s.options, Phase.OVER, s.turn, s.first,
-                     s.buildings, s.warriors, s.supply, s.hand,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
                      s.money, s.road, s.turns, s.last_roll, event.reason)  # fmt: skip
     raise TypeError(f"unknown mordred event {event!r}")
 
 
-def _placed(s: State, i: int, *, stays: bool) -> State:
-    """A warrior left the hand: it stands on area ``i`` (the building there goes home) or returns to the supply."""
+def _placed(s: State, i: int, *, stays: bool, lost: tuple[tuple[int, int, int], ...] | None = None) -> State:
+    """A warrior left the hand: it stands on area ``i`` or returns to the supply.
+
+    ``lost``: the counts of ``standing`` once the building on area ``i`` (if any) went home.
+    """
     hand = s.hand - 1
     phase = Phase.PLACE if hand else Phase.SPEND
     if not stays:
         return State(s.seats, s.options, phase, s.turn, s.first,
-                     s.buildings, s.warriors, s.supply + 1, hand,
+                     s.buildings, s.standing, s.warriors, s.supply + 1, hand,
                      s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
     return State(s.seats, s.options, phase, s.turn, s.first,
-                 _put(s.buildings, i, None), _put(s.warriors, i, True), s.supply, hand,
+                 _put(s.buildings, i, None), s.standing if lost is None else lost, _put(s.warriors, i, True),
+                 s.supply, hand,
                  s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
 
 
 #: One instance of each building a seat can stand on the map (they are frozen values).
 _BUILDING: Mapping[tuple[int, Kind], Building] = {(seat, kind): Building(seat, kind) for seat in range(4) for kind in KINDS}
+
+
+def _count(standing: tuple[tuple[int, int, int], ...], seat: int, kind: Kind, delta: int) -> tuple[tuple[int, int, int], ...]:
+    """``standing`` with ``delta`` buildings of ``kind`` for ``seat``."""
+    v, t, c = standing[seat]
+    k = KIND_INDEX[kind]
+    mine = (v + delta, t, c) if k == 0 else (v, t + delta, c) if k == 1 else (v, t, c + delta)
+    return (*standing[:seat], mine, *standing[seat + 1 :])
 
 
 def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ import attrs
 
 from meeple.engine import ConfigError, Options
 
-from .data import AREA_CODES, LAND, ROAD_BACK, ROAD_FORWARD, WARRIORS, Kind, Row
+from .data import AREA_CODES, KIND_INDEX, LAND, ROAD_BACK, ROAD_FORWARD, WARRIORS, Kind, Row
 
 
 class Phase(enum.Enum):
@@ -93,13 +93,25 @@ def _no_buildings() -> tuple[Building | None, ...]:
     return (None,) * len(AREA_CODES)
 
 
+def count_standing(state: State) -> tuple[tuple[int, int, int], ...]:
+    """Count each seat's villages, towns and castles on the map (what ``State.standing`` holds)."""
+    counts = [[0, 0, 0] for _ in range(state.seats)]
+    for b in state.buildings:
+        if b is not None:
+            counts[b.owner][KIND_INDEX[b.kind]] += 1
+    return tuple((v, t, c) for v, t, c in counts)
+
+
 @attrs.frozen
 class State:
     """The whole state of a match (Mordred has no hidden information).
 
     ``buildings`` and ``warriors`` are indexed like :data:`~.data.AREA_CODES`;
-    ``road`` holds each seat's marker (0 is the dragon space); ``hand`` is
-    the number of warriors the player on turn still has to place.
+    ``standing`` counts each seat's villages, towns and castles on the map
+    (derived from ``buildings``: ``evolve`` keeps it, and a state built by
+    hand without it counts it); ``road`` holds each seat's marker (0 is the
+    dragon space); ``hand`` is the number of warriors the player on turn
+    still has to place.
     """
 
     seats: int
@@ -108,6 +120,7 @@ class State:
     turn: int = 0
     first: int = 0
     buildings: tuple[Building | None, ...] = attrs.field(factory=_no_buildings)
+    standing: tuple[tuple[int, int, int], ...] = attrs.field(default=attrs.Factory(count_standing, takes_self=True))
     warriors: tuple[bool, ...] = (False,) * len(AREA_CODES)
     supply: int = WARRIORS
     hand: int = 0

@@ -29,6 +29,7 @@ class View:
     turn: int
     first: int
     buildings: tuple[Building | None, ...]
+    standing: tuple[tuple[int, int, int], ...]
     warriors: tuple[bool, ...]
     supply: int
     hand: int
@@ -49,6 +50,7 @@ def make_view(state: State, seat: int | None) -> View:
         turn=state.turn,
         first=state.first,
         buildings=state.buildings,
+        standing=state.standing,
         warriors=state.warriors,
         supply=state.supply,
         hand=state.hand,
