@@ -12,7 +12,8 @@ Run as ``python crash_child.py KIND TARGET [fsync]``:
 File writes are split into 5-byte pieces with pauses, so a SIGKILL often
 lands in the middle of a frame (or of a new file's header). After each
 acknowledged ``play`` it prints ``ack N`` (N: the records the match now
-holds) and flushes; ``ready N`` once the match is open.
+holds) and flushes; ``ready N`` once the match is open; ``error ...`` when a
+store error stops it (it then waits to be killed, as it does at the end).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 def main(argv: list[str]) -> int:
     import liars_dice  # noqa: F401  (registers the game)
-    from meeple.store import FileStore, MatchExists, open_store
+    from meeple.store import FileStore, MatchExists, StoreError, open_store
     from meeple.store.files import FileSink
 
     kind, target = argv[0], argv[1]
@@ -68,9 +69,14 @@ def main(argv: list[str]) -> int:
     print(f"ready {len(match)}", flush=True)
     while not match.is_over:
         seat = match.to_act[0]
-        match.play(seat, match.legal(seat)[0])  # the lowest bid: matches run long
+        try:
+            match.play(seat, match.legal(seat)[0])  # the lowest bid: matches run long
+        except StoreError as e:  # the database went away: a client lives on, acknowledging nothing more
+            print(f"error {e}", flush=True)
+            break
         print(f"ack {len(match)}", flush=True)
-    print("over", flush=True)
+    else:
+        print("over", flush=True)
     while True:  # wait to be killed
         time.sleep(1)
 

@@ -164,9 +164,15 @@ class PostgresStore(SqlStore):
             self._conn.close()
             raise
 
-    def _connect(self) -> psycopg.Connection[Any]:
+    def _connect(self, purpose: str = "store") -> psycopg.Connection[Any]:
+        """A new connection, set up for the store; ``application_name`` says ``meeple store`` or ``meeple listen``."""
+        extra: dict[str, Any] = {}
+        with contextlib.suppress(psycopg.ProgrammingError):
+            if "application_name" not in psycopg.conninfo.conninfo_to_dict(self.dsn):
+                extra["application_name"] = f"meeple {purpose}"
         try:
-            conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._connect_timeout)))
+            conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._connect_timeout)),
+                                   **extra)
         except psycopg.Error as e:
             raise StoreError(f"cannot connect to {self.where}: {_first_line(e)}") from None
         try:
@@ -282,7 +288,7 @@ class _Listen(Subscription):
         self._start()
 
     def _listen(self) -> psycopg.Connection[Any]:
-        conn = self._store._connect()
+        conn = self._store._connect("listen")
         try:
             conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._store.channel)))
         except psycopg.Error as e:
