@@ -347,3 +347,12 @@ def test_create_removes_the_temporary_files_of_a_crashed_create(tmp_path: Path) 
     finally:
         os.close(fd)
     assert FileStore(tmp_path).ids() == ["m"]
+
+
+def test_files_that_are_not_named_by_an_id_are_not_matches_of_the_store(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    store.add(Match.start("liars-dice", 2, seed=1), "m")
+    Match.start("liars-dice", 2, seed=2).save(tmp_path / "my game.meeple")
+    (tmp_path / ".m.meeple.0123456789ab.tmp").write_bytes(b"")
+    assert store.ids() == ["m"] and [i.id for i in store.find()] == ["m"]
+    assert len(store.open_path(tmp_path / "my game.meeple")) == 1

@@ -66,6 +66,7 @@ from ..engine.log import HASH_SIZE, LENGTH, MAGIC, MAX_FRAME, check_magic, frame
 from ..engine.match import Match
 from ..engine.reader import MAX_LOG_BYTES, LoadedLog, read_log
 from ._common import (
+    ID_PATTERN,
     build_match,
     check_body_size,
     check_id,
@@ -288,11 +289,10 @@ def _new_temp(path: Path) -> tuple[int, Path]:
             continue
         except OSError as e:
             raise _os_error("create a file in", path.parent, e) from None
-        _lock(fd, tmp)
-        try:  # another process cleaning stale temporaries may have removed it before the lock
-            if _same_file(os.stat(tmp), os.fstat(fd)):
+        try:  # another process cleaning stale temporaries may hold it, or have removed it before the lock
+            if _try_lock(fd, tmp) and _same_file(os.stat(tmp), os.fstat(fd)):
                 return fd, tmp
-        except OSError:
+        except (OSError, StoreError):
             pass
         os.close(fd)
     raise StoreError(f"cannot create a temporary file beside {path}")
@@ -749,14 +749,18 @@ class FileStore:
         return found if count is None else found[:count]
 
     def ids(self) -> list[str]:
-        """The ids of the matches in the directory, sorted (none if the directory does not exist yet)."""
+        """The ids of the matches in the directory, sorted (none if the directory does not exist yet).
+
+        Files whose names are not ``<id>.meeple`` (a temporary file, ``my game.meeple``) are not matches
+        of the store; :meth:`open_path` opens them.
+        """
         try:
             names = sorted(p.name for p in self.directory.iterdir() if p.name.endswith(SUFFIX))
         except FileNotFoundError:
             return []
         except OSError as e:
             raise _os_error("list", self.directory, e) from None
-        return [n[: -len(SUFFIX)] for n in names if not n.startswith(".")]
+        return [n[: -len(SUFFIX)] for n in names if ID_PATTERN.fullmatch(n[: -len(SUFFIX)])]
 
     def listen(self, callback: ChangeCallback) -> Subscription:
         """Not offered by the file store (:class:`NotSupported`): a file has one writer, its own process."""

@@ -266,8 +266,12 @@ class _Poll(Subscription):
         self._path = store.path
         self._interval = store.poll_interval
         self._db = store._connect()
-        self._version = self._db.execute("PRAGMA data_version").fetchone()[0]
-        self._last: int = self._db.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+        try:
+            self._version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            self._last: int = self._db.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+        except BaseException:
+            self._db.close()
+            raise
         self._start()
 
     def _run(self) -> None:
