@@ -17,14 +17,13 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 
 import liars_dice as ld
 import meeple
 from meeple import Match
 from meeple.store import MatchNotFound, PostgresStore, ReadOnlyStore, StoreError, open_store
-
-psycopg = pytest.importorskip("psycopg")
 
 
 @pytest.fixture

@@ -460,6 +460,8 @@ class FileSink:
         self._end = end  # the file length this sink expects
         self.durability = durability
         self.closed = False
+        held = os.fstat(fd)
+        self._identity = (held.st_dev, held.st_ino)  # the file this sink holds, whatever its path names later
 
     def write(
         self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
@@ -478,7 +480,11 @@ class FileSink:
             prev = h
         data = b"".join(parts)
         fd = self.fd
-        size = self._check("")
+        try:
+            size = os.fstat(fd).st_size
+        except OSError as e:
+            raise _os_error("stat", self.path, e) from None
+        self._check("")
         if size != self._end:
             raise StoreConflict(f"{self.path} changed outside this match ({size} bytes, expected {self._end}); "
                                 "reopen it (and repair it if it was torn)")
@@ -504,22 +510,17 @@ class FileSink:
         self._end = pos
         self._check(" while this command was written; the command was not stored")
 
-    def _check(self, when: str) -> int:
-        """Raise StoreConflict unless the path still names the file this sink holds; return the file's size."""
-        try:
-            held = os.fstat(self.fd)
-        except OSError as e:
-            raise _os_error("stat", self.path, e) from None
+    def _check(self, when: str) -> None:
+        """Raise StoreConflict unless the path still names the file this sink holds (device and inode)."""
         try:
             named = os.stat(self.path)
         except FileNotFoundError:
             named = None
         except OSError as e:
             raise _os_error("stat", self.path, e) from None
-        if named is None or not _same_file(named, held):
+        if named is None or (named.st_dev, named.st_ino) != self._identity:
             what = "was removed or moved" if named is None else "was replaced by another file"
             raise StoreConflict(f"{self.path} {what}{when}; reopen the match from the file that is there now")
-        return held.st_size
 
     @staticmethod
     def _write(fd: int, data: bytes) -> None:
