@@ -55,7 +55,8 @@ class PostgresServer:
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="meeple-pg-"))
+        # a short path: a Unix socket path has at most 107 bytes, wherever TMPDIR points
+        self.root = Path(tempfile.mkdtemp(prefix="meeple-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
         self.data = self.root / "data"
         self.port = 5432
         self._as: list[str] = []
