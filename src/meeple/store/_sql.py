@@ -1,9 +1,9 @@
 """What the SQLite and PostgreSQL stores share: the tables, the sink, and every query but the dialect's own.
 
 Both keep three tables (``matches``, ``records`` keyed by ``(match, seq)``,
-``snapshots``) and write each command in one transaction that first checks,
-under a lock on the match's row, that the match still has the record count
-and head hash the writing copy last saw. A subclass gives the connection,
+``snapshots``) and write each command in one transaction that first updates
+the match's row only if it still has the record count and head hash the
+writing copy last saw (that update locks the row until the commit). A subclass gives the connection,
 its transactions, the placeholder, how times travel and how a commit is
 announced to listeners.
 """
@@ -87,8 +87,6 @@ class SqlStore:
 
     #: The driver's parameter placeholder.
     P: ClassVar[str] = "?"
-    #: Appended to the SELECT that reads a match's row before a write (a row lock where the database has one).
-    LOCK_ROW: ClassVar[str] = ""
     #: The name of the store in messages.
     where: str
     readonly: bool
@@ -223,11 +221,19 @@ class SqlStore:
         status = Status.OVER if winners is not None else Status.IN_PROGRESS
         now = self._time_param(dt.datetime.now(dt.UTC))
         with self._write() as cur:
-            cur.execute(self._q("SELECT records, head FROM matches WHERE id = ?" + self.LOCK_ROW), (mid,))
-            row = cur.fetchone()
-            if row is None:
-                raise MatchNotFound(f"match {mid!r} is no longer in {self.where}")
-            if row[0] != sink.known or bytes(row[1]) != sink.head:
+            # the check and the row's update are one statement: it locks the row, and a writer that waited
+            # for another one's commit finds the row changed and updates nothing
+            cur.execute(
+                self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
+                        "WHERE id = ? AND records = ? AND head = ?"),
+                (end, head, status.value, json.dumps(list(winners)) if winners is not None else None, now, mid,
+                 sink.known, sink.head),
+            )
+            if cur.rowcount != 1:
+                cur.execute(self._q("SELECT records FROM matches WHERE id = ?"), (mid,))
+                row = cur.fetchone()
+                if row is None:
+                    raise MatchNotFound(f"match {mid!r} is no longer in {self.where}")
                 raise StoreConflict(
                     f"match {mid!r} has {row[0]} records in the store; this copy expected {sink.known}: "
                     "another writer played first. Reopen the match to continue."
@@ -237,15 +243,12 @@ class SqlStore:
                 cur.execute(self._q("DELETE FROM snapshots WHERE match = ? AND seq > ?"), (mid, start))
             try:
                 cur.executemany(self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)"), rows)
-                cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
+                if snaps:
+                    cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
             except Exception as e:
                 if self._is_duplicate(e):
                     raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
                 raise
-            cur.execute(
-                self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? WHERE id = ?"),
-                (end, head, status.value, json.dumps(list(winners)) if winners is not None else None, now, mid),
-            )
             self._announce(cur, mid, start, end)
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:

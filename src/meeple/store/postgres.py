@@ -11,9 +11,11 @@ SQLite store, with ``options`` and ``winners`` as ``jsonb`` and times as
 ``timestamptz``), ``records`` keyed by ``(match, seq)`` and ``snapshots``;
 ``store_info`` holds the schema version.
 
-**Concurrency.** A write is one transaction that locks the match's row
-(``SELECT ... FOR UPDATE``) and checks that the match still has the record
-count and head hash this copy last saw: a second writer, in any process on
+**Concurrency.** A write is one transaction whose first statement updates
+the match's row only where it still has the record count and head hash
+this copy last saw (``UPDATE ... WHERE records = ... AND head = ...``, which
+locks the row; a writer that waited for another's commit then finds it
+changed): a second writer, in any process on
 any host, gets :class:`StoreConflict` and nothing of its command is stored.
 The ``(match, seq)`` primary key refuses a duplicate sequence number even if
 that check were bypassed. A lock held longer than ``lock_timeout`` seconds
@@ -131,7 +133,6 @@ class PostgresStore(SqlStore):
     """
 
     P = "%s"
-    LOCK_ROW = " FOR UPDATE"
 
     def __init__(
         self,
