@@ -23,7 +23,9 @@ directory, ``sqlite:PATH``, ``postgresql://...``). See
 accepts a source wherever it takes a log file.
 
 :class:`PostgresStore` needs the ``postgres`` extra (``pip install
-'meeple[postgres]'``); it is imported on first use.
+'meeple[postgres]'``); it is imported on first use (``from meeple.store
+import PostgresStore``), and left out of ``__all__`` so that ``import *``
+works without psycopg.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from .sources import (
 from .sqlite import SqliteSink, SqliteStore
 
 if TYPE_CHECKING:
-    from .postgres import PostgresStore
+    from .postgres import PostgresStore as PostgresStore
 
 
 def __getattr__(name: str) -> Any:
@@ -71,7 +73,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ChangeCallback", "Durability", "FileSink", "FileStore", "MatchExists", "MatchInfo", "MatchNotFound",
-    "NotSupported", "PostgresStore", "ReadOnlyStore", "RepairReport", "Source", "SqliteSink", "SqliteStore",
+    "NotSupported", "ReadOnlyStore", "RepairReport", "Source", "SqliteSink", "SqliteStore",
     "Status", "Store", "StoreClosed", "StoreConflict", "StoreError", "Subscription", "is_held", "list_matches",
     "load_log", "log_bytes", "open_match", "open_store", "parse_source", "parse_sqlite", "parse_store", "repair",
     "save_log", "save_match",

@@ -1,9 +1,13 @@
 """The PostgreSQL store: the SQLite store's contract on a database server (psycopg 3, extra ``postgres``).
 
->>> from meeple.store import PostgresStore                                    # doctest: +SKIP
->>> store = PostgresStore("postgresql://game@db.internal/meeple")            # doctest: +SKIP
->>> m = store.create("kings", seats=3)                                        # doctest: +SKIP
->>> sub = store.listen(lambda match_id, records: print(match_id, records))   # doctest: +SKIP
+A store on a server, and a listener that hears every commit (from any
+process)::
+
+    from meeple.store import PostgresStore
+
+    store = PostgresStore("postgresql://game@db.internal/meeple")
+    m = store.create("kings", seats=3)
+    sub = store.listen(lambda match_id, records: print(match_id, records))
 
 Tables live in a schema of their own (``meeple`` unless ``schema=`` says
 otherwise), created on first use: ``matches`` (one row per match, as in the
