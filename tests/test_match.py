@@ -276,3 +276,15 @@ def test_bad_positions_and_seats_are_library_errors() -> None:
         with pytest.raises(IllegalCommand) as err:
             call(7)
         assert err.value.code is Code.UNKNOWN_SEAT
+
+
+def test_match_loads_logs_through_the_reader_it_does_not_import() -> None:
+    """match.py imports nothing of the reader (which builds matches); the reader registers itself on import."""
+    import subprocess
+    import sys
+
+    data = Match.start("kings", 2, seed=3).to_bytes()  # a bundled game: the subprocess has no example games
+    code = ("import sys; from meeple.engine.match import Match; "
+            "m = Match.from_bytes(sys.stdin.buffer.read()); print(len(m), m.to_bytes() == m.to_bytes())")
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True)
+    assert out.stdout.decode().split() == [str(len(Match.from_bytes(data))), "True"]

@@ -80,6 +80,37 @@ def _options(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
     return remembered_options(codec, "_start_options", key, raw, seats)
 
 
+class Loader(Protocol):
+    """How :meth:`Match.from_bytes` and :meth:`Match.load` read a log into a match.
+
+    The log reader (:mod:`meeple.engine.reader`) sits above this module (it
+    builds matches), so it registers itself here with :func:`install_loader`
+    when it is imported; importing ``meeple`` or ``meeple.engine`` imports it.
+    """
+
+    def from_bytes(self, data: bytes) -> Match:
+        """The match of a log's bytes."""
+        ...
+
+    def from_path(self, path: str | os.PathLike[str]) -> Match:
+        """The match of a log file."""
+        ...
+
+
+_loaders: list[Loader] = []
+
+
+def install_loader(loader: Loader) -> None:
+    """Make ``loader`` the one :meth:`Match.from_bytes` and :meth:`Match.load` use."""
+    _loaders[:] = [loader]
+
+
+def _loader() -> Loader:
+    if not _loaders:  # only if this module was loaded without its package
+        raise MeepleError("no log reader is installed: import meeple.engine.reader")
+    return _loaders[0]
+
+
 class SeedHidden(MeepleError):
     """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
 
@@ -656,16 +687,12 @@ class Match:
     @classmethod
     def from_bytes(cls, data: bytes) -> Match:
         """Load a match from log bytes (the chain and checkpoints are checked)."""
-        from .reader import read_log
-
-        return read_log(data).to_match()
+        return _loader().from_bytes(data)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Match:
         """Load a match from a log file (see :meth:`from_bytes`)."""
-        from .reader import read_path
-
-        return read_path(path).to_match()
+        return _loader().from_path(path)
 
     def __repr__(self) -> str:
         return f"<Match {self.game.info.id} seats={self.seats} records={self._cursor}/{len(self._records)}>"

@@ -26,7 +26,7 @@ from .log import (
     read_header_kind,
     unpack_body,
 )
-from .match import Match, codec_for, seed_at, seed_commitment
+from .match import Match, codec_for, install_loader, seed_at, seed_commitment
 from .records import Record, TypeTable
 from .registry import get_game
 from .rng import MASK64, Rng
@@ -557,3 +557,18 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         elif ck is not None:
             return fail(seq, "a state checkpoint where none is due", seq)
     return VerifyReport(True, gid, n, n, None, True, game.outcome(state))
+
+
+class _Reader:
+    """The loader :meth:`Match.from_bytes` and :meth:`Match.load` use (see :class:`~meeple.engine.match.Loader`)."""
+
+    @staticmethod
+    def from_bytes(data: bytes) -> Match:
+        return read_log(data).to_match()
+
+    @staticmethod
+    def from_path(path: str | os.PathLike[str]) -> Match:
+        return read_path(path).to_match()
+
+
+install_loader(_Reader())
