@@ -101,16 +101,17 @@ def test_the_compiled_header_reader_accepts_only_what_the_checking_one_accepts()
         return MAGIC + LENGTH.pack(len(body) + HASH_SIZE) + body + digest(body, MAGIC)
 
     def compiled(log: bytes, cache: dict[bytes, Any] | None) -> Any:
-        """The compiled reader's header, hash and end, built both ways, or None."""
+        """The compiled reader's header, hash and end, built both ways, or None (as the reader takes them:
+        the compiled code checks the header's shape, ``Header.problem`` the rules of its seeds and types)."""
         found = speedups.read_header(log, MAGIC, msgpack.unpackb)
         if _HEADER_SLOTS is None:
-            return None if found is None else (Header(*found[0]), found[1], found[2])
+            return None if found is None or Header(*found[0]).problem() else (Header(*found[0]), found[1], found[2])
         built = speedups.read_header(log, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS, cache)
         assert (found is None) == (built is None)
         if built is None:
             return None
         assert (Header(*found[0]), found[1], found[2]) == built[:3] and type(built[0]) is Header
-        return built[:3]
+        return None if built[0].problem() else built[:3]
 
     accepted = refused = 0
     cache: dict[bytes, Any] = {}  # kinds of header shared across the honest and forged ones

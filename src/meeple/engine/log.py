@@ -28,6 +28,8 @@ import msgpack
 from .codec import _field_slots, digest, pack
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
+from .seeds import MAX_SEEDS as MAX_SEEDS  # the limit lives with the schedule rules; importable from here too
+from .seeds import schedule_problem
 
 #: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
 #: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
@@ -41,9 +43,6 @@ FORMAT_VERSION = 1
 HASH_SIZE = 16
 #: The largest frame a reader accepts; a longer length prefix is corruption.
 MAX_FRAME = 16 * 1024 * 1024
-#: The longest seed schedule a reader accepts (one pair per fork with a new
-#: seed); a guard for hostile headers, as each record looks its seed up in it.
-MAX_SEEDS = 256
 #: The frame length prefix: an unsigned 32-bit big-endian integer.
 LENGTH = struct.Struct(">I")
 
@@ -116,8 +115,9 @@ class Header:
             t, v = pair
             if t.__class__ is not str or v.__class__ is not int or v < 1:
                 return None
-        return cls(game, rules, seats, options, seeds, commitment, tuple(map(tuple, types_raw)),
-                   every, engine, fmt, meta)
+        header = cls(game, rules, seats, options, seeds, commitment, tuple(map(tuple, types_raw)),
+                     every, engine, fmt, meta)
+        return header if header.problem() is None else None
 
     @classmethod
     def from_prim(cls, raw: Any, offset: int) -> Header:
@@ -154,13 +154,24 @@ class Header:
             raise bad(f"missing or malformed field ({e})") from None
         if header.checkpoint_every < 1:
             raise bad("checkpoint_every must be positive")
-        if seeds is not None and not 1 <= len(seeds) <= MAX_SEEDS:
-            raise bad(f"the seed schedule must have 1 to {MAX_SEEDS} entries, not {len(seeds)}")
-        if seeds is not None and not all(0 <= s <= MASK64 for _, s in seeds):
-            raise bad("a seed is an integer in [0, 2**64)")
         if any(v < 1 for _, v in types):
             raise bad("type schema versions start at 1")
+        problem = header.problem()
+        if problem is not None:
+            raise bad(problem)
         return header
+
+    def problem(self) -> str | None:
+        """What breaks the rules of ``docs/log-format.md`` in this header's seeds, commitment or types, or None."""
+        if self.seeds is not None:
+            problem = schedule_problem(self.seeds)
+            if problem is not None:
+                return problem
+        if len(self.commitment) != HASH_SIZE:
+            return f"the seed commitment is {HASH_SIZE} bytes, not {len(self.commitment)}"
+        if len({t for t, _ in self.types}) != len(self.types):
+            return "the types table names a type twice"
+        return None
 
 
 _HEADER_KEYS = frozenset(attrs.fields_dict(Header))
@@ -279,15 +290,15 @@ def read_header_kind(data: bytes) -> tuple[Header, bytes, int, bytes | None]:
     one game, rules version, seat count, options, engine and type list share
     it, so what follows from those can be remembered by it.
     """
-    if _speedups is not None:
+    if _speedups is not None:  # the compiled reader checks the header's shape; problem() its rules
         if _HEADER_SLOTS is None:
             found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
             if found is not None:
-                return Header(*found[0]), found[1], found[2], None
+                found = (Header(*found[0]), found[1], found[2], None)
         else:
             found = _speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS, _KNOWN_HEADERS)
-            if found is not None:
-                return found  # type: ignore[no-any-return]
+        if found is not None and found[0].problem() is None:
+            return found  # type: ignore[no-any-return]
     else:
         found = _read_header_py(data)
         if found is not None:

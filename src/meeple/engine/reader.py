@@ -19,22 +19,24 @@ from .log import (
     HASH_SIZE,
     LENGTH,
     MAX_FRAME,
-    MAX_SEEDS,
     Header,
     _speedups,
     iter_frames,
     read_header_kind,
     unpack_body,
 )
-from .match import Match, codec_for, install_loader, seed_at, seed_commitment
+from .match import Match, codec_for, install_loader
 from .records import Record, TypeTable
 from .registry import get_game
-from .rng import MASK64, Rng
+from .rng import Rng
+from .seeds import SeedEpoch, commitment_of, epochs, schedule_problem, seed_at, seed_commitment
 
 _T = TypeVar("_T")
 
 #: Logs larger than this are refused before reading (a guard for hostile input).
 MAX_LOG_BYTES = 1 << 31
+#: Where a log's header frame starts (after the magic): the place a divergence in the header names.
+HEADER_OFFSET = 8
 
 
 @attrs.frozen
@@ -43,6 +45,26 @@ class Reveal:
 
     seeds: tuple[tuple[int, int], ...]
     salt: bytes
+
+
+@attrs.frozen
+class SeedSchedule:
+    """The seeds of a log as :attr:`LoadedLog.seed_schedule` reads them.
+
+    ``epochs`` gives each seed with the records that draw from it, in order
+    (the first from record 0; a fork with a new seed starts another); it is
+    empty while the seeds are hidden. ``hidden`` is True when the header
+    keeps the seeds behind its ``commitment``, ``revealed`` when a final
+    frame reveals them. ``binding`` says whether the commitment is the one
+    the schedule gives (``docs/rng.md``); None while the seeds are unknown.
+    A log whose commitment does not bind its seeds fails :func:`verify`.
+    """
+
+    epochs: tuple[SeedEpoch, ...]
+    hidden: bool
+    revealed: bool
+    commitment: bytes
+    binding: bool | None
 
 
 @attrs.define
@@ -61,16 +83,30 @@ class LoadedLog:
 
     @property
     def seeds(self) -> tuple[tuple[int, int], ...] | None:
-        """The seed schedule, from the header or the reveal frame."""
+        """The seed schedule, from the header or the reveal frame (None while it is hidden)."""
         if self.header.seeds is not None:
             return self.header.seeds
         return self.reveal.seeds if self.reveal is not None else None
+
+    @property
+    def seed_schedule(self) -> SeedSchedule:
+        """Which seed each record draws from (re-seeds included), and whether the header's commitment binds them.
+
+        >>> import meeple
+        >>> m = meeple.Match.start("kings", 2, seed=5).fork(at=1, seed=6)
+        >>> read_log(m.to_bytes()).seed_schedule.epochs
+        (SeedEpoch(start=0, stop=1, seed=5), SeedEpoch(start=1, stop=None, seed=6))
+        """
+        seeds = self.seeds
+        shown = () if seeds is None else epochs(seeds)
+        binds = None if seeds is None else self.header.commitment == commitment_of(seeds)
+        return SeedSchedule(shown, self.header.seeds is None, self.reveal is not None, self.header.commitment, binds)
 
     def _empty_match(self) -> Match:
         """A match of this log's game, seats, options, seeds and header, with no records yet."""
         h = self.header
         seeds = h.seeds
-        salt = b""
+        salt = None  # a log that shows its seeds takes the salt of its schedule (docs/rng.md)
         if seeds is None and self.reveal is not None:
             seeds, salt = self.reveal.seeds, self.reveal.salt
         m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
@@ -372,15 +408,25 @@ _CHAIN = hashlib.blake2b(digest_size=HASH_SIZE)
 
 
 def _reveal(raw: dict[Any, Any], offset: int, seq: int, header: Header) -> Reveal:
+    """The reveal frame ``{"reveal": [seeds, salt]}`` of a seed-hiding log, checked against the header."""
     try:
+        if raw.keys() != {"reveal"}:
+            raise TypeError
         seeds_raw, salt = raw["reveal"]
-        seeds = tuple((int(a), int(b)) for a, b in seeds_raw)
-        if type(salt) is not bytes or any(type(a) is not int or type(b) is not int for a, b in seeds_raw):
+        if type(salt) is not bytes or len(salt) != HASH_SIZE or type(seeds_raw) is not list:
             raise TypeError
-        if not 1 <= len(seeds) <= MAX_SEEDS or not all(0 <= s <= MASK64 for _, s in seeds):
+        if any(type(p) is not list or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int for p in seeds_raw):
             raise TypeError
-    except (KeyError, TypeError, ValueError):
+    except (TypeError, ValueError):
         raise CorruptLog("malformed reveal frame", offset=offset, record=seq) from None
+    seeds = tuple((a, b) for a, b in seeds_raw)
+    problem = schedule_problem(seeds)
+    if problem is not None:
+        raise CorruptLog(f"malformed reveal frame: {problem}", offset=offset, record=seq)
+    if header.seeds is not None:
+        why = "the same seeds as" if seeds == header.seeds else "other seeds than"
+        raise CorruptLog(f"a reveal frame in a log that shows its seeds (it reveals {why} the header)",
+                         offset=offset, record=seq)
     if seed_commitment(seeds, salt) != header.commitment:
         raise CorruptLog("the revealed seed does not match the header's commitment", offset=offset, record=seq)
     return Reveal(seeds, salt)
@@ -499,6 +545,20 @@ def verify(source: str | os.PathLike[str] | bytes) -> VerifyReport:
     return verify_loaded(log)
 
 
+def _unbound_seeds(log: LoadedLog, seeds: tuple[tuple[int, int], ...]) -> str | None:
+    """Why the header's commitment does not bind the seeds verify re-decides with, or None if it does."""
+    commitment = log.header.commitment
+    if commitment == commitment_of(seeds):
+        return None
+    if log.reveal is not None:  # the reader checked the reveal against the commitment, with the reveal's salt
+        return "the revealed salt is not the one derived from the seeds (docs/rng.md), so the commitment does not bind them"
+    for k in range(len(seeds) - 1, 0, -1):
+        if commitment == commitment_of(seeds[:k]):
+            return (f"the seed schedule changes at record {seeds[k][0]} (a re-seed), but the header's commitment "
+                    "is still that of the schedule before it")
+    return "the header's commitment is not that of its seed schedule (docs/rng.md): it commits to other seeds"
+
+
 def verify_loaded(log: LoadedLog) -> VerifyReport:
     """Verify an already decoded log (see :func:`verify`)."""
     game = log.game
@@ -512,6 +572,9 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
 
     if seeds is None:
         return fail(None, "the seed is hidden and was not revealed: commands cannot be re-decided", 0)
+    unbound = _unbound_seeds(log, seeds)
+    if unbound is not None:
+        return VerifyReport(False, gid, n, 0, Divergence(None, HEADER_OFFSET, unbound), True)
     state = game.initial_state(log.header.seats, log.options)
     counter = 0
     k = log.header.checkpoint_every
