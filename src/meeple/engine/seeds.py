@@ -94,6 +94,8 @@ def epochs(seeds: Sequence[tuple[int, int]]) -> tuple[SeedEpoch, ...]:
 
 def schedule_problem(seeds: Sequence[tuple[int, int]]) -> str | None:
     """What makes ``seeds`` (pairs of ints) no seed schedule, or None for a good one."""
+    if len(seeds) == 1 and seeds[0][0] == 0 and 0 <= seeds[0][1] <= MASK64:  # most logs never re-seed
+        return None
     if not 1 <= len(seeds) <= MAX_SEEDS:
         return f"the seed schedule must have 1 to {MAX_SEEDS} entries, not {len(seeds)}"
     if not all(0 <= s <= MASK64 for _, s in seeds):
