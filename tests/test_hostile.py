@@ -529,3 +529,18 @@ def test_a_replayed_record_in_a_log_is_named() -> None:
     report = meeple.verify(replayed)
     assert report.first_divergence is not None and report.first_divergence.record == 2
     assert "record number 1 where 2 was expected" in report.first_divergence.reason
+
+
+def test_the_hostile_input_benchmark_runs() -> None:
+    """benchmarks/hostile.py measures the time figures of docs/reliability.md (no timing is asserted here)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "hostile.py"), "--quick", "--size", "70000"],
+                         capture_output=True, text=True, timeout=300, cwd=root, check=True).stdout
+    figures = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    names = {(f["subject"], f["name"]) for f in figures}
+    assert ("pure Python", "time: a frame of empty arrays / BLAKE2b of its bytes") in names
+    assert all(f["value"] is None or f["value"] > 0 for f in figures) and len(figures) == 6
