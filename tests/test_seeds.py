@@ -213,3 +213,15 @@ def test_the_seed_schedule_of_a_log_shows_every_re_seed() -> None:
     revealed = read_log(over.to_bytes(hide_seed=True)).seed_schedule
     assert revealed.epochs == (SeedEpoch(0, None, 6),) and (revealed.hidden, revealed.revealed) == (True, True)
     assert revealed.binding is True
+
+
+def test_a_match_opened_from_a_file_that_hides_its_seeds_forks_and_saves_whole(tmp_path: Path) -> None:
+    """The store keeps the chain of the hidden-seed bytes it read; forks and to_bytes chain from their own header."""
+    m = _finished()
+    m.save(tmp_path / "h.meeple", hide_seed=True)
+    files = FileStore(tmp_path)
+    opened = files.open("h")
+    assert opened.to_bytes() == m.to_bytes() and opened.to_bytes(hide_seed=True) == m.to_bytes(hide_seed=True)
+    for at in (0, 10, len(m)):
+        assert opened.fork(at=at).to_bytes() == m.fork(at=at).to_bytes()
+    files.close()

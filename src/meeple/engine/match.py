@@ -559,7 +559,7 @@ class Match:
         other.engine_version = self.engine_version
         other._records = self._records[:at]
         other._bodies = self._bodies[:at]  # a body does not depend on the header, so a new seed keeps it
-        if other._header_frame(False)[1] == self._header_frame(False)[1]:
+        if other._header_frame(False)[1] == self._header_frame(False)[1] and self._own_chain():
             other._hashes = self._hashes[:at]  # the chain starts from the header's hash: same header, same chain
         other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
         other._recent = {k: v for k, v in self._recent.items() if k <= at}
@@ -614,19 +614,29 @@ class Match:
         """
         head, h = self._header_frame(hide_seed)
         parts = [head]
-        if not hide_seed:
+        if not hide_seed and self._own_chain():
             self.record_hash(self._cursor - 1)  # the cached chain, completed up to the cursor
             hashes = self._hashes
             parts.extend(framed(self.body(i), hashes[i]) for i in range(self._cursor))
             return b"".join(parts)
-        # a header without the seeds starts another chain, not the cached one
+        # a header without the seeds starts another chain than the cached one (and so does the header
+        # that shows them, for a match a store read from a file that hides them)
         for i in range(self._cursor):
             data, h = frame(self.body(i), h)
             parts.append(data)
-        if self._seeds is not None and self.is_over:
+        if hide_seed and self._seeds is not None and self.is_over:
             data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)
             parts.append(data)
         return b"".join(parts)
+
+    def _own_chain(self) -> bool:
+        """Whether the cached chain hashes start from this match's header (the one that shows its seeds).
+
+        Not so for a match a store opened from a log that hides its seeds: the
+        store keeps the chain of its bytes (see :meth:`record_hash`).
+        """
+        hashes = self._hashes
+        return not hashes or hashes[0] == digest(self.body(0), self._header_frame(False)[1])
 
     def record_hash(self, seq: int) -> bytes:
         """The chain hash of record ``seq`` (-1: the header's hash)."""
