@@ -40,8 +40,8 @@ import attrs
 
 from .catalog import bot_factory
 from .engine import ENGINE, Match, get_game, read_log
-from .engine.reader import verify_loaded
 from .engine.errors import CorruptLog, LogError, MeepleError, TruncatedLog
+from .engine.reader import verify_loaded
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -130,7 +130,7 @@ def describe_options(game: Game[Any, Any]) -> tuple[OptionInfo, ...]:
         kind, choices = _kind(hints.get(f.name, f.type))
         default = f.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            default = default.factory()  # type: ignore[attr-defined]
+            default = default.factory()
         help_text = f.metadata.get(HELP) or fallback.get(f.name, "")
         out.append(OptionInfo(f.name, kind, readable(default), choices, str(help_text)))
     return tuple(out)
