@@ -101,7 +101,7 @@ class LogDiff:
 def diff_logs(a: LoadedLog, b: LoadedLog) -> LogDiff:
     """Compare two decoded logs (see the module docstring)."""
     ha, hb = a.header.to_prim(), b.header.to_prim()
-    header = tuple(HeaderDifference(f, readable(ha[f]), readable(hb[f])) for f in HEADER_FIELDS if ha[f] != hb[f])
+    header = tuple(HeaderDifference(f, _plain(ha[f]), _plain(hb[f])) for f in HEADER_FIELDS if ha[f] != hb[f])
     common = _common_prefix(a.records, b.records)
     na, nb = len(a.records), len(b.records)
     first = None if common == na == nb else common
@@ -123,6 +123,12 @@ def diff_logs(a: LoadedLog, b: LoadedLog) -> LogDiff:
             if at is not None and at <= common:
                 return LogDiff("fork", common, na, nb, header, first, child=child, reseeded_at=at)  # type: ignore[arg-type]
     return LogDiff("unrelated", common, na, nb, header, first)
+
+
+def _plain(value: Any) -> Any:
+    """A header value as JSON-ready data: byte strings as hex."""
+    value = readable(value)
+    return value.hex() if isinstance(value, bytes) else value
 
 
 def _common_prefix(a: list[Record], b: list[Record]) -> int:

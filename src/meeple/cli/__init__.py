@@ -203,6 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("meeple: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as e:  # a bug, here or in a game: one line, the traceback on request
+        if os.environ.get("MEEPLE_DEBUG"):
+            raise
+        print(f"meeple: internal error: {type(e).__name__}: {e} (MEEPLE_DEBUG=1 shows the traceback)",
+              file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _closed_pipe() -> int:

@@ -21,7 +21,7 @@ from ._base import (
     parse_seed,
     write_bytes,
 )
-from ._play import describe_record
+from ._play import describe, describe_record
 
 
 def _seat(log: LoadedLog, seat: int | None) -> int | None:
@@ -54,7 +54,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if seat is None:  # the referee's view: every record as it is in the log
         for r in log.records:
             who = "engine" if r.actor == ENGINE else f"seat {r.actor}"
-            print(f"#{r.seq:<5} {who:8} {game.describe(r.command)}")
+            print(f"#{r.seq:<5} {who:8} {describe(game, r.command)}")
             for e in r.events:
                 print(f"         - {e!r}")
     else:
@@ -161,7 +161,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
             if n < len(log.records):
                 r = log.records[n]
                 who = "engine" if r.actor == ENGINE else f"seat {r.actor}"
-                print(f"first difference, record {n} in {name}: {who} {log.game.describe(r.command)}")
+                print(f"first difference, record {n} in {name}: {who} {describe(log.game, r.command)}")
             else:
                 print(f"first difference, record {n}: {name} ends before it")
     return 0

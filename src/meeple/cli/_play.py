@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import time
 from collections.abc import Sequence
@@ -11,7 +12,7 @@ from typing import Any
 import attrs
 
 from ..catalog import bot_factory
-from ..engine import ENGINE, Command, Game, Match, get_game, read_log
+from ..engine import ENGINE, Command, Game, Match, get_game, read_log, readable
 from ..engine.records import SeenRecord
 from ._base import (
     EXIT_INTERRUPTED,
@@ -279,7 +280,23 @@ def describe_record(game: Game[Any, Any], record: SeenRecord, me: int | None) ->
         who = f"seat {me} (you)"
     else:
         who = f"seat {record.actor}"
-    return f"{who}: {game.describe(record.command)}"
+    return f"{who}: {describe(game, record.command)}"
+
+
+def describe(game: Game[Any, Any], command: Command) -> str:
+    """``game.describe(command)``; for a game whose ``describe`` cannot take a redacted command, its fields by name.
+
+    Hidden fields read ``hidden``: a redacted command never shows its secret.
+    """
+    try:
+        return game.describe(command)
+    except Exception:  # a game's describe that expects every field (see Game.describe)
+        fields = readable(command)
+        if not isinstance(fields, dict):
+            return type(command).__name__
+        kind = fields.pop("type", type(command).__name__)
+        parts = [f"{k} {'hidden' if v is None else json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()]
+        return f"{kind} ({', '.join(parts)})" if parts else str(kind)
 
 
 def menu(game: Game[Any, Any], legal: Sequence[Command], width: int | None = None) -> list[str]:
@@ -289,7 +306,7 @@ def menu(game: Game[Any, Any], legal: Sequence[Command], width: int | None = Non
     mine) share a line: the first with its whole description, the others
     with only the words that differ.
     """
-    descriptions = [game.describe(c) for c in legal]
+    descriptions = [describe(game, c) for c in legal]
     if len(legal) <= GROUP_MENU_AT:
         return [f"  [{i}] {d}" for i, d in enumerate(descriptions)]
     width = width or shutil.get_terminal_size((100, 24)).columns
