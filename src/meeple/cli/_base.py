@@ -294,9 +294,11 @@ def finish(opened: Opened, hide_seed: bool) -> None:
     opened.close()
     if opened.path is None:
         return
-    if hide_seed:
+    if hide_seed and match.is_over:
         write_bytes(opened.path, hidden_bytes(match))
         return
+    if hide_seed:
+        note(f"{opened.path} keeps its seed until the match is over, so that it can be continued")
     data = opened.path.read_bytes()
     log = read_log(data)
     if match.cursor < len(log.records):
