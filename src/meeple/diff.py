@@ -15,7 +15,8 @@ that relation back from two decoded logs:
   seeds, either log may be the fork of the other (or both of a common
   ancestor), so ``child`` is None;
 * ``unrelated``: another game, rules version, seat count or options, or
-  other seeds from the first record on.
+  other seeds from the first record on (a fork at record 0 with a new seed
+  is a new match).
 
 >>> import meeple
 >>> from meeple.engine import read_log
@@ -145,6 +146,6 @@ def _reseeded_at(parent: tuple[tuple[int, int], ...], child: tuple[tuple[int, in
     if not child:
         return None
     at, _ = child[-1]
-    if child[:-1] == tuple(s for s in parent if s[0] < at) and child != parent:
+    if at > 0 and child[:-1] == tuple(s for s in parent if s[0] < at) and child[-1] not in parent:
         return at
     return None
