@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import attrs
 
 from ..catalog import bot_factory
-from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, MeepleError, TruncatedLog, read_log
+from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, MeepleError, TruncatedLog, available, read_log
 from ..export import dumps
 from ..store import FileStore, MatchNotFound, SqliteStore, StoreError, load_log, log_bytes, parse_sqlite
 
@@ -127,8 +127,14 @@ def load_source(source: str) -> LoadedLog:
 
 
 def is_source(text: str) -> bool:
-    """True if ``text`` names a stored match (a SQLite source or an existing file) rather than a game id."""
-    return text.startswith(SQLITE) or os.sep in text or text.endswith(".meeple") or Path(text).is_file()
+    """True if ``text`` names a stored match rather than a game id.
+
+    A SQLite source, a path with a directory separator or a ``.meeple``
+    suffix, or an existing file that is not named like a game.
+    """
+    if text.startswith(SQLITE) or os.sep in text or text.endswith(".meeple"):
+        return True
+    return text not in available() and Path(text).is_file()
 
 
 @attrs.frozen
