@@ -29,7 +29,7 @@ def test_every_public_module_is_in_the_reference() -> None:
         parts = p.relative_to(src.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        if any(part.startswith("_") for part in parts) or parts[1:2] in (("games",), ("cli",)) and len(parts) > 2:
+        if any(part.startswith("_") for part in parts) or (parts[1:2] in (("games",), ("cli",)) and len(parts) > 2):
             continue
         if parts[1:2] == ("games",):
             continue
