@@ -73,5 +73,4 @@ def test_the_suite_runs_from_the_unpacked_sdist(unpacked: Path) -> None:
     assert collect.returncode == 0, collect.stdout[-3000:] + collect.stderr[-2000:]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *RUN_FROM_SDIST],
                          cwd=unpacked, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert " passed" in run.stdout and " failed" not in run.stdout
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]  # 5 would mean no test ran
