@@ -135,3 +135,13 @@ def test_checking_a_corpus_tells_invalid_from_unreadable() -> None:
 ])
 def test_end_reasons_are_counted_by_kind(reason: str, kind: str) -> None:
     assert end_reason(reason) == kind
+
+
+def test_a_dask_cluster_runs_the_same_corpus() -> None:
+    distributed = pytest.importorskip("distributed")
+    plan = Plan(game="kings", seats=2, bots=("heuristic", "random"), games=4, seed=3)
+    here = {r.index: r.log for r in run_plan(plan, keep_logs=True)}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_cluster = {r.index: r.log for r in run_plan(plan, client.get_executor(), keep_logs=True, chunk_size=1)}
+    assert on_cluster == here

@@ -22,6 +22,7 @@ import pytest
 
 import meeple
 from meeple.engine import ENGINE, read_log
+from meeple.store import log_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -341,3 +342,39 @@ def test_serve_parses_its_arguments() -> None:
     assert (args.store, args.host, args.port) == ("sqlite://m.db", "0.0.0.0", 9000)
     args = build_parser().parse_args(["serve"])
     assert (args.store, args.host, args.port) == (None, "127.0.0.1", 8000)
+
+
+def test_continuations_of_a_position_and_a_sqlite_corpus(kings_log: Path, tmp_path: Path) -> None:
+    fork = tmp_path / "pos.meeple"
+    assert meeple_cli("fork", str(kings_log), "--at", "15", "--out", str(fork), cwd=tmp_path).returncode == 0
+    db = tmp_path / "c.db"
+    p = meeple_cli("simulate", "--from", str(fork), "--games", "3", "--seed", "5", "--out", f"sqlite://{db}",
+                   "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["start"] == str(fork)
+    rows = [json.loads(line) for line in meeple_cli("list", f"sqlite://{db}", "--json", cwd=tmp_path).stdout.splitlines()]
+    assert [r["id"] for r in rows] == ["kings-00000", "kings-00001", "kings-00002"]
+    start = read_log(fork.read_bytes()).records
+    for r in rows:
+        log = read_log(log_bytes(r["source"]))
+        assert log.records[: len(start)] == start and r["status"] == "over"
+    p = meeple_cli("verify", f"sqlite://{db}", cwd=tmp_path)
+    assert p.returncode == 0 and "ok 3, invalid 0, unreadable 0" in p.stdout
+
+
+def test_ctrl_c_in_a_batch_keeps_whole_logs_only(tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "saboteur", "--players", "4", "--games", "2000",
+                             "--seed", "1", "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.is_dir() or len(list(out.glob("*.meeple"))) < 3):
+        assert proc.poll() is None
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted after" in err and "Traceback" not in err
+    files = sorted(out.iterdir())
+    assert 3 <= len(files) < 2000 and all(f.suffix == ".meeple" for f in files)
+    p = meeple_cli("verify", str(out), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout[-2000:]
