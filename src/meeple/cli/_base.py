@@ -13,9 +13,9 @@ from typing import Any, NoReturn
 import attrs
 
 from ..catalog import bot_factory
-from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, MeepleError, TruncatedLog, available, read_log
+from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, TruncatedLog, available, read_log
 from ..export import dumps
-from ..store import FileStore, MatchNotFound, SqliteStore, StoreError, load_log, log_bytes, parse_sqlite
+from ..store import FileStore, MatchNotFound, SqliteStore, StoreError, log_bytes, parse_sqlite
 
 #: Exit code: the command did what was asked.
 EXIT_OK = 0
@@ -347,10 +347,3 @@ def check_config(fn: Any, *args: Any) -> Any:
     except ConfigError as e:
         raise CliError(str(e)) from None
 
-
-__all__ = [
-    "EXIT_INTERRUPTED", "EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "SOURCE_HELP", "CliError", "MeepleError", "Opened",
-    "Output", "Parser", "bot_names", "check_config", "default_seats", "emit", "exit_code", "finish", "hidden_bytes",
-    "is_corpus", "is_source", "load_log", "load_source", "note", "open_source", "output", "parse_options",
-    "parse_seed", "read_source", "store_sources", "write_bytes",
-]
