@@ -378,3 +378,38 @@ def test_ctrl_c_in_a_batch_keeps_whole_logs_only(tmp_path: Path) -> None:
     assert 3 <= len(files) < 2000 and all(f.suffix == ".meeple" for f in files)
     p = meeple_cli("verify", str(out), cwd=tmp_path)
     assert p.returncode == 0, p.stdout[-2000:]
+
+
+def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path: Path) -> None:
+    import pty
+
+    args = [sys.executable, "-m", "meeple", "simulate", "mordred", "--games", "6", "--seed", "1", "--json"]
+    piped = subprocess.run(args, capture_output=True, text=True, env=_env(), cwd=tmp_path, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave, env=_env(), cwd=tmp_path)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # every writer of the terminal has closed it
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif proc.poll() is not None:
+                break
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        proc.wait(timeout=30)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0 and json.loads(out)["matches"] == 6  # data stays clean on stdout
+    assert b"/6 [" in seen and b"match/s" in seen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import secrets
 import sys
 import time
@@ -45,7 +46,13 @@ def progress(items: Iterable[T], total: int | None, unit: str) -> Iterator[T]:
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True) as bar:
+    try:
+        known = os.get_terminal_size(sys.stderr.fileno()).columns > 0
+    except OSError:
+        known = False
+    # a terminal that reports no size (a bare pty) gets 80 x 24, not a hidden bar
+    with tqdm(total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=known,
+              ncols=None if known else 80, nrows=None if known else 24) as bar:
         for item in items:
             yield item
             bar.update()
