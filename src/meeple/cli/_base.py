@@ -115,9 +115,7 @@ def read_source(source: str) -> bytes:
     """The bytes of a log file or a SQLite match; CliError (exit 2) if there is none or it cannot be read."""
     try:
         return log_bytes(source)
-    except MatchNotFound as e:
-        raise CliError(str(e)) from None
-    except StoreError as e:
+    except StoreError as e:  # MatchNotFound among them
         raise CliError(str(e)) from None
 
 
