@@ -189,3 +189,45 @@ def test_inspect_json_shows_the_seed_schedule(tmp_path: Path, capsys: pytest.Cap
     assert (doc["game"], doc["seats"], doc["records"], doc["status"]) == ("kings", 2, 10, "in_progress")
     code, out, _ = run(capsys, "inspect", str(log))
     assert "seed:       in header: 1 from record 0, 42 from record 10" in out
+
+
+# -- the JSON field names are stable and documented --------------------------------------------------
+
+CLI_MD = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+
+FIELDS = {
+    "inspect": {"source", "bytes", "game", "rules", "engine", "format", "seats", "options", "meta", "seed",
+                "checkpoint_every", "records", "events", "head_hash", "status", "outcome"},
+    "verify-log": {"kind", "source", "ok", "unreadable", "game", "records", "record", "offset", "reason"},
+    "verify-summary": {"kind", "logs", "ok", "failed", "invalid", "unreadable", "seconds", "logs_per_second",
+                       "failures"},
+    "simulate": {"game", "seats", "seeds", "bots", "commands", "records", "seconds", "finished", "winners", "scores",
+                 "reason", "out"},
+    "simulate-many": {"game", "seats", "seed", "matches", "finished", "unfinished", "seconds", "matches_per_second",
+                      "win_rate", "length", "end_reasons", "workers", "bots", "rotate_bots", "out", "options", "start"},
+    "games": {"id", "title", "summary", "rules_version", "min_seats", "max_seats", "has_chance", "hidden_information",
+              "variants", "options", "bots"},
+    "diff": {"relation", "summary", "common", "records", "first_difference", "longer", "child", "reseeded_at",
+             "header", "a", "b"},
+    "list": {"id", "source", "game", "seats", "records", "status", "winners", "created", "updated", "error"},
+}
+
+
+def test_json_field_names_are_the_documented_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log, other = tmp_path / "a.meeple", tmp_path / "b.meeple"
+    m = played("kings", 2, 1, 30)
+    m.save(log)
+    m.fork(at=5).save(other)
+    docs: dict[str, Any] = {}
+    docs["inspect"] = json.loads(run(capsys, "inspect", str(log), "--json")[1])
+    lines = [json.loads(x) for x in run(capsys, "verify", str(log), "--json")[1].splitlines()]
+    docs["verify-log"], docs["verify-summary"] = lines
+    docs["simulate"] = json.loads(run(capsys, "simulate", "kings", "--seed", "1", "--json")[1])
+    docs["simulate-many"] = json.loads(run(capsys, "simulate", "kings", "--games", "2", "--seed", "1", "--json")[1])
+    docs["games"] = json.loads(run(capsys, "games", "kings", "--json")[1])
+    docs["diff"] = json.loads(run(capsys, "diff", str(log), str(other), "--json")[1])
+    docs["list"] = json.loads(run(capsys, "list", str(tmp_path), "--json")[1].splitlines()[0])
+    for name, doc in docs.items():
+        assert set(doc) == FIELDS[name], name
+        undocumented = [k for k in doc if f'"{k}"' not in CLI_MD]
+        assert not undocumented, f"{name}: {undocumented} not in docs/cli.md"

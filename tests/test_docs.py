@@ -128,3 +128,18 @@ def test_the_tutorial_lists_every_class_attribute_a_game_declares() -> None:
     text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `(\w+)` \|", text, re.M))
     assert declared <= listed, f"the tutorial does not list {sorted(declared - listed)}"
+
+
+def test_the_checks_catch_drift(tmp_path: Path) -> None:
+    source = tmp_path / "game.py"
+    source.write_text("class A:\n    x = 1\n\n    y = 2\n")
+    check_excerpt("class A:\n    ...\n    y = 2\n", source, "ok")
+    with pytest.raises(AssertionError, match="'y = 3' is not in"):
+        check_excerpt("class A:\n    y = 3\n", source, "drift")
+    with pytest.raises(AssertionError, match="is not in"):
+        check_excerpt("y = 2\nx = 1\n", source, "out of order")
+    with pytest.raises(AssertionError, match="exit 2"):
+        run_shell("meeple verify missing.meeple", tmp_path, "shell")
+    doc = tmp_path / "d.md"
+    doc.write_text("text\n<!-- docs: not run (why) -->\n```sh\nfalse\n```\n\n```python\nx = 1\n```\n")
+    assert [(lang, marker) for _, lang, marker, _ in blocks(doc)] == [("sh", "not run (why)"), ("python", "")]
