@@ -56,7 +56,7 @@ def blocks(path: Path) -> list[tuple[int, str, str, str]]:
 
 
 def _rel(path: Path) -> str:
-    return path.relative_to(ROOT).as_posix()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def _params() -> list[object]:
