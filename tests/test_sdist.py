@@ -74,3 +74,17 @@ def test_the_suite_runs_from_the_unpacked_sdist(unpacked: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *RUN_FROM_SDIST],
                          cwd=unpacked, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]  # 5 would mean no test ran
+
+
+def test_a_wheel_built_from_the_sdist_carries_the_package_data(unpacked: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path),
+                            str(unpacked)], capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stderr[-2000:]
+    (wheel,) = tmp_path.glob("meeple-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in ("meeple/option_help.toml", "meeple/py.typed", "meeple/_speedups.pyi", "meeple/cli/__init__.py",
+                   "meeple/batch.py"):
+        assert needed in names
+    assert not any(n.startswith(("tests/", "docs/", "examples/")) for n in names)
