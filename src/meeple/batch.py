@@ -167,10 +167,12 @@ def run_plan(
     """Play every match of ``plan``; yield each result as its chunk finishes (in any order).
 
     Without ``executor`` the matches run one after another in this process.
-    With one, chunks of ``chunk_size`` matches are submitted to it, at most
-    ``window`` chunks at a time (so results, logs included, never pile up).
+    With one, chunks of ``chunk_size`` matches (default: :func:`chunk_size_for`
+    two workers) are submitted to it, at most ``window`` chunks at a time (so
+    results, logs included, never pile up).
     """
-    chunks = _chunks(range(plan.games), chunk_size or _chunk_size(plan.games, executor))
+    size = chunk_size or (1 if executor is None else chunk_size_for(plan.games, 2))
+    chunks = _chunks(range(plan.games), size)
     for batch in run_chunks(_play_chunk, ((plan, c, keep_logs) for c in chunks), executor, window):
         yield from batch
 
@@ -180,15 +182,15 @@ def run_chunks(
 ) -> Iterator[R]:
     """``fn(*a)`` for each ``a`` of ``args``, in this process or on ``executor``, yielding results as they finish.
 
-    On an executor at most ``window`` calls are in flight (default: 4 per worker
-    it reports, else 8). When the consumer stops early (or is interrupted),
-    calls not yet started are cancelled.
+    On an executor at most ``window`` calls are in flight (default 8; four
+    per worker keeps every worker busy). When the consumer stops early (or is
+    interrupted), calls not yet started are cancelled.
     """
     if executor is None:
         for a in args:
             yield fn(*a)
         return
-    limit = window or 4 * (getattr(executor, "_max_workers", 0) or 2)
+    limit = window or 8
     pending: set[cf.Future[R]] = set()
     it = iter(args)
     try:
@@ -212,7 +214,10 @@ def local_executor(workers: int) -> cf.Executor | None:
     """None for one worker (run in this process), else a process pool of ``workers`` that ignores Ctrl-C.
 
     Only the parent handles an interrupt: the workers go on with their
-    current chunk and are shut down with the pool.
+    current chunk and are shut down with the pool. The pool starts its
+    workers the platform's default way; a game registered at run time (not
+    bundled, nor found by entry point) reaches them only where that is
+    ``fork``.
     """
     if workers <= 1:
         return None
@@ -223,11 +228,9 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunk_size(n: int, executor: cf.Executor | None) -> int:
-    if executor is None:
-        return 1
-    workers = getattr(executor, "_max_workers", 0) or 2
-    return max(1, min(32, n // (workers * 8)))
+def chunk_size_for(games: int, workers: int) -> int:
+    """Matches per chunk for ``workers``: about eight chunks per worker, 1 to 32 matches each."""
+    return max(1, min(32, games // (max(workers, 1) * 8)))
 
 
 def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:

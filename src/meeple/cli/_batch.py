@@ -14,7 +14,17 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ..batch import Checked, MatchResult, Plan, check_logs, local_executor, run_plan, summarize, summarize_checks
+from ..batch import (
+    Checked,
+    MatchResult,
+    Plan,
+    check_logs,
+    chunk_size_for,
+    local_executor,
+    run_plan,
+    summarize,
+    summarize_checks,
+)
 from ..engine import Match, get_game, read_log
 from ..store import SqliteStore, log_bytes
 from ._base import (
@@ -168,7 +178,9 @@ def simulate_many(args: argparse.Namespace) -> int:
     try:
         with contextlib.ExitStack() as stack:
             write = stack.enter_context(corpus.writer(plan.game, plan.games)) if corpus else None
-            for r in progress(run_plan(plan, executor, keep_logs=write is not None), plan.games, "match"):
+            found = run_plan(plan, executor, keep_logs=write is not None,
+                             chunk_size=chunk_size_for(plan.games, workers) if executor else None, window=4 * workers)
+            for r in progress(found, plan.games, "match"):
                 if write is not None and r.log is not None:
                     write(r.index, r.log)
                 results.append(attrs.evolve(r, log=None))
@@ -248,7 +260,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     found: list[Checked] = []
     t = time.perf_counter()
     try:
-        for c in progress(check_logs(items, executor), len(items), "log"):
+        for c in progress(check_logs(items, executor, window=4 * workers), len(items), "log"):
             found.append(c)
     except KeyboardInterrupt:
         note(f"interrupted after {len(found)} of {len(items)} logs")
