@@ -348,17 +348,17 @@ def test_continuations_of_a_position_and_a_sqlite_corpus(kings_log: Path, tmp_pa
     fork = tmp_path / "pos.meeple"
     assert meeple_cli("fork", str(kings_log), "--at", "15", "--out", str(fork), cwd=tmp_path).returncode == 0
     db = tmp_path / "c.db"
-    p = meeple_cli("simulate", "--from", str(fork), "--games", "3", "--seed", "5", "--out", f"sqlite://{db}",
+    p = meeple_cli("simulate", "--from", str(fork), "--games", "3", "--seed", "5", "--out", f"sqlite:{db}",
                    "--json", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["start"] == str(fork)
-    rows = [json.loads(line) for line in meeple_cli("list", f"sqlite://{db}", "--json", cwd=tmp_path).stdout.splitlines()]
+    rows = [json.loads(line) for line in meeple_cli("list", f"sqlite:{db}", "--json", cwd=tmp_path).stdout.splitlines()]
     assert [r["id"] for r in rows] == ["kings-00000", "kings-00001", "kings-00002"]
     start = read_log(fork.read_bytes()).records
     for r in rows:
         log = read_log(log_bytes(r["source"]))
         assert log.records[: len(start)] == start and r["status"] == "over"
-    p = meeple_cli("verify", f"sqlite://{db}", cwd=tmp_path)
+    p = meeple_cli("verify", f"sqlite:{db}", cwd=tmp_path)
     assert p.returncode == 0 and "ok 3, invalid 0, unreadable 0" in p.stdout
 
 

@@ -174,7 +174,7 @@ def test_list_a_directory_and_a_sqlite_store(tmp_path: Path, capsys: pytest.Capt
     db = tmp_path / "m.db"
     with SqliteStore(db) as store:
         store.add(played("mordred", 3, 1, 4), "t-1")
-    code, out, _ = run(capsys, "ls", f"sqlite://{db}")
+    code, out, _ = run(capsys, "ls", f"sqlite:{db}")
     assert code == 0 and "t-1" in out and "mordred" in out and "in progress" in out
     assert run(capsys, "list", str(tmp_path / "nowhere"))[0] == 2
 

@@ -37,10 +37,7 @@ MARKER = re.compile(r"<!--\s*docs:\s*(.*?)\s*-->\s*$")
 SHELL = {"sh", "bash", "console", "shell"}
 
 #: Files whose blocks fail today for a reason outside this test (strict xfail: remove once mended).
-KNOWN = {
-    "docs/reliability.md": "its store example uses placeholders (seat, command) and a directory FileStore does "
-                           "not create yet",
-}
+KNOWN: dict[str, str] = {}
 
 
 def blocks(path: Path) -> list[tuple[int, str, str, str]]:

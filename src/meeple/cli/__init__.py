@@ -12,7 +12,7 @@ Exit codes, the same for every command:
 Every failure is one line on stderr, never a traceback. A closed pipe
 (``meeple replay game.meeple | head``) is a normal end: exit 0, nothing
 printed. Wherever a command reads a log it takes a log file or
-``sqlite://PATH#MATCH_ID``, a match in a SQLite store (see :mod:`meeple.store`).
+``sqlite:PATH#MATCH_ID``, a match in a SQLite store (see :mod:`meeple.store`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _new_match_args(s: argparse.ArgumentParser) -> None:
 
 
 def _out_args(s: argparse.ArgumentParser, what: str) -> None:
-    s.add_argument("--out", metavar="FILE", help=f"write {what} here: a log file, or sqlite://PATH#MATCH_ID")
+    s.add_argument("--out", metavar="FILE", help=f"write {what} here: a log file, or sqlite:PATH#MATCH_ID")
     s.add_argument("--force", action="store_true", help=_FORCE)
     s.add_argument("--hide-seed", action="store_true", help=_HIDE)
 
@@ -90,8 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rotate-bots", action="store_true",
                    help="with --games: match i shifts the bots by i seats, so each bot sits everywhere")
     s.add_argument("--out", metavar="PATH",
-                   help="write the log here: a log file or sqlite://PATH#MATCH_ID; with --games, a directory "
-                        "(one GAME-NNNNN.meeple per match) or sqlite://PATH")
+                   help="write the log here: a log file or sqlite:PATH#MATCH_ID; with --games, a directory "
+                        "(one GAME-NNNNN.meeple per match) or sqlite:PATH")
     s.add_argument("--force", action="store_true", help=_FORCE)
     s.add_argument("--hide-seed", action="store_true", help=_HIDE)
     s.add_argument("--quiet", action="store_true", help="one match: do not draw the final position")
@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("verify", help="re-decide every command of logs from their seeds")
     s.add_argument("files", nargs="+", metavar="LOG|DIR|STORE",
-                   help=SOURCE_HELP + "; a directory (every *.meeple in it) or sqlite://PATH (every match)")
+                   help=SOURCE_HELP + "; a directory (every *.meeple in it) or sqlite:PATH (every match)")
     s.add_argument("--workers", type=int, metavar="K", help="verify on K local processes (default 1)")
     s.add_argument("--json", action="store_true", help="print JSON lines: one per log, then a summary")
     s.set_defaults(fn=cmd_verify)
@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("fork", help="write a new log from the first N records of a log")
     s.add_argument("file", metavar="LOG", help=SOURCE_HELP)
     s.add_argument("--at", type=int, required=True, metavar="N", help="keep the first N records")
-    s.add_argument("--out", required=True, metavar="FILE", help="the new log: a file, or sqlite://PATH#MATCH_ID")
+    s.add_argument("--out", required=True, metavar="FILE", help="the new log: a file, or sqlite:PATH#MATCH_ID")
     s.add_argument("--seed", metavar="SEED", help="draw randomness from this new seed after the fork point")
     s.add_argument("--force", action="store_true", help=_FORCE)
     s.add_argument("--hide-seed", action="store_true", help=_HIDE)
@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_export)
 
     s = sub.add_parser("list", aliases=["ls"], help="list the matches of a store")
-    s.add_argument("store", metavar="STORE", help="a directory of log files, or sqlite://PATH")
+    s.add_argument("store", metavar="STORE", help="a directory of log files, sqlite:PATH or postgresql://...")
     s.add_argument("--json", action="store_true", help="print JSON lines, one per match")
     s.set_defaults(fn=cmd_list)
 
@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_repair)
 
     s = sub.add_parser("serve", help="serve matches over HTTP and WebSockets (needs the server extra)")
-    s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite://PATH (default: the server's)")
+    s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite:PATH (default: the server's)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, loopback)")
     s.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on (default 8000)")
     s.set_defaults(fn=cmd_serve)

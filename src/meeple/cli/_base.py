@@ -15,7 +15,19 @@ import attrs
 from ..catalog import bot_factory
 from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, TruncatedLog, available, read_log
 from ..export import dumps
-from ..store import FileStore, MatchNotFound, SqliteStore, StoreError, log_bytes, parse_sqlite
+from ..store import (
+    FileStore,
+    MatchNotFound,
+    Source,
+    Store,
+    StoreError,
+    log_bytes,
+    open_store,
+    parse_source,
+    parse_store,
+    save_log,
+    save_match,
+)
 
 #: Exit code: the command did what was asked.
 EXIT_OK = 0
@@ -26,8 +38,9 @@ EXIT_USAGE = 2
 #: Exit code: interrupted (Ctrl-C).
 EXIT_INTERRUPTED = 130
 
-SOURCE_HELP = "a log file, or sqlite://PATH#MATCH_ID for a match in a SQLite store"
-SQLITE = "sqlite://"
+SOURCE_HELP = "a log file, or sqlite:PATH#MATCH_ID (postgresql://...#MATCH_ID) for a match in a store"
+#: How database sources and store addresses start.
+DATABASES = ("sqlite:", "postgresql://", "postgres://")
 
 
 class CliError(Exception):
@@ -127,48 +140,53 @@ def load_source(source: str) -> LoadedLog:
 def is_source(text: str) -> bool:
     """True if ``text`` names a stored match rather than a game id.
 
-    A SQLite source, a path with a directory separator or a ``.meeple``
-    suffix, or an existing file that is not named like a game.
+    A database source (``sqlite:...``, ``postgresql://...``), a path with a
+    directory separator or a ``.meeple`` suffix, or an existing file that is
+    not named like a game.
     """
-    if text.startswith(SQLITE) or os.sep in text or text.endswith(".meeple"):
+    if text.startswith(DATABASES) or os.sep in text or text.endswith(".meeple"):
         return True
     return text not in available() and Path(text).is_file()
 
 
 @attrs.frozen
 class Opened:
-    """A match opened for playing on in a store, and the store holding it."""
+    """A match opened for playing on in a store, the store holding it, and its file (for a log file)."""
 
     match: Match
-    store: FileStore | SqliteStore
+    store: Store
     path: Path | None
 
     def close(self) -> None:
         """Release the store (and the file's lock)."""
-        if isinstance(self.store, FileStore):
-            self.store.close(self.match)
-        else:
-            self.store.close()
+        self.store.close()
+
+
+def _source(text: str) -> Source:
+    try:
+        return parse_source(text)
+    except StoreError as e:
+        raise CliError(str(e)) from None
 
 
 def open_source(source: str) -> Opened:
     """Open a stored match for playing on: every command is in the store before ``play`` returns."""
-    target = parse_sqlite(source)
-    if target is not None:
-        db, mid = target
-        if not Path(db).is_file():
-            raise CliError(f"no SQLite store at {db}")
-        store = SqliteStore(db)
-        try:
-            return Opened(store.open(mid), store, None)
-        except BaseException:
-            store.close()
-            raise
-    path = Path(source)
-    if not path.is_file():
-        raise CliError(f"no such log file: {source}")
-    fstore = FileStore(path.parent)
-    return Opened(fstore.open(path), fstore, path)
+    src = _source(source)
+    if src.kind == "file":
+        path = Path(src.location)
+        if not path.is_file():
+            raise CliError(f"no such log file: {source}")
+        fstore = FileStore(path.parent)
+        return Opened(fstore.open_path(path), fstore, path)
+    assert src.match_id is not None
+    if src.kind == "sqlite" and not Path(src.location).is_file():
+        raise CliError(f"no SQLite store at {src.location}")
+    store = src.open_store()
+    try:
+        return Opened(store.open(src.match_id), store, None)
+    except BaseException:
+        store.close()
+        raise
 
 
 # -- outputs: where a log is written -----------------------------------------------------------
@@ -176,83 +194,69 @@ def open_source(source: str) -> Opened:
 
 @attrs.frozen
 class Output:
-    """A checked place to write a log: a file, or a match id in a SQLite store.
+    """A checked place to write a log: a file, or a match id in a database store.
 
     Made by :func:`output` before any work, so a bad path fails at once.
     """
 
     text: str
     path: Path | None
-    sqlite: tuple[str, str] | None
+    source: Source
     force: bool
     hide_seed: bool
 
     def write(self, match: Match) -> None:
-        """Write ``match`` (up to its cursor) here in one go."""
-        if self.sqlite is not None:
-            with SqliteStore(self.sqlite[0]) as store:
-                self._free(store)
-                store.add(match, self.sqlite[1])
-            return
-        assert self.path is not None
-        if self.hide_seed:
-            write_bytes(self.path, hidden_bytes(match))
-        else:
-            match.save(self.path)
+        """Write ``match`` (up to its cursor) here in one go (refusing a file another writer holds)."""
+        save_match(match, self.text, overwrite=self.force, hide_seed=self.hide_seed)
 
     def attach(self, match: Match) -> Opened:
         """Write ``match`` here and return it reopened through the store, to be played on with every command kept."""
-        if self.sqlite is not None:
-            store = SqliteStore(self.sqlite[0])
+        if self.path is None:
+            store = self.source.open_store()
             try:
-                self._free(store)
-                store.add(match, self.sqlite[1])
-                return Opened(store.open(self.sqlite[1]), store, None)
+                assert self.source.match_id is not None
+                store.add(match, self.source.match_id, replace=self.force)
+                return Opened(store.open(self.source.match_id), store, None)
             except BaseException:
                 store.close()
                 raise
-        assert self.path is not None
-        match.save(self.path)  # with its seed while it is played, so it can be continued
+        save_log(match, self.path, overwrite=self.force)  # with its seed while it is played: it can be continued
         fstore = FileStore(self.path.parent)
-        return Opened(fstore.open(self.path), fstore, self.path)
-
-    def _free(self, store: SqliteStore) -> None:
-        assert self.sqlite is not None
-        try:
-            store.info(self.sqlite[1])
-        except MatchNotFound:
-            return
-        if not self.force:
-            raise CliError(f"{self.text} exists; pass --force to replace it")
-        store.delete(self.sqlite[1])
+        return Opened(fstore.open_path(self.path), fstore, self.path)
 
 
 def output(text: str, *, force: bool = False, hide_seed: bool = False) -> Output:
     """Check an output before any work: its directory exists and is writable, and it is new unless ``force``."""
-    target = parse_sqlite(text)
-    if target is not None:
+    src = _source(text)
+    if src.kind != "file":
         if hide_seed:
-            raise CliError("a SQLite store keeps the seed; write a log file to hide it")
-        db = Path(target[0])
-        _check_dir(db.parent, text)
-        if db.exists() and not db.is_file():
-            raise CliError(f"cannot write {text}: {db} is not a file")
-        if db.is_file() and not force:
-            with SqliteStore(db) as store:
-                try:
-                    store.info(target[1])
-                except MatchNotFound:
-                    pass
-                else:
-                    raise CliError(f"{text} exists; pass --force to replace it")
-        return Output(text, None, target, force, hide_seed)
+            raise CliError(f"a {src.kind} store keeps the seed; write a log file to hide it")
+        assert src.match_id is not None
+        if src.kind == "sqlite":
+            db = Path(src.location)
+            _check_dir(db.parent, text)
+            if db.exists() and not db.is_file():
+                raise CliError(f"cannot write {text}: {db} is not a file")
+            if not db.is_file():
+                return Output(text, None, src, force, hide_seed)
+        if not force:
+            store = src.open_store(readonly=True)
+            try:
+                store.info(src.match_id)
+            except MatchNotFound:
+                pass
+            else:
+                raise CliError(f"{text} exists; pass --force to replace it")
+            finally:
+                store.close()
+        return Output(text, None, src, force, hide_seed)
     path = Path(text)
     _check_dir(path.parent, text)
     if path.is_dir():
         raise CliError(f"cannot write {text}: it is a directory")
     if path.exists() and not force:
         raise CliError(f"{text} exists; pass --force to overwrite it")
-    return Output(text, path, None, force, hide_seed)
+    return Output(text, path, src, force, hide_seed)
 
 
 def _check_dir(directory: Path, text: str) -> None:
@@ -299,7 +303,7 @@ def finish(opened: Opened, hide_seed: bool) -> None:
     if opened.path is None:
         return
     if hide_seed and match.is_over:
-        write_bytes(opened.path, hidden_bytes(match))
+        save_log(match.fork(at=match.cursor), opened.path, overwrite=True, hide_seed=True)  # see hidden_bytes
         return
     if hide_seed:
         note(f"{opened.path} keeps its seed until the match is over, so that it can be continued")
@@ -313,29 +317,39 @@ def finish(opened: Opened, hide_seed: bool) -> None:
 
 
 def store_sources(text: str) -> Iterator[tuple[str, Any]]:
-    """The logs of a corpus: every ``*.meeple`` under a directory, or every match of ``sqlite://PATH``.
+    """The logs of a corpus: every ``*.meeple`` under a directory, or every match of a database store.
 
-    Yields ``(name, read)`` pairs, ``read()`` giving the bytes.
+    Yields ``(source, read)`` pairs, ``read()`` giving the bytes; the store is opened read-only.
     """
-    if text.startswith(SQLITE) and "#" not in text:
-        db = Path(text[len(SQLITE):])
-        if not db.is_file() or db.stat().st_size == 0:
-            raise CliError(f"no SQLite store at {db}")
-        with SqliteStore(db) as store:
-            ids = [info.id for info in store.find()]
-        for mid in ids:
-            src = f"{SQLITE}{db}#{mid}"
-            yield src, lambda src=src: log_bytes(src)
+    if Path(text).is_dir():
+        for p in sorted(Path(text).rglob("*.meeple")):
+            if p.is_file():
+                yield str(p), p.read_bytes
         return
-    root = Path(text)
-    for p in sorted(root.rglob("*.meeple")):
-        if p.is_file():
-            yield str(p), p.read_bytes
+    src = _store(text)
+    store = open_store(text, readonly=True)
+    try:
+        ids = store.ids()
+    finally:
+        store.close()
+    base = text if src.kind != "sqlite" else f"sqlite:{src.location}"
+    for mid in ids:
+        source = f"{base}#{mid}"
+        yield source, lambda source=source: log_bytes(source)
+
+
+def _store(text: str) -> Source:
+    try:
+        return parse_store(text)
+    except StoreError as e:
+        raise CliError(str(e)) from None
 
 
 def is_corpus(text: str) -> bool:
-    """True for a directory or a whole SQLite store (``sqlite://PATH`` without ``#MATCH_ID``)."""
-    return (text.startswith(SQLITE) and "#" not in text) or Path(text).is_dir()
+    """True for a directory or a whole database store (``sqlite:PATH``, ``postgresql://...``, without ``#ID``)."""
+    if Path(text).is_dir():
+        return True
+    return text.startswith(DATABASES) and "#" not in text
 
 
 def check_config(fn: Any, *args: Any) -> Any:

@@ -26,12 +26,12 @@ from ..batch import (
     summarize_checks,
 )
 from ..engine import Match, get_game, read_log
-from ..store import SqliteStore, log_bytes
+from ..store import log_bytes, open_store, parse_store
 from ._base import (
+    DATABASES,
     EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_USAGE,
-    SQLITE,
     CliError,
     bot_names,
     check_config,
@@ -70,11 +70,10 @@ def progress(items: Iterable[T], total: int | None, unit: str) -> Iterator[T]:
 
 @attrs.frozen
 class _Corpus:
-    """Where a batch's logs go: a directory (one file per match) or a SQLite store."""
+    """Where a batch's logs go: a directory (one file per match) or a database store (one match id each)."""
 
     text: str
     directory: Path | None
-    sqlite: Path | None
 
     def name(self, game: str, index: int, games: int) -> str:
         width = max(5, len(str(games - 1)))
@@ -82,20 +81,22 @@ class _Corpus:
 
     def check(self, game: str, games: int, force: bool, hide_seed: bool) -> None:
         """Refuse, before any work, a place that cannot take the logs or already holds some of them."""
-        if self.sqlite is not None:
-            if hide_seed:
-                raise CliError("a SQLite store keeps the seed; write the logs to a directory to hide it")
-            if not self.sqlite.parent.is_dir():
-                raise CliError(f"cannot write {self.text}: no directory {self.sqlite.parent}")
-            if self.sqlite.is_file() and not force:
-                with SqliteStore(self.sqlite) as store:
-                    taken = {i.id for i in store.find(game=game)}
-                clash = [n for n in (self.name(game, i, games) for i in range(games)) if n in taken]
-                if clash:
-                    raise CliError(f"{self.text} holds {clash[0]} already; pass --force to replace it")
-            return
+        names = [self.name(game, i, games) for i in range(games)]
         d = self.directory
-        assert d is not None
+        if d is None:
+            src = parse_store(self.text)
+            if hide_seed:
+                raise CliError(f"a {src.kind} store keeps the seed; write the logs to a directory to hide it")
+            if src.kind == "sqlite" and not Path(src.location).parent.is_dir():
+                raise CliError(f"cannot write {self.text}: no directory {Path(src.location).parent}")
+            if force or (src.kind == "sqlite" and not Path(src.location).is_file()):
+                return
+            with contextlib.closing(open_store(self.text, readonly=True)) as store:
+                taken = set(store.ids())
+            clash = [n for n in names if n in taken]
+            if clash:
+                raise CliError(f"{self.text} holds {clash[0]} already; pass --force to replace it")
+            return
         if d.exists() and not d.is_dir():
             raise CliError(f"cannot write {self.text}: it is not a directory")
         if not d.exists():
@@ -103,26 +104,22 @@ class _Corpus:
                 raise CliError(f"cannot write {self.text}: no directory {d.parent}")
             d.mkdir()
         if not force:
-            for i in range(games):
-                p = d / f"{self.name(game, i, games)}.meeple"
+            for n in names:
+                p = d / f"{n}.meeple"
                 if p.exists():
                     raise CliError(f"{p} exists; pass --force to overwrite")
 
     @contextlib.contextmanager
-    def writer(self, game: str, games: int) -> Iterator[Any]:
+    def writer(self, game: str, games: int, force: bool) -> Iterator[Any]:
         """A function writing one match's log (index, bytes) here."""
-        if self.sqlite is not None:
-            with SqliteStore(self.sqlite) as store:
+        d = self.directory
+        if d is None:
+            with contextlib.closing(open_store(self.text)) as store:
                 def add(index: int, data: bytes) -> None:
-                    mid = self.name(game, index, games)
-                    with contextlib.suppress(Exception):
-                        store.delete(mid)
-                    store.add(Match.from_bytes(data), mid)
+                    store.add(Match.from_bytes(data), self.name(game, index, games), replace=force)
 
                 yield add
             return
-        d = self.directory
-        assert d is not None
 
         def write(index: int, data: bytes) -> None:
             write_bytes(d / f"{self.name(game, index, games)}.meeple", data)
@@ -131,11 +128,11 @@ class _Corpus:
 
 
 def _corpus(text: str) -> _Corpus:
-    if text.startswith(SQLITE):
+    if text.startswith(DATABASES):
         if "#" in text:
-            raise CliError("--games N writes many matches: give a directory or sqlite://PATH (without #MATCH_ID)")
-        return _Corpus(text, None, Path(text[len(SQLITE):]))
-    return _Corpus(text, Path(text), None)
+            raise CliError("--games N writes many matches: give a directory or a store (sqlite:PATH), not #MATCH_ID")
+        return _Corpus(text, None)
+    return _Corpus(text, Path(text))
 
 
 def simulate_many(args: argparse.Namespace) -> int:
@@ -177,7 +174,7 @@ def simulate_many(args: argparse.Namespace) -> int:
     t = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
-            write = stack.enter_context(corpus.writer(plan.game, plan.games)) if corpus else None
+            write = stack.enter_context(corpus.writer(plan.game, plan.games, args.force)) if corpus else None
             found = run_plan(plan, executor, keep_logs=write is not None,
                              chunk_size=chunk_size_for(plan.games, workers) if executor else None, window=4 * workers)
             for r in progress(found, plan.games, "match"):

@@ -11,9 +11,9 @@ from typing import Any
 from ..diff import diff_logs
 from ..engine import ENGINE, LoadedLog, MeepleError, readable
 from ..export import seat_log_lines
-from ..store import SqliteStore, load_log, parse_sqlite, repair
+from ..store import FileStore, StoreError, list_matches, parse_sqlite, parse_store, repair
 from ._base import (
-    SQLITE,
+    DATABASES,
     CliError,
     emit,
     load_source,
@@ -186,41 +186,39 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list_rows(store: str) -> list[dict[str, Any]]:
-    if store.startswith(SQLITE):
-        if "#" in store:
-            raise CliError("list takes a store: sqlite://PATH, without #MATCH_ID")
-        db = Path(store[len(SQLITE):])
-        if not db.is_file() or db.stat().st_size == 0:
-            raise CliError(f"no SQLite store at {db}")
-        with SqliteStore(db) as s:
-            infos = s.find()
-        return [{"id": i.id, "source": f"{SQLITE}{db}#{i.id}", "game": i.game, "seats": i.seats,
-                 "records": i.records, "status": i.status.value,
-                 "winners": None if i.winners is None else list(i.winners),
-                 "created": i.created.isoformat(), "updated": i.updated.isoformat(), "error": None} for i in infos]
-    d = Path(store)
-    if not d.is_dir():
-        raise CliError(f"no store at {store}: give a directory of log files or sqlite://PATH")
-    rows = []
-    for p in sorted(d.glob("*.meeple")):
-        row: dict[str, Any] = {"id": p.name[: -len(".meeple")], "source": str(p), "game": None, "seats": None,
-                               "records": None, "status": None, "winners": None, "created": None, "updated": None,
-                               "error": None}
-        try:
-            log = load_log(p)
-            out = log.to_match().outcome
-            row.update(game=log.header.game, seats=log.header.seats, records=len(log.records),
-                       status="in_progress" if out is None else "over",
-                       winners=None if out is None else list(out.winners))
-        except MeepleError as e:
-            row["error"] = str(e)
-        rows.append(row)
-    return rows
+def _row(info: Any, source: str, error: str | None = None) -> dict[str, Any]:
+    if info is None:
+        return {"id": source.rsplit("#", 1)[-1], "source": source, "game": None, "seats": None, "records": None,
+                "status": None, "winners": None, "created": None, "updated": None, "error": error}
+    return {"id": info.id, "source": source, "game": info.game, "seats": info.seats, "records": info.records,
+            "status": info.status.value, "winners": None if info.winners is None else list(info.winners),
+            "created": info.created.isoformat(), "updated": info.updated.isoformat(), "error": None}
+
+
+def _list_rows(address: str) -> list[dict[str, Any]]:
+    if Path(address).is_dir():  # a file store: one row per file, a damaged file named with its error
+        store = FileStore(address)
+        rows = []
+        for mid in store.ids():
+            path = str(store.path(mid))
+            try:
+                rows.append(_row(store.info(mid), path))
+            except MeepleError as e:
+                rows.append(_row(None, path, str(e)) | {"id": mid})
+        return rows
+    if not address.startswith(DATABASES):
+        raise CliError(f"no store at {address}: give a directory of log files, sqlite:PATH or postgresql://...")
+    try:
+        src = parse_store(address)
+        infos = list_matches(address)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    base = address if src.kind != "sqlite" else f"sqlite:{src.location}"
+    return [_row(i, f"{base}#{i.id}") for i in infos]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """List the matches of a store: a directory of log files, or sqlite://PATH."""
+    """List the matches of a store: a directory of log files, or sqlite:PATH."""
     rows = _list_rows(args.store)
     if args.json:
         for row in rows:

@@ -59,10 +59,9 @@ def _continue(source: str, out: Output | None) -> Opened:
     """Open a stored match to play on: in place, or copied to ``out`` first (the source stays as it is)."""
     if out is None:
         opened = open_source(source)
-    elif out.sqlite is not None:
+    elif out.path is None:  # into a database store
         opened = out.attach(read_log(read_source(source)).to_match())
     else:
-        assert out.path is not None
         write_bytes(out.path, read_source(source))  # byte for byte: the copy continues the same chain
         opened = open_source(str(out.path))
     if opened.match.seed_hidden:
