@@ -21,6 +21,7 @@ from ..store import (
     Source,
     Store,
     StoreError,
+    is_held,
     log_bytes,
     open_store,
     parse_source,
@@ -278,7 +279,9 @@ def hidden_bytes(match: Match) -> bytes:
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file renamed over it)."""
+    """Write ``data`` to ``path`` atomically (a temporary file renamed over it); never over a file a writer holds."""
+    if path.exists() and is_held(path):
+        raise CliError(f"{path} is open for writing elsewhere; close it there first")
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         with open(tmp, "wb") as f:
