@@ -16,6 +16,7 @@ from ..catalog import bot_factory
 from ..engine import ConfigError, CorruptLog, Game, LoadedLog, Match, TruncatedLog, available, read_log
 from ..export import dumps
 from ..store import (
+    Durability,
     FileStore,
     MatchNotFound,
     Source,
@@ -170,19 +171,22 @@ def _source(text: str) -> Source:
         raise CliError(str(e)) from None
 
 
-def open_source(source: str) -> Opened:
-    """Open a stored match for playing on: every command is in the store before ``play`` returns."""
+def open_source(source: str, durability: Durability | None = None) -> Opened:
+    """Open a stored match for playing on: every command is in the store before ``play`` returns.
+
+    ``durability`` as the stores take it (None: each store's default).
+    """
     src = _source(source)
     if src.kind == "file":
         path = Path(src.location)
         if not path.is_file():
             raise CliError(f"no such log file: {source}")
-        fstore = FileStore(path.parent)
+        fstore = FileStore(path.parent, durability or "flush")
         return Opened(fstore.open_path(path), fstore, path)
     assert src.match_id is not None
     if src.kind == "sqlite" and not Path(src.location).is_file():
         raise CliError(f"no SQLite store at {src.location}")
-    store = src.open_store()
+    store = src.open_store(durability=durability)
     try:
         return Opened(store.open(src.match_id), store, None)
     except BaseException:
@@ -210,10 +214,10 @@ class Output:
         """Write ``match`` (up to its cursor) here in one go (refusing a file another writer holds)."""
         save_match(match, self.text, overwrite=self.force, hide_seed=self.hide_seed)
 
-    def attach(self, match: Match) -> Opened:
+    def attach(self, match: Match, durability: Durability | None = None) -> Opened:
         """Write ``match`` here and return it reopened through the store, to be played on with every command kept."""
         if self.path is None:
-            store = self.source.open_store()
+            store = self.source.open_store(durability=durability)
             try:
                 assert self.source.match_id is not None
                 store.add(match, self.source.match_id, replace=self.force)
@@ -222,7 +226,7 @@ class Output:
                 store.close()
                 raise
         save_log(match, self.path, overwrite=self.force)  # with its seed while it is played: it can be continued
-        fstore = FileStore(self.path.parent)
+        fstore = FileStore(self.path.parent, durability or "flush")
         return Opened(fstore.open_path(self.path), fstore, self.path)
 
 

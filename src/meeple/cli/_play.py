@@ -14,6 +14,7 @@ import attrs
 from ..catalog import bot_factory
 from ..engine import ENGINE, Command, Game, Match, get_game, read_log, readable
 from ..engine.records import SeenRecord
+from ..store import Durability
 from ._base import (
     EXIT_INTERRUPTED,
     CliError,
@@ -55,15 +56,15 @@ def _refuse_new_match_options(args: argparse.Namespace, source: str) -> None:
         raise CliError(f"{', '.join(given)} set up a new match; {source} is a match already")
 
 
-def _continue(source: str, out: Output | None) -> Opened:
+def _continue(source: str, out: Output | None, durability: Durability | None) -> Opened:
     """Open a stored match to play on: in place, or copied to ``out`` first (the source stays as it is)."""
     if out is None:
-        opened = open_source(source)
+        opened = open_source(source, durability)
     elif out.path is None:  # into a database store
-        opened = out.attach(read_log(read_source(source)).to_match())
+        opened = out.attach(read_log(read_source(source)).to_match(), durability)
     else:
         write_bytes(out.path, read_source(source))  # byte for byte: the copy continues the same chain
-        opened = open_source(str(out.path))
+        opened = open_source(str(out.path), durability)
     if opened.match.seed_hidden:
         opened.close()
         raise CliError(f"{source} hides its seed: it can be replayed, not continued")
@@ -80,12 +81,15 @@ class Table:
     hide_seed: bool
 
     @classmethod
-    def set_up(cls, args: argparse.Namespace, target: str | None) -> Table:
-        """Start or continue the match of ``play``/``simulate``, checking ``--out`` before any work."""
+    def set_up(cls, args: argparse.Namespace, target: str | None, durability: Durability | None = None) -> Table:
+        """Start or continue the match of ``play``/``simulate``, checking ``--out`` before any work.
+
+        ``durability`` is the store's (None: its default, which for a database is an fsync per command).
+        """
         out = output(args.out, force=args.force, hide_seed=args.hide_seed) if args.out else None
         if target is not None and is_source(target):
             _refuse_new_match_options(args, target)
-            opened = _continue(target, out)
+            opened = _continue(target, out, durability)
             return cls(opened.match, opened, out.text if out else target, args.hide_seed)
         if target is None:
             raise CliError("name a game (see meeple games), or a log to continue")
@@ -95,7 +99,7 @@ class Table:
             if args.hide_seed:
                 raise CliError("--hide-seed applies to a log written with --out")
             return cls(match, None, None, False)
-        opened = out.attach(match)
+        opened = out.attach(match, durability)
         return cls(opened.match, opened, out.text, args.hide_seed)
 
     def close(self) -> None:
@@ -130,7 +134,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("--workers applies to --games N")
     if args.from_log and args.game:
         raise CliError(f"give a game or --from LOG, not both ({args.game!r} and --from {args.from_log})")
-    table = Table.set_up(args, args.from_log or args.game)
+    # bots: each command reaches the operating system before the next (kill -9 loses nothing), unsynced
+    table = Table.set_up(args, args.from_log or args.game, "flush")
     try:
         match = table.match
         game = match.game
