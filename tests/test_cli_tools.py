@@ -76,6 +76,10 @@ def test_games_json_lists_seat_ranges_per_variant(capsys: pytest.CaptureFixture[
     assert doc["options"][0] == {"name": "developed_cards", "type": "str", "default": "camp",
                                  "choices": ["camp", "discard"], "help": doc["options"][0]["help"]}
     assert run(capsys, "games", "chess")[0] == 2
+    # a game's own options declare their help on the field (the example game does)
+    code, out, _ = run(capsys, "games", "liars-dice", "--json")
+    helps = {o["name"]: o["help"] for o in json.loads(out)["options"]}
+    assert helps["dice"] == "dice under each player's cup, 1..5" and helps["wild"].startswith("ones count")
 
 
 # -- diff -----------------------------------------------------------------------------------------
