@@ -26,6 +26,7 @@ from ._base import (
     emit,
     finish,
     is_source,
+    load_source,
     note,
     open_source,
     output,
@@ -81,20 +82,31 @@ class Table:
     hide_seed: bool
 
     @classmethod
-    def set_up(cls, args: argparse.Namespace, target: str | None, durability: Durability | None = None) -> Table:
-        """Start or continue the match of ``play``/``simulate``, checking ``--out`` before any work.
+    def set_up(cls, args: argparse.Namespace, target: str | None, durability: Durability | None = None,
+               seat: int | None = None) -> Table:
+        """Start or continue the match of ``play``/``simulate``, checking ``--out`` (and ``seat``) before any work.
 
         ``durability`` is the store's (None: its default, which for a database is an fsync per command).
         """
         out = output(args.out, force=args.force, hide_seed=args.hide_seed) if args.out else None
         if target is not None and is_source(target):
             _refuse_new_match_options(args, target)
+            if out is not None and seat is not None:
+                _check_seat(seat, load_source(target).header.seats)
             opened = _continue(target, out, durability)
+            if seat is not None:
+                try:
+                    _check_seat(seat, opened.match.seats)
+                except CliError:
+                    opened.close()
+                    raise
             return cls(opened.match, opened, out.text if out else target, args.hide_seed)
         if target is None:
             raise CliError("name a game (see meeple games), or a log to continue")
         game = check_config(get_game, target)
         match = _new_match(args, game)
+        if seat is not None:
+            _check_seat(seat, match.seats)
         if out is None:
             if args.hide_seed:
                 raise CliError("--hide-seed applies to a log written with --out")
@@ -107,6 +119,11 @@ class Table:
         if self.opened is not None:
             finish(self.opened, self.hide_seed)
             self.opened = None
+
+
+def _check_seat(seat: int, seats: int) -> None:
+    if not 0 <= seat < seats:
+        raise CliError(f"--seat must be 0..{seats - 1}")
 
 
 def _bots(game: Game[Any, Any], spec: str | None, seats: int, base_seed: int) -> list[Any]:
@@ -187,12 +204,9 @@ def _play_out(match: Match, bots: Sequence[Any], max_steps: int = 100_000) -> in
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A person plays one seat in the terminal, bots the others; with ``--out`` every move is on disk at once."""
-    table = Table.set_up(args, args.target)
+    table = Table.set_up(args, args.target, seat=args.seat)
     match = table.match
     me = args.seat
-    if not 0 <= me < match.seats:
-        table.close()
-        raise CliError(f"--seat must be 0..{match.seats - 1}")
     game = match.game
     bots = _bots(game, args.bots, match.seats, 0)
     continued = args.target is not None and is_source(args.target)
