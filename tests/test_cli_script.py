@@ -208,12 +208,14 @@ def test_ctrl_c_in_play_keeps_every_move_and_the_match_continues(tmp_path: Path)
     assert meeple.verify(out).ok
 
 
-def test_a_bad_seat_writes_nothing(kings_log: Path, tmp_path: Path) -> None:
+def test_a_bad_seat_or_bot_writes_nothing(kings_log: Path, tmp_path: Path) -> None:
     out = tmp_path / "new.meeple"
     p = meeple_cli("play", "kings", "--seat", "5", "--out", str(out), cwd=tmp_path)
     assert p.returncode == 2 and "--seat must be 0..1" in one_line_error(p) and not out.exists()
     p = meeple_cli("play", str(kings_log), "--seat", "5", "--out", str(out), cwd=tmp_path)
     assert p.returncode == 2 and not out.exists()
+    p = meeple_cli("simulate", "kings", "--bots", "nobot", "--out", str(out), cwd=tmp_path)
+    assert p.returncode == 2 and "has no bot 'nobot'" in one_line_error(p) and not out.exists()
 
 
 def test_play_refuses_new_match_options_for_a_log(kings_log: Path, tmp_path: Path) -> None:

@@ -121,6 +121,14 @@ class Table:
             self.opened = None
 
 
+def _check_bots(spec: str | None, target: str | None) -> None:
+    """Refuse unknown bot names before anything is written."""
+    if not spec or not target:
+        return
+    game = load_source(target).game if is_source(target) else check_config(get_game, target)
+    check_config(bot_names, game, spec, 1)
+
+
 def _check_seat(seat: int, seats: int) -> None:
     if not 0 <= seat < seats:
         raise CliError(f"--seat must be 0..{seats - 1}")
@@ -152,6 +160,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.from_log and args.game:
         raise CliError(f"give a game or --from LOG, not both ({args.game!r} and --from {args.from_log})")
     # bots: each command reaches the operating system before the next (kill -9 loses nothing), unsynced
+    _check_bots(args.bots, args.from_log or args.game)
     table = Table.set_up(args, args.from_log or args.game, "flush")
     try:
         match = table.match
@@ -204,6 +213,7 @@ def _play_out(match: Match, bots: Sequence[Any], max_steps: int = 100_000) -> in
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A person plays one seat in the terminal, bots the others; with ``--out`` every move is on disk at once."""
+    _check_bots(args.bots, args.target)
     table = Table.set_up(args, args.target, seat=args.seat)
     match = table.match
     me = args.seat
