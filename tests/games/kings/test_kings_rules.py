@@ -23,6 +23,7 @@ from meeple.games.kings.events import (
     MineCaptured,
     MineDeveloped,
     MineTurned,
+    Retreated,
 )
 
 ORCS, GOBLINS, DWARVES, GIANTS = People.ORCS, People.GOBLINS, People.DWARVES, People.GIANTS
@@ -379,6 +380,21 @@ def test_player_who_cannot_play_retreats_a_squad_to_the_camp() -> None:
     refused(after, 0, DrawCamp(GOBLINS))
 
 
+def test_a_retreating_player_shows_the_hand_and_the_rest_stays_known() -> None:
+    # "cannot play" is public, so the hand is shown (designed here: docs/rules/kings.md, "A player who cannot play")
+    hand = [card(ORCS, 3), card(GOBLINS, 4), card(DWARVES, 2)]
+    st = table(hands=[hand, [card(GIANTS, 1)]], mines=[(M_5_3_3, None, [card(GIANTS, 8)])])
+    events, after = act(st, 0, Retreat(card(GOBLINS, 4)))
+    assert events == (Retreated(0, card(GOBLINS, 4), tuple(sorted(hand))),)
+    assert GAME.redact(events[0], 1) == events[0] and GAME.redact(events[0], None) == events[0]
+    assert after.open_cards[0] == tuple(sorted((card(ORCS, 3), card(DWARVES, 2))))
+    assert GAME.view(after, 1).open_hands[0] == after.open_cards[0]
+    for s in range(5):  # a world the other seat cannot tell apart keeps the shown cards
+        assert GAME.determinize(after, 1, Rng(s)).hands[0] == after.hands[0]
+    _, drawn = act(after, 0, DrawDeck())
+    assert set(drawn.open_cards[0]) == set(after.open_cards[0]) and len(drawn.hands[0]) == 3
+
+
 def test_retreat_is_refused_while_a_play_exists() -> None:
     st = table(hands=[[card(ORCS, 9)], []], mines=[(M_5_3_3, None, [card(GIANTS, 8)])])
     assert refused(st, 0, Retreat(card(ORCS, 9))).code is Code.RULE
@@ -473,5 +489,15 @@ def test_options_and_variants_are_checked() -> None:
 
 def test_describe_names_the_squad_and_the_mine() -> None:
     assert GAME.describe(Play(card(GOBLINS, 7), 3)) == "play goblins 7 (card 27) on mine 3"
+    assert GAME.describe(Retreat(card(GOBLINS, 7))) == "show the hand and retreat goblins 7 (card 27) to the camp"
     assert GAME.describe(DrawCamp(DWARVES)) == "draw from the dwarves camp pile"
     assert GAME.describe(DrawDeck()) == "draw from the deck"
+
+
+def test_describe_reads_commands_whose_fields_are_none() -> None:
+    # what a redacted command looks like (Game.redact_command): no field may make describe fail or guess
+    none: object = None
+    assert GAME.describe(Play(none, 3)) == "play a squad on mine 3"  # type: ignore[arg-type]
+    assert GAME.describe(Play(none, none)) == "play a squad"  # type: ignore[arg-type]
+    assert GAME.describe(Retreat(none)) == "show the hand and retreat a squad to the camp"  # type: ignore[arg-type]
+    assert GAME.describe(DrawCamp(none)) == "draw from a camp pile"  # type: ignore[arg-type]

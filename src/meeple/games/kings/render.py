@@ -47,7 +47,7 @@ def render(state: State, seat: int | None = None) -> str:
         else:
             lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
             if v.open_hands[s]:
-                lines.append("    taken from the camp: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
+                lines.append("    seen by all: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
     if v.phase is Phase.OVER:
         best = winners(state)
         names = " and ".join(f"seat {s} ({state.peoples[s].value})" for s in best)

@@ -37,7 +37,7 @@ from .state import KingsOptions, MineSlot, Phase, State
 INFO = GameInfo(
     id="kings",
     title="Underground Kings",
-    rules_version=1,
+    rules_version=2,
     min_seats=2,
     max_seats=4,
     variants=("standard", "discard"),
@@ -216,7 +216,7 @@ class KingsGame(Game[State, KingsOptions]):
                 self._check_card(state, seat, card, command)
                 if playable(state, seat):
                     raise self.illegal("you can play a squad onto a mine, so you may not retreat", Code.RULE, command)
-                return (Retreated(seat, card),)
+                return (Retreated(seat, card, state.hands[seat]),)
             case DrawDeck():
                 self._expect(state, seat, Phase.DRAW, command)
                 return self._draw_deck(state, seat)
@@ -320,16 +320,26 @@ class KingsGame(Game[State, KingsOptions]):
         return render(state, seat)
 
     def describe(self, command: Command) -> str:
-        """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``."""
+        """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``.
+
+        Kings commands carry no secret, but a field read as None (a
+        redacted or a hand-made command) is described without it.
+
+        >>> game = KingsGame()
+        >>> game.describe(Play(27, 3)), game.describe(Play(None, 3))  # type: ignore[arg-type]
+        ('play goblins 7 (card 27) on mine 3', 'play a squad on mine 3')
+        """
         match command:
-            case Play(card=card, mine=mine) if _is_card(card):
-                return f"play {CARDS[card].squad_label()} (card {card}) on mine {mine}"
-            case Retreat(card=card) if _is_card(card):
-                return f"retreat {CARDS[card].squad_label()} (card {card}) to the camp"
+            case Play(card=card, mine=mine):
+                squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
+                return f"play {squad} on mine {mine}" if mine is not None else f"play {squad}"
+            case Retreat(card=card):
+                squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
+                return f"show the hand and retreat {squad} to the camp"
             case DrawDeck():
                 return "draw from the deck"
-            case DrawCamp(people=people) if isinstance(people, People):
-                return f"draw from the {people.value} camp pile"
+            case DrawCamp(people=people):
+                return f"draw from the {people.value} camp pile" if isinstance(people, People) else "draw from a camp pile"
             case SetUp():
                 return "set up the table"
         return repr(command)
@@ -445,13 +455,11 @@ def _mine_developed(state: State, e: MineDeveloped) -> State:
 
 
 def _retreated(state: State, e: Retreated) -> State:
-    return attrs.evolve(
-        state,
-        camp=_to_camp(state.camp, (e.card,)),
-        phase=Phase.DRAW,
-        retreated=True,
-        **_from_hand(state, e.seat, e.card),
-    )
+    changes = _from_hand(state, e.seat, e.card)
+    open_cards = list(changes["open_cards"])
+    open_cards[e.seat] = changes["hands"][e.seat]  # the rest of the shown hand is known to all
+    changes["open_cards"] = tuple(open_cards)
+    return attrs.evolve(state, camp=_to_camp(state.camp, (e.card,)), phase=Phase.DRAW, retreated=True, **changes)
 
 
 def _next_turn(state: State, seat: int, card: int, **changes: Any) -> State:

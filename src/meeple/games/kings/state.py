@@ -75,7 +75,8 @@ class State:
     table by number; ``developed`` the mine cards each seat has developed;
     ``camp`` one pile per people (in :data:`~meeple.games.kings.data.PEOPLES`
     order) from bottom to top; ``open_cards`` the cards in each hand that
-    everybody saw taken from the camp; ``retreated`` is set while a player
+    everybody has seen (taken from the camp, or shown in a retreat);
+    ``retreated`` is set while a player
     who could not play waits to draw (then only from the deck).
     """
 

@@ -5,7 +5,8 @@ The cards are double-sided, so what a player sees follows the table:
 * its own hand (both sides);
 * the *mine side* of every card in every other hand (the backs face the
   table) and of the deck's top card, never their squad side, except for
-  the cards a player took from the camp, which everybody saw;
+  the cards a player took from the camp or showed when it retreated, which
+  everybody saw;
 * everything squad side up: the stacks on the mines, the camp piles (whole:
   every card in them was laid or played openly), the discard;
 * the mine side of every mine on the table and developed; the squad side
@@ -57,7 +58,8 @@ class KingsView:
 
     ``hand`` is the seat's own card ids (empty for a spectator); ``hand_backs``
     the mine sides of every seat's hand; ``open_hands`` the cards in each
-    hand that everybody saw taken from the camp; ``deck_top`` the mine side of the
+    hand that everybody has seen (taken from the camp, or shown in a
+    retreat); ``deck_top`` the mine side of the
     deck's top card; ``mines`` the mines on the table (central ones have no
     owner); ``developed`` the mine sides each seat has developed; ``camp``
     the camp piles per people, bottom to top; ``scores`` the points as the
@@ -128,7 +130,8 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     cards under mines) is re-dealt among those places, keeping each visible
     mine side: a card in another hand, under a mine, or on top of the deck is
     replaced by a card with the same mine side; the rest of the deck gets
-    what is left, shuffled. Cards a player took from the camp stay put.
+    what is left, shuffled. Cards everybody has seen in a hand (taken from
+    the camp, shown in a retreat) stay put.
     """
     if state.phase is Phase.SETUP:
         return state
