@@ -21,6 +21,10 @@ from .view import KingsView, MineView
 class HeuristicBot:
     """Greedy bot: develops its mines, captures good ones, hands bad ones away.
 
+    On a mine that needs an overseer it keeps the workers under a squad of
+    its own people that it holds, and it is wary of capturing such a mine
+    with no likely overseer in hand.
+
     >>> import meeple
     >>> from meeple.games.kings.bot import HeuristicBot
     >>> m = meeple.Match.start("kings", seats=2, seed=3)
@@ -72,16 +76,34 @@ class HeuristicBot:
         if mine.owner == seat:
             if len(mine.stack) + 1 == mine.mine.depth + (1 if mine.mine.overseer else 0):
                 return 20.0 + 2.0 * mine.mine.value - 0.1 * waste
-            return 6.0 + mine.mine.value / (mine.mine.depth + 1) - 0.3 * waste
+            score = 6.0 + mine.mine.value / (mine.mine.depth + 1) - 0.3 * waste
+            overseers = _overseers(v, seat)
+            if mine.mine.overseer and overseers and not any(beats(s, card.strength) for s in overseers):
+                score -= 3.0  # keep the top under an overseer in hand
+            return score
         # a central mine
         if len(mine.stack) + 1 >= mine.mine.defence:
             owner = v.peoples.index(card.people) if card.people in v.peoples else seat
             worth = _prospect(v, mine.mine)
             if owner == seat:
+                if mine.mine.overseer and worth > 0:
+                    others = [s for c, s in zip(v.hand, _strengths(v.hand)) if c != cmd.card and CARDS[c].people is v.peoples[seat]]
+                    if max(others, default=-1) < 2 + mine.mine.depth:
+                        worth *= 0.3  # no squad of our own in hand that is likely to beat the top workers
                 return 4.0 + worth - 0.1 * waste
             return -worth * 1.5 - 0.1 * waste
         # putting a squad on a mine that someone else will finish
         return -0.5 - 0.2 * waste - 0.3 * max(0.0, _prospect(v, mine.mine))
+
+
+def _strengths(cards: Sequence[int]) -> list[int]:
+    return [CARDS[c].strength for c in cards]
+
+
+def _overseers(v: KingsView, seat: int) -> list[int]:
+    """The strengths of the squads of the seat's own people in its hand (its possible overseers)."""
+    own = v.peoples[seat]
+    return [CARDS[c].strength for c in v.hand if CARDS[c].people is own]
 
 
 def _waste(mine: MineView, card: int) -> float:

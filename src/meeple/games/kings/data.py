@@ -10,13 +10,13 @@ the list is designed here (``docs/rules/kings.md``, "The cards"):
 * which mine side is printed on which squad is rotated by three places per
   people, so a mine side seen on the back of a card (the deck's top card, the
   backs of an opponent's hand) narrows its squad side down to four different
-  strengths, one per people (eight cards for the one mine side printed
+  strengths, one per people (eight cards for the three mine sides printed
   twice), never to a single card.
 
 >>> len(CARDS), CARDS[0].people, CARDS[0].strength
 (80, <People.ORCS: 'orcs'>, 0)
 >>> sum(m.value for m in MINE_SIDES)
-71
+63
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def mine_value(defence: int, depth: int, overseer: bool) -> int:
     deck runs out, and then it costs its value), plus one for defence 3 (three
     squads to take it: it is taken late and by whoever plays the last squad).
 
-    >>> mine_value(defence=3, depth=4, overseer=True)
-    7
+    >>> mine_value(defence=1, depth=3, overseer=True)
+    5
     """
     return depth + int(overseer) + int(depth >= 3) + int(defence == 3)
 
@@ -101,31 +101,36 @@ def _mine(defence: int, depth: int, overseer: bool = False) -> Mine:
     return Mine(mine_value(defence, depth, overseer), defence, depth, overseer)
 
 
-#: The 20 mine sides every people carries, one per card: five of depth 1,
-#: six of depth 2, five of depth 3 and four of depth 4; defence 1, 2, 3 on
-#: six, eight and six of them; eight need an overseer. Listed so that the two
-#: cards of one strength (index i and i + 10) carry unlike mines.
+#: The 20 mine sides every people carries, one per card: six of depth 1,
+#: seven of depth 2, five of depth 3 and two of depth 4; defence 1, 2, 3 on
+#: six, eight and six of them; seven need an overseer. An overseer must beat
+#: the top worker, and the workers climb under the ordering rule, so an
+#: overseer sits only on shallow mines (depth 1-2, where the top stays low)
+#: and on one depth-3 mine of defence 1 (taken at once, by the player who
+#: wants it); guarded mines (defence 3, taken late) are at most three deep.
+#: Listed so that the two cards of one strength (index i and i + 10) carry
+#: unlike mines.
 MINE_SIDES: tuple[Mine, ...] = (
     _mine(1, 1),
     _mine(2, 4),
     _mine(1, 2),
-    _mine(1, 3),
+    _mine(2, 3),
     _mine(3, 1),
     _mine(1, 2, overseer=True),
     _mine(3, 3),
     _mine(1, 1, overseer=True),
-    _mine(1, 4, overseer=True),
+    _mine(1, 4),
     _mine(2, 2),
     _mine(2, 1),
     _mine(2, 3),
     _mine(3, 2),
-    _mine(3, 4),
+    _mine(3, 3),
     _mine(2, 1, overseer=True),
     _mine(2, 2, overseer=True),
-    _mine(2, 3, overseer=True),
+    _mine(1, 3, overseer=True),
     _mine(2, 2),
-    _mine(3, 4, overseer=True),
-    _mine(3, 3, overseer=True),
+    _mine(3, 2, overseer=True),
+    _mine(3, 1, overseer=True),
 )
 
 #: Places the mine sides are rotated by from one people to the next.
@@ -144,3 +149,4 @@ def _build_cards() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _build_cards()
 #: Number of cards in the game.
 DECK_SIZE = len(CARDS)
+
