@@ -22,6 +22,7 @@ the list is designed here (``docs/rules/kings.md``, "The cards"):
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 import attrs
 
@@ -150,3 +151,15 @@ CARDS: tuple[Card, ...] = _build_cards()
 #: Number of cards in the game.
 DECK_SIZE = len(CARDS)
 
+
+def _mine_key(m: Mine) -> tuple[int, int, int, bool]:
+    return (m.value, m.defence, m.depth, m.overseer)
+
+
+def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
+    """The mine sides of ``cards``, sorted (what the table sees of a hand).
+
+    >>> [m.label() for m in backs([0, 1])]
+    ['1pt def1 dep1', '5pt def2 dep4']
+    """
+    return tuple(sorted((CARDS[c].mine for c in cards), key=_mine_key))

@@ -1,22 +1,23 @@
 """The rules of Underground Kings: legal moves, decide, evolve and the end.
 
 Read top to bottom it follows the rulebook (``docs/rules/kings.md``):
-set-up, the ordering rule, where a squad may go, capture, work and
-development, drawing, the stuck hand, and the end of the game.
+the ordering rule, where a squad may go, capture, work and development,
+drawing, the stuck hand, and the end of the game. These are plain functions
+of the state; :mod:`.game` assembles them with the views, the text and the
+bots into the game object.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
-from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, RandomBot, Rng
+from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
-from . import view as _view
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, People
+from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, People, backs
 from .events import (
     CampLaid,
     DeckShuffled,
@@ -33,22 +34,6 @@ from .events import (
 )
 from .scoring import scores, winners
 from .state import KingsOptions, MineSlot, Phase, State
-
-INFO = GameInfo(
-    id="kings",
-    title="Underground Kings",
-    rules_version=2,
-    min_seats=2,
-    max_seats=4,
-    variants=("standard", "discard"),
-    summary="Send squads to capture mines, then work them with foreign prisoners.",
-)
-
-_VARIANTS: Mapping[str, dict[str, Any]] = {
-    "standard": {},
-    "discard": {"developed_cards": "discard"},
-}
-
 
 # -- the ordering rule and where a squad may go ------------------------------------
 
@@ -129,243 +114,165 @@ def developed_after(slot: MineSlot, card: int) -> bool:
     return len(slot.stack) + 1 == mine.depth + (1 if mine.overseer else 0)
 
 
-# -- the game --------------------------------------------------------------------------
+# -- the turn ----------------------------------------------------------------------------
 
 
-class KingsGame(Game[State, KingsOptions]):
-    """Underground Kings (Kings Under Mountains) on the meeple protocol.
+def initial_state(seats: int, options: KingsOptions) -> State:
+    """The empty table; the engine's :class:`SetUp` deals it."""
+    return State(seats=seats, options=options)
 
-    >>> import meeple
-    >>> m = meeple.Match.start("kings", seats=2, seed=1)
-    >>> m.to_act, len(m.view(0).hand)
-    ((0,), 6)
-    """
 
-    info = INFO
-    options_type = KingsOptions
-    state_type = State
-    view_type = _view.KingsView
-    commands = (SetUp, Play, Retreat, DrawDeck, DrawCamp)
-    events = (
-        KingsDealt,
-        DeckShuffled,
-        MineTurned,
-        CampLaid,
-        HandDealt,
-        SquadPlayed,
-        MineCaptured,
-        MineDeveloped,
-        Retreated,
-        DrewFromDeck,
-        DrewFromCamp,
-        GameEnded,
-    )
+def to_act(state: State) -> tuple[int, ...]:
+    """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
+    if state.phase is Phase.SETUP:
+        return (ENGINE,)
+    if state.phase is Phase.OVER:
+        return ()
+    return (state.turn,)
 
-    # -- turn structure ----------------------------------------------------------
-    def initial_state(self, seats: int, options: KingsOptions) -> State:
-        """The empty table; the engine's :class:`SetUp` deals it."""
-        return State(seats=seats, options=options)
 
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
-        if state.phase is Phase.SETUP:
-            return (ENGINE,)
-        if state.phase is Phase.OVER:
-            return ()
-        return (state.turn,)
+def legal_commands(state: State, seat: int) -> Sequence[Command]:
+    """Every play (or, with none, every retreat), or every draw, for ``seat``."""
+    if state.phase not in (Phase.PLAY, Phase.DRAW) or seat != state.turn:
+        return ()
+    if state.phase is Phase.PLAY:
+        plays = playable(state, seat)
+        if plays:
+            return tuple(Play(card, mine) for card, mine in plays)
+        return tuple(Retreat(card) for card in state.hands[seat])
+    out: list[Command] = [DrawDeck()]
+    if not state.retreated:
+        out.extend(DrawCamp(p) for p, pile in zip(PEOPLES, state.camp) if pile)
+    return tuple(out)
 
-    def auto_command(self, state: State) -> Command:
-        """The engine's only command: set up the table."""
-        return SetUp()
 
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every play (or, with none, every retreat), or every draw, for ``seat``."""
-        if state.phase not in (Phase.PLAY, Phase.DRAW) or seat != state.turn:
-            return ()
-        if state.phase is Phase.PLAY:
-            plays = playable(state, seat)
-            if plays:
-                return tuple(Play(card, mine) for card, mine in plays)
-            return tuple(Retreat(card) for card in state.hands[seat])
-        out: list[Command] = [DrawDeck()]
-        if not state.retreated:
-            out.extend(DrawCamp(p) for p, pile in zip(PEOPLES, state.camp) if pile)
-        return tuple(out)
+# -- decide -----------------------------------------------------------------------------------
 
-    # -- decide ---------------------------------------------------------------------
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (see the module docstring)."""
-        match command:
-            case SetUp():
-                if state.phase is not Phase.SETUP:
-                    raise self.illegal("the table is already set up", Code.WRONG_PHASE, command)
-                return self._set_up(state, rng)
-            case Play(card=card, mine=number):
-                self._expect(state, seat, Phase.PLAY, command)
-                self._check_card(state, seat, card, command)
-                slot = state.mine(number) if _is_int(number) else None
-                if slot is None:
-                    on_table = ", ".join(str(m.number) for m in state.mines)
-                    raise self.illegal(f"there is no mine {number!r} on the table; mines: {on_table}", Code.BAD_ARGUMENT, command)
-                problem = play_problem(state, seat, card, slot)
-                if problem is not None:
-                    raise self.illegal(problem, Code.RULE, command)
-                return self._play(state, seat, card, slot)
-            case Retreat(card=card):
-                self._expect(state, seat, Phase.PLAY, command)
-                self._check_card(state, seat, card, command)
-                if playable(state, seat):
-                    raise self.illegal("you can play a squad onto a mine, so you may not retreat", Code.RULE, command)
-                return (Retreated(seat, card, state.hands[seat]),)
-            case DrawDeck():
-                self._expect(state, seat, Phase.DRAW, command)
-                return self._draw_deck(state, seat)
-            case DrawCamp(people=people):
-                self._expect(state, seat, Phase.DRAW, command)
-                if not isinstance(people, People):
-                    raise self.illegal(f"{people!r} is not a people", Code.BAD_ARGUMENT, command)
-                if state.retreated:
-                    raise self.illegal("after a retreat you must draw from the deck", Code.RULE, command)
-                pile = state.camp[PEOPLES.index(people)]
-                if not pile:
-                    raise self.illegal(f"the {people.value} camp pile is empty; draw from the deck or another pile", Code.RULE, command)
-                return (DrewFromCamp(seat, people, pile[-1]),)
-        raise self.illegal(f"unknown command {command!r}", Code.UNKNOWN_COMMAND, command)
 
-    def _expect(self, state: State, seat: int, phase: Phase, command: Command) -> None:
-        if state.phase is not phase or seat != state.turn:
-            step = "play a squad (or retreat)" if state.phase is Phase.PLAY else "draw a card"
-            raise self.illegal(f"now is not the time for that: seat {state.turn} must {step}", Code.WRONG_PHASE, command)
+def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Check ``command`` by ``seat`` against the rules and return its events, or raise :class:`IllegalCommand`."""
+    match command:
+        case SetUp():
+            if state.phase is not Phase.SETUP:
+                raise IllegalCommand(Code.WRONG_PHASE, "the table is already set up", command)
+            return _set_up(state, rng)
+        case Play(card=card, mine=number):
+            _expect(state, seat, Phase.PLAY, command)
+            _check_card(state, seat, card, command)
+            slot = state.mine(number) if _is_int(number) else None
+            if slot is None:
+                on_table = ", ".join(str(m.number) for m in state.mines)
+                raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
+            problem = play_problem(state, seat, card, slot)
+            if problem is not None:
+                raise IllegalCommand(Code.RULE, problem, command)
+            return _play(state, seat, card, slot)
+        case Retreat(card=card):
+            _expect(state, seat, Phase.PLAY, command)
+            _check_card(state, seat, card, command)
+            if playable(state, seat):
+                raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
+            return (Retreated(seat, card, state.hands[seat]),)
+        case DrawDeck():
+            _expect(state, seat, Phase.DRAW, command)
+            return _draw_deck(state, seat)
+        case DrawCamp(people=people):
+            _expect(state, seat, Phase.DRAW, command)
+            if not isinstance(people, People):
+                raise IllegalCommand(Code.BAD_ARGUMENT, f"{people!r} is not a people", command)
+            if state.retreated:
+                raise IllegalCommand(Code.RULE, "after a retreat you must draw from the deck", command)
+            pile = state.camp[PEOPLES.index(people)]
+            if not pile:
+                raise IllegalCommand(
+                    Code.RULE, f"the {people.value} camp pile is empty; draw from the deck or another pile", command
+                )
+            return (DrewFromCamp(seat, people, pile[-1]),)
+    raise IllegalCommand(Code.UNKNOWN_COMMAND, f"unknown command {command!r}", command)
 
-    def _check_card(self, state: State, seat: int, card: object, command: Command) -> None:
-        hand = state.hands[seat]
-        if not _is_int(card) or card not in hand:
-            raise self.illegal(f"card {card!r} is not in your hand; your hand: {list(hand)}", Code.NOT_IN_HAND, command)
 
-    def _set_up(self, state: State, rng: Rng) -> tuple[Event, ...]:
-        peoples = rng.shuffled(PEOPLES)[: state.seats]
-        order = rng.shuffled(range(DECK_SIZE))
-        events: list[Event] = [KingsDealt(peoples), DeckShuffled(order)]
-        for i in range(CENTRAL_MINES):
-            events.append(MineTurned(i, order[i], CARDS[order[i]].mine))
-        pos = CENTRAL_MINES
-        events.append(CampLaid(order[pos : pos + CAMP_START]))
-        pos += CAMP_START
-        for s in range(state.seats):
-            cards = tuple(sorted(order[pos : pos + HAND_SIZE]))
-            events.append(HandDealt(s, cards, _view.backs(cards)))
-            pos += HAND_SIZE
-        return tuple(events)
+def _expect(state: State, seat: int, phase: Phase, command: Command) -> None:
+    if state.phase is not phase or seat != state.turn:
+        step = "play a squad (or retreat)" if state.phase is Phase.PLAY else "draw a card"
+        raise IllegalCommand(Code.WRONG_PHASE, f"now is not the time for that: seat {state.turn} must {step}", command)
 
-    def _play(self, state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
-        events: list[Event] = [SquadPlayed(seat, card, slot.number)]
-        mine = CARDS[slot.card].mine
-        squads = (*slot.stack, card)
-        if slot.owner is None:
-            if len(squads) >= mine.defence:
-                events.append(MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, squads))
-                top = state.deck[0]
-                events.append(MineTurned(state.next_number, top, CARDS[top].mine))
-                if len(state.deck) == 1:
-                    events.append(GameEnded("the last card of the deck was turned up as a new mine"))
-        elif developed_after(slot, card):
-            events.append(MineDeveloped(seat, slot.number, mine.value, squads))
-        return tuple(events)
 
-    def _draw_deck(self, state: State, seat: int) -> tuple[Event, ...]:
-        top = state.deck[0]
-        events: list[Event] = [DrewFromDeck(seat, top, CARDS[top].mine)]
-        if len(state.deck) == 1:
-            events.append(GameEnded("the last card of the deck was drawn"))
-        return tuple(events)
+def _check_card(state: State, seat: int, card: object, command: Command) -> None:
+    hand = state.hands[seat]
+    if not _is_int(card) or card not in hand:
+        raise IllegalCommand(Code.NOT_IN_HAND, f"card {card!r} is not in your hand; your hand: {list(hand)}", command)
 
-    # -- evolve -----------------------------------------------------------------------
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (one small step per event type)."""
-        fn = _EVOLVE.get(type(event))
-        if fn is None:
-            raise TypeError(f"kings: unknown event {event!r}")
-        return fn(state, event)
 
-    # -- views, outcome, presentation ----------------------------------------------
-    def view(self, state: State, seat: int | None) -> _view.KingsView:
-        """What ``seat`` knows (see :func:`meeple.games.kings.view.view`)."""
-        return _view.view(state, seat)
+def _set_up(state: State, rng: Rng) -> tuple[Event, ...]:
+    peoples = rng.shuffled(PEOPLES)[: state.seats]
+    order = rng.shuffled(range(DECK_SIZE))
+    events: list[Event] = [KingsDealt(peoples), DeckShuffled(order)]
+    for i in range(CENTRAL_MINES):
+        events.append(MineTurned(i, order[i], CARDS[order[i]].mine))
+    pos = CENTRAL_MINES
+    events.append(CampLaid(order[pos : pos + CAMP_START]))
+    pos += CAMP_START
+    for s in range(state.seats):
+        cards = tuple(sorted(order[pos : pos + HAND_SIZE]))
+        events.append(HandDealt(s, cards, backs(cards)))
+        pos += HAND_SIZE
+    return tuple(events)
 
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """``event`` with what ``seat`` may not see set to None."""
-        return _view.redact(event, seat)
 
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A state ``seat`` cannot tell from ``state`` (hidden cards re-dealt)."""
-        return _view.determinize(state, seat, rng)
+def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
+    events: list[Event] = [SquadPlayed(seat, card, slot.number)]
+    mine = CARDS[slot.card].mine
+    squads = (*slot.stack, card)
+    if slot.owner is None:
+        if len(squads) >= mine.defence:
+            events.append(MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, squads))
+            top = state.deck[0]
+            events.append(MineTurned(state.next_number, top, CARDS[top].mine))
+            if len(state.deck) == 1:
+                events.append(GameEnded("the last card of the deck was turned up as a new mine"))
+    elif developed_after(slot, card):
+        events.append(MineDeveloped(seat, slot.number, mine.value, squads))
+    return tuple(events)
 
-    def outcome(self, state: State) -> Outcome | None:
-        """Scores and winners once the deck is exhausted, else None."""
-        if state.phase is not Phase.OVER:
-            return None
-        pts = scores(state)
-        win = winners(state)
-        best = pts[win[0]]
-        if len(win) == 1:
-            reason = f"the deck ran out; seat {win[0]} has the most points ({best})"
-        else:
-            reason = f"the deck ran out; seats {', '.join(map(str, win))} tie on {best} points and developed mines"
-        return Outcome(win, pts, reason)
 
-    def render(self, state: State, seat: int | None = None) -> str:
-        """The table as text, as ``seat`` sees it (None: the referee)."""
-        from .render import render
+def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
+    top = state.deck[0]
+    events: list[Event] = [DrewFromDeck(seat, top, CARDS[top].mine)]
+    if len(state.deck) == 1:
+        events.append(GameEnded("the last card of the deck was drawn"))
+    return tuple(events)
 
-        return render(state, seat)
 
-    def describe(self, command: Command) -> str:
-        """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``.
+# -- the end ------------------------------------------------------------------------------------
 
-        Kings commands carry no secret, but a field read as None (a
-        redacted or a hand-made command) is described without it.
 
-        >>> game = KingsGame()
-        >>> game.describe(Play(27, 3)), game.describe(Play(None, 3))  # type: ignore[arg-type]
-        ('play goblins 7 (card 27) on mine 3', 'play a squad on mine 3')
-        """
-        match command:
-            case Play(card=card, mine=mine):
-                squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
-                return f"play {squad} on mine {mine}" if mine is not None else f"play {squad}"
-            case Retreat(card=card):
-                squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
-                return f"show the hand and retreat {squad} to the camp"
-            case DrawDeck():
-                return "draw from the deck"
-            case DrawCamp(people=people):
-                return f"draw from the {people.value} camp pile" if isinstance(people, People) else "draw from a camp pile"
-            case SetUp():
-                return "set up the table"
-        return repr(command)
-
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """``random`` and ``heuristic`` bots (``factory(seed) -> bot``)."""
-        from .bot import HeuristicBot
-
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
-
-    def variant_options(self, variant: str) -> dict[str, Any]:
-        """``standard``: no options; ``discard``: developed mines' squads leave the game."""
-        if variant not in _VARIANTS:
-            raise ConfigError(f"kings has no variant {variant!r}; variants: {', '.join(INFO.variants)}")
-        return dict(_VARIANTS[variant])
+def outcome(state: State) -> Outcome | None:
+    """Scores and winners once the deck is exhausted, else None."""
+    if state.phase is not Phase.OVER:
+        return None
+    pts = scores(state)
+    win = winners(state)
+    best = pts[win[0]]
+    if len(win) == 1:
+        reason = f"the deck ran out; seat {win[0]} has the most points ({best})"
+    else:
+        reason = f"the deck ran out; seats {', '.join(map(str, win))} tie on {best} points and developed mines"
+    return Outcome(win, pts, reason)
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_card(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DECK_SIZE
-
-
 # -- evolve, one small function per event ------------------------------------------------
+
+
+def evolve(state: State, event: Event) -> State:
+    """Fold one event into the state (one small step per event type)."""
+    fn = _EVOLVE.get(type(event))
+    if fn is None:
+        raise TypeError(f"kings: unknown event {event!r}")
+    return fn(state, event)
 
 
 def _replace_mine(state: State, slot: MineSlot) -> tuple[MineSlot, ...]:

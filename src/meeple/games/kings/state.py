@@ -7,7 +7,8 @@ squad side of every mine. Players get a :class:`~meeple.games.kings.view.KingsVi
 from __future__ import annotations
 
 import enum
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import attrs
 
@@ -34,6 +35,13 @@ class KingsOptions(Options):
         """Refuse an unknown destination for developed squads."""
         if self.developed_cards not in ("camp", "discard"):
             raise ConfigError(f"kings: developed_cards must be 'camp' or 'discard', not {self.developed_cards!r}")
+
+
+#: The named variants and the options that select them.
+VARIANTS: Mapping[str, Mapping[str, Any]] = {
+    "standard": {},
+    "discard": {"developed_cards": "discard"},
+}
 
 
 class Phase(enum.Enum):

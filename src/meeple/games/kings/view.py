@@ -17,29 +17,14 @@ The order of the deck below its top card is hidden from everybody.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import attrs
 
 from meeple.engine import Event, Rng
 
-from .data import CARDS, Mine, People
+from .data import CARDS, Mine, People, backs
 from .events import DeckShuffled, DrewFromDeck, HandDealt, MineTurned
 from .scoring import scores
 from .state import MineSlot, Phase, State
-
-
-def _mine_key(m: Mine) -> tuple[int, int, int, bool]:
-    return (m.value, m.defence, m.depth, m.overseer)
-
-
-def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
-    """The mine sides of ``cards``, sorted (what the table sees of a hand).
-
-    >>> [m.label() for m in backs([0, 1])]
-    ['1pt def1 dep1', '5pt def2 dep4']
-    """
-    return tuple(sorted((CARDS[c].mine for c in cards), key=_mine_key))
 
 
 @attrs.frozen
