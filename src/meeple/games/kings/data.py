@@ -37,12 +37,28 @@ TOP_STRENGTH = 9
 
 
 class People(enum.Enum):
-    """The four peoples; each player is the king of one (its King card)."""
+    """The four peoples; each player is the king of one (its King card).
 
-    ORCS = "orcs"
-    GOBLINS = "goblins"
-    DWARVES = "dwarves"
-    GIANTS = "giants"
+    ``index`` is the people's place in :data:`PEOPLES`: its cards are ids
+    ``20 * index`` to ``20 * index + 19``, and its camp pile is
+    ``camp[index]``.
+
+    >>> People("dwarves").index
+    2
+    """
+
+    index: int
+
+    def __new__(cls, value: str, index: int) -> People:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.index = index
+        return member
+
+    ORCS = "orcs", 0
+    GOBLINS = "goblins", 1
+    DWARVES = "dwarves", 2
+    GIANTS = "giants", 3
 
 
 #: The peoples in card-id order (cards 0-19 are orcs, 20-39 goblins, ...).

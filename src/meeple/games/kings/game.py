@@ -7,10 +7,10 @@ the rules depend on none of the others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from meeple.engine import Command, ConfigError, Event, Game, GameInfo, Outcome, RandomBot, Rng
+from meeple.engine import Command, ConfigError, Event, Game, GameInfo, RandomBot, Rng
 
 from . import render as _render
 from . import rules as _rules
@@ -73,34 +73,17 @@ class KingsGame(Game[State, KingsOptions]):
         GameEnded,
     )
 
-    # -- the rules (:mod:`.rules`) -------------------------------------------------
-    def initial_state(self, seats: int, options: KingsOptions) -> State:
-        """The empty table; the engine's :class:`SetUp` deals it."""
-        return _rules.initial_state(seats, options)
-
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
-        return _rules.to_act(state)
+    # -- the rules (:mod:`.rules`), bound as they are: they run several times per command ----------
+    initial_state = staticmethod(_rules.initial_state)
+    to_act = staticmethod(_rules.to_act)
+    legal_commands = staticmethod(_rules.legal_commands)
+    decide = staticmethod(_rules.decide)
+    evolve = staticmethod(_rules.evolve)
+    outcome = staticmethod(_rules.outcome)
 
     def auto_command(self, state: State) -> Command:
         """The engine's only command: set up the table."""
         return SetUp()
-
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every play (or, with none, every retreat), or every draw, for ``seat``."""
-        return _rules.legal_commands(state, seat)
-
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (:func:`.rules.decide`)."""
-        return _rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (:func:`.rules.evolve`)."""
-        return _rules.evolve(state, event)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """Scores and winners once the deck is exhausted, else None."""
-        return _rules.outcome(state)
 
     def variant_options(self, variant: str) -> dict[str, Any]:
         """``standard``: no options; ``discard``: developed mines' squads leave the game."""

@@ -10,14 +10,13 @@ bots into the game object.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
-
-import attrs
 
 from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, People, backs
+from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, Card, People, backs
 from .events import (
     CampLaid,
     DeckShuffled,
@@ -34,6 +33,11 @@ from .events import (
 )
 from .scoring import scores, winners
 from .state import KingsOptions, MineSlot, Phase, State
+
+#: The phases, looked up once: on Python 3.11 an enum member looked up on its class costs
+#: several times a plain name, and the rules ask for them several times per command.
+_SETUP, _PLAY, _DRAW, _OVER = Phase.SETUP, Phase.PLAY, Phase.DRAW, Phase.OVER
+
 
 # -- the ordering rule and where a squad may go ------------------------------------
 
@@ -55,6 +59,56 @@ def beats(strength: int, top: int | None) -> bool:
 def top_strength(slot: MineSlot) -> int | None:
     """The strength of the top squad on a mine, or None if it holds none."""
     return CARDS[slot.stack[-1]].strength if slot.stack else None
+
+
+def _squads(allowed: Callable[[Card], bool]) -> tuple[frozenset[int], ...]:
+    """For every top (0-9, then 10 for an empty mine): the ids of the allowed squads that beat it."""
+    return tuple(
+        frozenset(c.id for c in CARDS if allowed(c) and beats(c.strength, None if top == 10 else top))
+        for top in range(TOP_STRENGTH + 2)
+    )
+
+
+#: What a mine takes, by the strength of its top squad (index 10: an empty mine), as sets of card
+#: ids worked out once from the ordering rule: any squad (a central mine), the squads foreign to a
+#: people (the workers of its king's mines), the squads of a people (their overseers).
+_ANY = _squads(lambda c: True)
+_FOREIGN = tuple(_squads(lambda c, p=p: c.people is not p) for p in PEOPLES)  # type: ignore[misc]
+_OWN = tuple(_squads(lambda c, p=p: c.people is p) for p in PEOPLES)  # type: ignore[misc]
+_NOTHING: frozenset[int] = frozenset()
+#: The index of an empty mine in those tables, and every card's strength and mine side by id.
+_EMPTY = TOP_STRENGTH + 1
+_STRENGTH = tuple(c.strength for c in CARDS)
+_MINE = tuple(c.mine for c in CARDS)
+
+
+def takes(state: State, seat: int, slot: MineSlot) -> frozenset[int]:
+    """The cards ``seat`` may play onto ``slot`` now (whether in its hand or not).
+
+    A central mine takes any squad, an own mine foreign workers until its
+    depth is reached, then, if it needs one, an overseer of the owner's own
+    people; another player's mine takes nothing. The ordering rule holds
+    everywhere. :func:`play_problem` says in words why a card is not among them.
+    """
+    own = state.peoples[seat].index
+    return _takes(slot, seat, _FOREIGN[own], _OWN[own])
+
+
+def _takes(
+    slot: MineSlot, seat: int, workers: tuple[frozenset[int], ...], overseers: tuple[frozenset[int], ...]
+) -> frozenset[int]:
+    stack = slot.stack
+    top = _STRENGTH[stack[-1]] if stack else _EMPTY
+    if slot.owner is None:
+        return _ANY[top]
+    if slot.owner != seat:
+        return _NOTHING
+    mine = _MINE[slot.card]
+    if len(stack) < mine.depth:
+        return workers[top]
+    if mine.overseer and len(stack) == mine.depth:
+        return overseers[top]
+    return _NOTHING
 
 
 def play_problem(state: State, seat: int, card: int, slot: MineSlot) -> str | None:
@@ -88,10 +142,41 @@ def play_problem(state: State, seat: int, card: int, slot: MineSlot) -> str | No
 
 def playable(state: State, seat: int) -> tuple[tuple[int, int], ...]:
     """Every (card, mine number) pair ``seat`` may play now, in hand then mine order."""
-    targets = [m for m in state.mines if m.owner is None or m.owner == seat]
-    return tuple(
-        (card, m.number) for card in state.hands[seat] for m in targets if play_problem(state, seat, card, m) is None
-    )
+    return tuple((play.card, play.mine) for play in _plays(state, seat))
+
+
+def _plays(state: State, seat: int) -> list[Play]:
+    """Every play ``seat`` may make now, in hand then mine order (the commands themselves)."""
+    own = state.peoples[seat].index
+    workers, overseers = _FOREIGN[own], _OWN[own]
+    targets = []
+    for m in state.mines:
+        owner = m.owner
+        if owner is None:
+            allowed = _ANY[_STRENGTH[m.stack[-1]] if m.stack else _EMPTY]
+        elif owner == seat:
+            allowed = _takes(m, seat, workers, overseers)
+        else:
+            continue
+        if allowed:
+            number = m.number
+            targets.append((allowed, _PLAYS_ONTO[number] if number < len(_PLAYS_ONTO) else _plays_onto(number)))
+    return [plays[card] for card in state.hands[seat] for allowed, plays in targets if card in allowed]
+
+
+#: The commands a player may be offered, made once and shared (they are frozen): the plays onto
+#: each mine number by card (made when that mine is first offered), the retreats by card, the draws.
+_PLAYS_ONTO: list[tuple[Play, ...]] = []
+_RETREATS = tuple(Retreat(card) for card in range(DECK_SIZE))
+_DRAW_DECK = DrawDeck()
+_DRAW_CAMP = tuple(DrawCamp(p) for p in PEOPLES)
+
+
+def _plays_onto(number: int) -> tuple[Play, ...]:
+    while len(_PLAYS_ONTO) <= number:
+        n = len(_PLAYS_ONTO)
+        _PLAYS_ONTO.append(tuple(Play(card, n) for card in range(DECK_SIZE)))
+    return _PLAYS_ONTO[number]
 
 
 def capturer(state: State, seat: int, card: int) -> int:
@@ -104,16 +189,6 @@ def capturer(state: State, seat: int, card: int) -> int:
     return seat if owner is None else owner
 
 
-def developed_after(slot: MineSlot, card: int) -> bool:
-    """True if playing ``card`` onto the owned ``slot`` develops it.
-
-    A mine is developed at its depth in workers, or, if it needs an overseer,
-    when that overseer is played on top of them.
-    """
-    mine = CARDS[slot.card].mine
-    return len(slot.stack) + 1 == mine.depth + (1 if mine.overseer else 0)
-
-
 # -- the turn ----------------------------------------------------------------------------
 
 
@@ -124,26 +199,27 @@ def initial_state(seats: int, options: KingsOptions) -> State:
 
 def to_act(state: State) -> tuple[int, ...]:
     """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
-    if state.phase is Phase.SETUP:
-        return (ENGINE,)
-    if state.phase is Phase.OVER:
-        return ()
-    return (state.turn,)
+    phase = state.phase
+    if phase is _PLAY or phase is _DRAW:
+        return (state.turn,)
+    return (ENGINE,) if phase is _SETUP else ()
 
 
 def legal_commands(state: State, seat: int) -> Sequence[Command]:
     """Every play (or, with none, every retreat), or every draw, for ``seat``."""
-    if state.phase not in (Phase.PLAY, Phase.DRAW) or seat != state.turn:
+    if seat != state.turn:
         return ()
-    if state.phase is Phase.PLAY:
-        plays = playable(state, seat)
+    phase = state.phase
+    if phase is _PLAY:
+        plays = _plays(state, seat)
         if plays:
-            return tuple(Play(card, mine) for card, mine in plays)
-        return tuple(Retreat(card) for card in state.hands[seat])
-    out: list[Command] = [DrawDeck()]
-    if not state.retreated:
-        out.extend(DrawCamp(p) for p, pile in zip(PEOPLES, state.camp) if pile)
-    return tuple(out)
+            return tuple(plays)
+        return tuple([_RETREATS[card] for card in state.hands[seat]])
+    if phase is _DRAW:
+        if state.retreated:
+            return (_DRAW_DECK,)
+        return (_DRAW_DECK, *compress(_DRAW_CAMP, state.camp))  # the piles that hold a squad
+    return ()
 
 
 # -- decide -----------------------------------------------------------------------------------
@@ -151,49 +227,70 @@ def legal_commands(state: State, seat: int) -> Sequence[Command]:
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
     """Check ``command`` by ``seat`` against the rules and return its events, or raise :class:`IllegalCommand`."""
-    match command:
-        case SetUp():
-            if state.phase is not Phase.SETUP:
-                raise IllegalCommand(Code.WRONG_PHASE, "the table is already set up", command)
-            return _set_up(state, rng)
-        case Play(card=card, mine=number):
-            _expect(state, seat, Phase.PLAY, command)
-            _check_card(state, seat, card, command)
-            slot = state.mine(number) if _is_int(number) else None
-            if slot is None:
-                on_table = ", ".join(str(m.number) for m in state.mines)
-                raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
-            problem = play_problem(state, seat, card, slot)
-            if problem is not None:
-                raise IllegalCommand(Code.RULE, problem, command)
-            return _play(state, seat, card, slot)
-        case Retreat(card=card):
-            _expect(state, seat, Phase.PLAY, command)
-            _check_card(state, seat, card, command)
-            if playable(state, seat):
-                raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
-            return (Retreated(seat, card, state.hands[seat]),)
-        case DrawDeck():
-            _expect(state, seat, Phase.DRAW, command)
-            return _draw_deck(state, seat)
-        case DrawCamp(people=people):
-            _expect(state, seat, Phase.DRAW, command)
-            if not isinstance(people, People):
-                raise IllegalCommand(Code.BAD_ARGUMENT, f"{people!r} is not a people", command)
-            if state.retreated:
-                raise IllegalCommand(Code.RULE, "after a retreat you must draw from the deck", command)
-            pile = state.camp[PEOPLES.index(people)]
-            if not pile:
-                raise IllegalCommand(
-                    Code.RULE, f"the {people.value} camp pile is empty; draw from the deck or another pile", command
-                )
-            return (DrewFromCamp(seat, people, pile[-1]),)
-    raise IllegalCommand(Code.UNKNOWN_COMMAND, f"unknown command {command!r}", command)
+    step = _DECIDE.get(type(command))
+    if step is None:
+        raise IllegalCommand(Code.UNKNOWN_COMMAND, f"unknown command {command!r}", command)
+    return step(state, seat, command, rng)
+
+
+def _decide_set_up(state: State, seat: int, command: SetUp, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _SETUP:
+        raise IllegalCommand(Code.WRONG_PHASE, "the table is already set up", command)
+    return _set_up(state, rng)
+
+
+def _decide_play(state: State, seat: int, command: Play, rng: Rng) -> tuple[Event, ...]:
+    _expect(state, seat, _PLAY, command)
+    card, number = command.card, command.mine
+    _check_card(state, seat, card, command)
+    slot = state.mine(number) if _is_int(number) else None
+    if slot is None:
+        on_table = ", ".join(str(m.number) for m in state.mines)
+        raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
+    if card not in takes(state, seat, slot):
+        problem = play_problem(state, seat, card, slot) or f"mine {slot.number} takes no squad now"
+        raise IllegalCommand(Code.RULE, problem, command)
+    return _play(state, seat, card, slot)
+
+
+def _decide_retreat(state: State, seat: int, command: Retreat, rng: Rng) -> tuple[Event, ...]:
+    _expect(state, seat, _PLAY, command)
+    _check_card(state, seat, command.card, command)
+    if _plays(state, seat):
+        raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
+    return (Retreated(seat, command.card, state.hands[seat]),)
+
+
+def _decide_draw_deck(state: State, seat: int, command: DrawDeck, rng: Rng) -> tuple[Event, ...]:
+    _expect(state, seat, _DRAW, command)
+    return _draw_deck(state, seat)
+
+
+def _decide_draw_camp(state: State, seat: int, command: DrawCamp, rng: Rng) -> tuple[Event, ...]:
+    _expect(state, seat, _DRAW, command)
+    people = command.people
+    if not isinstance(people, People):
+        raise IllegalCommand(Code.BAD_ARGUMENT, f"{people!r} is not a people", command)
+    if state.retreated:
+        raise IllegalCommand(Code.RULE, "after a retreat you must draw from the deck", command)
+    pile = state.camp[people.index]
+    if not pile:
+        raise IllegalCommand(Code.RULE, f"the {people.value} camp pile is empty; draw from the deck or another pile", command)
+    return (DrewFromCamp(seat, people, pile[-1]),)
+
+
+_DECIDE: dict[type[Command], Callable[[State, int, Any, Rng], tuple[Event, ...]]] = {
+    SetUp: _decide_set_up,
+    Play: _decide_play,
+    Retreat: _decide_retreat,
+    DrawDeck: _decide_draw_deck,
+    DrawCamp: _decide_draw_camp,
+}
 
 
 def _expect(state: State, seat: int, phase: Phase, command: Command) -> None:
     if state.phase is not phase or seat != state.turn:
-        step = "play a squad (or retreat)" if state.phase is Phase.PLAY else "draw a card"
+        step = "play a squad (or retreat)" if state.phase is _PLAY else "draw a card"
         raise IllegalCommand(Code.WRONG_PHASE, f"now is not the time for that: seat {state.turn} must {step}", command)
 
 
@@ -220,27 +317,29 @@ def _set_up(state: State, rng: Rng) -> tuple[Event, ...]:
 
 
 def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
-    events: list[Event] = [SquadPlayed(seat, card, slot.number)]
-    mine = CARDS[slot.card].mine
-    squads = (*slot.stack, card)
+    played = SquadPlayed(seat, card, slot.number)
+    mine = _MINE[slot.card]
+    on_it = len(slot.stack) + 1
     if slot.owner is None:
-        if len(squads) >= mine.defence:
-            events.append(MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, squads))
-            top = state.deck[0]
-            events.append(MineTurned(state.next_number, top, CARDS[top].mine))
-            if len(state.deck) == 1:
-                events.append(GameEnded("the last card of the deck was turned up as a new mine"))
-    elif developed_after(slot, card):
-        events.append(MineDeveloped(seat, slot.number, mine.value, squads))
-    return tuple(events)
+        if on_it < mine.defence:
+            return (played,)
+        top = state.deck[0]
+        captured = MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, (*slot.stack, card))
+        turned = MineTurned(state.next_number, top, _MINE[top])
+        if len(state.deck) == 1:
+            return (played, captured, turned, GameEnded("the last card of the deck was turned up as a new mine"))
+        return (played, captured, turned)
+    if on_it == mine.depth + mine.overseer:  # developed: its workers, and its overseer if it needs one
+        return (played, MineDeveloped(seat, slot.number, mine.value, (*slot.stack, card)))
+    return (played,)
 
 
 def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
     top = state.deck[0]
-    events: list[Event] = [DrewFromDeck(seat, top, CARDS[top].mine)]
+    drawn = DrewFromDeck(seat, top, _MINE[top])
     if len(state.deck) == 1:
-        events.append(GameEnded("the last card of the deck was drawn"))
-    return tuple(events)
+        return (drawn, GameEnded("the last card of the deck was drawn"))
+    return (drawn,)
 
 
 # -- the end ------------------------------------------------------------------------------------
@@ -248,7 +347,7 @@ def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
 
 def outcome(state: State) -> Outcome | None:
     """Scores and winners once the deck is exhausted, else None."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not _OVER:
         return None
     pts = scores(state)
     win = winners(state)
@@ -275,124 +374,148 @@ def evolve(state: State, event: Event) -> State:
     return fn(state, event)
 
 
-def _replace_mine(state: State, slot: MineSlot) -> tuple[MineSlot, ...]:
-    return tuple(slot if m.number == slot.number else m for m in state.mines)
+def _replace(state: State, **changes: Any) -> State:
+    """``attrs.evolve(state, **changes)`` at a fraction of its cost (it runs for every event).
+
+    The state has no validators or converters, and keeps its fields in a
+    ``__dict__``, so a changed copy is the old fields updated with the new.
+    """
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
+
+
+def _with_mine(state: State, slot: MineSlot) -> tuple[MineSlot, ...]:
+    """The mines with ``slot`` in place of the mine of its number."""
+    i = state.mine_index(slot.number)
+    assert i is not None
+    mines = state.mines
+    return (*mines[:i], slot, *mines[i + 1 :])
+
+
+#: The camp pile of every card (its people's, in ``PEOPLES`` order).
+_PILE = tuple(c.people.index for c in CARDS)
 
 
 def _to_camp(camp: tuple[tuple[int, ...], ...], cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     piles = list(camp)
     for c in cards:
-        i = PEOPLES.index(CARDS[c].people)
+        i = _PILE[c]
         piles[i] = (*piles[i], c)
     return tuple(piles)
 
 
+def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with item ``i`` replaced (hands, piles and lists per seat are tuples)."""
+    return (*items[:i], value, *items[i + 1 :])
+
+
 def _kings_dealt(state: State, e: KingsDealt) -> State:
-    return attrs.evolve(
-        state,
-        peoples=e.peoples,
-        hands=tuple(() for _ in e.peoples),
-        open_cards=tuple(() for _ in e.peoples),
-        developed=tuple(() for _ in e.peoples),
-    )
+    none = tuple(() for _ in e.peoples)
+    return _replace(state, peoples=e.peoples, hands=none, open_cards=none, developed=none)
 
 
 def _deck_shuffled(state: State, e: DeckShuffled) -> State:
     assert e.order is not None, "a redacted event cannot be folded"
-    return attrs.evolve(state, deck=e.order)
+    return _replace(state, deck=e.order)
 
 
 def _mine_turned(state: State, e: MineTurned) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return attrs.evolve(
-        state,
-        deck=state.deck[1:],
-        mines=(*state.mines, MineSlot(e.number, e.card)),
-        next_number=e.number + 1,
-    )
+    return _replace(state, deck=state.deck[1:], mines=(*state.mines, MineSlot(e.number, e.card)), next_number=e.number + 1)
 
 
 def _camp_laid(state: State, e: CampLaid) -> State:
-    return attrs.evolve(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
+    return _replace(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
 
 
 def _hand_dealt(state: State, e: HandDealt) -> State:
     assert e.cards is not None, "a redacted event cannot be folded"
-    hands = list(state.hands)
-    hands[e.seat] = e.cards
-    phase = Phase.PLAY if e.seat == state.seats - 1 else state.phase
-    return attrs.evolve(state, deck=state.deck[len(e.cards) :], hands=tuple(hands), phase=phase)
+    phase = _PLAY if e.seat == state.seats - 1 else state.phase
+    return _replace(state, deck=state.deck[len(e.cards) :], hands=_set(state.hands, e.seat, e.cards), phase=phase)
 
 
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(c for c in hand if c != card)
-
-
-def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
-    hands = list(state.hands)
-    hands[seat] = _without(hands[seat], card)
-    open_cards = list(state.open_cards)
-    open_cards[seat] = _without(open_cards[seat], card)
-    return {"hands": tuple(hands), "open_cards": tuple(open_cards)}
+    if card not in hand:
+        return hand
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
 
 
 def _squad_played(state: State, e: SquadPlayed) -> State:
-    slot = state.mine(e.mine)
-    assert slot is not None
-    slot = attrs.evolve(slot, stack=(*slot.stack, e.card))
-    return attrs.evolve(state, mines=_replace_mine(state, slot), phase=Phase.DRAW, **_from_hand(state, e.seat, e.card))
+    i = state.mine_index(e.mine)
+    assert i is not None
+    mines = state.mines
+    slot = mines[i]
+    slot = MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, e.card))
+    return _replace(
+        state,
+        mines=(*mines[:i], slot, *mines[i + 1 :]),
+        phase=_DRAW,
+        **_from_hand(state, e.seat, e.card),
+    )
+
+
+def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
+    """The changes of ``card`` leaving the hand of ``seat`` (and its known cards, if it was one)."""
+    changes = {"hands": _set(state.hands, seat, _without(state.hands[seat], card))}
+    if card in state.open_cards[seat]:
+        changes["open_cards"] = _set(state.open_cards, seat, _without(state.open_cards[seat], card))
+    return changes
 
 
 def _mine_captured(state: State, e: MineCaptured) -> State:
     slot = state.mine(e.mine)
     assert slot is not None
-    slot = attrs.evolve(slot, owner=e.owner, stack=())
-    return attrs.evolve(state, mines=_replace_mine(state, slot), camp=_to_camp(state.camp, e.squads))
+    slot = MineSlot(slot.number, slot.card, e.owner, ())
+    return _replace(state, mines=_with_mine(state, slot), camp=_to_camp(state.camp, e.squads))
 
 
 def _mine_developed(state: State, e: MineDeveloped) -> State:
     slot = state.mine(e.mine)
     assert slot is not None
-    developed = list(state.developed)
-    developed[e.seat] = (*developed[e.seat], slot.card)
+    developed = _set(state.developed, e.seat, (*state.developed[e.seat], slot.card))
     mines = tuple(m for m in state.mines if m.number != e.mine)
     if state.options.developed_cards == "camp":
-        return attrs.evolve(state, mines=mines, developed=tuple(developed), camp=_to_camp(state.camp, e.squads))
-    return attrs.evolve(state, mines=mines, developed=tuple(developed), discard=(*state.discard, *e.squads))
+        return _replace(state, mines=mines, developed=developed, camp=_to_camp(state.camp, e.squads))
+    return _replace(state, mines=mines, developed=developed, discard=(*state.discard, *e.squads))
 
 
 def _retreated(state: State, e: Retreated) -> State:
-    changes = _from_hand(state, e.seat, e.card)
-    open_cards = list(changes["open_cards"])
-    open_cards[e.seat] = changes["hands"][e.seat]  # the rest of the shown hand is known to all
-    changes["open_cards"] = tuple(open_cards)
-    return attrs.evolve(state, camp=_to_camp(state.camp, (e.card,)), phase=Phase.DRAW, retreated=True, **changes)
-
-
-def _next_turn(state: State, seat: int, card: int, **changes: Any) -> State:
-    hands = list(state.hands)
-    hands[seat] = tuple(sorted((*hands[seat], card)))
-    return attrs.evolve(
-        state, hands=tuple(hands), phase=Phase.PLAY, retreated=False, turn=(seat + 1) % state.seats, **changes
+    rest = _without(state.hands[e.seat], e.card)
+    return _replace(
+        state,
+        camp=_to_camp(state.camp, (e.card,)),
+        phase=_DRAW,
+        retreated=True,
+        hands=_set(state.hands, e.seat, rest),
+        open_cards=_set(state.open_cards, e.seat, rest),  # the rest of the shown hand is known to all
     )
+
+
+def _next_turn(state: State, seat: int, card: int) -> dict[str, Any]:
+    """The changes of ``seat`` taking ``card`` into its hand, which ends its turn."""
+    hand = tuple(sorted((*state.hands[seat], card)))
+    return {"hands": _set(state.hands, seat, hand), "phase": _PLAY, "retreated": False,
+            "turn": (seat + 1) % state.seats}
 
 
 def _drew_from_deck(state: State, e: DrewFromDeck) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return _next_turn(state, e.seat, e.card, deck=state.deck[1:])
+    return _replace(state, deck=state.deck[1:], **_next_turn(state, e.seat, e.card))
 
 
 def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
-    i = PEOPLES.index(e.people)
-    camp = list(state.camp)
-    camp[i] = camp[i][:-1]
-    open_cards = list(state.open_cards)
-    open_cards[e.seat] = tuple(sorted((*open_cards[e.seat], e.card)))
-    return _next_turn(state, e.seat, e.card, camp=tuple(camp), open_cards=tuple(open_cards))
+    i = e.people.index
+    camp = _set(state.camp, i, state.camp[i][:-1])
+    open_cards = _set(state.open_cards, e.seat, tuple(sorted((*state.open_cards[e.seat], e.card))))
+    return _replace(state, camp=camp, open_cards=open_cards, **_next_turn(state, e.seat, e.card))
 
 
 def _game_ended(state: State, e: GameEnded) -> State:
-    return attrs.evolve(state, phase=Phase.OVER)
+    return _replace(state, phase=_OVER)
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {

@@ -6,7 +6,9 @@ squad side of every mine. Players get a :class:`~meeple.games.kings.view.KingsVi
 
 from __future__ import annotations
 
+import bisect
 import enum
+import operator
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -70,11 +72,14 @@ class MineSlot:
     stack: tuple[int, ...] = ()
 
 
+_NUMBER = operator.attrgetter("number")
+
+
 def _empty_camp() -> tuple[tuple[int, ...], ...]:
     return tuple(() for _ in PEOPLES)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """The referee's state of a match.
 
@@ -103,12 +108,20 @@ class State:
     next_number: int = 0
     retreated: bool = False
 
+    # A changed copy of the state is made for every event, so the state keeps its fields in a
+    # __dict__ rather than slots: copying it is then two dict updates (see rules._replace),
+    # about half the cost of a slotted class's __init__. It is frozen all the same.
+
     def mine(self, number: int) -> MineSlot | None:
         """Return the mine on the table with this number, or None."""
-        for m in self.mines:
-            if m.number == number:
-                return m
-        return None
+        i = self.mine_index(number)
+        return None if i is None else self.mines[i]
+
+    def mine_index(self, number: int) -> int | None:
+        """Return where the mine with this number is in ``mines``, or None (they are in number order)."""
+        mines = self.mines
+        i = bisect.bisect_left(mines, number, key=_NUMBER)
+        return i if i < len(mines) and mines[i].number == number else None
 
     def seat_of(self, people: People) -> int | None:
         """Return the seat playing ``people``, or None if nobody does."""
