@@ -172,10 +172,15 @@ def _mine_key(m: Mine) -> tuple[int, int, int, bool]:
     return (m.value, m.defence, m.depth, m.overseer)
 
 
+#: Every card's place in the order of mine sides (by value, defence, depth, overseer), and its side.
+_BACK_RANK = tuple(sorted({_mine_key(m) for m in MINE_SIDES}).index(_mine_key(c.mine)) for c in CARDS)
+_BACK = tuple(c.mine for c in CARDS)
+
+
 def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
-    """The mine sides of ``cards``, sorted (what the table sees of a hand).
+    """The mine sides of ``cards``, sorted by value, defence, depth, overseer (what the table sees of a hand).
 
     >>> [m.label() for m in backs([0, 1])]
     ['1pt def1 dep1', '5pt def2 dep4']
     """
-    return tuple(sorted((CARDS[c].mine for c in cards), key=_mine_key))
+    return tuple([_BACK[c] for c in sorted(cards, key=_BACK_RANK.__getitem__)])

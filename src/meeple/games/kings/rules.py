@@ -240,10 +240,12 @@ def _decide_set_up(state: State, seat: int, command: SetUp, rng: Rng) -> tuple[E
 
 
 def _decide_play(state: State, seat: int, command: Play, rng: Rng) -> tuple[Event, ...]:
-    _expect(state, seat, _PLAY, command)
+    if state.phase is not _PLAY or seat != state.turn:
+        raise _wrong_time(state, command)
     card, number = command.card, command.mine
-    _check_card(state, seat, card, command)
-    slot = state.mine(number) if _is_int(number) else None
+    if type(card) is not int or card not in state.hands[seat]:
+        raise _not_in_hand(state, seat, card, command)
+    slot = state.mine(number) if type(number) is int else None
     if slot is None:
         on_table = ", ".join(str(m.number) for m in state.mines)
         raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
@@ -254,20 +256,25 @@ def _decide_play(state: State, seat: int, command: Play, rng: Rng) -> tuple[Even
 
 
 def _decide_retreat(state: State, seat: int, command: Retreat, rng: Rng) -> tuple[Event, ...]:
-    _expect(state, seat, _PLAY, command)
-    _check_card(state, seat, command.card, command)
+    if state.phase is not _PLAY or seat != state.turn:
+        raise _wrong_time(state, command)
+    card = command.card
+    if type(card) is not int or card not in state.hands[seat]:
+        raise _not_in_hand(state, seat, card, command)
     if _plays(state, seat):
         raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
-    return (Retreated(seat, command.card, state.hands[seat]),)
+    return (Retreated(seat, card, state.hands[seat]),)
 
 
 def _decide_draw_deck(state: State, seat: int, command: DrawDeck, rng: Rng) -> tuple[Event, ...]:
-    _expect(state, seat, _DRAW, command)
+    if state.phase is not _DRAW or seat != state.turn:
+        raise _wrong_time(state, command)
     return _draw_deck(state, seat)
 
 
 def _decide_draw_camp(state: State, seat: int, command: DrawCamp, rng: Rng) -> tuple[Event, ...]:
-    _expect(state, seat, _DRAW, command)
+    if state.phase is not _DRAW or seat != state.turn:
+        raise _wrong_time(state, command)
     people = command.people
     if not isinstance(people, People):
         raise IllegalCommand(Code.BAD_ARGUMENT, f"{people!r} is not a people", command)
@@ -288,16 +295,14 @@ _DECIDE: dict[type[Command], Callable[[State, int, Any, Rng], tuple[Event, ...]]
 }
 
 
-def _expect(state: State, seat: int, phase: Phase, command: Command) -> None:
-    if state.phase is not phase or seat != state.turn:
-        step = "play a squad (or retreat)" if state.phase is _PLAY else "draw a card"
-        raise IllegalCommand(Code.WRONG_PHASE, f"now is not the time for that: seat {state.turn} must {step}", command)
+def _wrong_time(state: State, command: Command) -> IllegalCommand:
+    step = "play a squad (or retreat)" if state.phase is _PLAY else "draw a card"
+    return IllegalCommand(Code.WRONG_PHASE, f"now is not the time for that: seat {state.turn} must {step}", command)
 
 
-def _check_card(state: State, seat: int, card: object, command: Command) -> None:
+def _not_in_hand(state: State, seat: int, card: object, command: Command) -> IllegalCommand:
     hand = state.hands[seat]
-    if not _is_int(card) or card not in hand:
-        raise IllegalCommand(Code.NOT_IN_HAND, f"card {card!r} is not in your hand; your hand: {list(hand)}", command)
+    return IllegalCommand(Code.NOT_IN_HAND, f"card {card!r} is not in your hand; your hand: {list(hand)}", command)
 
 
 def _set_up(state: State, rng: Rng) -> tuple[Event, ...]:
@@ -357,10 +362,6 @@ def outcome(state: State) -> Outcome | None:
     else:
         reason = f"the deck ran out; seats {', '.join(map(str, win))} tie on {best} points and developed mines"
     return Outcome(win, pts, reason)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # -- evolve, one small function per event ------------------------------------------------
