@@ -17,6 +17,8 @@ The order of the deck below its top card is hidden from everybody.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from meeple.engine import Event, Rng
@@ -77,17 +79,31 @@ def view(state: State, seat: int | None) -> KingsView:
         turn=state.turn,
         peoples=state.peoples,
         hand=own,
-        hand_backs=tuple(backs(h) for h in state.hands),
+        hand_backs=tuple([_backs(h) for h in state.hands]),
         open_hands=state.open_cards,
         deck_size=len(state.deck),
         deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
-        mines=tuple(MineView(m.number, m.owner, CARDS[m.card].mine, m.stack) for m in state.mines),
+        mines=tuple([_mine_view(m.number, m.owner, m.card, m.stack) for m in state.mines]),
         developed=tuple(tuple(CARDS[c].mine for c in dev) for dev in state.developed),
         camp=state.camp,
         discard=state.discard,
         scores=scores(state) if state.peoples else (),
         must_draw_deck=state.retreated,
     )
+
+
+# A view is built for every move a bot or a client is shown, and most of the table is as it was
+# one move before: the mines and hands it shows are remembered (they are frozen values).
+
+
+@functools.lru_cache(maxsize=4096)
+def _mine_view(number: int, owner: int | None, card: int, stack: tuple[int, ...]) -> MineView:
+    return MineView(number, owner, CARDS[card].mine, stack)
+
+
+@functools.lru_cache(maxsize=4096)
+def _backs(hand: tuple[int, ...]) -> tuple[Mine, ...]:
+    return backs(hand)
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
