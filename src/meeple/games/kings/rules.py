@@ -9,6 +9,7 @@ bots into the game object.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any
@@ -245,11 +246,13 @@ def _decide_play(state: State, seat: int, command: Play, rng: Rng) -> tuple[Even
     card, number = command.card, command.mine
     if type(card) is not int or card not in state.hands[seat]:
         raise _not_in_hand(state, seat, card, command)
-    slot = state.mine(number) if type(number) is int else None
-    if slot is None:
+    i = state.mine_index(number) if type(number) is int else None
+    if i is None:
         on_table = ", ".join(str(m.number) for m in state.mines)
         raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
-    if card not in takes(state, seat, slot):
+    slot = state.mines[i]
+    own = state.peoples[seat].index
+    if card not in _takes(slot, seat, _FOREIGN[own], _OWN[own]):
         problem = play_problem(state, seat, card, slot) or f"mine {slot.number} takes no squad now"
         raise IllegalCommand(Code.RULE, problem, command)
     return _play(state, seat, card, slot)
@@ -381,19 +384,15 @@ def _replace(state: State, **changes: Any) -> State:
     The state has no validators or converters, and keeps its fields in a
     ``__dict__``, so a changed copy is the old fields updated with the new.
     """
+    return _changed(state, changes)
+
+
+def _changed(state: State, changes: dict[str, Any]) -> State:
     new = object.__new__(State)
     fields = new.__dict__
     fields.update(state.__dict__)
     fields.update(changes)
     return new
-
-
-def _with_mine(state: State, slot: MineSlot) -> tuple[MineSlot, ...]:
-    """The mines with ``slot`` in place of the mine of its number."""
-    i = state.mine_index(slot.number)
-    assert i is not None
-    mines = state.mines
-    return (*mines[:i], slot, *mines[i + 1 :])
 
 
 #: The camp pile of every card (its people's, in ``PEOPLES`` order).
@@ -425,7 +424,8 @@ def _deck_shuffled(state: State, e: DeckShuffled) -> State:
 
 def _mine_turned(state: State, e: MineTurned) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return _replace(state, deck=state.deck[1:], mines=(*state.mines, MineSlot(e.number, e.card)), next_number=e.number + 1)
+    mines = (*state.mines, MineSlot(e.number, e.card))
+    return _changed(state, {"deck": state.deck[1:], "mines": mines, "next_number": e.number + 1})
 
 
 def _camp_laid(state: State, e: CampLaid) -> State:
@@ -450,28 +450,29 @@ def _squad_played(state: State, e: SquadPlayed) -> State:
     assert i is not None
     mines = state.mines
     slot = mines[i]
-    slot = MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, e.card))
-    return _replace(
-        state,
-        mines=(*mines[:i], slot, *mines[i + 1 :]),
-        phase=_DRAW,
-        **_from_hand(state, e.seat, e.card),
-    )
+    seat, card = e.seat, e.card
+    changes = _from_hand(state, seat, card)
+    changes["mines"] = (*mines[:i], MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, card)), *mines[i + 1 :])
+    changes["phase"] = _DRAW
+    return _changed(state, changes)
 
 
 def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
     """The changes of ``card`` leaving the hand of ``seat`` (and its known cards, if it was one)."""
-    changes = {"hands": _set(state.hands, seat, _without(state.hands[seat], card))}
+    hand = state.hands[seat]
+    i = hand.index(card)
+    changes = {"hands": _set(state.hands, seat, hand[:i] + hand[i + 1 :])}
     if card in state.open_cards[seat]:
         changes["open_cards"] = _set(state.open_cards, seat, _without(state.open_cards[seat], card))
     return changes
 
 
 def _mine_captured(state: State, e: MineCaptured) -> State:
-    slot = state.mine(e.mine)
-    assert slot is not None
-    slot = MineSlot(slot.number, slot.card, e.owner, ())
-    return _replace(state, mines=_with_mine(state, slot), camp=_to_camp(state.camp, e.squads))
+    i = state.mine_index(e.mine)
+    assert i is not None
+    mines = state.mines
+    slot = MineSlot(e.mine, mines[i].card, e.owner, ())
+    return _changed(state, {"mines": (*mines[:i], slot, *mines[i + 1 :]), "camp": _to_camp(state.camp, e.squads)})
 
 
 def _mine_developed(state: State, e: MineDeveloped) -> State:
@@ -498,21 +499,27 @@ def _retreated(state: State, e: Retreated) -> State:
 
 def _next_turn(state: State, seat: int, card: int) -> dict[str, Any]:
     """The changes of ``seat`` taking ``card`` into its hand, which ends its turn."""
-    hand = tuple(sorted((*state.hands[seat], card)))
-    return {"hands": _set(state.hands, seat, hand), "phase": _PLAY, "retreated": False,
+    hand = state.hands[seat]
+    i = bisect.bisect(hand, card)  # hands are sorted
+    return {"hands": _set(state.hands, seat, (*hand[:i], card, *hand[i:])), "phase": _PLAY, "retreated": False,
             "turn": (seat + 1) % state.seats}
 
 
 def _drew_from_deck(state: State, e: DrewFromDeck) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return _replace(state, deck=state.deck[1:], **_next_turn(state, e.seat, e.card))
+    changes = _next_turn(state, e.seat, e.card)
+    changes["deck"] = state.deck[1:]
+    return _changed(state, changes)
 
 
 def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
+    changes = _next_turn(state, e.seat, e.card)
     i = e.people.index
-    camp = _set(state.camp, i, state.camp[i][:-1])
-    open_cards = _set(state.open_cards, e.seat, tuple(sorted((*state.open_cards[e.seat], e.card))))
-    return _replace(state, camp=camp, open_cards=open_cards, **_next_turn(state, e.seat, e.card))
+    changes["camp"] = _set(state.camp, i, state.camp[i][:-1])
+    known = state.open_cards[e.seat]
+    j = bisect.bisect(known, e.card)
+    changes["open_cards"] = _set(state.open_cards, e.seat, (*known[:j], e.card, *known[j:]))
+    return _changed(state, changes)
 
 
 def _game_ended(state: State, e: GameEnded) -> State:
