@@ -90,6 +90,24 @@ def table(rounds: Sequence[tuple[dict[Key, dict[str, Any]], dict[Key, dict[str, 
     return lines
 
 
+#: Subjects whose figures neither library changes: their ratios show how evenly loaded the two sides were.
+UNCHANGED = ("floor", "eventsourcing", "openspiel")
+
+
+def noise(rounds: Sequence[tuple[dict[Key, dict[str, Any]], dict[Key, dict[str, Any]]]]) -> str | None:
+    """A line on the ratios of the figures of code neither side changes (1.00 when both ran alike), or None."""
+    ratios = sorted(
+        a[key]["value"] / b[key]["value"]
+        for b, a in rounds for key in b
+        if key[0].startswith(UNCHANGED) and key in a and b[key]["value"] and a[key]["value"] is not None
+    )
+    if not ratios:
+        return None
+    return (f"figures of unchanged code (the floor, eventsourcing, OpenSpiel), after / before: median "
+            f"{statistics.median(ratios):.2f}, from {ratios[0]:.2f} to {ratios[-1]:.2f} over {len(ratios)} "
+            f"(a median far from 1.00 means one side ran on a busier machine)")
+
+
 def _git(*args: str, cwd: Path = ROOT) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
@@ -155,6 +173,9 @@ def against_base(commit: str, rounds: int, run_args: Sequence[str], words: Seque
                     (save / f"round{r + 1}-{side}.txt").write_text(outs[side])
             results.append((parse(outs["before"].splitlines()), parse(outs["after"].splitlines())))
         print("\n".join(table(results, words)))
+        line = noise(results)
+        if line is not None:
+            print(f"\n{line}")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
         shutil.rmtree(where, ignore_errors=True)
