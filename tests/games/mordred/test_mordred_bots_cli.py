@@ -149,3 +149,12 @@ def test_every_option_declares_its_help_on_its_field(capsys: pytest.CaptureFixtu
     assert main(["games", "mordred"]) == 0
     out = capsys.readouterr().out
     assert "no help text" not in out and all(h in out for h in helps.values())
+
+
+def test_the_board_counts_points_in_words_that_agree() -> None:
+    from meeple.games.mordred.render import render
+
+    from .test_mordred_rules import position
+
+    text = render(position(buildings={"FLI": (0, Kind.VILLAGE), "WRX": (1, Kind.TOWN)}), 0)
+    assert "seat 0 (you): £10, 1 point, " in text and "seat 1: £10, 3 points, " in text and "£10, 0 points" in text
