@@ -187,6 +187,15 @@ class Seat:
         self.apply(msg)
         return msg
 
+    async def next_of(self, *types: str, timeout: float = 30.0) -> dict[str, Any]:
+        """Read (and apply) messages until one of the given ``types`` comes; return it."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await self.next(max(0.0, end - loop.time()))
+            if msg.get("type") in types:
+                return msg
+
     def apply(self, msg: dict[str, Any]) -> None:
         """Bring this copy up to date with one server message."""
         kind = msg.get("type")

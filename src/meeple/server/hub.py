@@ -341,8 +341,8 @@ class Hub:
             table.stored = (m.cursor, m.head_hash)
         self._e_marker(table)
         table.moved()
+        self._e_after(table, by=seat)  # clocks first: the messages show the new deadlines
         table.broadcast("update", cause, seat, before, requester, ref)
-        self._e_after(table, by=seat)
 
     def _e_marker(self, table: Table) -> None:
         marker = table.marker()
@@ -361,9 +361,9 @@ class Hub:
         table.stored = (match.cursor, match.head_hash)
         self._e_apply_marker(table)
         table.moved()
+        self._e_after(table, by=None, reset_clocks=True)
         for client in list(table.clients):
             table.sync(client)
-        self._e_after(table, by=None, reset_clocks=True)
 
     def _remote_commit(self, match_id: str, records: Any = None) -> None:
         """A store's notification (any thread): another process committed to ``match_id``."""
@@ -668,8 +668,8 @@ class Hub:
             m.seek(before[0])
             raise ServerError(ErrorCode.STORE_ERROR, f"the undo could not be stored: {e}") from None
         table.moved()
-        table.broadcast("rewind", "undo", seat, before, client, ref)
         self._e_after(table, by=seat, reset_clocks=True)
+        table.broadcast("rewind", "undo", seat, before, client, ref)
 
     def _e_redo(self, table: Table, seat: int, client: Client, ref: Json) -> None:
         m = table.match
@@ -687,8 +687,8 @@ class Hub:
             m.seek(before[0])
             raise ServerError(ErrorCode.STORE_ERROR, f"the redo could not be stored: {e}") from None
         table.moved()
-        table.broadcast("update", "redo", seat, before, client, ref)
         self._e_after(table, by=seat)
+        table.broadcast("update", "redo", seat, before, client, ref)
 
     # -- for tests and tooling ------------------------------------------------------------
     async def match_copy(self, match_id: str) -> Match:
