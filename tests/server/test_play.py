@@ -49,7 +49,7 @@ def test_hello_gives_the_view_legal_commands_cursor_and_head(server: ThreadServe
 
 def test_every_client_gets_the_new_records_as_its_seat_sees_them(server: ThreadServer) -> None:
     async def scenario() -> None:
-        mid, (a, b), watcher = await _dice(server)
+        _, (a, b), watcher = await _dice(server)
         try:
             update = await a.play(a.legal[3])
             assert update["type"] == "update" and update["cause"] == "play" and update["by"] == 0
