@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._version import __version__
@@ -32,6 +32,7 @@ from ..store.errors import StoreError
 from .hub import Hub
 from .protocol import PROTOCOL_VERSION, CloseCode, ErrorCode, Limits, ServerError
 from .table import Client, dumps
+from .web import routes as web_routes
 
 log = logging.getLogger("meeple.server")
 
@@ -100,8 +101,7 @@ class MeepleServer:
     def __init__(self, store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0) -> None:
         self.limits = limits or Limits()
         self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay)
-        routes = [
-            Route("/", self.index),
+        routes: list[BaseRoute] = [
             Route("/api", self.index),
             Route("/api/games", self.games),
             Route("/api/games/{game_id}", self.game),
@@ -110,6 +110,7 @@ class MeepleServer:
             Route("/api/matches/{match_id}/join", self.join, methods=["POST"]),
             Route("/api/matches/{match_id}/view", self.view),
             WebSocketRoute("/api/matches/{match_id}/ws", self.play),
+            *web_routes(self),  # the browser client at /, and the replay debugger's API
         ]
         handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
             HTTPException: self._http_error,
@@ -165,7 +166,7 @@ class MeepleServer:
         return str(request.scope.get("root_path", "")).rstrip("/")
 
     async def index(self, request: Request) -> Response:
-        """``GET /``: what this server is and where its API lives."""
+        """``GET /api``: what this server is and where its API lives (``GET /`` is the lobby page)."""
         await self.hub.start()
         base = self._base(request)
         return JSONResponse({

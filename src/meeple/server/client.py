@@ -65,8 +65,8 @@ class Lobby:
             raise ClientError(error["code"], error["message"], error) from None
 
     def index(self) -> Any:
-        """``GET /``."""
-        return self._call("GET", "/")
+        """``GET /api``."""
+        return self._call("GET", "/api")
 
     def games(self) -> Any:
         """``GET /api/games``."""

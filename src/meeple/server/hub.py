@@ -407,11 +407,16 @@ class Hub:
         except UnknownGame as e:
             raise ServerError(ErrorCode.UNKNOWN_GAME, str(e)) from None
 
-    async def create(self, spec: Mapping[str, Any]) -> Json:
-        """Create a match from a lobby request; its description."""
-        return await self._call(self._e_create, spec)
+    async def create(self, spec: Mapping[str, Any], base: Match | None = None) -> Json:
+        """Create a match from a lobby request; its description.
 
-    def _e_create(self, spec: Mapping[str, Any]) -> Json:
+        With ``base`` (a fork, e.g. from the replay debugger), the match hosted
+        is a copy of ``base`` instead of a new one; ``spec`` names its game,
+        seats and options as a request for a new match would.
+        """
+        return await self._call(self._e_create, spec, base)
+
+    def _e_create(self, spec: Mapping[str, Any], base: Match | None = None) -> Json:
         fields = {"game", "variant", "seats", "options", "bots", "fallback_bot", "clock", "name"}
         extra = sorted(set(spec) - fields)
         if extra:
@@ -463,7 +468,13 @@ class Hub:
             raise ServerError(ErrorCode.BAD_CONFIG, "name: up to 80 printable characters")
         mid = uuid.uuid4().hex
         try:
-            match = self.opened.store.create(game, seats, options=options, match_id=mid)
+            if base is None:
+                match = self.opened.store.create(game, seats, options=options, match_id=mid)
+            elif base.game is not game or base.seats != seats:
+                raise ServerError(ErrorCode.BAD_CONFIG, f"the match to host is {base.game.info.id} for {base.seats}, "
+                                  f"not {gid} for {seats}")
+            else:
+                match = self.opened.store.open(self.opened.store.add(base, mid))
         except ConfigError as e:
             raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
         except StoreError as e:

@@ -76,6 +76,14 @@ class ErrorCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     #: A fault of the server itself; logged there. The match is unchanged.
     INTERNAL_ERROR = "internal_error"
+    #: Replay debugger: the upload is not a meeple log that can be read at all (``reason`` says why).
+    BAD_LOG = "bad_log"
+    #: Replay debugger: no opened log with that id (it was never opened, or was closed to make room).
+    UNKNOWN_LOG = "unknown_log"
+    #: Replay debugger: a match of the server opens only once it is over (its log is the referee's secret until then).
+    MATCH_IN_PROGRESS = "match_in_progress"
+    #: Replay debugger: the log hides its seed, so it can be replayed but not forked or re-decided.
+    SEED_HIDDEN = "seed_hidden"
 
 
 class CloseCode(enum.IntEnum):
@@ -111,6 +119,10 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.METHOD_NOT_ALLOWED: 405,
     ErrorCode.STORE_ERROR: 503,
     ErrorCode.INTERNAL_ERROR: 500,
+    ErrorCode.BAD_LOG: 422,
+    ErrorCode.UNKNOWN_LOG: 404,
+    ErrorCode.MATCH_IN_PROGRESS: 409,
+    ErrorCode.SEED_HIDDEN: 409,
 }
 
 #: The engine's refusal codes that have a code of their own here; the rest are ``illegal_command``.
