@@ -174,7 +174,7 @@ def open_log(data: bytes, name: str, source: str) -> OpenedLog:
                      damage or cut)
 
 
-def parse_as(text: str | None, seats: int) -> int | None | str:
+def parse_as(text: str | None, seats: int) -> int | str | None:
     """The ``as`` parameter: ``"referee"``, None for a spectator, or a seat number."""
     if text is None or text == "referee":
         return "referee"
@@ -185,7 +185,7 @@ def parse_as(text: str | None, seats: int) -> int | None | str:
     raise ServerError(ErrorCode.UNKNOWN_SEAT, f"as is referee, spectator or a seat 0..{seats - 1}, not {text!r}")
 
 
-def record_json(opened: OpenedLog, record: Record, who: int | None | str) -> Json:
+def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Json:
     """A record as ``who`` sees it: the raw record for the referee, else :func:`seen_by`'s projection."""
     game = opened.match.game
     if who == "referee":
@@ -208,7 +208,7 @@ def record_json(opened: OpenedLog, record: Record, who: int | None | str) -> Jso
     }
 
 
-def position_json(opened: OpenedLog, n: int, who: int | None | str) -> Json:
+def position_json(opened: OpenedLog, n: int, who: int | str | None) -> Json:
     """The position after ``n`` records as ``who`` sees it, with where undo and redo lead from it."""
     m = opened.match
     try:
