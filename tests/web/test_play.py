@@ -1,0 +1,85 @@
+"""A person plays each game in the browser against bots, by clicking what the board offers.
+
+Each test creates the match on the lobby page, plays this browser's seat to
+the end through clicks on the board (the only things clickable are built
+from the seat's legal commands), and checks the result against the
+referee's copy: the match is over, the seat's commands are in the log, the
+log verifies. Every frame and JSON answer the page received is scanned for
+what the seat may not know (other hands, roles, the deck, the seed, chain
+hashes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serverkit import ThreadServer, scan
+from webkit import click_through, create_from_lobby, referee_copy
+
+#: (game, variant, seats, the board's SVG class or None for the generic page, click at which to take the picture)
+GAMES = [
+    ("saboteur", "standard", 3, "saboteur", 24),
+    ("kings", "standard", 2, "kings", 30),
+    ("gophers", "standard", 2, "gophers", 20),
+    ("mordred", "standard", 3, "mordred", 12),
+    ("liars-dice", "standard", 3, None, 1),
+]
+
+
+@pytest.mark.parametrize(("game", "variant", "seats", "board", "shot_at"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: ThreadServer, screenshots: Path | None,
+                                                     game: str, variant: str, seats: int, board: str | None,
+                                                     shot_at: int) -> None:
+    match_id = create_from_lobby(page, web_server.base, game, variant=variant, seats=seats)
+    if board is not None:
+        page.wait_for_selector(f"#board svg.{board}")
+    else:
+        page.wait_for_selector("#board .generic")
+
+    def picture(clicks: int) -> None:
+        if screenshots is not None and clicks == shot_at:
+            page.wait_for_selector("body[data-busy=false]")
+            page.locator("main.table").screenshot(path=str(screenshots / f"{game}.png"))
+
+    clicks = click_through(page, seed=7, on_click=picture)
+    page.wait_for_selector("#outcome:not([hidden])")
+    assert "Over" in page.inner_text("#outcome") or "won" in page.inner_text("#outcome")
+
+    match, opened = referee_copy(web_server.base, match_id)
+    assert match.is_over and opened["verify"]["ok"]
+    mine = [r for r in match.records if r.actor == 0]
+    assert 1 <= len(mine) <= clicks  # every command of seat 0 came from a click on its page
+    assert page.get_attribute("body", "data-cursor") == str(match.cursor)
+
+    messages = page.recorder.frames
+    assert any('"type":"sync"' in m for m in messages)
+    leaks = scan(messages, match, 0)
+    assert leaks == [], leaks[:5]
+    json_answers = [text for url, text in page.recorder.json if "/api/" in url]
+    assert scan([t for t in json_answers if t.startswith("{")], match, 0) == []
+
+
+def test_a_spectator_sees_no_hand_and_cannot_act(page: Any, web_server: ThreadServer) -> None:
+    created = web_server.lobby.create(game="saboteur", seats=3, bots={"0": "heuristic", "1": "heuristic", "2": "heuristic"})
+    page.goto(f"{web_server.base}/play/{created['id']}")
+    page.wait_for_selector("body[data-over=true]", timeout=60_000)
+    assert page.get_attribute("body", "data-seat") == "spectator"
+    assert page.query_selector_all(".act") == []
+    match, _ = referee_copy(web_server.base, created["id"])
+    assert scan(page.recorder.frames, match, None) == []
+
+
+def test_undo_and_redo_take_back_and_replay_the_seats_own_command(page: Any, web_server: ThreadServer) -> None:
+    # Mordred: a warrior placed on an empty area draws nothing, so its player may take it back
+    create_from_lobby(page, web_server.base, "mordred", seats=2, bot="random")
+    click_through(page, seed=3, max_clicks=200, until=lambda _: page.locator("#undo").is_enabled())
+    assert page.locator("#undo").is_enabled(), "no command of this seat could be undone in 200 clicks"
+    after = page.get_attribute("body", "data-cursor")
+    page.click("#undo")
+    page.wait_for_selector(f"body[data-busy=false]:not([data-cursor='{after}'])")
+    assert int(page.get_attribute("body", "data-cursor") or 0) < int(after or 0)
+    assert page.locator("#redo").is_enabled()
+    page.click("#redo")
+    page.wait_for_selector(f"body[data-busy=false][data-cursor='{after}']")
