@@ -48,17 +48,18 @@ def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Cal
     """
     rnd = random.Random(seed)
     clicks = 0
-    while clicks < max_clicks:
+    while True:
         page.wait_for_selector(READY, timeout=30_000)
         if page.get_attribute("body", "data-over") == "true" or (until is not None and until(clicks)):
             return clicks
+        if clicks >= max_clicks:
+            raise AssertionError(f"the match did not end in {max_clicks} clicks")
         targets = page.query_selector_all(".act.target") or page.query_selector_all(".act")
         assert targets, "the seat may act, but the board offers nothing to click"
         rnd.choice(targets).click()
         clicks += 1
         if on_click is not None:
             on_click(clicks)
-    raise AssertionError(f"the match did not end in {max_clicks} clicks")
 
 
 def http_json(base: str, path: str, body: Any = None, raw: bytes | None = None) -> Any:

@@ -185,6 +185,16 @@ def parse_as(text: str | None, seats: int) -> int | str | None:
     raise ServerError(ErrorCode.UNKNOWN_SEAT, f"as is referee, spectator or a seat 0..{seats - 1}, not {text!r}")
 
 
+def describe(game: Any, command: Any) -> str:
+    """The game's description of a command; a plain one if the game's own fails (a redacted command it did not expect)."""
+    try:
+        return str(game.describe(command))
+    except Exception:
+        wire = to_wire(command)
+        fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
+        return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
+
+
 def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Json:
     """A record as ``who`` sees it: the raw record for the referee, else :func:`seen_by`'s projection."""
     game = opened.match.game
@@ -201,7 +211,7 @@ def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Jso
         "actor": record.actor,
         "engine": record.actor == ENGINE,
         "command": to_wire(command),
-        "text": game.describe(command),
+        "text": describe(game, command),
         "events": [to_wire(e) for e in events],
         "barrier": barrier,
         **extra,

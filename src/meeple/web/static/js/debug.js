@@ -55,7 +55,7 @@ async function opened(summary) {
   $("jump").max = summary.readable;
   await loadRecords();
   const bad = summary.verify.first_bad;
-  await go(bad && bad.record !== null ? Math.min(bad.record, summary.readable) : summary.readable);
+  await go(bad && bad.record !== null ? Math.min(bad.record + 1, summary.readable) : summary.readable);
 }
 
 function drawVerdict() {
