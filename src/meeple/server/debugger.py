@@ -253,40 +253,19 @@ def position_json(opened: OpenedLog, n: int, who: int | str | None) -> Json:
 
 
 def diff_json(a: OpenedLog, b: OpenedLog) -> Json:
-    """Where two logs part: header fields that differ, the records they share, the first pair that differs."""
-    ha, hb = a.log.header.to_prim(), b.log.header.to_prim()
-    fields = [f for f in ("game", "rules", "seats", "options", "seeds", "commitment", "checkpoint_every", "engine",
-                          "meta") if ha.get(f) != hb.get(f)]
+    """Where two logs part (:func:`meeple.diff.diff_logs`), with the two records at the first difference."""
+    from ..diff import SAME_MATCH, diff_logs
 
-    def plain(v: Any) -> Json:
-        v = readable(v)
-        return v.hex() if isinstance(v, bytes) else v
-
-    common = 0
-    for x, y in zip(a.log.records, b.log.records):
-        if x != y:
-            break
-        common += 1
+    d = diff_logs(a.log, b.log)
+    out: dict[str, Json] = {"a": a.id, "b": b.id, **d.to_json()}
+    first = d.first_difference
     na, nb = len(a.log.records), len(b.log.records)
-    same_match = all(f not in fields for f in ("game", "rules", "seats", "options"))
-    if not same_match:
-        relation = "unrelated"
-    elif common == na == nb:
-        relation = "identical" if not fields else "same records"
-    elif common in (na, nb):
-        relation = "prefix"
-    else:
-        relation = "fork"
-    first = None if common == na == nb else common
-    return {
-        "a": a.id, "b": b.id, "relation": relation, "common": common, "records": {"a": na, "b": nb},
-        "first_difference": first,
-        "header": [{"field": f, "a": plain(ha.get(f)), "b": plain(hb.get(f))} for f in fields],
-        "at": None if first is None or not same_match else {
-            "a": record_json(a, a.log.records[first], "referee") if first < na else None,
-            "b": record_json(b, b.log.records[first], "referee") if first < nb else None,
-        },
+    same_match = not any(h.field in SAME_MATCH for h in d.header)
+    out["at"] = None if first is None or not same_match else {
+        "a": record_json(a, a.log.records[first], "referee") if first < na else None,
+        "b": record_json(b, b.log.records[first], "referee") if first < nb else None,
     }
+    return out
 
 
 class Debugger:

@@ -211,7 +211,7 @@ async function diff(file) {
     const d = await get("api/debug/diff", { a: state.log.id, b: other.id });
     document.body.dataset.diff = d.relation;
     mount($("diff"),
-      h("p", {}, h("b", {}, d.relation), ` · they share ${d.common} records (this log ${d.records.a}, the other ${d.records.b})`),
+      h("p", {}, h("b", {}, d.relation), ` · ${d.summary} (this log has ${d.records.a} records, the other ${d.records.b})`),
       d.first_difference !== null ? h("p", {}, `They part at record ${d.first_difference + 1}. `,
         h("button", { id: "goto-diff", onclick: () => go(Math.min(d.first_difference + 1, state.log.readable)) }, "show it")) : h("p", {}, "No record differs."),
       d.at ? h("div", {}, d.at.a ? h("div", {}, "here: ", d.at.a.text) : h("div", {}, "here: (ends)"), d.at.b ? h("div", {}, "there: ", d.at.b.text) : h("div", {}, "there: (ends)")) : null,
