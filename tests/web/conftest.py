@@ -12,6 +12,7 @@ set): ``scripts/system-deps.sh`` installs it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -82,10 +83,8 @@ class Recorder:
 
     def _response(self, response: Any) -> None:
         if "json" in (response.headers.get("content-type") or ""):
-            try:
+            with contextlib.suppress(Exception):  # a response the page dropped (navigated away)
                 self.json.append((response.url, response.text()))
-            except Exception:  # a response the page dropped (navigated away)
-                pass
 
 
 @pytest.fixture
