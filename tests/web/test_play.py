@@ -32,7 +32,8 @@ GAMES = [
 def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: ThreadServer, screenshots: Path | None,
                                                      game: str, variant: str, seats: int, board: str | None,
                                                      shot_at: int) -> None:
-    match_id = create_from_lobby(page, web_server.base, game, variant=variant, seats=seats)
+    lobby = screenshots / "lobby.png" if screenshots is not None and game == "saboteur" else None
+    match_id = create_from_lobby(page, web_server.base, game, variant=variant, seats=seats, shot=lobby)
     if board is not None:
         page.wait_for_selector(f"#board svg.{board}")
     else:

@@ -20,8 +20,11 @@ READY = "body[data-busy=false][data-acting=true], body[data-over=true]"
 
 
 def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = None, seats: int | None = None,
-                      bot: str | None = None) -> str:
-    """Create a match on the lobby page (seat 0 for this browser, bots elsewhere); the match id."""
+                      bot: str | None = None, shot: Path | None = None) -> str:
+    """Create a match on the lobby page (seat 0 for this browser, bots elsewhere); the match id.
+
+    With ``shot``, a screenshot of the lobby is saved there first.
+    """
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#game", game)
@@ -33,6 +36,8 @@ def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = 
     if bot is not None:
         for select in page.query_selector_all("#seat-list select")[1:]:
             select.select_option(f"bot:{bot}")
+    if shot is not None:
+        page.screenshot(path=str(shot))
     page.click("#create-button")
     page.wait_for_url("**/play/**")
     page.wait_for_selector("body[data-cursor]")

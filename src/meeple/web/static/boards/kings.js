@@ -18,8 +18,8 @@ function squad(ctx, id, x, y, w = CARD_W, h = CARD_H) {
   const c = card(ctx, id);
   return svg("g", { class: "squad", dataset: { card: id } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: PEOPLE_COLOUR[c.people], stroke: "#2b2622" }),
-    svg("text", { x: x + w / 2, y: y + h / 2 + 8, "text-anchor": "middle", class: "title", fill: "#fff" }, c.strength),
-    svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, c.people),
+    svg("text", { x: x + w / 2, y: y + h / 2 + (h > 30 ? 8 : 5), "text-anchor": "middle", class: h > 30 ? "title" : "small", fill: "#fff" }, c.strength),
+    h > 30 ? svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, c.people) : null,
     h > 50 ? mineLine(ctx, c.mine, x + w / 2, y + h - 6, "#fff") : null);
 }
 
