@@ -43,12 +43,12 @@ def free_port() -> int:
 class ThreadServer:
     """A MeepleServer served by uvicorn in a thread of this process (stopped by :meth:`stop`)."""
 
-    def __init__(self, store: str, **kwargs: Any) -> None:
+    def __init__(self, store: str, *, app: Any = None, prefix: str = "", **kwargs: Any) -> None:
         self.port = free_port()
         self.store = store
         self.meeple = MeepleServer(store, **kwargs)
-        config = uvicorn.Config(self.meeple.app, host="127.0.0.1", port=self.port, lifespan="on",
-                                log_level="warning", ws_max_size=1 << 20)
+        config = uvicorn.Config(self.meeple.app if app is None else app(self.meeple), host="127.0.0.1",
+                                port=self.port, lifespan="on", log_level="warning", ws_max_size=1 << 20)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
         self.thread.start()
@@ -57,7 +57,7 @@ class ThreadServer:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the server did not start")
             time.sleep(0.01)
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://127.0.0.1:{self.port}{prefix}"
         self.lobby = Lobby(self.base)
 
     def stop(self) -> None:
