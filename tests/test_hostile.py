@@ -70,7 +70,7 @@ def every_log_decoder(data: bytes, workdir: Path) -> None:
     path = workdir / "hostile.meeple"
     path.write_bytes(data)
     store = FileStore(workdir)
-    only_library_errors(lambda: store.open(path))
+    only_library_errors(lambda: store.open_path(path))
     store.close()
     only_library_errors(lambda: repair(path))
 
