@@ -32,7 +32,7 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.registry import available, get_game
 from ..engine.wire import Json, describe, to_wire
-from ..store.errors import MatchNotFound, StoreConflict, StoreError
+from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreError
 from .lobby import MatchRow, SeatRow, new_token, now, token_hash
 from .protocol import CloseCode, ErrorCode, Limits, ServerError, engine_code
 from .stores import Opened, open_store
@@ -100,10 +100,14 @@ class Hub:
     HTTP and WebSocket handlers call.
     """
 
-    def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0,
+                 poll_interval: float = 0.1) -> None:
         self.store_url = store
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
+        #: How often the lobby's change feed is read (other processes' joins, undos and redos).
+        self.poll_interval = poll_interval
+        self._lobby_seq = 0
         self._engine = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-engine")
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-bots")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -129,6 +133,7 @@ class Hub:
                 self._started.exception()  # the caller sees it; later callers too
                 raise
             self._started.set_result(None)
+            self._spawn(self._poll_lobby())
         await asyncio.shield(self._started)
 
     async def close(self) -> None:
@@ -161,14 +166,16 @@ class Hub:
 
     def _e_open(self) -> None:
         self._opened = open_store(self.store_url)
+        self._lobby_seq, _ = self.opened.lobby.changes(-1)
+        try:  # other processes' commits to the same matches (several servers on one database)
+            self._subscription = self.opened.store.listen(self._remote_commit)
+        except NotSupported as e:
+            log.warning("this store cannot report other processes' commits (%s): serve it from one process", e)
         for mid in self.opened.lobby.in_progress():
             try:
                 self._e_table(mid)
             except MeepleError as e:  # one broken match must not keep the server down
                 log.error("match %s could not be restored: %s", mid, e)
-        listen = getattr(self.opened.store, "listen", None)
-        if callable(listen):
-            self._subscription = listen(self._remote_commit)
 
     def _e_close(self) -> None:
         for table in self._tables.values():
@@ -308,7 +315,8 @@ class Hub:
         try:
             self._e_play(table, seat, command, cause)
         except ServerError as e:
-            log.error("match %s: the %s move for seat %d was refused: %s", match_id, cause, seat, e.message)
+            level = logging.INFO if e.code is ErrorCode.CONFLICT else logging.ERROR  # another process moved first
+            log.log(level, "match %s: the %s move for seat %d was refused: %s", match_id, cause, seat, e.message)
 
     def _e_expire(self, match_id: str, seat: int, key: int) -> None:
         table = self._tables.get(match_id)
@@ -334,10 +342,12 @@ class Hub:
             except IllegalCommand as e:
                 raise ServerError(engine_code(e.code), e.message, reason=e.code.value) from None
             except StoreConflict as e:
-                self._e_reload(table)
-                raise ServerError(ErrorCode.CONFLICT, f"another server changed the match first: {e}") from None
+                self._e_refresh(table)
+                raise ServerError(ErrorCode.CONFLICT, f"another server changed the match first: {e}",
+                                  cursor=table.match.cursor) from None
             except StoreError as e:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
+            table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
         self._e_marker(table)
         table.moved()
@@ -350,38 +360,86 @@ class Hub:
         if marker is not None or lobby.marker(table.id) is not None:
             lobby.set_marker(table.id, marker)
 
-    def _e_reload(self, table: Table) -> None:
-        """Replace the table's match by the store's copy (another process wrote) and resync every client."""
+    # -- other processes ---------------------------------------------------------------
+    def _remote_commit(self, match_id: str, records: range) -> None:
+        """The store's notification (its listening thread): a process committed to ``match_id``."""
+        if self._closing:
+            return
+        with contextlib.suppress(RuntimeError):  # shut down
+            self._engine.submit(self._e_remote, match_id, records)
+
+    def _e_remote(self, match_id: str, records: range) -> None:
+        table = self._tables.get(match_id)
+        if table is None:
+            return
+        span = (records.start, records.stop)
+        if span in table.own:  # this process's own commit, heard back
+            table.own.remove(span)
+            return
+        if span == (0, 0):  # deleted
+            log.warning("match %s was deleted from the store", match_id)
+            return
+        self._e_refresh(table)
+
+    def _e_refresh(self, table: Table) -> None:
+        """Bring the table to what the store holds (another process wrote), and its clients with it."""
         try:
             match = self.opened.store.open(table.id)
         except MeepleError as e:
-            log.error("match %s could not be reloaded: %s", table.id, e)
+            log.error("match %s could not be read again: %s", table.id, e)
             return
         table.match = match
+        table.own.clear()
         table.stored = (match.cursor, match.head_hash)
         self._e_apply_marker(table)
         table.moved()
         self._e_after(table, by=None, reset_clocks=True)
-        for client in list(table.clients):
-            table.sync(client)
+        table.catch_up("remote")
 
-    def _remote_commit(self, match_id: str, records: Any = None) -> None:
-        """A store's notification (any thread): another process committed to ``match_id``."""
-        if self._closing:
-            return
-        with contextlib.suppress(RuntimeError):  # shut down
-            self._engine.submit(self._e_remote, match_id)
+    async def _poll_lobby(self) -> None:
+        """Read the lobby's change feed now and then: what other server processes did besides commands."""
+        while not self._closing:
+            await asyncio.sleep(self.poll_interval)
+            try:
+                await self._call(self._e_poll)
+            except ServerError:
+                return
+            except Exception:
+                log.exception("reading the lobby's changes failed; trying again")
 
-    def _e_remote(self, match_id: str) -> None:
-        table = self._tables.get(match_id)
-        if table is None:
+    def _e_poll(self) -> None:
+        lobby = self.opened.lobby
+        self._lobby_seq, changes = lobby.changes(self._lobby_seq)
+        for match_id, kind in changes:
+            table = self._tables.get(match_id)
+            if table is None:
+                continue
+            if kind == "seats":
+                found = lobby.get(match_id)
+                if found is not None:
+                    table.seats = found[1]
+                    table.tell_players()
+                    self._e_clocks(table, by=None, reset=False)
+            else:
+                self._e_reposition(table)
+
+    def _e_reposition(self, table: Table) -> None:
+        """Move the cursor where the lobby says players left it (another process's undo or redo)."""
+        marker = self.opened.lobby.marker(table.id)
+        m = table.match
+        target = table.stored[0]
+        if marker is not None and (marker.records, marker.head) == table.stored:
+            target = marker.cursor
+        if target == m.cursor or not 0 <= target <= table.stored[0]:
             return
-        try:
-            info = self.opened.store.info(match_id)
-        except MeepleError:
-            return
-        if info.records != table.stored[0] or (table.match.cursor != table.stored[0] and info.records):
-            self._e_reload(table)
+        before = (m.cursor, table.raw_head())
+        m.seek(target)
+        table.moved()
+        self._e_after(table, by=None, reset_clocks=True)
+        if target < before[0]:
+            table.broadcast("rewind", "undo", None, before)
+        else:
+            table.broadcast("update", "redo", None, before)
 
     # -- lobby (HTTP) -------------------------------------------------------------------
     async def games(self) -> list[Json]:
@@ -473,6 +531,7 @@ class Hub:
         row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
         self.opened.lobby.create(row, rows)
         table = Table(row, rows, match, factories)
+        table.own.append((0, match.cursor))  # the store announces the new match too
         self._tables[mid] = table
         self._e_after(table, by=None, reset_clocks=True)
         return self._e_describe(row, table.seats, table)
@@ -622,6 +681,7 @@ class Hub:
             seat = client.seat
             if seat is None:
                 raise ServerError(ErrorCode.SPECTATOR, f"spectators cannot {kind}; join a seat to play")
+            self._e_reposition(table)  # another process may have undone or redone just now
             m = table.match
             if cursor != m.cursor:
                 raise ServerError(ErrorCode.STALE_CURSOR,

@@ -84,6 +84,8 @@ class Table:
         self.version = 0
         #: What the store holds: its record count and the chain hash at its end.
         self.stored = (match.cursor, match.head_hash)
+        #: This process's commits not yet heard back from the store's notifications, as (start, stop).
+        self.own: list[tuple[int, int]] = []
         seeds = match.header().seeds or ()
         # the key that masks chain hashes for clients: derived from the seeds, which no client knows
         self._head_key = hashlib.blake2b(pack([list(s) for s in seeds]), key=b"meeple-server-head",
@@ -253,6 +255,29 @@ class Table:
             msg = body if client is not requester or ref is None else {**body, "ref": ref}
             self._sent(client)
             client.send(dumps(msg))
+
+    def catch_up(self, cause: str) -> None:
+        """Bring every client to the current position after the match was read again from the store.
+
+        A client whose position is still on the match's branch gets the
+        records after it (an ``update``); any other a whole ``sync``.
+        """
+        m = self.match
+        per_seat: dict[tuple[int | None, int], dict[str, Json]] = {}
+        for client in list(self.clients):
+            if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
+                self.sync(client)
+                continue
+            if client.cursor == m.cursor:
+                continue
+            key = (client.seat, client.cursor)
+            body = per_seat.get(key)
+            if body is None:
+                body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
+                        "records": self.records(client.seat, client.cursor), **self.seat_state(client.seat)}
+                per_seat[key] = body
+            self._sent(client)
+            client.send(dumps(body))
 
     def players(self) -> list[Json]:
         """The seats as everyone may see them: kind, bot, name, whether taken, how many connections."""
