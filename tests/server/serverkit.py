@@ -285,9 +285,14 @@ async def play_out(table: Table, seed: int, timeout: float = 120.0) -> int:
     return table.played
 
 
-def referee(store_path: str, match_id: str) -> Match:
+def source(store: str, match_id: str) -> str:
+    """The source naming a match of a server's store (a SQLite path, or a PostgreSQL address)."""
+    return f"{store}#{match_id}" if store.startswith("postgres") else f"sqlite:{store}#{match_id}"
+
+
+def referee(store: str, match_id: str) -> Match:
     """The match as its store holds it (the referee's copy)."""
-    return load_log(f"sqlite://{store_path}#{match_id}").to_match()
+    return load_log(source(store, match_id)).to_match()
 
 
 def check_table(table: Table, store_path: str) -> Match:
@@ -301,6 +306,6 @@ def check_table(table: Table, store_path: str) -> Match:
         assert s.view == to_wire(match.view(s.seat))
         assert scan(s.received, match, s.seat) == []
         assert projection_errors(s.received, match, s.seat, states) == []
-    report = verify(log_bytes(f"sqlite://{store_path}#{table.id}"))
+    report = verify(log_bytes(source(store_path, table.id)))
     assert report.ok, report.summary()
     return match
