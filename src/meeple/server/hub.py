@@ -32,6 +32,7 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.registry import available, get_game
 from ..engine.wire import Json, describe, to_wire
+from ..store import Durability
 from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreError
 from .lobby import MatchRow, SeatRow, new_token, now, token_hash
 from .protocol import CloseCode, ErrorCode, Limits, ServerError, engine_code
@@ -101,13 +102,17 @@ class Hub:
     """
 
     def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0,
-                 poll_interval: float = 0.1) -> None:
+                 poll_interval: float = 0.1, durability: Durability = "fsync") -> None:
         self.store_url = store
+        self.durability: Durability = durability
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
         #: How often the lobby's change feed is read (other processes' joins, undos and redos).
         self.poll_interval = poll_interval
         self._lobby_seq = 0
+        #: True once another server process was seen writing to the same database: from then on the
+        #: lobby's undo position is read again before every request
+        self._peers = False
         self._engine = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-engine")
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-bots")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -165,7 +170,7 @@ class Hub:
         return self._opened
 
     def _e_open(self) -> None:
-        self._opened = open_store(self.store_url)
+        self._opened = open_store(self.store_url, self.durability)
         self._lobby_seq, _ = self.opened.lobby.changes(-1)
         try:  # other processes' commits to the same matches (several servers on one database)
             self._subscription = self.opened.store.listen(self._remote_commit)
@@ -379,6 +384,7 @@ class Hub:
         if span == (0, 0):  # deleted
             log.warning("match %s was deleted from the store", match_id)
             return
+        self._peers = True
         self._e_refresh(table)
 
     def _e_refresh(self, table: Table) -> None:
@@ -410,6 +416,8 @@ class Hub:
     def _e_poll(self) -> None:
         lobby = self.opened.lobby
         self._lobby_seq, changes = lobby.changes(self._lobby_seq)
+        if changes:
+            self._peers = True
         for match_id, kind in changes:
             table = self._tables.get(match_id)
             if table is None:
@@ -681,7 +689,8 @@ class Hub:
             seat = client.seat
             if seat is None:
                 raise ServerError(ErrorCode.SPECTATOR, f"spectators cannot {kind}; join a seat to play")
-            self._e_reposition(table)  # another process may have undone or redone just now
+            if self._peers:
+                self._e_reposition(table)  # another process may have undone or redone just now
             m = table.match
             if cursor != m.cursor:
                 raise ServerError(ErrorCode.STALE_CURSOR,

@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from ..store import Source, parse_store
+from ..store import Durability, Source, parse_store
 from ..store.errors import StoreError
 from .lobby import Lobby, SqliteLobby
 
@@ -66,14 +66,22 @@ class Opened:
             self.store.close()
 
 
-def open_store(address: str | None) -> Opened:
-    """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be)."""
+def open_store(address: str | None, durability: Durability = "fsync") -> Opened:
+    """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be).
+
+    ``durability`` is the store's (:class:`~meeple.store.SqliteStore`,
+    :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
+    before any client hears of it; ``"flush"``, it survives the server
+    process being killed but not the machine losing power.
+    """
+    if durability not in ("fsync", "flush"):
+        raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
     src = server_store(address)
     if src.kind == "sqlite":
         parent = os.path.dirname(os.path.abspath(src.location))
         if not os.path.isdir(parent):
             raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")
-    store = src.open_store()
+    store = src.open_store(durability=durability)
     try:
         lobby: Lobby
         if src.kind == "sqlite":
