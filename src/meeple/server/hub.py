@@ -21,6 +21,7 @@ import contextlib
 import logging
 import re
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -37,7 +38,7 @@ from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreErro
 from .lobby import MatchRow, SeatRow, new_token, now, token_hash
 from .protocol import CloseCode, ErrorCode, Limits, ServerError, engine_code
 from .stores import Opened, open_store
-from .table import Client, Table, dumps
+from .table import Client, Outbox, Table, dumps
 
 log = logging.getLogger("meeple.server")
 
@@ -124,15 +125,20 @@ class Hub:
         self._started: asyncio.Future[None] | None = None
         self._closing = False
         self._subscription: Any = None
+        self._outbox: Outbox | None = None
+        self._inbox: list[tuple[str, range]] = []
+        self._inbox_lock = threading.Lock()
+        self._draining = False
 
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store and the lobby, and bring back every match in progress (its bots and clocks)."""
         if self._started is None:
             self._loop = asyncio.get_running_loop()
+            self._outbox = Outbox(self._loop)
             self._started = self._loop.create_future()
             try:
-                await self._loop.run_in_executor(self._engine, self._e_open)
+                await self._loop.run_in_executor(self._engine, self._run, self._e_open)
             except BaseException as e:
                 self._started.set_exception(e)
                 self._started.exception()  # the caller sees it; later callers too
@@ -152,7 +158,7 @@ class Hub:
             task.cancel()
         if self._started is not None and self._started.done() and self._started.exception() is None:
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._engine, self._e_close)
+            await loop.run_in_executor(self._engine, self._run, self._e_close)
         self._engine.shutdown(wait=True)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
@@ -161,7 +167,17 @@ class Hub:
         if self._closing:
             raise ServerError(ErrorCode.INTERNAL_ERROR, "the server is shutting down")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._engine, fn, *args)
+        return await loop.run_in_executor(self._engine, self._run, fn, *args)
+
+    def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run one operation in the engine thread; hand what it sends to the loop when it is done."""
+        outbox = self._outbox
+        assert outbox is not None
+        outbox.thread = threading.get_ident()
+        try:
+            return fn(*args)
+        finally:
+            outbox.flush()
 
     @property
     def opened(self) -> Opened:
@@ -218,6 +234,7 @@ class Hub:
         """Put the cursor where players left it by undo, if the store still holds what the marker expects."""
         lobby = self.opened.lobby
         marker = lobby.marker(table.id)
+        table.marked = marker is not None
         if marker is None:
             return
         if (marker.records, marker.head) == table.stored and 0 <= marker.cursor <= marker.records:
@@ -225,6 +242,7 @@ class Hub:
             table.moved()
         else:  # a command was played after the undo: the store's end is the position
             lobby.set_marker(table.id, None)
+            table.marked = False
 
     def _e_after(self, table: Table, by: int | None, reset_clocks: bool = False) -> None:
         """After any change: note the status, start the clocks, set the bots to work."""
@@ -361,31 +379,48 @@ class Hub:
 
     def _e_marker(self, table: Table) -> None:
         marker = table.marker()
-        lobby = self.opened.lobby
-        if marker is not None or lobby.marker(table.id) is not None:
-            lobby.set_marker(table.id, marker)
+        if marker is not None or table.marked:
+            self.opened.lobby.set_marker(table.id, marker)
+            table.marked = marker is not None
 
     # -- other processes ---------------------------------------------------------------
     def _remote_commit(self, match_id: str, records: range) -> None:
-        """The store's notification (its listening thread): a process committed to ``match_id``."""
+        """The store's notification (its listening thread): a process committed to ``match_id``.
+
+        Notifications wait in an inbox that the engine thread empties in one
+        go, so a burst of commits to one match (from a busy peer) costs one
+        read of it, not one per commit.
+        """
         if self._closing:
             return
+        with self._inbox_lock:
+            self._inbox.append((match_id, records))
+            if self._draining:
+                return
+            self._draining = True
         with contextlib.suppress(RuntimeError):  # shut down
-            self._engine.submit(self._e_remote, match_id, records)
+            self._engine.submit(self._run, self._e_drain)
 
-    def _e_remote(self, match_id: str, records: range) -> None:
-        table = self._tables.get(match_id)
-        if table is None:
-            return
-        span = (records.start, records.stop)
-        if span in table.own:  # this process's own commit, heard back
-            table.own.remove(span)
-            return
-        if span == (0, 0):  # deleted
-            log.warning("match %s was deleted from the store", match_id)
-            return
-        self._peers = True
-        self._e_refresh(table)
+    def _e_drain(self) -> None:
+        with self._inbox_lock:
+            pending, self._inbox = self._inbox, []
+            self._draining = False
+        stale: dict[str, Table] = {}
+        for match_id, records in pending:
+            table = self._tables.get(match_id)
+            if table is None:
+                continue
+            span = (records.start, records.stop)
+            if span in table.own:  # this process's own commit, heard back
+                table.own.remove(span)
+                continue
+            if span == (0, 0):  # deleted
+                log.warning("match %s was deleted from the store", match_id)
+                continue
+            self._peers = True
+            stale[match_id] = table
+        for table in stale.values():
+            self._e_refresh(table)
 
     def _e_refresh(self, table: Table) -> None:
         """Bring the table to what the store holds (another process wrote), and its clients with it."""
@@ -434,6 +469,7 @@ class Hub:
     def _e_reposition(self, table: Table) -> None:
         """Move the cursor where the lobby says players left it (another process's undo or redo)."""
         marker = self.opened.lobby.marker(table.id)
+        table.marked = marker is not None
         m = table.match
         target = table.stored[0]
         if marker is not None and (marker.records, marker.head) == table.stored:
@@ -627,7 +663,7 @@ class Hub:
     # -- play (WebSocket) --------------------------------------------------------------
     def client(self, on_overflow: Callable[[Client], None]) -> Client:
         """A new client for a socket accepted on the running loop."""
-        return Client(asyncio.get_running_loop(), self.limits.outbox, on_overflow)
+        return Client(asyncio.get_running_loop(), self.limits.outbox, on_overflow, self._outbox)
 
     async def hello(self, client: Client, match_id: str, token: str | None, cursor: int | None,
                     head: str | None, ref: Json) -> None:

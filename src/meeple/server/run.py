@@ -37,6 +37,9 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
         port=port,
         lifespan="on",
         ws_max_size=max(WS_MAX_FRAME, 2 * limits.max_message_bytes),
+        # compressing every message cost more CPU than everything else the server does for it
+        # (docs/server.md); a deployment short of bandwidth rather than CPU can serve the app itself
+        ws_per_message_deflate=False,
         log_level=log_level,
         timeout_graceful_shutdown=5,
     )
