@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench server_load``."""
 
 from __future__ import annotations
 
@@ -46,3 +46,10 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
     session.run("python", "-m", "pip", "install", "-q", "-e", ".[bench]", success_codes=[0, 1])
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def server_load(session: nox.Session) -> None:
+    """Load on the server over loopback: commands/s and latency on SQLite and PostgreSQL (``-- --quick``)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/server_load.py", *session.posargs)
