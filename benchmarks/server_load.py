@@ -4,9 +4,11 @@ Run it with ``nox -s server_load`` (or ``python benchmarks/server_load.py``;
 ``--quick`` for a short run). For each store configuration it starts real
 server processes (``python -m meeple.server``), creates ``--matches``
 matches of the bundled games, each with two scripted seats, one bot seat and
-a spectator (a seat's connections alternate between the processes where
-there are two), and lets every scripted seat play random legal commands
-until every match is over. It reports:
+a spectator, and lets every scripted seat play random legal commands until
+every match is over. With two processes, a match's connections are either
+spread over both (every command then reaches the other process through the
+store's notification) or all on one ("sticky", as a load balancer that
+routes by match id would place them). It reports:
 
 * commands/s end to end: every player command committed (the scripted
   seats' and the bots'), over the wall time from the first command to the
@@ -15,9 +17,10 @@ until every match is over. It reports:
   connection of its match (seats, spectator) receiving the position after
   it; measured in the client process, whose own clock all connections share.
 
-Configurations, side by side in one run: SQLite with one server process,
-SQLite with two, and PostgreSQL with two (a throw-away cluster started as the
-test suite starts one, or ``MEEPLE_BENCH_POSTGRES=postgresql://...``). All
+Configurations, side by side in one run (``--only`` picks): SQLite with one
+server process (durability fsync and flush), SQLite with two, PostgreSQL
+with one and with two, spread and sticky (a throw-away cluster started as
+the test suite starts one, or ``MEEPLE_BENCH_POSTGRES=postgresql://...``). All
 clients run in this one process, on one event loop: on a small machine the
 clients' own work is part of what is measured, so the figures are a floor,
 and the ratios between configurations are what carries over.
@@ -102,18 +105,22 @@ class Server:
             self.proc.kill()
 
 
-async def _match(servers: list[Server], i: int, rng: random.Random) -> tuple[list[TimedSeat], list[TimedSeat]]:
+async def _match(servers: list[Server], i: int, sticky: bool) -> tuple[list[TimedSeat], list[TimedSeat]]:
+    """Create match ``i`` and connect its seats and a spectator: all to one process if ``sticky``, else spread."""
     game, seats, options = TABLES[i % len(TABLES)]
-    lobby = Lobby(servers[0].base)
+    lobby = Lobby(servers[i % len(servers)].base)
+
+    def host(k: int) -> Lobby:
+        return Lobby(servers[(i if sticky else i + k) % len(servers)].base)
+
     m = await asyncio.to_thread(lobby.create, game=game, seats=seats, options=options,
                                 bots={str(seats - 1): "random"})
     players: list[TimedSeat] = []
     for s in range(seats - 1):
-        host = Lobby(servers[(i + s) % len(servers)].base)
         joined = await asyncio.to_thread(lobby.join, m["id"], s)
-        seat = await TimedSeat.connect(host.ws_url(joined), joined["token"])
+        seat = await TimedSeat.connect(host(s).ws_url(joined), joined["token"])
         players.append(seat)
-    watcher = await TimedSeat.connect(Lobby(servers[(i + 1) % len(servers)].base).ws_url(m["id"]))
+    watcher = await TimedSeat.connect(host(1).ws_url(m["id"]))
     return players, [*players, watcher]
 
 
@@ -146,9 +153,9 @@ def _latencies(sent: list[tuple[float, int, list[TimedSeat]]]) -> list[float]:
     return out
 
 
-async def _load(servers: list[Server], matches: int, seed: int) -> dict[str, Any]:
+async def _load(servers: list[Server], matches: int, seed: int, sticky: bool) -> dict[str, Any]:
     rng = random.Random(seed)
-    tables = [await _match(servers, i, rng) for i in range(matches)]
+    tables = [await _match(servers, i, sticky) for i in range(matches)]
     for _, everyone in tables:
         for conn in everyone:
             conn.arrivals = []
@@ -198,9 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted seats' choices")
-    parser.add_argument("--only", default="sqlite,sqlite-flush,sqlite2,postgresql2",
-                        help="configurations: sqlite (1 process), sqlite2, postgresql2 (2 processes), "
-                             "with -flush for durability flush (default fsync)")
+    parser.add_argument("--only", default="sqlite,sqlite-flush,sqlite2,postgresql,postgresql2,postgresql2-sticky",
+                        help="configurations, comma-separated: sqlite or postgresql, 2 for two server processes, "
+                             "-flush for durability flush (default fsync), -sticky to serve each match from one "
+                             "process (default: its connections spread over both)")
     args = parser.parse_args(argv)
     matches = args.matches or (12 if args.quick else 32)
     results = []
@@ -218,18 +226,19 @@ def main(argv: list[str] | None = None) -> int:
                     store = f"{pg}{sep}schema=load_{uuid.uuid4().hex[:8]}"
                 else:
                     store = str(Path(tmp) / f"{config}.db")
-                kind, _, durability = config.partition("-")
-                durability = durability or "fsync"
+                kind, *flags = config.split("-")
+                durability = "flush" if "flush" in flags else "fsync"
+                sticky = "sticky" in flags
                 count = 2 if kind.endswith("2") else 1
                 servers = [Server(store, durability)]
                 servers += [Server(store, durability) for _ in range(count - 1)]
                 try:
-                    figures = asyncio.run(_load(servers, matches, args.seed))
+                    figures = asyncio.run(_load(servers, matches, args.seed, sticky))
                 finally:
                     for s in servers:
                         s.stop()
                 figures = {"config": config, "store": kind.rstrip("2"), "durability": durability, "processes": count,
-                           **figures}
+                           "spread": count > 1 and not sticky, **figures}
                 results.append(figures)
                 print(json.dumps(figures), flush=True)
         finally:
@@ -237,10 +246,12 @@ def main(argv: list[str] | None = None) -> int:
                 pg_server.remove()
     if results:
         base = results[0]["commands_per_s"]
-        print(f"\n{'configuration':<28}{'commands/s':>12}{'ratio':>8}{'p50 ms':>9}{'p99 ms':>9}{'commands':>10}")
+        print(f"\n{'configuration':<50}{'commands/s':>12}{'ratio':>8}{'p50 ms':>9}{'p99 ms':>9}{'commands':>10}")
         for r in results:
             name = f"{r['store']} {r['durability']}, {r['processes']} process{'es' if r['processes'] > 1 else ''}"
-            print(f"{name:<28}{r['commands_per_s']:>12}{r['commands_per_s'] / base:>8.2f}"
+            if r["processes"] > 1:
+                name += ", matches spread" if r["spread"] else ", each match on one"
+            print(f"{name:<50}{r['commands_per_s']:>12}{r['commands_per_s'] / base:>8.2f}"
                   f"{r['latency_p50_ms']:>9}{r['latency_p99_ms']:>9}{r['commands']:>10}")
         print(f"\n{matches} matches at once, {results[0]['connections']} connections; "
               f"python {sys.version.split()[0]}, {os.cpu_count()} cores")

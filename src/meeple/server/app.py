@@ -257,7 +257,7 @@ class MeepleServer:
         writer = asyncio.ensure_future(_write(websocket, client))
         try:
             await self._session(websocket, client, match_id)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, ServerError):  # the peer left, or the server is shutting down
             pass
         finally:
             await self.hub.leave(client)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import copy
+import logging
 import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..store import Durability
 from ..store.errors import StoreError
 from .app import MeepleServer
 from .protocol import Limits
-from .stores import open_store
+from .stores import open_store, server_store
 
 #: uvicorn closes a socket whose frame is larger than this (close code 1009); below it, the
 #: server answers a message over ``Limits.max_message_bytes`` with a ``too_large`` error.
@@ -26,6 +29,7 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
     fails at once (:class:`~meeple.store.StoreError`) instead of on the first request.
     """
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     open_store(store, durability).close()  # fail now, with the store's own message
     sock = bind(host, port)  # and now: an address in use is an OSError here, not a log line later
@@ -41,12 +45,23 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
         # (docs/server.md); a deployment short of bandwidth rather than CPU can serve the app itself
         ws_per_message_deflate=False,
         log_level=log_level,
+        log_config=_log_config(LOGGING_CONFIG, log_level),
         timeout_graceful_shutdown=5,
     )
+    where = server_store(store)
+    logging.getLogger("meeple.server").info("serving the %s store %s on http://%s:%d", where.kind,
+                                            where.location.split("?")[0], host, port)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _log_config(base: dict[str, Any], level: str) -> dict[str, Any]:
+    """uvicorn's logging set-up, with meeple's own loggers on its console handler."""
+    config = copy.deepcopy(base)
+    config["loggers"]["meeple"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
+    return config
 
 
 def bind(host: str, port: int) -> socket.socket:
