@@ -97,13 +97,16 @@ class MeepleServer:
     here). ``bot_delay`` holds each bot move back that many seconds (so people
     can follow); ``limits`` bound what clients may send; ``durability`` is
     the store's (``"fsync"``: on disk before any client is told; ``"flush"``:
-    safe from a killed process, not from a power cut, and several times faster).
+    safe from a killed process, not from a power cut, and faster). ``engines``
+    is how many engine threads host matches, each with its own database
+    connections (default: 1 on SQLite, which takes one writer at a time; 4 on
+    PostgreSQL, which commits for several matches at once).
     """
 
     def __init__(self, store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0,
-                 durability: Durability = "fsync") -> None:
+                 durability: Durability = "fsync", engines: int | None = None) -> None:
         self.limits = limits or Limits()
-        self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay, durability=durability)
+        self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay, durability=durability, engines=engines)
         routes = [
             Route("/", self.index),
             Route("/api", self.index),
@@ -253,7 +256,7 @@ class MeepleServer:
         except Exception:
             await _close(websocket, 1011, "the server could not start")
             return
-        client = self.hub.client(overflow)
+        client = self.hub.client(match_id, overflow)
         writer = asyncio.ensure_future(_write(websocket, client))
         try:
             await self._session(websocket, client, match_id)

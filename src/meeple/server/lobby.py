@@ -219,10 +219,10 @@ class SqliteLobby:
     One object holds one connection: use it from one thread.
     """
 
-    def __init__(self, path: str | os.PathLike[str], timeout: float = 30.0) -> None:
+    def __init__(self, path: str | os.PathLike[str], timeout: float = 30.0, *, origin: str | None = None) -> None:
         self.path = os.fspath(path)
-        #: Tells this object's changes from other processes'.
-        self.origin = uuid.uuid4().hex
+        #: Tells this process's changes from other processes' (the connections of one process share it).
+        self.origin = origin or uuid.uuid4().hex
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
             self._db.execute("PRAGMA journal_mode = WAL")

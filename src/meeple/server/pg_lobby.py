@@ -14,6 +14,9 @@ from psycopg import sql
 from ..store.errors import StoreConflict, StoreError
 from .lobby import _MATCH_COLUMNS, _SEAT_COLUMNS, CHANGES_KEPT, Marker, MatchRow, SeatRow, _match, _seat, now
 
+#: How many sequence numbers below the last one read are read again (see PostgresLobby.changes).
+REREAD = 256
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS server_matches (
     id       TEXT PRIMARY KEY,
@@ -62,8 +65,9 @@ class PostgresLobby:
     One object holds one connection: use it from one thread.
     """
 
-    def __init__(self, dsn: str, schema: str = "meeple") -> None:
-        self.origin = uuid.uuid4().hex
+    def __init__(self, dsn: str, schema: str = "meeple", *, origin: str | None = None) -> None:
+        self.origin = origin or uuid.uuid4().hex
+        self._seen: dict[int, None] = {}  # the feed's entries read lately (in order), see changes()
         try:
             self._db = psycopg.connect(dsn, autocommit=True, application_name="meeple server")
             self._db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
@@ -200,12 +204,27 @@ class PostgresLobby:
             cur.execute("DELETE FROM server_changes WHERE seq <= %s", (seq - CHANGES_KEPT,))
 
     def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
-        """Changes other server processes made after change ``since`` (see :class:`~meeple.server.lobby.Lobby`)."""
-        if since < 0:
-            return self._read("SELECT coalesce(max(seq), 0) FROM server_changes")[0][0], []
-        rows = self._read("SELECT seq, match, kind, origin FROM server_changes WHERE seq > ? ORDER BY seq", [since])
-        last = rows[-1][0] if rows else since
-        return last, [(m, k) for _, m, k, origin in rows if origin != self.origin]
+        """Changes other server processes made after change ``since`` (see :class:`~meeple.server.lobby.Lobby`).
+
+        A sequence number is drawn before its transaction commits, so a
+        change may become visible after one with a higher number: the last
+        ``REREAD`` numbers before ``since`` are read again, and what was seen
+        already is skipped.
+        """
+        if since < 0:  # where the feed stands now: what is in it already is not news
+            last = self._read("SELECT coalesce(max(seq), 0) FROM server_changes")[0][0]
+            for (seq,) in self._read("SELECT seq FROM server_changes WHERE seq > ?", [last - REREAD]):
+                self._seen[seq] = None
+            return last, []
+        rows = self._read("SELECT seq, match, kind, origin FROM server_changes WHERE seq > ? ORDER BY seq",
+                          [since - REREAD])
+        fresh = [r for r in rows if r[0] not in self._seen]
+        for r in fresh:
+            self._seen[r[0]] = None
+        while len(self._seen) > 4 * REREAD:
+            del self._seen[next(iter(self._seen))]
+        last = max([since, *(r[0] for r in rows)])
+        return last, [(m, k) for _, m, k, origin in fresh if origin != self.origin]
 
     def close(self) -> None:
         """Close the connection."""

@@ -66,13 +66,14 @@ class Opened:
             self.store.close()
 
 
-def open_store(address: str | None, durability: Durability = "fsync") -> Opened:
+def open_store(address: str | None, durability: Durability = "fsync", *, origin: str | None = None) -> Opened:
     """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be).
 
     ``durability`` is the store's (:class:`~meeple.store.SqliteStore`,
     :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
     before any client hears of it; ``"flush"``, it survives the server
-    process being killed but not the machine losing power.
+    process being killed but not the machine losing power. ``origin`` names
+    this process in the lobby's change feed (connections of one process share it).
     """
     if durability not in ("fsync", "flush"):
         raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
@@ -85,13 +86,13 @@ def open_store(address: str | None, durability: Durability = "fsync") -> Opened:
     try:
         lobby: Lobby
         if src.kind == "sqlite":
-            lobby = SqliteLobby(src.location)
+            lobby = SqliteLobby(src.location, origin=origin)
         else:
             try:
                 from .pg_lobby import PostgresLobby
             except ImportError as e:  # pragma: no cover - the store above needs psycopg as well
                 raise StoreError(f"the PostgreSQL lobby needs psycopg: pip install 'meeple[postgres]' ({e})") from None
-            lobby = PostgresLobby(src.location, getattr(store, "schema", "meeple"))
+            lobby = PostgresLobby(src.location, getattr(store, "schema", "meeple"), origin=origin)
     except BaseException:
         store.close()
         raise

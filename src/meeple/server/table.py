@@ -77,6 +77,8 @@ class Client:
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self._on_overflow = on_overflow
         self.closed = False
+        #: the match this connection is for (from its address)
+        self.match_id = ""
         # engine-thread state
         self.table: Table | None = None
         self.seat: int | None = None
