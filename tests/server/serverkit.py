@@ -43,12 +43,12 @@ def free_port() -> int:
 class ThreadServer:
     """A MeepleServer served by uvicorn in a thread of this process (stopped by :meth:`stop`)."""
 
-    def __init__(self, store: str, **kwargs: Any) -> None:
+    def __init__(self, store: str, *, app: Any = None, prefix: str = "", **kwargs: Any) -> None:
         self.port = free_port()
         self.store = store
         self.meeple = MeepleServer(store, **kwargs)
-        config = uvicorn.Config(self.meeple.app, host="127.0.0.1", port=self.port, lifespan="on",
-                                log_level="warning", ws_max_size=1 << 20)
+        config = uvicorn.Config(self.meeple.app if app is None else app(self.meeple), host="127.0.0.1",
+                                port=self.port, lifespan="on", log_level="warning", ws_max_size=1 << 20)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
         self.thread.start()
@@ -57,7 +57,7 @@ class ThreadServer:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the server did not start")
             time.sleep(0.01)
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://127.0.0.1:{self.port}{prefix}"
         self.lobby = Lobby(self.base)
 
     def stop(self) -> None:
@@ -285,9 +285,14 @@ async def play_out(table: Table, seed: int, timeout: float = 120.0) -> int:
     return table.played
 
 
-def referee(store_path: str, match_id: str) -> Match:
+def source(store: str, match_id: str) -> str:
+    """The source naming a match of a server's store (a SQLite path, or a PostgreSQL address)."""
+    return f"{store}#{match_id}" if store.startswith("postgres") else f"sqlite:{store}#{match_id}"
+
+
+def referee(store: str, match_id: str) -> Match:
     """The match as its store holds it (the referee's copy)."""
-    return load_log(f"sqlite://{store_path}#{match_id}").to_match()
+    return load_log(source(store, match_id)).to_match()
 
 
 def check_table(table: Table, store_path: str) -> Match:
@@ -301,6 +306,6 @@ def check_table(table: Table, store_path: str) -> Match:
         assert s.view == to_wire(match.view(s.seat))
         assert scan(s.received, match, s.seat) == []
         assert projection_errors(s.received, match, s.seat, states) == []
-    report = verify(log_bytes(f"sqlite://{store_path}#{table.id}"))
+    report = verify(log_bytes(source(store_path, table.id)))
     assert report.ok, report.summary()
     return match

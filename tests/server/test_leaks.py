@@ -53,7 +53,7 @@ def _played(shared: ThreadServer, game: str, seats: int, options: dict[str, Any]
     ("saboteur", 4, {}), ("saboteur", 5, {"edition": "deluxe"}), ("kings", 2, {}), ("gophers", 3, {}),
     ("mordred", 3, {}), ("liars-dice", 3, {"dice": 3}),
 ])
-@settings(max_examples=3, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+@settings(max_examples=2, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           deadline=None)
 @given(seed=st.integers(0, 2**32), bot_seats=st.sets(st.integers(0, 5), max_size=2))
 def test_no_message_to_any_seat_holds_what_it_may_not_know(shared: ThreadServer, game: str, seats: int,

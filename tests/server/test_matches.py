@@ -45,10 +45,14 @@ def test_a_whole_match_through_real_sockets(server: ThreadServer, game: str, sea
     asyncio.run(scenario())
 
 
-def test_several_matches_at_once_do_not_cross(server: ThreadServer) -> None:
+@pytest.mark.parametrize("engines", [1, 3])
+def test_several_matches_at_once_do_not_cross(store_path: str, engines: int) -> None:
+    server = ThreadServer(store_path, engines=engines)  # with three, the matches are hosted by three threads
+
     async def scenario() -> None:
-        tables = [await open_table(server.lobby, "liars-dice", 3, {"dice": 2}) for _ in range(3)]
+        tables = [await open_table(server.lobby, "liars-dice", 3, {"dice": 2}) for _ in range(4)]
         tables.append(await open_table(server.lobby, "kings", 2, {}, {"1": "random"}))
+        tables.append(await open_table(server.lobby, "mordred", 3, {}, {"0": "random"}))
         try:
             await asyncio.gather(*(play_out(t, seed=i) for i, t in enumerate(tables)))
         finally:
@@ -57,7 +61,10 @@ def test_several_matches_at_once_do_not_cross(server: ThreadServer) -> None:
         for t in tables:
             check_table(t, server.store)
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
 
 
 def test_bots_alone_play_a_match_to_its_end(server: ThreadServer) -> None:

@@ -219,10 +219,9 @@ def test_reconnecting_with_the_token_resumes_the_seat_from_its_cursor(server: Th
             seats[2].socket.transport.abort()  # the network drops: no close handshake
             await seats[1].until(lambda s: bool(s.legal))
             await seats[1].play(seats[1].legal[0])
-            back = await Seat.connect(lobby.ws_url(joined[2]), joined[2]["token"], cursor=cursor, head=head)
+            back = await Seat.connect(lobby.ws_url(joined[2]), joined[2]["token"], records=records, head=head)
             hello = json.loads(back.received[0])
-            assert back.seat == 2 and hello["from"] == cursor and len(hello["records"]) == 1
-            back.records = records + back.records  # what it kept, and the delta
+            assert back.seat == 2 and hello["from"] == cursor and len(hello["records"]) == 1  # the delta only
             whole = await Seat.connect(lobby.ws_url(joined[2]), joined[2]["token"])
             assert json.loads(whole.received[0])["from"] == 0
             assert back.records == whole.records and back.view == whole.view and back.legal == whole.legal
@@ -242,11 +241,14 @@ def test_a_head_from_another_branch_gets_the_whole_history(server: ThreadServer)
         try:
             await a.play(a.legal[0])
             await b.next_of("update")
-            cursor, head = b.cursor, b.head
+            await watcher.next_of("update")
+            cursor, head, held = watcher.cursor, watcher.head, list(watcher.records)
             await a.undo()
             await a.play(a.legal[1])  # same cursor as before, another branch
-            again = await Seat.connect(server.lobby.ws_url(mid), cursor=cursor, head=head)
+            again = await Seat.connect(server.lobby.ws_url(mid), records=held, head=head)
             assert json.loads(again.received[0])["from"] == 0 and again.cursor == cursor
+            await watcher.sync()
+            assert again.records == watcher.records != held
             await again.close()
         finally:
             for s in (a, b, watcher):

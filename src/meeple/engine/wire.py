@@ -200,21 +200,42 @@ def _make_encoder(tp: Any) -> _Encoder:
     raise TypeError(f"meeple has no wire form for the type {tp!r}")
 
 
+#: Field types whose values are their own wire form (or None, in a redacted field).
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def _plain_items(tp: Any) -> bool:
+    """True for ``tuple[X, ...]`` of a plain X: the wire form is the list of the items."""
+    args = typing.get_args(tp)
+    return typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN
+
+
 def _attrs_encoder(cls: type) -> _Encoder:
+    """An encoder generated for ``cls``: plain fields and tuples of them are inlined, the rest call their encoder."""
     attrs.resolve_types(cls)
-    fields = [(f.name, _encoder_of(f.type)) for f in attrs.fields(cls)]
     tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
-
-    def encode(v: Any) -> Json:
-        if v is None:
-            return None
-        if v.__class__ is not cls:  # a subclass where the annotation names its base
-            return _encoder_of(v.__class__)(v)
-        out: dict[str, Json] = {} if tag is None else {"type": tag}
-        for name, enc in fields:
-            out[name] = enc(getattr(v, name))
-        return out
-
+    ns: dict[str, Any] = {"cls": cls, "_encoder_of": _encoder_of, "_PLAIN": frozenset(_JSON_SCALARS)}
+    parts = [f"'type': {tag!r}"] if tag is not None else []
+    for i, f in enumerate(attrs.fields(cls)):
+        value = f"v.{f.name}"
+        if f.type in _PLAIN:  # a value of exactly its type is its own wire form (an enum in an int field is not)
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"(x if (x := {value}).__class__ in _PLAIN else e{i}(x))"
+        elif _plain_items(f.type):
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"(None if (x := {value}) is None else [*x] if _PLAIN.issuperset(map(type, x)) else e{i}(x))"
+        else:
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"e{i}({value})"
+        parts.append(f"{f.name!r}: {item}")
+    src = (
+        "def encode(v):\n"
+        "    if v.__class__ is not cls:\n"
+        "        return None if v is None else _encoder_of(v.__class__)(v)  # a subclass, where the base is named\n"
+        f"    return {{{', '.join(parts)}}}\n"
+    )
+    exec(src, ns)
+    encode: _Encoder = ns["encode"]
     return encode
 
 

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._version import __version__
 from ..engine.wire import Json
+from ..store import Durability
 from ..store.errors import StoreError
 from .hub import Hub
 from .protocol import PROTOCOL_VERSION, CloseCode, ErrorCode, Limits, ServerError
@@ -95,12 +96,18 @@ class MeepleServer:
 
     ``store`` is an address (see :mod:`meeple.server.stores`; None: ``meeple.db``
     here). ``bot_delay`` holds each bot move back that many seconds (so people
-    can follow); ``limits`` bound what clients may send.
+    can follow); ``limits`` bound what clients may send; ``durability`` is
+    the store's (``"fsync"``: on disk before any client is told; ``"flush"``:
+    safe from a killed process, not from a power cut, and faster). ``engines``
+    is how many engine threads host matches, each with its own database
+    connections (default: 1 on SQLite, which takes one writer at a time; 4 on
+    PostgreSQL, which commits for several matches at once).
     """
 
-    def __init__(self, store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0,
+                 durability: Durability = "fsync", engines: int | None = None) -> None:
         self.limits = limits or Limits()
-        self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay)
+        self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay, durability=durability, engines=engines)
         routes: list[BaseRoute] = [
             Route("/api", self.index),
             Route("/api/games", self.games),
@@ -250,11 +257,11 @@ class MeepleServer:
         except Exception:
             await _close(websocket, 1011, "the server could not start")
             return
-        client = self.hub.client(overflow)
+        client = self.hub.client(match_id, overflow)
         writer = asyncio.ensure_future(_write(websocket, client))
         try:
             await self._session(websocket, client, match_id)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, ServerError):  # the peer left, or the server is shutting down
             pass
         finally:
             await self.hub.leave(client)
@@ -329,9 +336,10 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code, reason)
 
 
-def create_app(store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0) -> Starlette:
+def create_app(store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0,
+               durability: Durability = "fsync") -> Starlette:
     """The server's ASGI application on ``store`` (see :class:`MeepleServer`)."""
-    return MeepleServer(store, limits=limits, bot_delay=bot_delay).app
+    return MeepleServer(store, limits=limits, bot_delay=bot_delay, durability=durability).app
 
 
 def _json(value: Json) -> str:

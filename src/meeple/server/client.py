@@ -136,12 +136,13 @@ class Seat:
         self._ids = 0
 
     @classmethod
-    async def connect(cls, url: str, token: str | None = None, *, cursor: int | None = None,
+    async def connect(cls, url: str, token: str | None = None, *, records: list[dict[str, Any]] | None = None,
                       head: str | None = None, open_timeout: float = 10.0) -> Seat:
         """Open a socket to ``url``, say hello (with ``token``: as that seat), and read the ``sync``.
 
-        ``cursor`` and ``head`` (from an earlier connection) ask for the
-        records after that position only.
+        ``records`` and ``head`` (what an earlier connection held) resume
+        from there: the server sends only the records after them if they
+        are still the match's, or everything again if they are not.
         """
         import websockets
 
@@ -150,8 +151,9 @@ class Seat:
         hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
         if token is not None:
             hello["token"] = token
-        if cursor is not None and head is not None:
-            hello["cursor"], hello["head"] = cursor, head
+        if records is not None and head is not None:
+            hello["cursor"], hello["head"] = len(records), head
+            seat.records = list(records)
         try:
             await seat.send(hello)
             msg = await seat.next()

@@ -18,9 +18,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import hashlib
+import itertools
 import logging
 import re
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -32,11 +35,12 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.registry import available, get_game
 from ..engine.wire import Json, describe, to_wire
-from ..store.errors import MatchNotFound, StoreConflict, StoreError
+from ..store import Durability
+from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreError
 from .lobby import MatchRow, SeatRow, new_token, now, token_hash
 from .protocol import CloseCode, ErrorCode, Limits, ServerError, engine_code
-from .stores import Opened, open_store
-from .table import Client, Table, dumps
+from .stores import Opened, open_store, server_store
+from .table import Client, Outbox, Table, dumps
 
 log = logging.getLogger("meeple.server")
 
@@ -92,6 +96,27 @@ def game_info(game: Game[Any, Any]) -> dict[str, Json]:
     }
 
 
+class Engine:
+    """One engine thread: its own connections to the store and the lobby, and the matches it hosts.
+
+    A match belongs to one engine (:meth:`Hub.engine_of`), so it is only ever
+    touched by one thread; several engines let the database commit for
+    several matches at once.
+    """
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"meeple-engine-{index}")
+        self.opened: Opened | None = None
+        self.tables: dict[str, Table] = {}
+        self.outbox: Outbox | None = None
+        self.lobby_seq = 0
+        #: the store's notifications for this engine's matches, waiting to be read in one go
+        self.inbox: list[tuple[str, range]] = []
+        self.inbox_lock = threading.Lock()
+        self.draining = False
+
+
 class Hub:
     """Hosted matches and everything around them; see the module docstring.
 
@@ -100,18 +125,29 @@ class Hub:
     HTTP and WebSocket handlers call.
     """
 
-    def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0,
+                 poll_interval: float = 0.1, durability: Durability = "fsync", engines: int | None = None) -> None:
         self.store_url = store
+        self.durability: Durability = durability
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
-        self._engine = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-engine")
+        #: How often the lobby's change feed is read (other processes' joins, undos and redos).
+        self.poll_interval = poll_interval
+        if engines is None:  # SQLite takes one writer at a time; PostgreSQL commits several at once
+            engines = 4 if server_store(store).kind == "postgresql" else 1
+        if type(engines) is not int or not 1 <= engines <= 64:
+            raise ValueError(f"engines is a number of threads, 1..64, not {engines!r}")
+        #: True once another server process was seen writing to the same database: from then on the
+        #: lobby's undo position is read again before every request
+        self._peers = False
+        self._engines = [Engine(i) for i in range(engines)]
+        self._local = threading.local()
+        self._origin = uuid.uuid4().hex  # this process's entries in the lobby's change feed
         self._bot_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-bots")
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._opened: Opened | None = None
-        self._tables: dict[str, Table] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
         self._timers: set[asyncio.TimerHandle] = set()
-        self._keys = 0
+        self._keys = itertools.count(1)
         self._started: asyncio.Future[None] | None = None
         self._closing = False
         self._subscription: Any = None
@@ -120,15 +156,22 @@ class Hub:
     async def start(self) -> None:
         """Open the store and the lobby, and bring back every match in progress (its bots and clocks)."""
         if self._started is None:
-            self._loop = asyncio.get_running_loop()
-            self._started = self._loop.create_future()
+            self._loop = loop = asyncio.get_running_loop()
+            self._started = loop.create_future()
             try:
-                await self._loop.run_in_executor(self._engine, self._e_open)
+                for engine in self._engines:
+                    engine.outbox = Outbox(loop)
+                    await loop.run_in_executor(engine.executor, self._run, engine, self._e_open)
             except BaseException as e:
                 self._started.set_exception(e)
                 self._started.exception()  # the caller sees it; later callers too
+                for engine in self._engines:
+                    if engine.opened is not None:
+                        await loop.run_in_executor(engine.executor, self._run, engine, self._e_close)
                 raise
             self._started.set_result(None)
+            for engine in self._engines:
+                self._spawn(self._poll_lobby(engine))
         await asyncio.shield(self._started)
 
     async def close(self) -> None:
@@ -140,45 +183,94 @@ class Hub:
             timer.cancel()
         for task in list(self._tasks):
             task.cancel()
+        loop = asyncio.get_running_loop()
         if self._started is not None and self._started.done() and self._started.exception() is None:
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._engine, self._e_close)
-        self._engine.shutdown(wait=True)
+            for engine in self._engines:
+                await loop.run_in_executor(engine.executor, self._run, engine, self._e_close)
+        for engine in self._engines:
+            engine.executor.shutdown(wait=True)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
+    def engine_of(self, match_id: str) -> Engine:
+        """The engine thread that hosts ``match_id`` (by a hash of the id: the same in every process)."""
+        engines = self._engines
+        if len(engines) == 1:
+            return engines[0]
+        h = hashlib.blake2b(match_id.encode("utf-8", "surrogatepass"), digest_size=4).digest()
+        return engines[int.from_bytes(h, "big") % len(engines)]
+
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in the first engine thread (operations that belong to no match)."""
+        return await self._call_on(self._engines[0], fn, *args)
+
+    async def _call_at(self, match_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in the engine thread of ``match_id``."""
+        return await self._call_on(self.engine_of(match_id), fn, *args)
+
+    async def _call_on(self, engine: Engine, fn: Callable[..., T], *args: Any) -> T:
         await self.start()
         if self._closing:
             raise ServerError(ErrorCode.INTERNAL_ERROR, "the server is shutting down")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._engine, fn, *args)
+        return await loop.run_in_executor(engine.executor, self._run, engine, fn, *args)
+
+    def _run(self, engine: Engine, fn: Callable[..., T], *args: Any) -> T:
+        """Run one operation in ``engine``'s thread; hand what it sends to the loop when it is done."""
+        outbox = engine.outbox
+        assert outbox is not None
+        outbox.thread = threading.get_ident()
+        self._local.engine = engine
+        try:
+            return fn(*args)
+        finally:
+            outbox.flush()
+
+    @property
+    def _engine(self) -> Engine:
+        """The engine whose thread this is."""
+        engine: Engine = self._local.engine
+        return engine
 
     @property
     def opened(self) -> Opened:
-        """The store and lobby (engine thread only)."""
-        assert self._opened is not None, "the hub is not started"
-        return self._opened
+        """The store and lobby of this engine thread."""
+        opened = self._engine.opened
+        assert opened is not None, "the hub is not started"
+        return opened
+
+    @property
+    def _tables(self) -> dict[str, Table]:
+        """The matches this engine thread hosts."""
+        return self._engine.tables
 
     def _e_open(self) -> None:
-        self._opened = open_store(self.store_url)
+        engine = self._engine
+        engine.opened = open_store(self.store_url, self.durability, origin=self._origin)
+        engine.lobby_seq, _ = self.opened.lobby.changes(-1)
+        if engine.index == 0:
+            try:  # other processes' commits to the same matches (several servers on one database)
+                self._subscription = self.opened.store.listen(self._remote_commit)
+            except NotSupported as e:
+                log.warning("this store cannot report other processes' commits (%s): serve it from one process", e)
         for mid in self.opened.lobby.in_progress():
+            if self.engine_of(mid) is not engine:
+                continue
             try:
                 self._e_table(mid)
             except MeepleError as e:  # one broken match must not keep the server down
                 log.error("match %s could not be restored: %s", mid, e)
-        listen = getattr(self.opened.store, "listen", None)
-        if callable(listen):
-            self._subscription = listen(self._remote_commit)
 
     def _e_close(self) -> None:
-        for table in self._tables.values():
+        engine = self._engine
+        for table in engine.tables.values():
             table.close_all()
-        if self._subscription is not None:
+        if engine.index == 0 and self._subscription is not None:
             stop = getattr(self._subscription, "close", None)
             if callable(stop):
                 stop()
-        if self._opened is not None:
-            self._opened.close()
+        if engine.opened is not None:
+            engine.opened.close()
+            engine.opened = None
 
     # -- tables ------------------------------------------------------------------------
     def _e_table(self, match_id: str) -> Table:
@@ -206,6 +298,7 @@ class Hub:
         """Put the cursor where players left it by undo, if the store still holds what the marker expects."""
         lobby = self.opened.lobby
         marker = lobby.marker(table.id)
+        table.marked = marker is not None
         if marker is None:
             return
         if (marker.records, marker.head) == table.stored and 0 <= marker.cursor <= marker.records:
@@ -213,6 +306,7 @@ class Hub:
             table.moved()
         else:  # a command was played after the undo: the store's end is the position
             lobby.set_marker(table.id, None)
+            table.marked = False
 
     def _e_after(self, table: Table, by: int | None, reset_clocks: bool = False) -> None:
         """After any change: note the status, start the clocks, set the bots to work."""
@@ -240,8 +334,7 @@ class Hub:
             del table.deadlines[seat]
         for seat in acting:
             if reset or seat == by or seat not in table.deadlines:
-                self._keys += 1
-                key = self._keys
+                key = next(self._keys)
                 table.deadlines[seat] = (time.monotonic() + clock, key)
                 self._soon(self._arm, table.id, seat, key, clock)
 
@@ -255,7 +348,7 @@ class Hub:
         view, legal = m.view(seat), tuple(m.legal(seat))
         if not legal:
             return
-        self._soon(self._spawn, self._bot_move(table.id, seat, table.version, bot, view, legal, cause))
+        self._soon(self._start_bot, table.id, seat, table.version, bot, view, legal, cause)
 
     def _soon(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the event loop (from the engine thread)."""
@@ -263,6 +356,10 @@ class Hub:
         if loop is not None and not self._closing:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
                 loop.call_soon_threadsafe(fn, *args)
+
+    def _start_bot(self, *args: Any) -> None:
+        if not self._closing:
+            self._spawn(self._bot_move(*args))
 
     def _spawn(self, coro: Any) -> None:
         if self._closing:
@@ -280,7 +377,7 @@ class Hub:
 
         def fire() -> None:
             self._timers.discard(timer)
-            self._spawn(self._call(self._e_expire, match_id, seat, key))
+            self._spawn(self._call_at(match_id, self._e_expire, match_id, seat, key))
 
         timer = loop.call_later(delay, fire)
         self._timers.add(timer)
@@ -299,7 +396,7 @@ class Hub:
         if command not in legal:
             log.error("the bot of match %s seat %d chose a command that is not legal: %r", match_id, seat, command)
             command = legal[0]
-        await self._call(self._e_bot_play, match_id, seat, version, command, cause)
+        await self._call_at(match_id, self._e_bot_play, match_id, seat, version, command, cause)
 
     def _e_bot_play(self, match_id: str, seat: int, version: int, command: Any, cause: str) -> None:
         table = self._tables.get(match_id)
@@ -308,7 +405,8 @@ class Hub:
         try:
             self._e_play(table, seat, command, cause)
         except ServerError as e:
-            log.error("match %s: the %s move for seat %d was refused: %s", match_id, cause, seat, e.message)
+            level = logging.INFO if e.code is ErrorCode.CONFLICT else logging.ERROR  # another process moved first
+            log.log(level, "match %s: the %s move for seat %d was refused: %s", match_id, cause, seat, e.message)
 
     def _e_expire(self, match_id: str, seat: int, key: int) -> None:
         table = self._tables.get(match_id)
@@ -334,10 +432,12 @@ class Hub:
             except IllegalCommand as e:
                 raise ServerError(engine_code(e.code), e.message, reason=e.code.value) from None
             except StoreConflict as e:
-                self._e_reload(table)
-                raise ServerError(ErrorCode.CONFLICT, f"another server changed the match first: {e}") from None
+                self._e_refresh(table)
+                raise ServerError(ErrorCode.CONFLICT, f"another server changed the match first: {e}",
+                                  cursor=table.match.cursor) from None
             except StoreError as e:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
+            table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
         self._e_marker(table)
         table.moved()
@@ -346,42 +446,114 @@ class Hub:
 
     def _e_marker(self, table: Table) -> None:
         marker = table.marker()
-        lobby = self.opened.lobby
-        if marker is not None or lobby.marker(table.id) is not None:
-            lobby.set_marker(table.id, marker)
+        if marker is not None or table.marked:
+            self.opened.lobby.set_marker(table.id, marker)
+            table.marked = marker is not None
 
-    def _e_reload(self, table: Table) -> None:
-        """Replace the table's match by the store's copy (another process wrote) and resync every client."""
+    # -- other processes ---------------------------------------------------------------
+    def _remote_commit(self, match_id: str, records: range) -> None:
+        """The store's notification (its listening thread): a process committed to ``match_id``.
+
+        Notifications wait in an inbox that the engine thread empties in one
+        go, so a burst of commits to one match (from a busy peer) costs one
+        read of it, not one per commit.
+        """
+        if self._closing:
+            return
+        engine = self.engine_of(match_id)
+        with engine.inbox_lock:
+            engine.inbox.append((match_id, records))
+            if engine.draining:
+                return
+            engine.draining = True
+        with contextlib.suppress(RuntimeError):  # shut down
+            engine.executor.submit(self._run, engine, self._e_drain)
+
+    def _e_drain(self) -> None:
+        engine = self._engine
+        with engine.inbox_lock:
+            pending, engine.inbox = engine.inbox, []
+            engine.draining = False
+        stale: dict[str, Table] = {}
+        for match_id, records in pending:
+            table = self._tables.get(match_id)
+            if table is None:
+                continue
+            span = (records.start, records.stop)
+            if span in table.own:  # this process's own commit, heard back
+                table.own.remove(span)
+                continue
+            if span == (0, 0):  # deleted
+                log.warning("match %s was deleted from the store", match_id)
+                continue
+            self._peers = True
+            stale[match_id] = table
+        for table in stale.values():
+            self._e_refresh(table)
+
+    def _e_refresh(self, table: Table) -> None:
+        """Bring the table to what the store holds (another process wrote), and its clients with it."""
         try:
             match = self.opened.store.open(table.id)
         except MeepleError as e:
-            log.error("match %s could not be reloaded: %s", table.id, e)
+            log.error("match %s could not be read again: %s", table.id, e)
             return
         table.match = match
+        table.own.clear()
         table.stored = (match.cursor, match.head_hash)
         self._e_apply_marker(table)
         table.moved()
         self._e_after(table, by=None, reset_clocks=True)
-        for client in list(table.clients):
-            table.sync(client)
+        table.catch_up("remote")
 
-    def _remote_commit(self, match_id: str, records: Any = None) -> None:
-        """A store's notification (any thread): another process committed to ``match_id``."""
-        if self._closing:
-            return
-        with contextlib.suppress(RuntimeError):  # shut down
-            self._engine.submit(self._e_remote, match_id)
+    async def _poll_lobby(self, engine: Engine) -> None:
+        """Read the lobby's change feed now and then: what other server processes did besides commands."""
+        while not self._closing:
+            await asyncio.sleep(self.poll_interval)
+            try:
+                await self._call_on(engine, self._e_poll)
+            except ServerError:
+                return
+            except Exception:
+                log.exception("reading the lobby's changes failed; trying again")
 
-    def _e_remote(self, match_id: str) -> None:
-        table = self._tables.get(match_id)
-        if table is None:
+    def _e_poll(self) -> None:
+        lobby = self.opened.lobby
+        engine = self._engine
+        engine.lobby_seq, changes = lobby.changes(engine.lobby_seq)
+        if changes:
+            self._peers = True
+        for match_id, kind in changes:
+            table = self._tables.get(match_id)
+            if table is None:
+                continue
+            if kind == "seats":
+                found = lobby.get(match_id)
+                if found is not None:
+                    table.seats = found[1]
+                    table.tell_players()
+                    self._e_clocks(table, by=None, reset=False)
+            else:
+                self._e_reposition(table)
+
+    def _e_reposition(self, table: Table) -> None:
+        """Move the cursor where the lobby says players left it (another process's undo or redo)."""
+        marker = self.opened.lobby.marker(table.id)
+        table.marked = marker is not None
+        m = table.match
+        target = table.stored[0]
+        if marker is not None and (marker.records, marker.head) == table.stored:
+            target = marker.cursor
+        if target == m.cursor or not 0 <= target <= table.stored[0]:
             return
-        try:
-            info = self.opened.store.info(match_id)
-        except MeepleError:
-            return
-        if info.records != table.stored[0] or (table.match.cursor != table.stored[0] and info.records):
-            self._e_reload(table)
+        before = (m.cursor, table.raw_head())
+        m.seek(target)
+        table.moved()
+        self._e_after(table, by=None, reset_clocks=True)
+        if target < before[0]:
+            table.broadcast("rewind", "undo", None, before)
+        else:
+            table.broadcast("update", "redo", None, before)
 
     # -- lobby (HTTP) -------------------------------------------------------------------
     async def games(self) -> list[Json]:
@@ -414,9 +586,10 @@ class Hub:
         is a copy of ``base`` instead of a new one; ``spec`` names its game,
         seats and options as a request for a new match would.
         """
-        return await self._call(self._e_create, spec, base)
+        mid = uuid.uuid4().hex
+        return await self._call_at(mid, self._e_create, spec, mid, base)
 
-    def _e_create(self, spec: Mapping[str, Any], base: Match | None = None) -> Json:
+    def _e_create(self, spec: Mapping[str, Any], mid: str, base: Match | None = None) -> Json:
         fields = {"game", "variant", "seats", "options", "bots", "fallback_bot", "clock", "name"}
         extra = sorted(set(spec) - fields)
         if extra:
@@ -466,7 +639,6 @@ class Hub:
         name = spec.get("name", "")
         if not isinstance(name, str) or len(name) > 80 or (name and not _NAME.fullmatch(name)):
             raise ServerError(ErrorCode.BAD_CONFIG, "name: up to 80 printable characters")
-        mid = uuid.uuid4().hex
         try:
             if base is None:
                 match = self.opened.store.create(game, seats, options=options, match_id=mid)
@@ -484,6 +656,7 @@ class Hub:
         row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
         self.opened.lobby.create(row, rows)
         table = Table(row, rows, match, factories)
+        table.own.append((0, match.cursor))  # the store announces the new match too
         self._tables[mid] = table
         self._e_after(table, by=None, reset_clocks=True)
         return self._e_describe(row, table.seats, table)
@@ -507,9 +680,9 @@ class Hub:
             out["cursor"] = table.match.cursor
             outcome = table.match.outcome
             out["outcome"] = None if outcome is None else to_wire(outcome)
-        else:
-            out["players"] = [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
-                               "online": 0} for s in seats]
+        else:  # a listing: what the lobby knows
+            out["players"] = [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken}
+                              for s in seats]
         return out
 
     async def matches(self, *, game: str | None, status: str | None, open_only: bool, limit: int,
@@ -520,11 +693,11 @@ class Hub:
     def _e_matches(self, game: str | None, status: str | None, open_only: bool, limit: int,
                    offset: int) -> list[Json]:
         rows = self.opened.lobby.find(game=game, status=status, open_only=open_only, limit=limit, offset=offset)
-        return [self._e_describe(row, seats, self._tables.get(row.id)) for row, seats in rows]
+        return [self._e_describe(row, seats, None) for row, seats in rows]
 
     async def describe_match(self, match_id: str) -> Json:
         """One match's description (loading it if need be)."""
-        return await self._call(self._e_describe_match, match_id)
+        return await self._call_at(match_id, self._e_describe_match, match_id)
 
     def _e_describe_match(self, match_id: str) -> Json:
         table = self._e_table(match_id)
@@ -532,7 +705,7 @@ class Hub:
 
     async def spectate(self, match_id: str) -> Json:
         """The match as a spectator sees it now: position, view, outcome, players."""
-        return await self._call(self._e_spectate, match_id)
+        return await self._call_at(match_id, self._e_spectate, match_id)
 
     def _e_spectate(self, match_id: str) -> Json:
         table = self._e_table(match_id)
@@ -543,7 +716,7 @@ class Hub:
 
     async def join(self, match_id: str, seat: Any, name: Any) -> Json:
         """Take a free seat: ``{"seat", "token"}`` (the token is shown this once)."""
-        return await self._call(self._e_join, match_id, seat, name)
+        return await self._call_at(match_id, self._e_join, match_id, seat, name)
 
     def _e_join(self, match_id: str, seat: Any, name: Any) -> Json:
         import attrs
@@ -569,14 +742,16 @@ class Hub:
         return {"match": match_id, "seat": seat, "token": token}
 
     # -- play (WebSocket) --------------------------------------------------------------
-    def client(self, on_overflow: Callable[[Client], None]) -> Client:
-        """A new client for a socket accepted on the running loop."""
-        return Client(asyncio.get_running_loop(), self.limits.outbox, on_overflow)
+    def client(self, match_id: str, on_overflow: Callable[[Client], None]) -> Client:
+        """A new client, for a socket accepted on the running loop, of match ``match_id``."""
+        client = Client(asyncio.get_running_loop(), self.limits.outbox, on_overflow, self.engine_of(match_id).outbox)
+        client.match_id = match_id
+        return client
 
     async def hello(self, client: Client, match_id: str, token: str | None, cursor: int | None,
                     head: str | None, ref: Json) -> None:
         """Seat (or, without a token, make a spectator of) ``client`` at a match and send it a ``sync``."""
-        await self._call(self._e_hello, client, match_id, token, cursor, head, ref)
+        await self._call_at(match_id, self._e_hello, client, match_id, token, cursor, head, ref)
 
     def _e_hello(self, client: Client, match_id: str, token: str | None, cursor: int | None, head: str | None,
                  ref: Json) -> None:
@@ -607,7 +782,7 @@ class Hub:
     async def leave(self, client: Client) -> None:
         """Forget a client whose socket closed."""
         with contextlib.suppress(ServerError):
-            await self._call(self._e_leave, client)
+            await self._call_at(client.match_id, self._e_leave, client)
 
     def _e_leave(self, client: Client) -> None:
         table = client.table
@@ -620,7 +795,7 @@ class Hub:
 
     async def request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         """Handle one ``play``, ``undo``, ``redo`` or ``sync`` request of a seated client."""
-        await self._call(self._e_request, client, kind, cursor, command, ref)
+        await self._call_at(client.match_id, self._e_request, client, kind, cursor, command, ref)
 
     def _e_request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         table = client.table
@@ -633,6 +808,8 @@ class Hub:
             seat = client.seat
             if seat is None:
                 raise ServerError(ErrorCode.SPECTATOR, f"spectators cannot {kind}; join a seat to play")
+            if self._peers:
+                self._e_reposition(table)  # another process may have undone or redone just now
             m = table.match
             if cursor != m.cursor:
                 raise ServerError(ErrorCode.STALE_CURSOR,
@@ -698,13 +875,13 @@ class Hub:
             m.seek(before[0])
             raise ServerError(ErrorCode.STORE_ERROR, f"the redo could not be stored: {e}") from None
         table.moved()
-        self._e_after(table, by=seat)
+        self._e_after(table, by=seat, reset_clocks=True)
         table.broadcast("update", "redo", seat, before, client, ref)
 
     # -- for tests and tooling ------------------------------------------------------------
     async def match_copy(self, match_id: str) -> Match:
         """A detached copy of a hosted match (the referee's: for tests and tools, never for clients)."""
-        return await self._call(self._e_copy, match_id)
+        return await self._call_at(match_id, self._e_copy, match_id)
 
     def _e_copy(self, match_id: str) -> Match:
         return self._e_table(match_id).match.fork()

@@ -30,6 +30,7 @@ import json
 import os
 import secrets
 import sqlite3
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
@@ -141,6 +142,14 @@ class Lobby(Protocol):
         """Record (or with None, clear) the undo position of a match."""
         ...
 
+    def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
+        """Changes other server processes made after change ``since``: ``(last, [(match, kind), ...])``.
+
+        ``kind`` is ``seats`` (a person joined) or ``cursor`` (an undo or a
+        redo moved the match's position). ``since=-1`` asks only for the last.
+        """
+        ...
+
     def close(self) -> None:
         """Release the connection."""
         ...
@@ -179,7 +188,16 @@ CREATE TABLE IF NOT EXISTS server_cursors (
     records  INTEGER NOT NULL,
     head     BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS server_changes (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    match    TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    origin   TEXT NOT NULL
+);
 """
+
+#: How many lobby changes are kept for other server processes to read (they poll far more often).
+CHANGES_KEPT = 10_000
 
 _MATCH_COLUMNS = "id, game, variant, seats, options, clock, fallback, status, created, name"
 _SEAT_COLUMNS = "seat, kind, bot, bot_seed, name, token IS NOT NULL"
@@ -201,8 +219,10 @@ class SqliteLobby:
     One object holds one connection: use it from one thread.
     """
 
-    def __init__(self, path: str | os.PathLike[str], timeout: float = 30.0) -> None:
+    def __init__(self, path: str | os.PathLike[str], timeout: float = 30.0, *, origin: str | None = None) -> None:
         self.path = os.fspath(path)
+        #: Tells this process's changes from other processes' (the connections of one process share it).
+        self.origin = origin or uuid.uuid4().hex
         try:
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -298,7 +318,10 @@ class SqliteLobby:
                 " WHERE match = ? AND seat = ? AND kind = 'human' AND token IS NULL",
                 (token_hash, name, now(), match_id, seat),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            self._announce(cur, match_id, "seats")
+            return True
 
     def seat_of(self, match_id: str, token_hash: str) -> int | None:
         """The seat whose token has this hash, or None."""
@@ -330,6 +353,21 @@ class SqliteLobby:
                     " head = excluded.head",
                     (match_id, marker.cursor, marker.records, marker.head),
                 )
+            self._announce(cur, match_id, "cursor")
+
+    def _announce(self, cur: sqlite3.Cursor, match_id: str, kind: str) -> None:
+        cur.execute("INSERT INTO server_changes (match, kind, origin) VALUES (?, ?, ?)", (match_id, kind, self.origin))
+        seq = cur.lastrowid or 0
+        if seq > CHANGES_KEPT and seq % 100 == 0:
+            cur.execute("DELETE FROM server_changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
+
+    def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
+        """Changes other server processes made after change ``since`` (see :meth:`Lobby.changes`)."""
+        if since < 0:
+            return self._read("SELECT coalesce(max(seq), 0) FROM server_changes")[0][0], []
+        rows = self._read("SELECT seq, match, kind, origin FROM server_changes WHERE seq > ? ORDER BY seq", [since])
+        last = rows[-1][0] if rows else since
+        return last, [(m, k) for _, m, k, origin in rows if origin != self.origin]
 
     def close(self) -> None:
         """Close the connection."""

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from ..store.errors import StoreConflict, StoreError
-from .lobby import _MATCH_COLUMNS, _SEAT_COLUMNS, Marker, MatchRow, SeatRow, _match, _seat, now
+from .lobby import _MATCH_COLUMNS, _SEAT_COLUMNS, CHANGES_KEPT, Marker, MatchRow, SeatRow, _match, _seat, now
+
+#: How many sequence numbers below the last one read are read again (see PostgresLobby.changes).
+REREAD = 256
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS server_matches (
@@ -45,17 +50,31 @@ CREATE TABLE IF NOT EXISTS server_cursors (
     records  INTEGER NOT NULL,
     head     BYTEA NOT NULL
 );
+CREATE TABLE IF NOT EXISTS server_changes (
+    seq      BIGSERIAL PRIMARY KEY,
+    match    TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    origin   TEXT NOT NULL
+);
 """
 
 
 class PostgresLobby:
-    """The lobby's tables in a PostgreSQL database. One object holds one connection: use it from one thread."""
+    """The lobby's tables in a PostgreSQL database, in the store's schema.
 
-    def __init__(self, dsn: str) -> None:
+    One object holds one connection: use it from one thread.
+    """
+
+    def __init__(self, dsn: str, schema: str = "meeple", *, origin: str | None = None) -> None:
+        self.origin = origin or uuid.uuid4().hex
+        self._seen: dict[int, None] = {}  # the feed's entries read lately (in order), see changes()
         try:
-            self._db = psycopg.connect(dsn, autocommit=True)
+            self._db = psycopg.connect(dsn, autocommit=True, application_name="meeple server")
+            self._db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+            self._db.execute(sql.SQL("SET search_path = {}").format(sql.Identifier(schema)))
             with self._write() as cur:
-                cur.execute("SELECT pg_advisory_xact_lock(7310452)")  # two servers creating the tables at once
+                # two servers creating the tables at once
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"meeple.server.{schema}",))
                 for stmt in _SCHEMA.split(";"):
                     if stmt.strip():
                         cur.execute(stmt)
@@ -139,7 +158,10 @@ class PostgresLobby:
                 " WHERE match = %s AND seat = %s AND kind = 'human' AND token IS NULL",
                 (token_hash, name, now(), match_id, seat),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            self._announce(cur, match_id, "seats")
+            return True
 
     def seat_of(self, match_id: str, token_hash: str) -> int | None:
         """The seat whose token has this hash, or None."""
@@ -171,6 +193,38 @@ class PostgresLobby:
                     " head = excluded.head",
                     (match_id, marker.cursor, marker.records, marker.head),
                 )
+            self._announce(cur, match_id, "cursor")
+
+    def _announce(self, cur: psycopg.Cursor[Any], match_id: str, kind: str) -> None:
+        cur.execute("INSERT INTO server_changes (match, kind, origin) VALUES (%s, %s, %s) RETURNING seq",
+                    (match_id, kind, self.origin))
+        row = cur.fetchone()
+        seq = row[0] if row else 0
+        if seq > CHANGES_KEPT and seq % 100 == 0:
+            cur.execute("DELETE FROM server_changes WHERE seq <= %s", (seq - CHANGES_KEPT,))
+
+    def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
+        """Changes other server processes made after change ``since`` (see :class:`~meeple.server.lobby.Lobby`).
+
+        A sequence number is drawn before its transaction commits, so a
+        change may become visible after one with a higher number: the last
+        ``REREAD`` numbers before ``since`` are read again, and what was seen
+        already is skipped.
+        """
+        if since < 0:  # where the feed stands now: what is in it already is not news
+            last = self._read("SELECT coalesce(max(seq), 0) FROM server_changes")[0][0]
+            for (seq,) in self._read("SELECT seq FROM server_changes WHERE seq > ?", [last - REREAD]):
+                self._seen[seq] = None
+            return last, []
+        rows = self._read("SELECT seq, match, kind, origin FROM server_changes WHERE seq > ? ORDER BY seq",
+                          [since - REREAD])
+        fresh = [r for r in rows if r[0] not in self._seen]
+        for r in fresh:
+            self._seen[r[0]] = None
+        while len(self._seen) > 4 * REREAD:
+            del self._seen[next(iter(self._seen))]
+        last = max([since, *(r[0] for r in rows)])
+        return last, [(m, k) for _, m, k, origin in fresh if origin != self.origin]
 
     def close(self) -> None:
         """Close the connection."""

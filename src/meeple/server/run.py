@@ -3,31 +3,37 @@
 from __future__ import annotations
 
 import argparse
+import copy
+import logging
 import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
 
+from ..store import Durability
 from ..store.errors import StoreError
 from .app import MeepleServer
 from .protocol import Limits
-from .stores import open_store
+from .stores import open_store, server_store
 
 #: uvicorn closes a socket whose frame is larger than this (close code 1009); below it, the
 #: server answers a message over ``Limits.max_message_bytes`` with a ``too_large`` error.
 WS_MAX_FRAME = 1024 * 1024
 
 
-def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, log_level: str = "info") -> None:
+def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, log_level: str = "info",
+          durability: Durability = "fsync") -> None:
     """Serve matches on ``host:port`` from ``store`` (None: ``meeple.db`` here) until interrupted.
 
     The store is opened once before the port is bound, so a bad address
     fails at once (:class:`~meeple.store.StoreError`) instead of on the first request.
     """
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
-    open_store(store).close()  # fail now, with the store's own message
+    open_store(store, durability).close()  # fail now, with the store's own message
     sock = bind(host, port)  # and now: an address in use is an OSError here, not a log line later
-    server = MeepleServer(store, bot_delay=bot_delay)
+    server = MeepleServer(store, bot_delay=bot_delay, durability=durability)
     limits: Limits = server.limits
     config = uvicorn.Config(
         server.app,
@@ -35,13 +41,27 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
         port=port,
         lifespan="on",
         ws_max_size=max(WS_MAX_FRAME, 2 * limits.max_message_bytes),
+        # compressing every message cost more CPU than everything else the server does for it
+        # (docs/server.md); a deployment short of bandwidth rather than CPU can serve the app itself
+        ws_per_message_deflate=False,
         log_level=log_level,
+        log_config=_log_config(LOGGING_CONFIG, log_level),
         timeout_graceful_shutdown=5,
     )
+    where = server_store(store)
+    logging.getLogger("meeple.server").info("serving the %s store %s on http://%s:%d", where.kind,
+                                            where.location.split("?")[0], host, port)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _log_config(base: dict[str, Any], level: str) -> dict[str, Any]:
+    """uvicorn's logging set-up, with meeple's own loggers on its console handler."""
+    config = copy.deepcopy(base)
+    config["loggers"]["meeple"] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
+    return config
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -66,11 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
     parser.add_argument("--bot-delay", type=float, default=0.0, help="seconds each bot move is held back (default 0)")
+    parser.add_argument("--durability", default="fsync", choices=["fsync", "flush"],
+                        help="fsync: every command on disk before clients hear of it (default); flush: safe from a "
+                             "killed process, not from a power cut, and faster")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                         help="how much the server logs (default info)")
     args = parser.parse_args(argv)
     try:
-        serve(args.store, args.host, args.port, bot_delay=args.bot_delay, log_level=args.log_level)
+        serve(args.store, args.host, args.port, bot_delay=args.bot_delay, log_level=args.log_level,
+              durability=args.durability)
     except StoreError as e:
         print(f"meeple serve: {e}", file=sys.stderr)
         return 2

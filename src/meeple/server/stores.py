@@ -1,16 +1,22 @@
-"""Which store a server runs on, from the ``--store`` address.
+"""Which store a server runs on, from its ``--store`` address.
 
-* nothing: ``meeple.db`` in the current directory, a SQLite store (one file, no set-up);
-* ``sqlite://PATH`` or a plain ``PATH``: a SQLite store at ``PATH`` (``sqlite:///srv/m.db``
-  is the absolute path ``/srv/m.db``, ``sqlite://m.db`` a relative one, as in
-  the ``sqlite://PATH#MATCH_ID`` sources of the ``meeple`` command);
-* ``postgresql://...`` (or ``postgres://...``): a PostgreSQL store, where the
-  library has one (``meeple.store.PostgresStore``, the ``postgres`` extra).
+A server keeps its matches in a database store, and its lobby's tables
+beside them in the same database:
 
-The lobby's tables go into the same database.
+* nothing: ``meeple.db`` in the current directory, a SQLite store (one
+  file, no set-up: ``meeple serve`` runs on a fresh machine);
+* ``sqlite:PATH`` (``sqlite:///abs/path`` too), or a plain path that is not
+  a directory: a SQLite store at ``PATH``;
+* ``postgresql://...`` (or ``postgres://``): a PostgreSQL store (the
+  ``postgres`` extra), in the schema of its ``schema=`` parameter
+  (``meeple`` by default), where several server processes may serve the
+  same matches.
 
->>> store_path(None), store_path("sqlite:///srv/m.db"), store_path("games.db")
-('meeple.db', '/srv/m.db', 'games.db')
+These are the store addresses of :func:`meeple.store.parse_store`; a
+directory (a file store) is refused, since a server needs a database.
+
+>>> server_store(None).location, server_store("sqlite:///srv/m.db").location, server_store("games.db").kind
+('meeple.db', '/srv/m.db', 'sqlite')
 """
 
 from __future__ import annotations
@@ -20,36 +26,29 @@ from typing import Any
 
 import attrs
 
+from ..store import Durability, Source, parse_store
 from ..store.errors import StoreError
 from .lobby import Lobby, SqliteLobby
 
 #: The store of a server started without ``--store``.
 DEFAULT_STORE = "meeple.db"
 
-_POSTGRES = ("postgresql://", "postgres://")
 
-
-def store_path(url: str | None) -> str:
-    """The SQLite file an address names (see the module docstring); StoreError for other schemes."""
-    if url is None:
-        return DEFAULT_STORE
-    if not isinstance(url, str) or not url:
-        raise StoreError(f"a store is a path, sqlite://PATH or postgresql://..., not {url!r}")
-    if url.startswith(_POSTGRES):
-        raise StoreError("a PostgreSQL address has no SQLite path")
-    if url.startswith("sqlite://"):
-        path = url[len("sqlite://"):]
-        if not path or "#" in path:
-            raise StoreError(f"a server store is sqlite://PATH (no #MATCH_ID), not {url!r}")
-        return path
-    if "://" in url:
-        raise StoreError(f"unknown store scheme in {url!r}; use a path, sqlite://PATH or postgresql://...")
-    return url
-
-
-def is_postgres(url: str | None) -> bool:
-    """True for a PostgreSQL address."""
-    return isinstance(url, str) and url.startswith(_POSTGRES)
+def server_store(address: str | None) -> Source:
+    """The store an address names, as a server uses it (see the module docstring); StoreError if none."""
+    if address is None:
+        return Source("sqlite", DEFAULT_STORE)
+    if not isinstance(address, str) or not address:
+        raise StoreError(f"a store is sqlite:PATH, a path or postgresql://..., not {address!r}")
+    if "://" in address and not address.startswith(("sqlite:", "postgresql://", "postgres://")):
+        raise StoreError(f"unknown store scheme in {address!r}; use sqlite:PATH, a path or postgresql://...")
+    src = parse_store(address)
+    if src.kind == "file":
+        if os.path.isdir(src.location):
+            raise StoreError(f"{src.location} is a directory: a server keeps its matches in a database "
+                             "(a SQLite file, sqlite:PATH, or postgresql://...)")
+        return Source("sqlite", src.location)
+    return src
 
 
 @attrs.define
@@ -67,38 +66,33 @@ class Opened:
             self.store.close()
 
 
-def open_store(url: str | None) -> Opened:
-    """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be)."""
-    if is_postgres(url):
-        assert url is not None
-        return _open_postgres(url)
-    from ..store import SqliteStore
+def open_store(address: str | None, durability: Durability = "fsync", *, origin: str | None = None) -> Opened:
+    """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be).
 
-    path = store_path(url)
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise StoreError(f"cannot create the store {path}: the directory {parent} does not exist")
-    store = SqliteStore(path)
+    ``durability`` is the store's (:class:`~meeple.store.SqliteStore`,
+    :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
+    before any client hears of it; ``"flush"``, it survives the server
+    process being killed but not the machine losing power. ``origin`` names
+    this process in the lobby's change feed (connections of one process share it).
+    """
+    if durability not in ("fsync", "flush"):
+        raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
+    src = server_store(address)
+    if src.kind == "sqlite":
+        parent = os.path.dirname(os.path.abspath(src.location))
+        if not os.path.isdir(parent):
+            raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")
+    store = src.open_store(durability=durability)
     try:
-        lobby = SqliteLobby(path)
-    except BaseException:
-        store.close()
-        raise
-    return Opened(store, lobby)
-
-
-def _open_postgres(url: str) -> Opened:
-    try:
-        from ..store import PostgresStore  # type: ignore[attr-defined]
-    except ImportError:
-        raise StoreError("this meeple has no PostgreSQL store; use a SQLite store (a path or sqlite://PATH)") from None
-    try:
-        from .pg_lobby import PostgresLobby
-    except ImportError as e:
-        raise StoreError(f"the PostgreSQL lobby needs the postgres extra (pip install 'meeple[postgres]'): {e}") from None
-    store = PostgresStore(url)
-    try:
-        lobby = PostgresLobby(url)
+        lobby: Lobby
+        if src.kind == "sqlite":
+            lobby = SqliteLobby(src.location, origin=origin)
+        else:
+            try:
+                from .pg_lobby import PostgresLobby
+            except ImportError as e:  # pragma: no cover - the store above needs psycopg as well
+                raise StoreError(f"the PostgreSQL lobby needs psycopg: pip install 'meeple[postgres]' ({e})") from None
+            lobby = PostgresLobby(src.location, getattr(store, "schema", "meeple"), origin=origin)
     except BaseException:
         store.close()
         raise

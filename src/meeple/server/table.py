@@ -10,8 +10,10 @@ built only from the public ``Match`` API as its seat may see it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,20 +31,54 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
+class Outbox:
+    """What the engine thread sends during one operation, handed to the event loop in one go.
+
+    One wake-up of the loop per operation instead of one per message: an
+    update to a table of six connections is one hand-over, not six.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread: int | None = None  # the engine thread's ident, once it has run an operation
+        self._items: list[tuple[Client, str | tuple[int, str]]] = []
+
+    def put(self, client: Client, item: str | tuple[int, str]) -> None:
+        """Queue ``item`` for ``client`` until :meth:`flush`."""
+        self._items.append((client, item))
+
+    def flush(self) -> None:
+        """Hand everything queued to the event loop, in order."""
+        if self._items:
+            items, self._items = self._items, []
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
+                self.loop.call_soon_threadsafe(_deliver, items)
+
+
+def _deliver(items: list[tuple[Client, str | tuple[int, str]]]) -> None:
+    for client, item in items:
+        client._push(item)
+
+
 class Client:
     """One WebSocket connection as the hub sees it.
 
     ``seat``, ``table``, ``cursor`` and ``head`` belong to the engine thread
     (what this client has been shown); ``send`` and ``close`` may be called
-    from any thread and queue the work on the event loop, in order.
+    from any thread and queue the work on the event loop, in order (from
+    the engine thread, through the hub's :class:`Outbox`).
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int, on_overflow: Callable[[Client], None]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int, on_overflow: Callable[[Client], None],
+                 outbox: Outbox | None = None) -> None:
         self.loop = loop
+        self.outbox = outbox
         self.limit = limit
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self._on_overflow = on_overflow
         self.closed = False
+        #: the match this connection is for (from its address)
+        self.match_id = ""
         # engine-thread state
         self.table: Table | None = None
         self.seat: int | None = None
@@ -51,11 +87,18 @@ class Client:
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""
-        self.loop.call_soon_threadsafe(self._push, text)
+        self._post(text)
 
     def close(self, code: int, reason: str) -> None:
         """Queue a close after what is queued already (thread-safe)."""
-        self.loop.call_soon_threadsafe(self._push, (code, reason))
+        self._post((code, reason))
+
+    def _post(self, item: str | tuple[int, str]) -> None:
+        outbox = self.outbox
+        if outbox is not None and outbox.thread == threading.get_ident():
+            outbox.put(self, item)
+        else:
+            self.loop.call_soon_threadsafe(self._push, item)
 
     def _push(self, item: str | tuple[int, str]) -> None:
         if self.closed:
@@ -84,6 +127,8 @@ class Table:
         self.version = 0
         #: What the store holds: its record count and the chain hash at its end.
         self.stored = (match.cursor, match.head_hash)
+        #: This process's commits not yet heard back from the store's notifications, as (start, stop).
+        self.own: list[tuple[int, int]] = []
         seeds = match.header().seeds or ()
         # the key that masks chain hashes for clients: derived from the seeds, which no client knows
         self._head_key = hashlib.blake2b(pack([list(s) for s in seeds]), key=b"meeple-server-head",
@@ -95,6 +140,8 @@ class Table:
         #: seat -> the version a bot move (or a clock's fallback move) is under way for
         self.pending: dict[int, int] = {}
         self.redo_actor: int | None = None
+        #: Whether the lobby holds an undo marker for this match (so a play at the store's end need not look)
+        self.marked = False
         self._note_redo()
 
     # -- seats ----------------------------------------------------------------------
@@ -253,6 +300,29 @@ class Table:
             msg = body if client is not requester or ref is None else {**body, "ref": ref}
             self._sent(client)
             client.send(dumps(msg))
+
+    def catch_up(self, cause: str) -> None:
+        """Bring every client to the current position after the match was read again from the store.
+
+        A client whose position is still on the match's branch gets the
+        records after it (an ``update``); any other a whole ``sync``.
+        """
+        m = self.match
+        per_seat: dict[tuple[int | None, int], dict[str, Json]] = {}
+        for client in list(self.clients):
+            if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
+                self.sync(client)
+                continue
+            if client.cursor == m.cursor:
+                continue
+            key = (client.seat, client.cursor)
+            body = per_seat.get(key)
+            if body is None:
+                body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
+                        "records": self.records(client.seat, client.cursor), **self.seat_state(client.seat)}
+                per_seat[key] = body
+            self._sent(client)
+            client.send(dumps(body))
 
     def players(self) -> list[Json]:
         """The seats as everyone may see them: kind, bot, name, whether taken, how many connections."""
