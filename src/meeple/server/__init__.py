@@ -7,7 +7,7 @@ HTTP and play over WebSocket; the protocol is specified in
 
 >>> from meeple.server import MeepleServer
 >>> server = MeepleServer("matches.db")   # doctest: +SKIP
->>> app = server.app                       # doctest: +SKIP  (an ASGI application)
+>>> app = server.app                       # doctest: +SKIP
 """
 
 from __future__ import annotations
