@@ -45,9 +45,14 @@ def _unavailable(reason: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium per test process (a fresh temporary profile), closed at the end."""
+    """A headless Chromium (a fresh temporary profile) for one test module, closed after it.
+
+    Not kept longer: while Playwright's sync API is running, the thread
+    counts as inside an event loop, and the asyncio tests that pytest may run
+    next in this process (``asyncio.run``) would refuse to start.
+    """
     if not os.path.exists(CHROMIUM):
         _unavailable(f"{CHROMIUM} does not exist (Debian: apt-get install chromium)")
     try:
