@@ -42,9 +42,9 @@ INFO = GameInfo(
 class LiarsDiceOptions(Options):
     """``dice`` per player, ``sides`` per die, and whether the top face is ``wild``."""
 
-    dice: int = 1
-    sides: int = 6
-    wild: bool = True
+    dice: int = attrs.field(default=1, metadata={"help": "dice under each player's cup, 1..5"})
+    sides: int = attrs.field(default=6, metadata={"help": "faces of each die, 2..12"})
+    wild: bool = attrs.field(default=True, metadata={"help": "ones count as every face (a bid's face excepted)"})
 
     def validate(self, seats: int) -> None:
         """Dice 1..5 per player and 2..12 sides."""

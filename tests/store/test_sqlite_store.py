@@ -145,7 +145,7 @@ def test_the_cli_reports_a_bad_sqlite_source_in_one_line(store: SqliteStore, cap
     assert err.count("\n") == 1 and "no match 'missing'" in err
     assert main(["inspect", "sqlite://nowhere.db"]) == 2
     assert "sqlite:PATH#MATCH_ID" in capsys.readouterr().err
-    assert main(["verify", f"sqlite://{store.path}#missing"]) == 1
+    assert main(["verify", f"sqlite://{store.path}#missing"]) == 2  # unreadable input, not a forged log
 
 
 def test_meeple_repair_cuts_a_torn_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
