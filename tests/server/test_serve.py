@@ -65,6 +65,9 @@ def test_a_bad_store_or_a_taken_port_is_one_line_and_exit_2(tmp_path: Path) -> N
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "does not exist" in done.stderr
     done = _module("--store", "redis://localhost", cwd=tmp_path)
     assert done.returncode == 2 and "unknown store scheme" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "meeple", "serve", "--store", str(tmp_path / "no" / "m.db")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "does not exist" in done.stderr
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
@@ -73,10 +76,10 @@ def test_a_bad_store_or_a_taken_port_is_one_line_and_exit_2(tmp_path: Path) -> N
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"127.0.0.1:{port}" in done.stderr
 
 
-def test_serving_with_no_options_makes_its_store_here_and_answers(tmp_path: Path) -> None:
+def test_meeple_serve_with_no_store_makes_its_store_here_and_answers(tmp_path: Path) -> None:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "meeple.server", "--port", str(port), "--log-level", "warning"],
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "serve", "--port", str(port)],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30

@@ -31,18 +31,18 @@ meeple.engine.errors.DecodeError: quantity: expected an integer, got bool
 
 The rules, value by value (docs/protocol.md has the same table):
 
-========================  ===========================================================
-value                     JSON
-========================  ===========================================================
-attrs value               object of its fields by name (commands, events: ``"type"`` first)
-``int``/``float``/``str`` number / number / string
-``bool``/``None``         ``true``, ``false`` / ``null``
-enum member               its value
-``tuple``                 array
-``frozenset``             array, in the canonical order, no duplicates
-``bytes``                 string, standard base64 with padding
-mapping                   object if its keys are strings, else an array of ``[key, value]``
-========================  ===========================================================
+===========================  ====================================================================
+value                        JSON
+===========================  ====================================================================
+attrs value                  object of its fields by name (commands, events: ``"type"`` first)
+``int``, ``float``, ``str``  number, number, string
+``bool``, ``None``           ``true`` or ``false``, ``null``
+enum member                  its value
+``tuple``                    array
+``frozenset``                array, in the canonical order, no duplicates
+``bytes``                    string, standard base64 with padding
+mapping                      object if its keys are strings, else an array of ``[key, value]``
+===========================  ====================================================================
 
 A redacted command (:meth:`Game.redact_command <meeple.engine.game.Game.redact_command>`)
 has ``null`` in its secret fields; decode one with ``command(data, redacted=True)``.

@@ -5,9 +5,11 @@ HTTP and play over WebSocket; the protocol is specified in
 ``docs/protocol.md``, running it in ``docs/server.md``. It needs the
 ``server`` extra: ``pip install 'meeple[server]'``.
 
+>>> import os, tempfile
 >>> from meeple.server import MeepleServer
->>> server = MeepleServer("matches.db")   # doctest: +SKIP
->>> app = server.app                       # doctest: +SKIP
+>>> server = MeepleServer(os.path.join(tempfile.mkdtemp(), "matches.db"))
+>>> callable(server.app)   # an ASGI application; the store is opened when it starts
+True
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The ASGI application: the lobby over HTTP, play over WebSocket (docs/protocol.md).
 
->>> server = MeepleServer("matches.db")          # doctest: +SKIP
->>> app = server.app                              # doctest: +SKIP
+>>> import os, tempfile
+>>> server = MeepleServer(os.path.join(tempfile.mkdtemp(), "matches.db"))
+>>> server.app.routes[0].path                     # any ASGI server runs server.app
+'/api'
 
 Mounted inside another application, the server starts on its first request;
 hand its ``lifespan`` to the outer application to start it with the process

@@ -4,7 +4,7 @@ It keeps what docs/protocol.md says a client keeps (the records it has seen,
 the cursor and head, its view and legal commands) and applies ``sync``,
 ``update`` and ``rewind`` as they come. Scripted players, remote bots, the
 test suite and the load benchmark use it; other languages follow the same
-page.
+page::
 
     lobby = Lobby("http://127.0.0.1:8000")
     match = lobby.create(game="kings", seats=2, bots={"1": "heuristic"})

@@ -66,13 +66,19 @@ def _log_config(base: dict[str, Any], level: str) -> dict[str, Any]:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host:port`` (``OSError`` if the address cannot be had)."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as e:
+        raise OSError(e.errno, f"cannot listen on {host}:{port}: {e.strerror}") from None
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
         sock.listen(2048)
         sock.set_inheritable(True)
+    except OSError as e:
+        sock.close()
+        raise OSError(e.errno, f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     except BaseException:
         sock.close()
         raise
@@ -99,6 +105,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"meeple serve: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"meeple serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        print(f"meeple serve: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
