@@ -17,7 +17,10 @@ def _error(response: httpx.Response) -> tuple[int, str]:
 
 
 def test_a_fresh_server_answers_at_the_root(server: ThreadServer) -> None:
-    r = httpx.get(server.base + "/")
+    page = httpx.get(server.base + "/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "lobby.js" in page.text
+    r = httpx.get(server.base + "/api")
     assert r.status_code == 200
     body = r.json()
     assert body["name"] == "meeple" and body["protocol"] == 1 and body["matches"] == "/api/matches"

@@ -36,7 +36,8 @@ def test_the_server_mounts_inside_another_asgi_application(store_path: str) -> N
     try:
         root = site.base[: -len("/games")]
         assert httpx.get(root + "/").text == "my site"
-        assert httpx.get(site.base + "/").json()["matches"] == "/games/api/matches"
+        assert httpx.get(site.base + "/api").json()["matches"] == "/games/api/matches"
+        assert '<base href="/games/">' in httpx.get(site.base + "/").text  # the lobby page, where it is mounted
         m = site.lobby.create(game="liars-dice", seats=2, bots={"1": "random"})
         joined = site.lobby.join(m["id"])
         assert joined["ws"] == f"/games/api/matches/{m['id']}/ws"
