@@ -11,12 +11,13 @@ hashes).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from serverkit import ThreadServer, scan
-from webkit import click_through, create_from_lobby, referee_copy
+from webkit import READY, click_through, create_from_lobby, referee_copy
 
 #: (game, variant, seats, the board's SVG class or None for the generic page, click at which to take the picture)
 GAMES = [
@@ -26,6 +27,47 @@ GAMES = [
     ("mordred", "standard", 3, "mordred", 12),
     ("liars-dice", "standard", 3, None, 1),
 ]
+
+
+#: What a board must draw of a view, counted: selector (inside the board's SVG) -> the count the view gives.
+DRAWN: dict[str, dict[str, Any]] = {
+    "saboteur": {
+        ".goal": lambda v: len(v["goals"]),
+        ".laid": lambda v: len(v["cells"]),
+        ".player-panel": lambda v: v["seats"],
+        ".front": lambda v: sum(len(f) for f in v["front"]),
+        "hand": lambda v: len(v["hand"]),
+    },
+    "kings": {
+        ".mine": lambda v: len(v["mines"]),
+        ".squad": lambda v: len(v["hand"]) + sum(len(m["stack"]) for m in v["mines"]) + sum(1 for p in v["camp"] if p),
+        ".back": lambda v: sum(min(len(b), 10) for s, b in enumerate(v["hand_backs"]) if s != v["seat"]),
+        ".camp-pile": lambda v: len(v["camp"]),
+    },
+    "gophers": {
+        ".gcard": lambda v: len(v["hand"]),
+    },
+    "mordred": {
+        ".area": lambda v: len(v["buildings"]),
+        ".warrior": lambda v: sum(1 for w in v["warriors"] if w),
+        ".money-row": lambda v: 3,
+    },
+}
+
+
+def _drawn(page: Any, game: str) -> tuple[dict[str, int], dict[str, int]]:
+    """What the board draws and what the seat's last view says it should, counted (read on a settled page)."""
+    for _ in range(20):
+        page.wait_for_selector(READY)
+        before = len(page.recorder.frames)
+        view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
+        counts = page.evaluate("""(sels) => Object.fromEntries(sels.map((s) => [s, s === "hand"
+            ? [...document.querySelectorAll("#board svg .card")].filter((e) => !e.closest(".laid")).length
+            : document.querySelectorAll("#board svg " + s).length]))""", list(DRAWN[game]))
+        if len(page.recorder.frames) == before and page.get_attribute("body", "data-busy") == "false":
+            return counts, {k: f(view) for k, f in DRAWN[game].items()}
+        page.wait_for_timeout(100)
+    raise AssertionError("the page never settled")
 
 
 @pytest.mark.parametrize(("game", "variant", "seats", "board", "shot_at"), GAMES, ids=[g[0] for g in GAMES])
@@ -39,7 +81,14 @@ def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: Threa
     else:
         page.wait_for_selector("#board .generic")
 
+    if board is not None:  # the first position, as the view has it
+        drawn, expected = _drawn(page, game)
+        assert drawn == expected
+
     def picture(clicks: int) -> None:
+        if board is not None and clicks == shot_at and page.get_attribute("body", "data-over") != "true":
+            drawn, expected = _drawn(page, game)  # and one well into the match
+            assert drawn == expected, f"after {clicks} clicks"
         if screenshots is not None and clicks == shot_at:
             page.wait_for_selector("body[data-busy=false]")
             page.locator("main.table").screenshot(path=str(screenshots / f"{game}.png"))
@@ -56,6 +105,8 @@ def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: Threa
 
     messages = page.recorder.frames
     assert any('"type":"sync"' in m for m in messages)
+    refused = [m for m in messages if '"type":"error"' in m and '"stale_cursor"' not in m]
+    assert refused == []  # the board offered only what the server accepts: legal commands
     leaks = scan(messages, match, 0)
     assert leaks == [], leaks[:5]
     json_answers = [text for url, text in page.recorder.json if "/api/" in url]
