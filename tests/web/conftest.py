@@ -100,16 +100,41 @@ def web_server(tmp_path: Path) -> Iterator[ThreadServer]:
     s.stop()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh browser context and page; fails the test on any script error the page met."""
+def _new_page(browser: Any) -> tuple[Any, Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     context.set_default_timeout(30_000)
     page = context.new_page()
     page.recorder = Recorder(page)
+    return context, page
+
+
+def _page_errors(page: Any) -> list[str]:
+    return [e for e in page.recorder.errors if "Failed to load resource" not in e]
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser context and page; fails the test on any script error the page met."""
+    context, page = _new_page(browser)
     yield page
-    errors = [e for e in page.recorder.errors if "Failed to load resource" not in e]
+    errors = _page_errors(page)
     context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    """Makes more pages, each in a context of its own (another person's browser); as strict as ``page``."""
+    made: list[tuple[Any, Any]] = []
+
+    def make() -> Any:
+        made.append(_new_page(browser))
+        return made[-1][1]
+
+    yield make
+    errors = [e for _, p in made for e in _page_errors(p)]
+    for context, _ in made:
+        context.close()
     assert not errors, errors
 
 

@@ -12,6 +12,7 @@ hashes).
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +136,57 @@ def test_undo_and_redo_take_back_and_replay_the_seats_own_command(page: Any, web
     assert page.locator("#redo").is_enabled()
     page.click("#redo")
     page.wait_for_selector(f"body[data-busy=false][data-cursor='{after}']")
+
+
+def test_two_people_and_a_spectator_meet_through_the_lobby(page: Any, new_page: Any, web_server: ThreadServer) -> None:
+    # one browser creates a short Mordred match with an open seat and a bot, a second joins the open seat from
+    # the lobby, a third watches from it; the two people play it out by clicks, each seeing only its seat
+    host, guest, watcher = page, new_page(), new_page()
+    host.goto(web_server.base + "/")
+    host.wait_for_selector("body[data-ready=true]")
+    host.select_option("#game", "mordred")
+    host.select_option("#variant", "short")
+    host.fill("#seats", "3")
+    host.dispatch_event("#seats", "change")
+    host.select_option("#seat-list select[data-seat='1']", "open")
+    host.select_option("#seat-list select[data-seat='2']", "bot:random")
+    host.click("#create-button")
+    host.wait_for_url("**/play/**")
+    match_id = host.url.rsplit("/play/", 1)[1]
+
+    guest.goto(web_server.base + "/")
+    row = f".match-row[data-match='{match_id}']"
+    guest.click(f"{row} button.join")  # only seat 1 is open: the one button of the row
+    guest.wait_for_url(f"**/play/{match_id}")
+    guest.wait_for_selector("body[data-seat='1']")
+    watcher.goto(web_server.base + "/")
+    watcher.wait_for_selector(row)
+    assert watcher.query_selector_all(f"{row} button.join") == []  # the seat is taken now
+    watcher.click(f"{row} a:text('Watch')")
+    watcher.wait_for_selector("body[data-seat=spectator]")
+    host.wait_for_selector("body[data-seat='0']")
+
+    rnd = random.Random(11)
+    for _ in range(600):
+        if all(p.get_attribute("body", "data-over") == "true" for p in (host, guest, watcher)):
+            break
+        clicked = False
+        for p in (host, guest):
+            if p.get_attribute("body", "data-busy") == "false" and p.get_attribute("body", "data-acting") == "true":
+                targets = p.query_selector_all(".act.target") or p.query_selector_all(".act")
+                if targets:
+                    rnd.choice(targets).click()
+                    clicked = True
+        assert watcher.query_selector_all(".act") == []
+        if not clicked:
+            host.wait_for_timeout(50)
+    else:
+        raise AssertionError("the match did not end in 600 rounds of clicks")
+
+    match, opened = referee_copy(web_server.base, match_id)
+    assert match.is_over and opened["verify"]["ok"]
+    assert {r.actor for r in match.records} >= {0, 1}  # both people played, each from its own page
+    for p, seat in ((host, 0), (guest, 1), (watcher, None)):
+        assert scan(p.recorder.frames, match, seat) == []
+        assert [m for m in p.recorder.frames if '"type":"error"' in m and '"stale_cursor"' not in m] == []
+        assert p.get_attribute("body", "data-cursor") == str(match.cursor)
