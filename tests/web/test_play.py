@@ -114,6 +114,28 @@ def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: Threa
     assert scan([t for t in json_answers if t.startswith("{")], match, 0) == []
 
 
+def test_saboteur_deluxe_shows_fronts_and_only_the_roles_the_seat_knows(page: Any, web_server: ThreadServer) -> None:
+    create_from_lobby(page, web_server.base, "saboteur", variant="deluxe", seats=5, bot="random")
+    page.wait_for_selector("#board svg.saboteur")
+    for clicks in range(0, 36, 6):
+        click_through(page, seed=5 + clicks, until=lambda n: n >= 6)
+        if page.get_attribute("body", "data-over") == "true":
+            break
+        drawn, expected = _drawn(page, "saboteur")
+        assert drawn == expected
+        view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
+        if view["phase"] != "play":
+            continue
+        known = {0} | {s for s, _ in view["inspected"]}  # its own role, and those it inspected
+        shown = {int(p.get_attribute("data-seat")) for p in page.query_selector_all("#board svg .player-panel")
+                 if "·" in (p.query_selector_all("text.small")[0].text_content() or "")}
+        assert shown == known
+    match_id = page.url.rsplit("/play/", 1)[1]
+    assert web_server.lobby.match(match_id)["variant"] == "deluxe"
+    frames = page.recorder.frames
+    assert [m for m in frames if '"type":"error"' in m and '"stale_cursor"' not in m] == []
+
+
 def test_a_spectator_sees_no_hand_and_cannot_act(page: Any, web_server: ThreadServer) -> None:
     created = web_server.lobby.create(game="saboteur", seats=3, bots={"0": "heuristic", "1": "heuristic", "2": "heuristic"})
     page.goto(f"{web_server.base}/play/{created['id']}")
