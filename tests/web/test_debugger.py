@@ -52,6 +52,13 @@ def test_a_saved_log_opens_and_steps_as_the_referee_and_as_a_seat(page: Any, web
     page.click("#where")  # away from the input: the arrow keys step
     page.keyboard.press("ArrowLeft")
     wait_at(page, 39)
+    page.fill("#scrub", "12")  # the slider
+    wait_at(page, 12)
+    page.click("#timeline .tick[data-seq='29']")  # a record on the timeline: the position after it
+    wait_at(page, 30)
+    page.fill("#jump", "39")
+    page.dispatch_event("#jump", "change")
+    wait_at(page, 39)
     m.seek(39)
     assert "pile" in page.inner_text("#board")  # the referee's state, as a tree
     # seen as seat 2: its board, its own hand, and others' secret commands redacted
