@@ -22,6 +22,7 @@ from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, r
 from .records import Record, SeenRecord, seen_by
 from .registry import available, get_game, register, resolve
 from .rng import Rng
+from .wire import Wire, to_wire, wire_for
 
 __all__ = [
     "ENGINE",
@@ -58,6 +59,7 @@ __all__ = [
     "UnknownGame",
     "UnsupportedLog",
     "VerifyReport",
+    "Wire",
     "available",
     "canonical",
     "codec_for",
@@ -71,6 +73,8 @@ __all__ = [
     "replay",
     "resolve",
     "seen_by",
+    "to_wire",
     "unstructure",
     "verify",
+    "wire_for",
 ]
