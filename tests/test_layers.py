@@ -134,8 +134,6 @@ AREAS = sorted({_area(m) for m in MODULES})
 KNOWN = {
     "circle:meeple.engine",
     # --
-    "circle:meeple.games.gophers",
-    "rules:meeple.games.gophers",
     # --
     "circle:meeple.games.kings",
     "rules:meeple.games.kings",

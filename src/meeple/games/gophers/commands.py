@@ -1,4 +1,9 @@
-"""What players (and the engine) may ask for in Gophers."""
+"""What players (and the engine) may ask for in Gophers.
+
+No command carries a secret: every field of every command is seen at the
+table (a kept gift card goes face up, laid cards are shown), so none
+declares ``secret`` fields and other seats see each command whole.
+"""
 
 from __future__ import annotations
 
@@ -69,28 +74,53 @@ class TakeGift(Command):
 
 
 @attrs.frozen
-class Collect(Command):
-    """Collect the supplies at your hole: ``plus`` cards added, ``minus`` cards subtracted.
+class Add(Command):
+    """Lay ``card`` as an added card of the collection you are making.
 
-    Both are sorted tuples of cards. With hands, both come from your hand; in
-    the beginner rules ``plus`` comes from the bank and ``minus`` is change
-    given back from your pile.
+    With hands the card comes from your hand; in the beginner rules it is
+    taken from the bank. Cards are laid in the order of
+    :data:`~.data.FACES` (acorns, berries, wheat; by value), and for one
+    value the added cards before the subtracted ones, so each collection
+    has exactly one way to be laid. A card is legal only if the collection
+    can still be completed.
+    """
+
+    tag: ClassVar[str] = "add"
+    card: Card
+
+
+@attrs.frozen
+class Subtract(Command):
+    """Lay ``card`` as a subtracted card (beginner rules: give it back as change from your pile).
+
+    Same order rule as :class:`Add`. Not in the simplified rules.
+    """
+
+    tag: ClassVar[str] = "subtract"
+    card: Card
+
+
+@attrs.frozen
+class Collect(Command):
+    """Finish the collection: the laid cards make exactly the count at your hole.
+
+    Added cards go to your face-up pile, subtracted ones to the face-down
+    pile (beginner rules: the taken cards to your pile, the change to the bank).
     """
 
     tag: ClassVar[str] = "collect"
-    plus: tuple[Card, ...]
-    minus: tuple[Card, ...] = ()
 
 
 @attrs.frozen
 class Pass(Command):
-    """Do not collect now (the mover's turn is then unproductive).
+    """Do not collect now (only before laying a card; the mover's turn is then unproductive).
 
-    The mover's pass draws a card (``CardDrawn``, a barrier event), so a
-    player may not undo it.
+    Every seat that stands on a supply is asked, whether it could collect or
+    not, so a pass tells nobody anything about a hand. The mover's pass
+    draws a card (``CardDrawn``, a barrier event), so a player may not undo it.
     """
 
     tag: ClassVar[str] = "pass"
 
 
-COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Collect, Pass)
+COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Add, Subtract, Collect, Pass)

@@ -40,10 +40,9 @@ SUPPLY_KINDS: tuple[Kind, ...] = (Kind.ACORN, Kind.BERRY, Kind.WHEAT)
 #: One-letter names used in labels, commands and the renderer.
 LETTER: dict[Kind, str] = {Kind.ACORN: "A", Kind.BERRY: "B", Kind.WHEAT: "W", Kind.DIG: "D"}
 _BY_LETTER = {v: k for k, v in LETTER.items()}
-_KIND_ORDER = {Kind.ACORN: 0, Kind.BERRY: 1, Kind.WHEAT: 2, Kind.DIG: 3}
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Card:
     """One card: a supply ``kind`` with face ``value`` 1..10, or a dig card (value 0).
 
@@ -58,9 +57,12 @@ class Card:
     value: int
 
     @property
-    def key(self) -> tuple[int, int]:
-        """The sort key: kind (acorn, berry, wheat, dig), then value."""
-        return (_KIND_ORDER[self.kind], self.value)
+    def key(self) -> int:
+        """The sort key: the card's place in :data:`FACES` (acorns, berries, wheat, dig; then value).
+
+        Only the faces of the box have one: ``Card(Kind.ACORN, 11)`` raises KeyError.
+        """
+        return RANK[self]
 
     def __repr__(self) -> str:
         return "D" if self.kind is Kind.DIG else f"{LETTER[self.kind]}{self.value}"
@@ -78,18 +80,26 @@ def card(text: str) -> Card:
     if text == "D":
         return DIG
     kind = _BY_LETTER.get(text[:1])
-    if kind is None or kind is Kind.DIG or not text[1:].isdigit():
+    if kind is None or kind is Kind.DIG or not text[1:].isdigit() or not 1 <= int(text[1:]) <= 10:
         raise ValueError(f"not a card name: {text!r} (use A7, B10, W1 or D)")
     return Card(kind, int(text[1:]))
 
 
+#: Every card face in the canonical order: acorns 1..10, berries 1..10,
+#: wheat ears 1..10, then the dig card. Hands, piles and collections list
+#: cards in this order.
+FACES: tuple[Card, ...] = (*(Card(k, v) for k in (Kind.ACORN, Kind.BERRY, Kind.WHEAT) for v in range(1, 11)), DIG)
+#: The position of each face in :data:`FACES` (the sort key of cards).
+RANK: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
+
+
 def sort_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
-    """Return ``cards`` as a sorted tuple (the canonical form of a multiset of cards)."""
-    return tuple(sorted(cards, key=_card_key))
+    """Return ``cards`` as a sorted tuple (the canonical form of a multiset of cards).
 
-
-def _card_key(c: Card) -> tuple[int, int]:
-    return c.key
+    >>> sort_cards([card("W2"), card("A9"), card("A1")])
+    (A1, A9, W2)
+    """
+    return tuple(sorted(cards, key=RANK.__getitem__))
 
 
 #: Face values printed on supply cards (designed: 1..10, so the simplified
@@ -107,9 +117,6 @@ DIG_REMOVED_SIMPLIFIED = 2
 VALUES_REMOVED_SIMPLIFIED: tuple[int, ...] = (8, 9, 10)
 #: Cards dealt to each player at set-up (seed text: "по шесть карт").
 HAND_SIZE = 6
-#: Default hand limit (designed: keeps the set of signed combinations small;
-#: see the rules page).
-HAND_LIMIT = 10
 #: Cards shown by a gift (seed text: "три верхние карты").
 GIFT_CARDS = 3
 #: The end trigger: the deck is empty and some hand holds at most this many
@@ -117,6 +124,22 @@ GIFT_CARDS = 3
 END_HAND = 3
 #: The die has six faces, one per spread of the book.
 DIE = 6
+#: Book rolls (portals and dig cards) allowed in one turn (designed: a safety
+#: stop for portal chains; a chain this long has probability below 10**-6).
+MAX_BOOK_ROLLS = 12
+#: Beginner rules: extra moves that gifts may give in one turn (designed, as
+#: the portal chains are capped: the twelfth gift in a row moves no more).
+MAX_EXTRA_MOVES = 12
+#: Unproductive turns in a row that draw no card, in rounds, after which the
+#: game ends (designed: a safety stop; see the rules page for how rarely it acts).
+STALL_ROUNDS = 5
+#: Beginner rules: the stall guard's rounds (designed: longer, because an
+#: open bank can always be emptied and only wandering pawns delay it).
+STALL_ROUNDS_BEGINNER = 100
+#: Beginner rules: most cards taken from the bank and given back as change in
+#: one collection (seed text: "одной картой, можно двумя-тремя ... со сдачей").
+BANK_TAKE = 3
+BANK_CHANGE = 2
 
 
 def supply_cards(removed_values: tuple[int, ...] = ()) -> tuple[Card, ...]:
@@ -291,3 +314,30 @@ def spread(number: int) -> Spread:
 def label_census() -> Counter[str]:
     """Count the label kinds over the whole book (used by the docs and tests)."""
     return Counter(lab.kind.value for s in SPREADS for lab in s.labels)
+
+
+# -- the beginner bank -----------------------------------------------------------------
+
+#: Beginner rules (5+): the face values of each kind laid out in the open bank,
+#: two cards of each (designed). They are the values 1..10 that some hole of
+#: that kind asks for exactly, so every card left in the bank can be taken on
+#: its own somewhere in the book and the bank can always run out of a kind,
+#: which is how the seed ends the game. With all of 1..10 the last cards of a
+#: kind were often a lone 1 or 3 that no hole could take, and games stalled
+#: (see the rules page for the figures).
+BEGINNER_VALUES: dict[Kind, tuple[int, ...]] = {
+    Kind.ACORN: (2, 3, 4, 5, 6, 7, 8, 9, 10),
+    Kind.BERRY: (2, 3, 4, 6, 7, 8, 9, 10),
+    Kind.WHEAT: (2, 4, 5, 7, 8, 9, 10),
+}
+
+
+def beginner_bank(removed_values: tuple[int, ...] = ()) -> tuple[Card, ...]:
+    """The open bank of the beginner rules, sorted, minus ``removed_values``.
+
+    >>> len(beginner_bank()), beginner_bank()[:3]
+    (48, (A2, A2, A3))
+    """
+    return tuple(
+        Card(k, v) for k in SUPPLY_KINDS for v in BEGINNER_VALUES[k] if v not in removed_values for _ in range(COPIES)
+    )

@@ -20,9 +20,10 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 
-from .data import Spread
+from .data import Spread, spread
 
 #: A walk's outcome: the hole it ends on and the seats whose pawns it jumped (sorted).
 Walk = tuple[int, tuple[int, ...]]
@@ -69,3 +70,16 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
         if by_length[k]:
             return frozenset(by_length[k])
     return frozenset()  # pragma: no cover - length 0 always holds the start
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Walk, ...]:
+    """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
+
+    The book never changes, so the outcomes of each position are worked out
+    once and remembered.
+
+    >>> walk_outcomes(1, 0, 1, ())
+    ((1, ()), (5, ()))
+    """
+    return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))
