@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.engine import ENGINE, IllegalCommand, Match, RandomBot, Rng
-from meeple.games.gophers import GAME, GophersOptions, Phase, State, Turn, Variant
+from meeple.games.gophers import GAME, GophersOptions, Phase, State, Variant
 from meeple.games.gophers.commands import Add, Collect, Subtract
 from meeple.games.gophers.data import (
     BANK_CHANGE,
@@ -25,6 +25,7 @@ from meeple.games.gophers.data import (
     spread,
 )
 from meeple.games.gophers.rules import build_deck, score, supply_of, tie_break
+from meeple.games.gophers.state import Cards, Table
 
 Collection = tuple[tuple[Card, ...], tuple[Card, ...]]
 
@@ -64,6 +65,7 @@ def test_cards_are_conserved_and_the_outcome_follows_the_scores(variant: str, se
         assert Counter({c: n for c, n in held.items() if c != DIG}) == supplies
         assert held[DIG] <= (0 if variant == "beginner" else box[DIG])
         assert all(len(h) == len(m) for h, m in zip(state.hands, state.seen)) and len(state.deck) == len(state.deck_seen)
+        assert state.table.scores == tuple(score(state, s) for s in range(seats)), "the kept scores follow the piles"
     assert final.phase is Phase.OVER
     outcome = GAME.outcome(final)
     assert outcome is not None
@@ -115,9 +117,9 @@ def _collect_state(hand: list[Card], sp: int, hole: int, variant: str, bank: lis
     other = (hole + 1) % HOLES
     held = (sort_cards(hand), ())
     return State(seats=2, options=GophersOptions(Variant(variant)), phase=Phase.COLLECT, spread=sp,
-                 positions=(hole, other), hands=held, seen=tuple((0,) * len(h) for h in held), deck=(DIG,),
-                 deck_seen=(0,), plus=(sort_cards(loot), ()), minus=((), ()), bank=sort_cards(bank), baskets=(0, 1),
-                 own_digs=(1, 1), turn=Turn(collectors=(0,)))
+                 positions=(hole, other), collectors=(0,),
+                 cards=Cards(held, tuple((0,) * len(h) for h in held), (DIG,), (0,)),
+                 table=Table((sort_cards(loot), ()), ((), ()), sort_cards(bank), (1, 1), (0, 1), (0, 0)))
 
 
 def _walk(state: State) -> set[Collection]:

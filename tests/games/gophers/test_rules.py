@@ -17,7 +17,9 @@ from meeple.games.gophers import GAME, GophersOptions, Phase, State, Turn, Varia
 from meeple.games.gophers.commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from meeple.games.gophers.data import HOLES, MAX_EXTRA_MOVES, SPREADS, Card, Spread, card, sort_cards
 from meeple.games.gophers.events import BasketRedeemed, BasketsTaken, CardDrawn, GiftOffered
+from meeple.games.gophers.fold import pile_score
 from meeple.games.gophers.rules import score
+from meeple.games.gophers.state import Cards, Table
 from meeple.games.gophers.walk import walks
 
 
@@ -42,6 +44,8 @@ def cards(names: str | Sequence[str]) -> tuple[Card, ...]:
 
 
 TURN_FIELDS = {a.name for a in attrs.fields(Turn)}
+CARDS_FIELDS = {a.name for a in attrs.fields(Cards)}
+TABLE_FIELDS = {a.name for a in attrs.fields(Table)}
 
 
 def make(
@@ -57,8 +61,8 @@ def make(
 ) -> State:
     """A state in play on ``spread`` with pawns at ``positions`` and the given hands.
 
-    Fields of the turn in progress (``roll``, ``collectors``, ...) may be given
-    among ``fields`` too.
+    Any field of the state, its turn, its cards or its table may be given
+    among ``fields`` too (``roll``, ``collectors``, ``plus``, ``bank``, ``seen``...).
     """
     n = len(positions)
     hands = hands if hands is not None else [""] * n
@@ -66,12 +70,14 @@ def make(
     held = tuple(cards(h) for h in hands)
     drawn = tuple(card(c) for c in deck.split())
     turn = Turn(**{k: fields.pop(k) for k in list(fields) if k in TURN_FIELDS})
-    base: dict[str, Any] = dict(
-        seats=n, options=options, phase=phase, spread=spread, positions=tuple(positions),
-        hands=held, seen=tuple((0,) * len(h) for h in held), deck=drawn, deck_seen=(0,) * len(drawn),
-        plus=((),) * n, minus=((),) * n, baskets=tuple(range(n)),
-        own_digs=(1 if variant == "beginner" else 0,) * n, current=current, turn=turn,
-    )
+    dealt = {"hands": held, "seen": tuple((0,) * len(h) for h in held), "deck": drawn, "deck_seen": (0,) * len(drawn)}
+    dealt.update({k: fields.pop(k) for k in list(fields) if k in CARDS_FIELDS})
+    table = {"plus": ((),) * n, "minus": ((),) * n, "baskets": tuple(range(n)),
+             "own_digs": (1 if variant == "beginner" else 0,) * n}
+    table.update({k: fields.pop(k) for k in list(fields) if k in TABLE_FIELDS})
+    table.setdefault("scores", tuple(pile_score(variant == "beginner", p, m) for p, m in zip(table["plus"], table["minus"])))
+    base: dict[str, Any] = dict(seats=n, options=options, phase=phase, spread=spread, positions=tuple(positions),
+                                current=current, cards=Cards(**dealt), table=Table(**table), turn=turn)
     base.update(fields)
     return State(**base)
 
@@ -328,9 +334,9 @@ def test_portal_rolls_again_and_turns_the_book_then_everybody_may_collect() -> N
     state = make([4, 2], ["W9", "W5 W6"], phase=Phase.MOVE, roll=1, deck="A1")
     state, events = play(state, 0, Move(3, ()), faces=[4])
     assert kinds_of(events) == ["moved", "book_rolled", "collection_opened"]
-    assert state.spread == 4 and state.turn.collectors == (0, 1)
+    assert state.spread == 4 and state.collectors == (0, 1)
     state, _ = lay(state, 0, "W9")
-    assert state.turn.collectors == (1,)
+    assert state.collectors == (1,)
     state, _ = lay(state, 1, "W5 W6")
     assert state.phase is Phase.START and state.current == 1
     assert score(state, 0) == 9 and score(state, 1) == 11
@@ -349,13 +355,13 @@ def test_portals_chain_and_supplies_are_collected_once_at_the_end() -> None:
     state, events = play(state, 0, Move(1, ()), faces=[4, 6])
     assert kinds_of(events) == ["moved", "book_rolled", "book_rolled", "collection_opened"]
     assert state.spread == 6 and state.turn.book_rolls == 2
-    assert state.turn.collectors == (0,)
+    assert state.collectors == (0,)
 
 
 def test_nobody_else_collects_without_a_turn_of_the_book() -> None:
     state = make([7, 8], ["A4", "A4"], phase=Phase.MOVE, roll=2, deck="B1 B2")
     state, _ = play(state, 0, Move(14, (1,)))  # A5: seat 0 cannot collect; seat 1 sits on A4
-    assert state.turn.collectors == (0,), "the mover is asked (it cannot collect, but nobody may know)"
+    assert state.collectors == (0,), "the mover is asked (it cannot collect, but nobody may know)"
     state, _ = play(state, 0, Pass())
     assert state.phase is Phase.START and state.current == 1
 
@@ -377,13 +383,13 @@ def test_dig_card_after_rolling_instead_of_walking() -> None:
     state = make([14, 0], ["B7 D", ""], phase=Phase.MOVE, roll=3)
     assert Dig() in legal(state, 0)
     state, _ = play(state, 0, Dig(), faces=[2])
-    assert state.spread == 2 and state.positions[0] == 14 and state.turn.collectors == (0,)
+    assert state.spread == 2 and state.positions[0] == 14 and state.collectors == (0,)
 
 
 def test_dig_roll_of_the_open_spread_leaves_the_book_and_the_mover_may_collect_here() -> None:
     state = make([14, 0], ["A5 D", ""])
     state, _events = play(state, 0, Dig(), faces=[1])
-    assert state.spread == 1 and state.turn.collectors == (0,)
+    assert state.spread == 1 and state.collectors == (0,)
 
 
 def test_dig_needs_a_dig_card() -> None:
@@ -414,7 +420,7 @@ def test_gift_dig_card_is_used_at_once_to_turn_the_book() -> None:
     state, _ = play(state, 0, Move(2, ()))
     state, events = play(state, 0, TakeGift(card("D")), faces=[4])
     assert kinds_of(events)[:3] == ["gift_taken", "dig_played", "book_rolled"]
-    assert state.spread == 4 and state.turn.collectors == (0,)
+    assert state.spread == 4 and state.collectors == (0,)
     assert card("D") not in state.hands[0] and not state.plus[0]
 
 
@@ -525,7 +531,7 @@ def test_beginner_gift_gives_an_extra_move_instead_of_cards() -> None:
     assert kinds_of(events) == ["moved", "extra_move"]
     assert state.phase is Phase.START and state.current == 0 and state.plus[0] == ()
     state, _ = play(state, 0, Roll(), faces=[1])
-    assert state.phase is Phase.MOVE and state.turn.roll == 1
+    assert state.phase is Phase.MOVE and state.roll == 1
 
 
 def test_beginner_a_second_gift_in_the_same_turn_gives_another_move() -> None:
@@ -552,7 +558,7 @@ def test_beginner_each_player_owns_one_dig_card() -> None:
     assert legal(state, 0) == [Roll(), Dig()]
     state, _ = play(state, 0, Dig(), faces=[1])
     assert state.own_digs == (0, 1)
-    state = attrs.evolve(state, phase=Phase.START, current=0, turn=Turn())
+    state = attrs.evolve(state, phase=Phase.START, current=0, collectors=(), turn=Turn())
     assert legal(state, 0) == [Roll()]
 
 

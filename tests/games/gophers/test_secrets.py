@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from meeple.engine import ENGINE, Event, Match, RandomBot, Rng
 from meeple.engine.codec import pack, unstructure
 from meeple.engine.match import derive_salt
-from meeple.games.gophers import GAME, Phase, State, Turn
+from meeple.games.gophers import GAME, Phase, State
 from meeple.games.gophers.commands import Add, Move, Pass, Roll, TakeGift
 from meeple.games.gophers.data import card
 from meeple.games.gophers.events import CardDrawn, CollectionOpened, GiftOffered, GiftTaken
@@ -151,7 +151,7 @@ def test_showing_one_of_two_alike_cards_leaves_nothing_known() -> None:
 def test_a_known_card_in_another_seats_gift_offer_stays_known_to_the_seat_that_put_it_there() -> None:
     state = _gift("A7 B3 W9", "W9", hands=("", "B1"))  # deck A7 B3, known to seat 0
     assert state.current == 1
-    state = attrs.evolve(state, positions=(0, 1), phase=Phase.MOVE, turn=Turn(roll=1))
+    state = attrs.evolve(state, positions=(0, 1), phase=Phase.MOVE, roll=1)
     state, events = play(state, 1, Move(2, ()))  # seat 1 on the gift: it is shown A7 and B3
     assert GiftOffered(1, cards_in_order("A7 B3")) in events
     assert GAME.view(state, 0).gift_offer == (card("A7"), card("B3"))

@@ -13,7 +13,7 @@ from meeple.engine import Command, Rng
 
 from .combos import can_collect_bank, hand_reach, laid_sum
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
-from .data import DIG, RANK, SUPPLY_KINDS, Kind, Label, LabelKind, spread
+from .data import DIG, RANK, SUPPLY_KINDS, Card, Kind, Label, LabelKind, spread
 from .options import Variant
 from .view import View
 
@@ -32,6 +32,8 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
+        #: the sums each recent hand can make, by (hand, kinds, subtraction)
+        self._reach: dict[tuple[tuple[Card, ...], tuple[Kind, ...], bool], tuple[int, int]] = {}
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return one of ``legal``."""
@@ -46,7 +48,10 @@ class HeuristicBot:
             return self._lay(view, legal)
         if isinstance(first, Place):
             can = self._collector(view)
-            return max(legal, key=lambda c: self._place_worth(can, c))
+            worth = [self._place_worth(can, c) for c in legal]
+            top = max(worth)
+            best = [c for c, w in zip(legal, worth) if w == top]
+            return best[self._rng.below(len(best))]
         if isinstance(first, TakeGift):
             return max(legal, key=lambda c: c.card.value if isinstance(c, TakeGift) and c.card != DIG else 0.5)
         return legal[0]
@@ -67,10 +72,17 @@ class HeuristicBot:
 
             return bank
         subtract = view.variant is not Variant.SIMPLIFIED
-        reach = {k: hand_reach(view.hand, k, subtract) for k in (*((k,) for k in SUPPLY_KINDS), SUPPLY_KINDS)}
+        reach = self._reach
+        if len(reach) > 256:
+            reach.clear()
+        held = view.hand
 
         def hand(lab: Label) -> bool:
-            bits, off = reach[_kinds(lab)]
+            key = (held, _kinds(lab), subtract)
+            found = reach.get(key)
+            if found is None:
+                found = reach[key] = hand_reach(held, key[1], subtract)
+            bits, off = found
             return 0 <= lab.count + off <= 2 * off and bool(bits >> (lab.count + off) & 1)
 
         return hand
@@ -93,25 +105,31 @@ class HeuristicBot:
         return float(lab.count)
 
     def _move(self, view: View, legal: Sequence[Command]) -> Command:
+        """The walk to the most valuable hole (ties broken at random); a dig card when nothing is worth it."""
         can = self._collector(view)
         labels = spread(view.spread).labels
-        best: Command | None = None
+        baskets = view.variant is Variant.ADVANCED
+        best: list[Command] = []
         best_worth = -1.0
+        worth_of: dict[int, float] = {}
         for c in legal:
             if not isinstance(c, Move):
                 continue
-            w = self._worth(view, can, labels[c.dest])
-            if w > 0 and view.variant is Variant.ADVANCED:
+            w = worth_of.get(c.dest)
+            if w is None:
+                w = worth_of[c.dest] = self._worth(view, can, labels[c.dest])
+            if w > 0 and baskets:
                 w += BASKET_WORTH * len(c.jumped)
-            w += self._rng.below(100) / 1000.0
             if w > best_worth:
-                best, best_worth = c, w
+                best, best_worth = [c], w
+            elif w == best_worth:
+                best.append(c)
         digs = [c for c in legal if isinstance(c, Dig)]
         if digs and best_worth < 1.0 and view.roll:
             return digs[0]
-        if best is None:
+        if not best:
             return digs[0] if digs else legal[0]
-        return best
+        return best[self._rng.below(len(best))] if len(best) > 1 else best[0]
 
     def _lay(self, view: View, legal: Sequence[Command]) -> Command:
         """Collect whenever it can, with few cards: a card that finishes, else one a later card can finish."""
@@ -142,8 +160,9 @@ class HeuristicBot:
         return max(lays, key=signed)
 
     def _place_worth(self, can: Callable[[Label], bool], c: Command) -> float:
+        """How many spreads offer something at this hole (a collection in hand, a gift, a portal)."""
         assert isinstance(c, Place)
-        return sum(self._worth_plain(can, spread(n).labels[c.hole]) > 0 for n in range(1, 7)) + self._rng.below(100) / 1000.0
+        return sum(self._worth_plain(can, spread(n).labels[c.hole]) > 0 for n in range(1, 7))
 
     @staticmethod
     def _worth_plain(can: Callable[[Label], bool], lab: Label) -> float:

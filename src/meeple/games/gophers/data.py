@@ -42,30 +42,49 @@ LETTER: dict[Kind, str] = {Kind.ACORN: "A", Kind.BERRY: "B", Kind.WHEAT: "W", Ki
 _BY_LETTER = {v: k for k, v in LETTER.items()}
 
 
-@attrs.frozen(cache_hash=True)
+def _face_value(card: Card, _attribute: object, value: int) -> None:
+    if value.__class__ is not int or not (value == 0 if card.kind is Kind.DIG else 1 <= value <= 10):
+        raise ValueError(f"no {card.kind.value} card has the value {value!r} (supplies 1..10, the dig card 0)")
+
+
+@attrs.frozen(eq=False)
 class Card:
     """One card: a supply ``kind`` with face ``value`` 1..10, or a dig card (value 0).
 
-    Cards of the same kind and value are identical, so hands and piles are
-    sorted tuples of cards (multisets), not sets of card ids.
+    Cards of the same kind and value are identical, and in the program they
+    are one object: the box has 31 faces and ``Card(kind, value)`` always
+    returns the one of that face, so cards compare and hash by identity (as
+    fast as ints). Hands and piles are sorted tuples of cards (multisets).
 
-    >>> Card(Kind.BERRY, 7)
-    B7
+    >>> Card(Kind.BERRY, 7), Card(Kind.BERRY, 7) is card("B7")
+    (B7, True)
     """
 
     kind: Kind
-    value: int
+    value: int = attrs.field(validator=_face_value)
+
+    def __new__(cls, kind: Kind, value: int) -> Card:
+        found = _FACE.get((kind, value))
+        if found is None:
+            found = super().__new__(cls)
+            if kind in _KIND_SET and value.__class__ is int and (value == 0 if kind is Kind.DIG else 1 <= value <= 10):
+                _FACE[kind, value] = found  # a card of the box (anything else fails its validator)
+        return found
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Kind, int]]:
+        return (Card, (self.kind, self.value))
 
     @property
     def key(self) -> int:
-        """The sort key: the card's place in :data:`FACES` (acorns, berries, wheat, dig; then value).
-
-        Only the faces of the box have one: ``Card(Kind.ACORN, 11)`` raises KeyError.
-        """
+        """The sort key: the card's place in :data:`FACES` (acorns, berries, wheat, dig; then value)."""
         return RANK[self]
 
     def __repr__(self) -> str:
         return "D" if self.kind is Kind.DIG else f"{LETTER[self.kind]}{self.value}"
+
+
+_FACE: dict[tuple[Kind, int], Card] = {}
+_KIND_SET = frozenset(Kind)
 
 
 DIG = Card(Kind.DIG, 0)

@@ -138,7 +138,7 @@ def render(state: State, seat: int | None = None) -> str:
         case Phase.START:
             lines.append(f"seat {state.current} to roll (or dig)")
         case Phase.MOVE:
-            lines.append(f"seat {state.current} rolled {turn.roll}: walk (or dig)")
+            lines.append(f"seat {state.current} rolled {state.roll}: walk (or dig)")
         case Phase.GIFT:
             if seat is None or seat == state.current:
                 offer = _cards(turn.offer)
@@ -146,11 +146,11 @@ def render(state: State, seat: int | None = None) -> str:
                 offer = _cards(tuple(c if m >> seat & 1 else None for c, m in zip(turn.offer, turn.offer_seen)))
             lines.append(f"seat {state.current} chooses a gift: {offer}")
         case Phase.COLLECT:
-            who = turn.collectors[0]
+            who = state.collectors[0]
             laid = ""
             if turn.added or turn.subtracted:
                 laid = f", has laid {_collection(turn.added, turn.subtracted)}"
-            lines.append(f"seat {who} may collect{laid} (then {list(turn.collectors[1:])})")
+            lines.append(f"seat {who} may collect{laid} (then {list(state.collectors[1:])})")
         case Phase.OVER:
             lines.append(f"game over: {state.end_reason}")
     return "\n".join(lines)

@@ -12,11 +12,7 @@ game object together from the rules, :mod:`.view`, :mod:`.render` and :mod:`.bot
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
-from typing import Any
-
-import attrs
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
 
@@ -37,6 +33,7 @@ from .data import (
     MAX_BOOK_ROLLS,
     MAX_EXTRA_MOVES,
     RANK,
+    SPREADS,
     STALL_ROUNDS,
     STALL_ROUNDS_BEGINNER,
     SUPPLY_KINDS,
@@ -47,7 +44,6 @@ from .data import (
     LabelKind,
     beginner_bank,
     sort_cards,
-    spread,
     supply_cards,
 )
 from .events import (
@@ -73,8 +69,9 @@ from .events import (
     Rolled,
     TurnEnded,
 )
+from .fold import fold, pile_score
 from .options import GophersOptions, Variant
-from .state import NEW_TURN, Phase, State
+from .state import Phase, State
 from .walk import walk_outcomes
 
 INFO = GameInfo(
@@ -114,7 +111,7 @@ def build_deck(options: GophersOptions) -> tuple[Card, ...]:
 
 def label_at(state: State, seat: int) -> Label:
     """The label of ``seat``'s hole on the open spread."""
-    return spread(state.spread).labels[state.positions[seat]]
+    return SPREADS[state.spread - 1].labels[state.positions[seat]]
 
 
 def supply_of(label: Label) -> tuple[Kind, ...]:
@@ -127,43 +124,75 @@ def supply_of(label: Label) -> tuple[Kind, ...]:
     return ()
 
 
+#: The kinds each hole of each spread takes (``_TAKES[spread - 1][hole]``).
+_TAKES = tuple(tuple(supply_of(lab) for lab in sp.labels) for sp in SPREADS)
+
+
+def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
+    """The kinds of card ``seat`` may collect with at its hole now (none off supplies and stores)."""
+    return _TAKES[state.spread - 1][state.positions[seat]]
+
+
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted)."""
-    pawns = tuple(sorted((h, s) for s, h in enumerate(state.positions) if s != seat and h >= 0))
-    return _moves(state.spread, state.positions[seat], state.turn.roll, pawns)
+    return _walks(state, seat)[0]
 
 
-def _moves(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Move, ...]:
-    key = (spread_no, start, steps, pawns)
+def is_legal_walk(state: State, seat: int, dest: int, jumped: tuple[int, ...]) -> bool:
+    """True if walking to ``dest``, jumping the pawns of ``jumped``, is one of the legal walks."""
+    return (dest, jumped) in _walks(state, seat)[1]
+
+
+def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[int, tuple[int, ...]]]]:
+    positions = state.positions
+    key = (state.spread, state.roll, seat, positions)
     found = _MOVES.get(key)
     if found is None:
         if len(_MOVES) > 1 << 15:
             _MOVES.clear()
-        found = _MOVES[key] = tuple(Move(d, j) for d, j in walk_outcomes(spread_no, start, steps, pawns))
+        pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
+        outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
+        found = _MOVES[key] = (tuple(Move(d, j) for d, j in outcomes), frozenset(outcomes))
     return found
 
 
-_MOVES: dict[tuple[int, int, int, tuple[tuple[int, int], ...]], tuple[Move, ...]] = {}
+#: The Move commands of each position (the book never changes, so they are made once).
+_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[tuple[Move, ...], frozenset[tuple[int, tuple[int, ...]]]]] = {}
 
 
-def collect_steps(state: State, seat: int) -> list[Step]:
-    """The cards ``seat`` may lay next for its collection (see :mod:`.combos`)."""
-    lab = label_at(state, seat)
-    kinds = supply_of(lab)
-    if not kinds:
-        return []
-    turn = state.turn
-    if state.options.beginner:
-        return bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted)
-    return hand_steps(state.hands[seat], kinds, lab.count, state.options.subtraction, turn.added, turn.subtracted)
+def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
+    """The cards ``seat`` may lay next for its collection (see :mod:`.combos`).
+
+    The last answer is remembered: ``decide`` asks again for the state that
+    ``legal_commands`` was just asked about.
+    """
+    global _LAST_STEPS
+    last = _LAST_STEPS
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    kinds = takes_at(state, seat)
+    steps: tuple[Step, ...] = ()
+    if kinds:
+        lab = label_at(state, seat)
+        turn = state.turn
+        if state.options.beginner:
+            steps = tuple(bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted))
+        else:
+            steps = tuple(hand_steps(state.hands[seat], kinds, lab.count, state.options.subtraction,
+                                     turn.added, turn.subtracted))
+    _LAST_STEPS = (state, seat, steps)
+    return steps
+
+
+_LAST_STEPS: tuple[State | None, int, tuple[Step, ...]] = (None, -1, ())
 
 
 def can_collect(state: State, seat: int) -> bool:
     """True if ``seat`` could collect at its hole now (with nothing laid yet)."""
-    lab = label_at(state, seat)
-    kinds = supply_of(lab)
+    kinds = takes_at(state, seat)
     if not kinds:
         return False
+    lab = label_at(state, seat)
     if state.options.beginner:
         return can_collect_bank(state.bank, state.plus[seat], kinds, lab.count)
     return can_collect_hand(state.hands[seat], kinds, lab.count, state.options.subtraction)
@@ -177,17 +206,13 @@ def can_dig(state: State, seat: int) -> bool:
 
 
 def score(state: State, seat: int) -> int:
-    """The seat's score so far.
+    """The seat's score so far, from its piles.
 
-    Standard rules: the face-up pile's values minus the face-down pile's.
-    Beginner rules: the total of the kind the seat has least of.
+    Standard rules: the face-up pile's values minus the face-down pile's
+    (S "Подсчёт очков"). Beginner rules: the total of the kind the seat has
+    least of. The fold keeps the same figures in ``state.table.scores``.
     """
-    if state.options.beginner:
-        totals = dict.fromkeys(SUPPLY_KINDS, 0)
-        for c in state.plus[seat]:
-            totals[c.kind] += c.value
-        return min(totals.values())
-    return sum(c.value for c in state.plus[seat]) - sum(c.value for c in state.minus[seat])
+    return pile_score(state.options.beginner, state.plus[seat], state.minus[seat])
 
 
 def tie_break(state: State, seat: int) -> int:
@@ -201,73 +226,33 @@ def tie_break(state: State, seat: int) -> int:
     return -sum(c.value for c in state.minus[seat])
 
 
-# -- cards and who knows them ------------------------------------------------------
-
-
-def _add_card(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """``cards`` (sorted) with ``card`` put in its place."""
-    i = bisect.bisect_right(cards, RANK[card], key=RANK.__getitem__)
-    return (*cards[:i], card, *cards[i:])
-
-
-def _add_cards(cards: tuple[Card, ...], more: Sequence[Card]) -> tuple[Card, ...]:
-    return sort_cards([*cards, *more]) if more else cards
-
-
-def _remove_cards(cards: tuple[Card, ...], gone: Sequence[Card]) -> tuple[Card, ...]:
-    out = list(cards)
-    for c in gone:
-        out.remove(c)
-    return tuple(out)
-
-
-def _hand_add(hand: tuple[Card, ...], seen: tuple[int, ...], card: Card, mask: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
-    """``hand`` and its masks with ``card`` added, known to the seats of ``mask``."""
-    i = bisect.bisect_right(hand, RANK[card], key=RANK.__getitem__)
-    return (*hand[:i], card, *hand[i:]), (*seen[:i], mask, *seen[i:])
-
-
-def _hand_drop(hand: tuple[Card, ...], seen: tuple[int, ...], card: Card) -> tuple[tuple[Card, ...], tuple[int, ...]]:
-    """``hand`` and its masks with one copy of ``card`` gone (it was shown: laid or played).
-
-    Copies of a card are alike, so a seat that knew of ``k`` copies in this
-    hand knows of ``k - 1`` afterwards: the shown one may have been any.
-    """
-    rank = RANK[card]
-    i = bisect.bisect_left(hand, rank, key=RANK.__getitem__)
-    j = bisect.bisect_right(hand, rank, key=RANK.__getitem__, lo=i)
-    masks = seen[i:j]
-    rest = masks[1:]
-    if any(masks):
-        known = [0] * (j - i - 1)
-        union = 0
-        for m in masks:
-            union |= m
-        bit = 0
-        while union >> bit:
-            if union >> bit & 1:
-                for k in range(sum(m >> bit & 1 for m in masks) - 1):
-                    known[k] |= 1 << bit
-            bit += 1
-        rest = tuple(known)
-    return (*hand[:i], *hand[i + 1 :]), (*seen[:i], *rest, *seen[j:])
-
-
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return (*t[:i], v, *t[i + 1 :])
-
-
 class _Tx:
-    """The events of one command, folded as they are emitted so later rules see them."""
+    """The events of one command; ``state`` is the state after those emitted so far.
 
-    def __init__(self, game: GophersRules, state: State) -> None:
-        self.game = game
-        self.state = state
+    The events are folded only when a later rule reads ``state``, so a
+    command whose rules read nothing after emitting (a roll, a laid card)
+    folds nothing here: the engine folds its events once. The folds made
+    here are handed to ``evolve`` (see :attr:`GophersRules._folds`).
+    """
+
+    def __init__(self, state: State) -> None:
+        self._state = state
         self.events: list[Event] = []
+        self.folds: list[tuple[State, Event, State]] = []
+
+    @property
+    def state(self) -> State:
+        """The state after every event emitted so far."""
+        folds, events = self.folds, self.events
+        while len(folds) < len(events):
+            before = self._state
+            event = events[len(folds)]
+            self._state = fold(before, event)
+            folds.append((before, event, self._state))
+        return self._state
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = self.game.evolve(self.state, event)
 
 
 class GophersRules(Game[State, GophersOptions]):
@@ -288,7 +273,7 @@ class GophersRules(Game[State, GophersOptions]):
         """ENGINE deals and opens the book; then the player to move, or the next collector."""
         phase = state.phase
         if phase is Phase.COLLECT:
-            return state.turn.collectors[:1]
+            return state.collectors[:1]
         if phase is Phase.DEAL or phase is Phase.OPEN:
             return (ENGINE,)
         if phase is Phase.OVER:
@@ -329,16 +314,16 @@ class GophersRules(Game[State, GophersOptions]):
     # -- decide ---------------------------------------------------------------------
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Check ``command`` against the rules and return its events (see the module docstring)."""
-        tx = _Tx(self, state)
+        tx = _Tx(state)
         match command:
             case Roll():
                 self._need(state, Phase.START, command)
                 tx.emit(Rolled(seat, rng.die(DIE)))
             case Move():
                 self._need(state, Phase.MOVE, command)
-                if command not in legal_moves(state, seat):
+                if not is_legal_walk(state, seat, command.dest, command.jumped):
                     raise self.illegal(
-                        f"no walk of {state.turn.roll} steps along the tunnels of spread {state.spread} ends on hole "
+                        f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                         f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
                 tx.emit(Moved(seat, command.dest, command.jumped))
                 if command.dest == state.positions[seat]:
@@ -394,6 +379,7 @@ class GophersRules(Game[State, GophersOptions]):
                 tx.emit(BookOpened(rng.die(DIE)))
             case _:
                 raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
+        self._folds = tx.folds
         return tuple(tx.events)
 
     def _need(self, state: State, phase: Phase, command: Command) -> None:
@@ -472,7 +458,8 @@ class GophersRules(Game[State, GophersOptions]):
         if s.options.beginner:
             who = tuple(x for x in order if (x == current or turned) and can_collect(s, x))
         else:
-            who = tuple(x for x in order if (x == current or turned) and s.hands[x] and supply_of(label_at(s, x)))
+            hands = s.hands
+            who = tuple(x for x in order if (x == current or turned) and hands[x] and takes_at(s, x))
         if who:
             tx.emit(CollectionOpened(who))
         else:
@@ -519,7 +506,7 @@ class GophersRules(Game[State, GophersOptions]):
         raise self.illegal(f"with that card the count {lab.count} can no longer be made", Code.RULE, cmd)
 
     def _after_collector(self, tx: _Tx) -> None:
-        if not tx.state.turn.collectors:
+        if not tx.state.collectors:
             self._end_turn(tx)
 
     def _end_turn(self, tx: _Tx) -> None:
@@ -563,104 +550,22 @@ class GophersRules(Game[State, GophersOptions]):
         return ""
 
     # -- evolve -------------------------------------------------------------------
+    #: The folds of the last ``decide``: (state, event, next state). Decide folds
+    #: its events as it goes (later rules read them), and the engine then folds
+    #: the very same events into the very same state; ``evolve`` hands back the
+    #: state decide already made when it is given the same two objects.
+    _folds: Sequence[tuple[State, Event, State]] = ()
+
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state (pure; never draws)."""
-        s = state
-        turn = s.turn
-        match event:
-            case Rolled(roll=roll):
-                return attrs.evolve(s, phase=Phase.MOVE, turn=attrs.evolve(turn, roll=roll))
-            case Moved(seat=seat, dest=dest, jumped=jumped):
-                return attrs.evolve(s, positions=_set(s.positions, seat, dest),
-                                    turn=attrs.evolve(turn, jumped=(*turn.jumped, *jumped)))
-            case CardLaid(seat=seat, card=card, subtracted=sub):
-                laid = (attrs.evolve(turn, subtracted=(*turn.subtracted, card)) if sub
-                        else attrs.evolve(turn, added=(*turn.added, card)))
-                if not s.options.beginner:
-                    hand, seen = _hand_drop(s.hands[seat], s.seen[seat], card)
-                    return attrs.evolve(s, hands=_set(s.hands, seat, hand), seen=_set(s.seen, seat, seen), turn=laid)
-                if sub:
-                    return attrs.evolve(s, plus=_set(s.plus, seat, _remove_cards(s.plus[seat], (card,))), turn=laid)
-                return attrs.evolve(s, bank=_remove_cards(s.bank, (card,)), turn=laid)
-            case Collected(seat=seat, plus=plus, minus=minus):
-                nxt = attrs.evolve(turn, collectors=turn.collectors[1:], added=(), subtracted=())
-                if seat == s.current:
-                    nxt = attrs.evolve(nxt, productive=True, haul=((*turn.haul[0], *plus), (*turn.haul[1], *minus)))
-                if s.options.beginner:
-                    return attrs.evolve(s, bank=_add_cards(s.bank, minus), plus=_set(s.plus, seat, _add_cards(s.plus[seat], plus)),
-                                        turn=nxt)
-                return attrs.evolve(s, plus=_set(s.plus, seat, _add_cards(s.plus[seat], plus)),
-                                    minus=_set(s.minus, seat, _add_cards(s.minus[seat], minus)), turn=nxt)
-            case Passed():
-                return attrs.evolve(s, turn=attrs.evolve(turn, collectors=turn.collectors[1:]))
-            case CollectionOpened(collectors=who):
-                return attrs.evolve(s, phase=Phase.COLLECT, turn=attrs.evolve(turn, collectors=who))
-            case CardDrawn(seat=seat, card=card):
-                assert card is not None
-                hand, seen = _hand_add(s.hands[seat], s.seen[seat], card, s.deck_seen[0] & ~(1 << seat))
-                return attrs.evolve(s, hands=_set(s.hands, seat, hand), seen=_set(s.seen, seat, seen),
-                                    deck=s.deck[1:], deck_seen=s.deck_seen[1:])
-            case TurnEnded(next=nxt, idle=idle):
-                return attrs.evolve(s, phase=Phase.START, current=nxt, turn=NEW_TURN, idle=idle)
-            case BookRolled(roll=roll, turned=turned):
-                if turned:
-                    return attrs.evolve(s, spread=roll, turn=attrs.evolve(turn, turned=True, book_rolls=turn.book_rolls + 1))
-                return attrs.evolve(s, turn=attrs.evolve(turn, book_rolls=turn.book_rolls + 1))
-            case DigPlayed(seat=seat, from_gift=from_gift):
-                if from_gift:
-                    return s
-                if s.options.beginner:
-                    return attrs.evolve(s, own_digs=_set(s.own_digs, seat, s.own_digs[seat] - 1))
-                hand, seen = _hand_drop(s.hands[seat], s.seen[seat], DIG)
-                return attrs.evolve(s, hands=_set(s.hands, seat, hand), seen=_set(s.seen, seat, seen))
-            case GiftOffered(seat=seat, cards=cards):
-                cards = cards or ()
-                n = len(cards)
-                mine = 1 << seat
-                return attrs.evolve(s, phase=Phase.GIFT, deck=s.deck[n:], deck_seen=s.deck_seen[n:],
-                                    turn=attrs.evolve(turn, offer=cards, offer_seen=tuple(m | mine for m in s.deck_seen[:n]),
-                                                      gift_used=True))
-            case GiftTaken(seat=seat, card=card, index=i):
-                offer, seen = turn.offer, turn.offer_seen
-                s = attrs.evolve(s, deck=(*s.deck, *offer[:i], *offer[i + 1 :]),
-                                 deck_seen=(*s.deck_seen, *seen[:i], *seen[i + 1 :]),
-                                 turn=attrs.evolve(turn, offer=(), offer_seen=()))
-                if card == DIG:
-                    return s
-                turn = s.turn
-                return attrs.evolve(s, plus=_set(s.plus, seat, _add_card(s.plus[seat], card)),
-                                    turn=attrs.evolve(turn, productive=True, haul=((*turn.haul[0], card), turn.haul[1])))
-            case ExtraMove():
-                return attrs.evolve(s, phase=Phase.START, turn=attrs.evolve(turn, roll=0, extra_moves=turn.extra_moves + 1))
-            case BasketsTaken(seat=seat, owners=owners):
-                return attrs.evolve(s, baskets=tuple(seat if o in owners else h for o, h in enumerate(s.baskets)))
-            case BasketRedeemed(owner=owner, holder=holder, plus=plus, minus=minus):
-                return attrs.evolve(
-                    s,
-                    plus=_set(_set(s.plus, owner, _remove_cards(s.plus[owner], plus)), holder,
-                              _add_cards(s.plus[holder], plus)),
-                    minus=_set(_set(s.minus, owner, _remove_cards(s.minus[owner], minus)), holder,
-                               _add_cards(s.minus[holder], minus)),
-                    baskets=_set(s.baskets, owner, owner))
-            case Placed(seat=seat, hole=hole):
-                after = seat + 1
-                return attrs.evolve(s, positions=_set(s.positions, seat, hole),
-                                    current=after % s.seats, phase=Phase.PLACE if after < s.seats else Phase.OPEN)
-            case BookOpened(roll=roll):
-                return attrs.evolve(s, spread=roll, phase=Phase.START, current=0)
-            case Dealt(deck=deck, hands=hands):
-                n = s.seats
-                deck = deck or ()
-                full = tuple(h or () for h in hands)
-                return attrs.evolve(
-                    s, phase=Phase.PLACE, deck=deck, deck_seen=(0,) * len(deck), hands=full,
-                    seen=tuple((0,) * len(h) for h in full), positions=(-1,) * n, plus=((),) * n, minus=((),) * n,
-                    baskets=tuple(range(n)), own_digs=(0,) * n, current=0)
-            case BankLaid(bank=bank):
-                return attrs.evolve(s, bank=bank, own_digs=(1,) * s.seats)
-            case GameEnded(reason=reason):
-                return attrs.evolve(s, phase=Phase.OVER, end_reason=reason)
-        raise TypeError(f"gophers cannot fold {event!r}")
+        for before, done, after in self._folds:
+            if done is event and before is state:
+                return after
+        return self.fold(state, event)
+
+    def fold(self, state: State, event: Event) -> State:
+        """Fold one event into the state (see :mod:`.fold`)."""
+        return fold(state, event)
 
     # -- outcome -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:

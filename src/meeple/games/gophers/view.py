@@ -14,6 +14,8 @@ where they go from there (see :mod:`.state`); its view lists them
 
 from __future__ import annotations
 
+from itertools import compress
+
 import attrs
 
 from meeple.engine import Event, Rng
@@ -21,8 +23,7 @@ from meeple.engine import Event, Rng
 from .data import RANK, Card
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import Variant
-from .rules import score
-from .state import Phase, State
+from .state import Cards, Phase, State
 
 
 @attrs.frozen
@@ -71,49 +72,29 @@ def _knows(mask: int, seat: int | None) -> bool:
 
 def view(state: State, seat: int | None) -> View:
     """Return what ``seat`` may know of ``state``."""
-    n = state.seats if state.hands else 0
-    mine = state.hands[seat] if seat is not None and seat < len(state.hands) else ()
-    turn = state.turn
-    if seat is not None and seat == state.current:
-        offer: tuple[Card | None, ...] = turn.offer
-    else:
-        offer = tuple(c if _knows(m, seat) else None for c, m in zip(turn.offer, turn.offer_seen))
+    cards, table, turn = state.cards, state.table, state.turn
+    hands = cards.hands
+    n = state.seats if hands else 0
+    mine = hands[seat] if seat is not None and seat < len(hands) else ()
+    offer: tuple[Card | None, ...] = turn.offer
+    if offer and (seat is None or seat != state.current):
+        offer = tuple(c if _knows(m, seat) else None for c, m in zip(offer, turn.offer_seen))
     known_hands: tuple[tuple[Card, ...], ...] = ((),) * n
     known_deck: tuple[tuple[int, Card], ...] = ()
     if seat is not None:
-        if any(map(any, state.seen)):
+        bit = 1 << seat
+        if any(map(any, cards.seen)):
             known_hands = tuple(
-                () if s == seat else tuple(c for c, m in zip(hand, seen) if m >> seat & 1)
-                for s, (hand, seen) in enumerate(zip(state.hands, state.seen)))
-        if any(state.deck_seen):
-            known_deck = tuple((i, c) for i, (c, m) in enumerate(zip(state.deck, state.deck_seen)) if m >> seat & 1)
-    return View(
-        seat=seat,
-        variant=state.options.variant,
-        phase=state.phase,
-        spread=state.spread,
-        current=state.current,
-        roll=turn.roll,
-        positions=state.positions,
-        hand=mine,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        known_hands=known_hands,
-        deck_size=len(state.deck),
-        known_deck=known_deck,
-        plus=state.plus,
-        minus=state.minus,
-        bank=state.bank,
-        own_digs=state.own_digs,
-        baskets=state.baskets,
-        gift_offer=offer,
-        collectors=turn.collectors,
-        laid=(turn.added, turn.subtracted),
-        turned=turn.turned,
-        jumped=turn.jumped,
-        productive=turn.productive,
-        scores=tuple(score(state, s) for s in range(n)),
-        end_reason=state.end_reason,
-    )
+                () if s == seat or not any(seen) else tuple([c for c, m in zip(hand, seen) if m & bit])
+                for s, (hand, seen) in enumerate(zip(hands, cards.seen)))
+        deck_seen = cards.deck_seen
+        if any(deck_seen):
+            deck = cards.deck
+            known_deck = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
+    return View(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
+                mine, tuple(map(len, hands)), known_hands, len(cards.deck), known_deck, table.plus, table.minus,
+                table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
+                turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason)
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
@@ -166,6 +147,6 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     offer = turn.offer
     if hide_offer:
         offer = tuple(c if _knows(m, seat) else next(cards) for c, m in zip(turn.offer, turn.offer_seen))
-    return attrs.evolve(state, hands=tuple(hands), seen=tuple(seens), deck=deck,
+    return attrs.evolve(state, cards=Cards(tuple(hands), tuple(seens), deck, state.deck_seen),
                         turn=attrs.evolve(turn, offer=offer))
 
