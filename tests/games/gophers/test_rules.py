@@ -604,12 +604,22 @@ def test_game_goes_on_while_every_hand_holds_more_than_three_cards() -> None:
     assert state.phase is Phase.START
 
 
-def test_stalled_game_ends_after_five_rounds_without_a_productive_turn() -> None:
+def test_stalled_game_ends_after_twenty_rounds_without_a_productive_turn_or_a_draw() -> None:
     full = "B1 B2 B3 B4 B5"
-    state = make([7, 19], [full, full], phase=Phase.MOVE, roll=1, idle=9)
+    state = make([7, 19], [full, full], phase=Phase.MOVE, roll=1, idle=38)
     state, events = play(state, 0, Move(8, ()))
     state, events = play(state, 0, Pass())
-    assert kinds_of(events)[-1] == "game_ended" and "5 rounds" in state.end_reason
+    assert state.phase is not Phase.OVER and state.idle == 39
+    state = make([7, 19], [full, full], phase=Phase.MOVE, roll=1, idle=39)
+    state, events = play(state, 0, Move(8, ()))
+    state, events = play(state, 0, Pass())
+    assert kinds_of(events)[-1] == "game_ended" and "20 rounds" in state.end_reason
+
+
+def test_a_stalled_beginner_game_ends_after_a_hundred_rounds() -> None:
+    state = make([7, 19], variant="beginner", phase=Phase.MOVE, roll=1, idle=199, bank=cards("A2 B2 W2"))
+    state, events = play(state, 0, Move(8, ()))  # A4: the bank cannot make it
+    assert kinds_of(events)[-1] == "game_ended" and "100 rounds" in state.end_reason
 
 
 def test_score_is_added_cards_minus_subtracted_and_ties_go_to_fewer_subtracted_points() -> None:

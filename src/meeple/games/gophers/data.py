@@ -149,11 +149,15 @@ MAX_BOOK_ROLLS = 12
 #: Beginner rules: extra moves that gifts may give in one turn (designed, as
 #: the portal chains are capped: the twelfth gift in a row moves no more).
 MAX_EXTRA_MOVES = 12
-#: Unproductive turns in a row that draw no card, in rounds, after which the
-#: game ends (designed: a safety stop; see the rules page for how rarely it acts).
-STALL_ROUNDS = 5
-#: Beginner rules: the stall guard's rounds (designed: longer, because an
-#: open bank can always be emptied and only wandering pawns delay it).
+#: Rounds in a row of unproductive turns that draw no card after which the
+#: game ends (designed: a safety stop; the mover draws after every
+#: unproductive turn, so it counts only once the deck is empty; with five
+#: rounds it ended games in which collections were still possible, see the
+#: rules page for the figures).
+STALL_ROUNDS = 20
+#: Beginner rules: the same guard, in rounds without a collection (designed:
+#: longer, because every card of the bank can be taken somewhere and only
+#: wandering pawns delay the end; see the rules page).
 STALL_ROUNDS_BEGINNER = 100
 #: Beginner rules: most cards taken from the bank and given back as change in
 #: one collection (seed text: "одной картой, можно двумя-тремя ... со сдачей").

@@ -37,6 +37,7 @@ KEY: tuple[tuple[str, str], ...] = (
 CARD_KEY: tuple[tuple[str, str], ...] = (
     ("A7 B7 W7", "acorn, berry, wheat-ear card of value 7"),
     ("D", "dig card"),
+    ("?", "a card you have not seen"),
     ("+[...]", "face-up pile (added cards and gifts)"),
     ("-[...]", "face-down pile (subtracted cards)"),
 )
@@ -46,20 +47,20 @@ def legend(width: int = 78, baskets: bool = False) -> str:
     """The key printed under the board, wrapped to ``width`` columns.
 
     >>> print(legend(40).splitlines()[0])
-    Key: 07 hole number, A5 5 acorns,
+    Key: 07 hole number; A5 5 acorns;
     """
     entries = [f"{sym} {meaning}" for sym, meaning in (*KEY, *CARD_KEY)]
     if baskets:
-        entries.append("baskets [..] the owners whose baskets a seat holds")
+        entries.append("baskets [0, 2] the owners whose baskets a seat holds")
     lines: list[str] = []
     line = "Key:"
     for e in entries:
-        piece = f" {e},"
+        piece = f" {e};"
         if len(line) + len(piece) > width and line != "Key:":
             lines.append(line)
             line = "    "
         line += piece
-    lines.append(line.rstrip(","))
+    lines.append(line.rstrip(";"))
     return "\n".join(lines)
 
 
@@ -120,8 +121,9 @@ def render(state: State, seat: int | None = None) -> str:
         if opts.baskets:
             held = [o for o, h in enumerate(state.baskets) if h == s]
             basket = f"; baskets {held}"
+        up, down = " ".join(map(repr, state.plus[s])), " ".join(map(repr, state.minus[s]))
         lines.append(f"seat {s}{you}: hole {state.positions[s]}; score {score(state, s)}; {hand}; "
-                     f"pile +[{_cards(state.plus[s])}] -[{_cards(state.minus[s])}]{basket}")
+                     f"pile +[{up}] -[{down}]{basket}")
     if opts.beginner:
         lines.append(f"bank: {_cards(state.bank)}")
     else:
@@ -150,7 +152,8 @@ def render(state: State, seat: int | None = None) -> str:
             laid = ""
             if turn.added or turn.subtracted:
                 laid = f", has laid {_collection(turn.added, turn.subtracted)}"
-            lines.append(f"seat {who} may collect{laid} (then {list(state.collectors[1:])})")
+            then = ", ".join(map(str, state.collectors[1:]))
+            lines.append(f"seat {who} may collect{laid}" + (f" (then seat {then})" if then else ""))
         case Phase.OVER:
             lines.append(f"game over: {state.end_reason}")
     return "\n".join(lines)

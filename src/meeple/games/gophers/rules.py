@@ -156,6 +156,9 @@ def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[i
     return found
 
 
+#: The seats in turn order from each seat (``_ORDER[seats][first]``).
+_ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(9))
+
 #: The Move commands of each position (the book never changes, so they are made once).
 _MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[tuple[Move, ...], frozenset[tuple[int, tuple[int, ...]]]]] = {}
 
@@ -287,15 +290,10 @@ class GophersRules(Game[State, GophersOptions]):
     # -- legal commands ------------------------------------------------------------
     def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act)."""
-        if seat == ENGINE or seat not in self.to_act(state):
-            return ()
         phase = state.phase
-        if phase is Phase.START:
-            return _START[can_dig(state, seat)]
-        if phase is Phase.MOVE:
-            moves = legal_moves(state, seat)
-            return (*moves, DIG_CARD) if can_dig(state, seat) else moves
         if phase is Phase.COLLECT:
+            if not state.collectors or seat != state.collectors[0]:
+                return ()
             turn = state.turn
             out: list[Command] = [(_SUBTRACT if sub else _ADD)[c] for c, sub in collect_steps(state, seat)]
             if turn.added:
@@ -304,6 +302,13 @@ class GophersRules(Game[State, GophersOptions]):
             elif not turn.subtracted:
                 out.append(PASS)
             return out
+        if seat != state.current or phase is Phase.DEAL or phase is Phase.OPEN or phase is Phase.OVER:
+            return ()  # the engine's turn, or not this seat's
+        if phase is Phase.START:
+            return _START[can_dig(state, seat)]
+        if phase is Phase.MOVE:
+            moves = legal_moves(state, seat)
+            return (*moves, DIG_CARD) if can_dig(state, seat) else moves
         if phase is Phase.PLACE:
             taken = state.positions
             return [p for p in _PLACE if p.hole not in taken]
@@ -454,7 +459,7 @@ class GophersRules(Game[State, GophersOptions]):
         """
         s = tx.state
         current, turned = s.current, s.turn.turned
-        order = [(current + i) % s.seats for i in range(s.seats)]
+        order = _ORDER[s.seats][current]
         if s.options.beginner:
             who = tuple(x for x in order if (x == current or turned) and can_collect(s, x))
         else:

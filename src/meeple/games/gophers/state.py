@@ -215,6 +215,30 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     return replace
 
 
+def builder(cls: type[T]) -> Callable[..., T]:
+    """A quick constructor of the frozen class ``cls`` from all its fields, in order.
+
+    The same object as ``cls(*values)``, built as :func:`replacer` builds
+    copies (the class may only set its fields when built).
+
+    >>> builder(Turn)(True, 1, 0, False, (), (), (), (), (), False, ((), ())) == Turn(turned=True, book_rolls=1)
+    True
+    """
+    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    if any(f.validator or f.converter or not f.init for f in fields) or hasattr(cls, "__attrs_post_init__"):
+        raise TypeError(f"{cls.__name__} does more than set its fields when built")
+    names = [f.name for f in fields]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    body = ["    o = _new(_cls)"]
+    for i, name in enumerate(names):
+        namespace[f"_set{i}"] = getattr(cls, name).__set__
+        body.append(f"    _set{i}(o, {name})")
+    exec(f"def build({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n", namespace)
+    build: Callable[..., T] = namespace["build"]
+    build.__doc__ = f"A new {cls.__name__} from all its fields, in order."
+    return build
+
+
 #: ``attrs.evolve`` for the state and its records, quicker (see :func:`replacer`).
 replace_state = replacer(State)
 replace_turn = replacer(Turn)

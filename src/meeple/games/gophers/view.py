@@ -23,7 +23,7 @@ from meeple.engine import Event, Rng
 from .data import RANK, Card
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import Variant
-from .state import Cards, Phase, State
+from .state import Cards, Phase, State, builder
 
 
 @attrs.frozen
@@ -66,6 +66,9 @@ class View:
     end_reason: str
 
 
+_new_view = builder(View)
+
+
 def _knows(mask: int, seat: int | None) -> bool:
     return seat is not None and bool(mask >> seat & 1)
 
@@ -91,7 +94,7 @@ def view(state: State, seat: int | None) -> View:
         if any(deck_seen):
             deck = cards.deck
             known_deck = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
-    return View(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
+    return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
                 mine, tuple(map(len, hands)), known_hands, len(cards.deck), known_deck, table.plus, table.minus,
                 table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
                 turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason)
