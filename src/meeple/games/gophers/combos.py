@@ -130,7 +130,7 @@ def hand_steps(hand: tuple[Card, ...], kinds: tuple[Kind, ...], target: int, sub
 # -- the beginner bank: a few cards taken, a little change given ---------------------
 
 
-def _bank_faces(bank: tuple[Card, ...], pile: tuple[Card, ...], kind: Kind) -> list[tuple[Card, int, int]]:
+def _bank_faces(bank: tuple[Card, ...], pile: tuple[Card, ...], kind: Kind) -> tuple[tuple[Card, int, int], ...]:
     """The faces of ``kind`` in the bank or the pile, sorted: (face, copies in the bank, copies in the pile)."""
     counts: dict[Card, list[int]] = {}
     for c in bank:
@@ -139,51 +139,56 @@ def _bank_faces(bank: tuple[Card, ...], pile: tuple[Card, ...], kind: Kind) -> l
     for c in pile:
         if c.kind is kind:
             counts.setdefault(c, [0, 0])[1] += 1
-    return [(f, b, p) for f, (b, p) in sorted(counts.items(), key=lambda fc: RANK[fc[0]])]
+    return tuple((f, b, p) for f, (b, p) in sorted(counts.items(), key=lambda fc: RANK[fc[0]]))
 
 
 _OFF = 64  # nets of a bank collection stay well inside -64..64
 
+#: ``_bank_reach`` of recent faces: the bank changes only when somebody collects.
+_BANK_REACH: dict[tuple[tuple[tuple[Card, int, int], ...], int, int], list[list[list[int]]]] = {}
 
-def _bank_reach(faces: list[tuple[Card, int, int]], take: int, give: int) -> list[list[list[int]]]:
-    """``reach[i][t][g]``: net sums of faces ``i..`` taking exactly ``t`` cards and giving exactly ``g``.
+
+def _bank_reach(faces: tuple[tuple[Card, int, int], ...], take: int, give: int) -> list[list[list[int]]]:
+    """``reach[i][t][g]``: net sums of faces ``i..`` taking at most ``t`` cards and giving at most ``g``.
 
     A face is either taken or given, never both (the seed's change is given
     in other cards).
     """
-    n = len(faces)
-    empty = [[0] * (give + 1) for _ in range(take + 1)]
-    reach = [empty] * (n + 1)
-    last = [row[:] for row in empty]
-    last[0][0] = 1 << _OFF
-    reach[n] = last
-    for i in range(n - 1, -1, -1):
-        face, in_bank, in_pile = faces[i]
+    key = (faces, take, give)
+    found = _BANK_REACH.get(key)
+    if found is not None:
+        return found
+    last = [[1 << _OFF] * (give + 1) for _ in range(take + 1)]
+    reach = [last]
+    for face, in_bank, in_pile in reversed(faces):
         v = face.value
         cur = [row[:] for row in last]
-        for t in range(take + 1):
-            for g in range(give + 1):
-                for a in range(1, min(in_bank, t) + 1):
-                    cur[t][g] |= last[t - a][g] << (a * v)
-                for b in range(1, min(in_pile, g) + 1):
-                    cur[t][g] |= last[t][g - b] >> (b * v)
-        reach[i] = last = cur
+        for a in range(1, min(in_bank, take) + 1):  # a copies taken
+            shift = a * v
+            for t in range(a, take + 1):
+                src, dst = last[t - a], cur[t]
+                for g in range(give + 1):
+                    dst[g] |= src[g] << shift
+        for b in range(1, min(in_pile, give) + 1):  # b copies given back
+            shift = b * v
+            for t in range(take + 1):
+                src, dst = last[t], cur[t]
+                for g in range(b, give + 1):
+                    dst[g] |= src[g - b] >> shift
+        reach.append(cur)
+        last = cur
+    reach.reverse()
+    if len(_BANK_REACH) > 4096:
+        _BANK_REACH.clear()
+    _BANK_REACH[key] = reach
     return reach
-
-
-def _within(table: list[list[int]], take: int, give: int) -> int:
-    acc = 0
-    for t in range(take + 1):
-        for g in range(give + 1):
-            acc |= table[t][g]
-    return acc
 
 
 def can_collect_bank(bank: tuple[Card, ...], pile: tuple[Card, ...], kinds: tuple[Kind, ...], target: int) -> bool:
     """Beginner rules: True if ``target`` of one of ``kinds`` can be taken from ``bank``, with change from ``pile``."""
     for kind in kinds:
         faces = _bank_faces(bank, pile, kind)
-        if faces and _within(_bank_reach(faces, BANK_TAKE, BANK_CHANGE)[0], BANK_TAKE, BANK_CHANGE) >> (target + _OFF) & 1:
+        if faces and _bank_reach(faces, BANK_TAKE, BANK_CHANGE)[0][BANK_TAKE][BANK_CHANGE] >> (target + _OFF) & 1:
             return True
     return False
 
@@ -215,14 +220,14 @@ def bank_steps(bank: tuple[Card, ...], pile: tuple[Card, ...], kinds: tuple[Kind
             if in_bank and take and not (same and last is not None and last[1]):
                 acc = 0
                 for a in range(min(in_bank - 1, take - 1) + 1):  # more copies of this face taken
-                    acc |= _within(rest, take - 1 - a, give) << (a * v)
+                    acc |= rest[take - 1 - a][give] << (a * v)
                 at = base - v + _OFF
                 if at >= 0 and acc >> at & 1:
                     out.append((face, False))
             if in_pile and give and not (same and last is not None and not last[1]):
                 acc = 0
                 for b in range(min(in_pile - 1, give - 1) + 1):  # more copies of this face given
-                    acc |= _within(rest, take, give - 1 - b) >> (b * v)
+                    acc |= rest[take][give - 1 - b] >> (b * v)
                 at = base + v + _OFF
                 if at >= 0 and acc >> at & 1:
                     out.append((face, True))

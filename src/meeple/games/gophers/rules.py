@@ -12,7 +12,7 @@ game object together from the rules, :mod:`.view`, :mod:`.render` and :mod:`.bot
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
 
@@ -318,79 +318,83 @@ class GophersRules(Game[State, GophersOptions]):
 
     # -- decide ---------------------------------------------------------------------
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (see the module docstring)."""
+        """Check ``command`` against the rules and return its events.
+
+        Each command has its phase and one small rule below (``_on_roll``,
+        ``_on_move``, ...), looked up by the command's type.
+        """
+        rule = _RULES.get(type(command))
+        if rule is None:
+            raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
+        phases, apply = rule
+        if state.phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise self.illegal(f"{type(command).__name__} is for the {wanted} phase; the game is in the "
+                               f"{state.phase.value} phase", Code.WRONG_PHASE, command)
         tx = _Tx(state)
-        match command:
-            case Roll():
-                self._need(state, Phase.START, command)
-                tx.emit(Rolled(seat, rng.die(DIE)))
-            case Move():
-                self._need(state, Phase.MOVE, command)
-                if not is_legal_walk(state, seat, command.dest, command.jumped):
-                    raise self.illegal(
-                        f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
-                        f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
-                tx.emit(Moved(seat, command.dest, command.jumped))
-                if command.dest == state.positions[seat]:
-                    self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
-                else:
-                    self._arrive(tx, rng)
-            case Add(card=card) | Subtract(card=card):
-                self._need(state, Phase.COLLECT, command)
-                sub = isinstance(command, Subtract)
-                self._check_lay(state, seat, card, sub, command)
-                tx.emit(CardLaid(seat, card, sub))
-            case Collect():
-                self._need(state, Phase.COLLECT, command)
-                turn = state.turn
-                lab = label_at(state, seat)
-                made = laid_sum(turn.added, turn.subtracted)
-                if not turn.added or made != lab.count:
-                    raise self.illegal(f"the laid cards make {made}; the hole needs exactly {lab.count}: lay more cards",
-                                       Code.RULE, command)
-                tx.emit(Collected(seat, turn.added, turn.subtracted, lab.count))
-                self._after_collector(tx)
-            case Pass():
-                self._need(state, Phase.COLLECT, command)
-                if state.turn.added or state.turn.subtracted:
-                    raise self.illegal("you have laid cards: finish the collection", Code.RULE, command)
-                tx.emit(Passed(seat))
-                self._after_collector(tx)
-            case Dig():
-                if state.phase not in (Phase.START, Phase.MOVE):
-                    raise self.illegal("a dig card is played instead of walking, before or after the roll",
-                                       Code.WRONG_PHASE, command)
-                if not can_dig(state, seat):
-                    raise self.illegal("you have no dig card", Code.NOT_IN_HAND, command)
-                self._dig(tx, rng, from_gift=False)
-            case TakeGift(card=card):
-                self._need(state, Phase.GIFT, command)
-                if card not in state.turn.offer:
-                    raise self.illegal(f"{card!r} is not among the gift cards {list(state.turn.offer)}",
-                                       Code.BAD_ARGUMENT, command)
-                self._take_gift(tx, rng, card)
-            case Place(hole=hole):
-                self._need(state, Phase.PLACE, command)
-                if not 0 <= hole < HOLES:
-                    raise self.illegal(f"holes are numbered 0..{HOLES - 1}, not {hole}", Code.BAD_ARGUMENT, command)
-                if hole in state.positions:
-                    raise self.illegal(f"hole {hole} already holds a pawn: choose an empty hole", Code.RULE, command)
-                tx.emit(Placed(seat, hole))
-            case Deal():
-                self._need(state, Phase.DEAL, command)
-                self._deal(tx, rng)
-            case OpenBook():
-                self._need(state, Phase.OPEN, command)
-                tx.emit(BookOpened(rng.die(DIE)))
-            case _:
-                raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
+        apply(self, tx, state, seat, command, rng)
         self._folds = tx.folds
         return tuple(tx.events)
 
-    def _need(self, state: State, phase: Phase, command: Command) -> None:
-        if state.phase is not phase:
-            raise self.illegal(f"{type(command).__name__} is for the {phase.value} phase; the game is in the "
-                               f"{state.phase.value} phase", Code.WRONG_PHASE, command)
+    def _on_roll(self, tx: _Tx, state: State, seat: int, command: Roll, rng: Rng) -> None:
+        tx.emit(Rolled(seat, rng.die(DIE)))
+
+    def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
+        if not is_legal_walk(state, seat, command.dest, command.jumped):
+            raise self.illegal(
+                f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
+                f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
+        tx.emit(Moved(seat, command.dest, command.jumped))
+        if command.dest == state.positions[seat]:
+            self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
+        else:
+            self._arrive(tx, rng)
+
+    def _on_lay(self, tx: _Tx, state: State, seat: int, command: Add | Subtract, rng: Rng) -> None:
+        sub = command.__class__ is Subtract
+        self._check_lay(state, seat, command.card, sub, command)
+        tx.emit(CardLaid(seat, command.card, sub))
+
+    def _on_collect(self, tx: _Tx, state: State, seat: int, command: Collect, rng: Rng) -> None:
+        turn = state.turn
+        lab = label_at(state, seat)
+        made = laid_sum(turn.added, turn.subtracted)
+        if not turn.added or made != lab.count:
+            raise self.illegal(f"the laid cards make {made}; the hole needs exactly {lab.count}: lay more cards",
+                               Code.RULE, command)
+        tx.emit(Collected(seat, turn.added, turn.subtracted, lab.count))
+        self._after_collector(tx)
+
+    def _on_pass(self, tx: _Tx, state: State, seat: int, command: Pass, rng: Rng) -> None:
+        if state.turn.added or state.turn.subtracted:
+            raise self.illegal("you have laid cards: finish the collection", Code.RULE, command)
+        tx.emit(Passed(seat))
+        self._after_collector(tx)
+
+    def _on_dig(self, tx: _Tx, state: State, seat: int, command: Dig, rng: Rng) -> None:
+        if not can_dig(state, seat):
+            raise self.illegal("you have no dig card", Code.NOT_IN_HAND, command)
+        self._dig(tx, rng, from_gift=False)
+
+    def _on_take_gift(self, tx: _Tx, state: State, seat: int, command: TakeGift, rng: Rng) -> None:
+        if command.card not in state.turn.offer:
+            raise self.illegal(f"{command.card!r} is not among the gift cards {list(state.turn.offer)}",
+                               Code.BAD_ARGUMENT, command)
+        self._take_gift(tx, rng, command.card)
+
+    def _on_place(self, tx: _Tx, state: State, seat: int, command: Place, rng: Rng) -> None:
+        hole = command.hole
+        if not 0 <= hole < HOLES:
+            raise self.illegal(f"holes are numbered 0..{HOLES - 1}, not {hole}", Code.BAD_ARGUMENT, command)
+        if hole in state.positions:
+            raise self.illegal(f"hole {hole} already holds a pawn: choose an empty hole", Code.RULE, command)
+        tx.emit(Placed(seat, hole))
+
+    def _on_deal(self, tx: _Tx, state: State, seat: int, command: Deal, rng: Rng) -> None:
+        self._deal(tx, rng)
+
+    def _on_open(self, tx: _Tx, state: State, seat: int, command: OpenBook, rng: Rng) -> None:
+        tx.emit(BookOpened(rng.die(DIE)))
 
     def _deal(self, tx: _Tx, rng: Rng) -> None:
         """Set-up: six cards to each player (beginner: the open bank), rest is the deck."""
@@ -582,3 +586,19 @@ class GophersRules(Game[State, GophersOptions]):
         best = max(ranks)
         winners = tuple(s for s in range(state.seats) if ranks[s] == best)
         return Outcome(winners, scores, state.end_reason)
+
+
+#: Each command's phases and rule (see :meth:`GophersRules.decide`).
+_RULES: dict[type[Command], tuple[tuple[Phase, ...], Callable[..., None]]] = {
+    Roll: ((Phase.START,), GophersRules._on_roll),
+    Move: ((Phase.MOVE,), GophersRules._on_move),
+    Add: ((Phase.COLLECT,), GophersRules._on_lay),
+    Subtract: ((Phase.COLLECT,), GophersRules._on_lay),
+    Collect: ((Phase.COLLECT,), GophersRules._on_collect),
+    Pass: ((Phase.COLLECT,), GophersRules._on_pass),
+    Dig: ((Phase.START, Phase.MOVE), GophersRules._on_dig),
+    TakeGift: ((Phase.GIFT,), GophersRules._on_take_gift),
+    Place: ((Phase.PLACE,), GophersRules._on_place),
+    Deal: ((Phase.DEAL,), GophersRules._on_deal),
+    OpenBook: ((Phase.OPEN,), GophersRules._on_open),
+}
