@@ -20,7 +20,7 @@ import attrs
 
 from meeple.engine import Event, Rng
 
-from .data import RANK, Card
+from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import Variant
 from .state import Cards, Phase, State, builder
@@ -130,26 +130,45 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     """
     if state.options.variant is Variant.BEGINNER or not state.hands:
         return state
-    turn = state.turn
+    turn, c = state.turn, state.cards
+    bit = 0 if seat is None else 1 << seat
     hide_offer = state.phase is Phase.GIFT and seat != state.current
-    pool: list[Card] = [c for c, m in zip(state.deck, state.deck_seen) if not _knows(m, seat)]
-    for s, (hand, seen) in enumerate(zip(state.hands, state.seen)):
-        if s != seat:
-            pool.extend(c for c, m in zip(hand, seen) if not _knows(m, seat))
+    # the cards to deal again: each place the seat does not know
+    plain_deck = not any(c.deck_seen)
+    unknown = range(len(c.deck)) if plain_deck else [i for i, m in enumerate(c.deck_seen) if not m & bit]
+    pool = [c.deck[i] for i in unknown]
+    others = [s for s in range(state.seats) if s != seat]
+    for s in others:
+        seen = c.seen[s]
+        if any(seen):
+            pool.extend(card for card, m in zip(c.hands[s], seen) if not m & bit)
+        else:
+            pool.extend(c.hands[s])
     if hide_offer:
-        pool.extend(c for c, m in zip(turn.offer, turn.offer_seen) if not _knows(m, seat))
-    cards = iter(rng.shuffled(pool))
-    deck = tuple(c if _knows(m, seat) else next(cards) for c, m in zip(state.deck, state.deck_seen))
-    hands, seens = list(state.hands), list(state.seen)
-    for s, (hand, seen) in enumerate(zip(state.hands, state.seen)):
-        if s != seat:
-            dealt = [(c if _knows(m, seat) else next(cards), m) for c, m in zip(hand, seen)]
-            dealt.sort(key=lambda cm: (RANK[cm[0]], cm[1]))
-            hands[s] = tuple(c for c, _ in dealt)
-            seens[s] = tuple(m for _, m in dealt)
+        pool.extend(card for card, m in zip(turn.offer, turn.offer_seen) if not m & bit)
+    dealt = rng.shuffled(pool)
+    n = len(unknown)
+    if plain_deck:
+        deck = tuple(dealt[:n])
+    else:
+        placed = list(c.deck)
+        for i, card in zip(unknown, dealt):
+            placed[i] = card
+        deck = tuple(placed)
+    cards = iter(dealt[n:])
+    hands, seens = list(c.hands), list(c.seen)
+    for s in others:
+        seen = c.seen[s]
+        if any(seen):  # cards known to somebody keep their masks: they move with their places
+            held = [(card if m & bit else next(cards), m) for card, m in zip(c.hands[s], seen)]
+            held.sort(key=lambda cm: (RANK[cm[0]], cm[1]))
+            hands[s] = tuple(card for card, _ in held)
+            seens[s] = tuple(m for _, m in held)
+        else:
+            hands[s] = sort_cards([next(cards) for _ in seen])
     offer = turn.offer
     if hide_offer:
-        offer = tuple(c if _knows(m, seat) else next(cards) for c, m in zip(turn.offer, turn.offer_seen))
-    return attrs.evolve(state, cards=Cards(tuple(hands), tuple(seens), deck, state.deck_seen),
-                        turn=attrs.evolve(turn, offer=offer))
+        offer = tuple(card if m & bit else next(cards) for card, m in zip(turn.offer, turn.offer_seen))
+    return attrs.evolve(state, cards=Cards(tuple(hands), tuple(seens), deck, c.deck_seen),
+                        turn=attrs.evolve(turn, offer=offer) if hide_offer else turn)
 
