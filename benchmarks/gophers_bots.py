@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python benchmarks/gophers_bots.py [games per configuration, default 200]
+    python benchmarks/gophers_bots.py --speed [repeats, default 9]
 
 1. **Ends**: for every rule set and seat count, heuristic bots in every seat,
    then random bots in every seat: the share of games that end by the seed's
@@ -12,6 +13,11 @@ Run from the repository root::
 2. **Win rates**: one heuristic bot against random bots (its seat rotates
    game by game; a shared win counts as a fraction); the fair share is
    1/players. Then heuristic bots everywhere: how often seat 0 wins.
+``--speed`` instead times the random playout of ``run.py`` (2 players, the
+same seeds and picks) against OpenSpiel's ``python_tic_tac_toe`` random
+playout, the two run back to back in turns (``harness.paired_ratio``), so
+that a loaded machine slows both alike; it prints the median ratio.
+
 3. **Legal lists**: big hands at a store: how many whole collections they
    hold (counted, not listed) against the commands ``legal_commands`` lists
    (the next cards), and the time of one ``legal_commands`` call (the
@@ -138,7 +144,48 @@ def legal_lists(reps: int = 50) -> None:
               f"{len(legal):>3} commands listed in {dt * 1e6:,.0f} us")
 
 
+def speed(repeats: int) -> None:
+    """Gophers random playouts against OpenSpiel tic-tac-toe playouts, paired, in one process."""
+    import random
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import baselines
+    import open_spiel.python.games  # noqa: F401  (registers the pure-Python games)
+    import pyspiel
+    from harness import Budget, paired_ratio, rate
+
+    from meeple.engine import Rng
+
+    def gophers(matches: int = 12) -> int:  # the workload of run.py's "random playout commands/s"
+        n = 0
+        for seed in range(matches):
+            m = Match.start(GAME, 2, seed=seed)
+            pick = Rng(seed + 7919)
+            while m.to_act:
+                acting = m.to_act
+                seat = acting[0] if acting[0] != ENGINE else acting[1]
+                legal = m.legal(seat)
+                m.play(seat, legal[pick.below(len(legal))])
+            n += len(m)
+        return n
+
+    ttt = pyspiel.load_game("python_tic_tac_toe")
+    rnd = random.Random(3)
+
+    def tic_tac_toe() -> int:
+        return len(baselines._random_actions(ttt, rnd))
+
+    budget = Budget(repeats=repeats, min_time=0.3, matches=12, long_records=0)
+    print(f"gophers random playout: {rate(gophers, budget):,.0f} commands/s; "
+          f"tic-tac-toe: {rate(tic_tac_toe, budget):,.0f} actions/s")
+    print(f"gophers / python_tic_tac_toe, paired over {repeats} repeats: {paired_ratio(gophers, tic_tac_toe, budget):.2f}x")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--speed"]:
+        speed(int(sys.argv[2]) if len(sys.argv) > 2 else 9)
+        sys.exit(0)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     legal_lists()
     ends(n)

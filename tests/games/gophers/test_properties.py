@@ -186,7 +186,7 @@ def test_decide_accepts_a_card_exactly_when_it_is_listed(hand: list[Card], where
                                                         sub: bool) -> None:
     hand = [c for c, n in Counter(hand).items() for _ in range(min(n, 2))]
     state = _collect_state(hand, *where, "standard")
-    cmd = Subtract(probe) if sub else Add(probe)
+    cmd = Subtract(repr(probe)) if sub else Add(repr(probe))
     listed = cmd in GAME.legal_commands(state, 0)
     try:
         GAME.decide(state, 0, cmd, Rng(0))

@@ -80,7 +80,7 @@ def test_cards_a_seat_has_not_seen_are_drawn_as_question_marks() -> None:
     from .test_rules import make, play
 
     state = make([1, 19], ["", "A1 A2 A3 A4"], phase=Phase.MOVE, roll=1, deck="A7 B3 W9 A1")
-    state, _ = play(state, 0, Move(2, ()))  # a gift: seat 0 is shown three cards
+    state, _ = play(state, 0, Move(2))  # a gift: seat 0 is shown three cards
     assert "chooses a gift: ? ? ?" in GAME.render(state, 1)
     assert "chooses a gift: A7 B3 W9" in GAME.render(state, 0)
     assert "? a card you have not seen" in GAME.render(state, 1)

@@ -38,7 +38,7 @@ def test_after_a_book_turn_every_seat_on_a_supply_is_asked_whether_it_can_collec
     # seat 0 walks 4 -> 3 (a portal) and rolls 4: on spread 4 seat 0 stands on W9 and
     # seat 1 on W11, which its hand (B1 B2) cannot make; seat 2's hole 19 is empty there
     state = make([4, 2, 19], ["W9", "B1 B2", "A1"], phase=Phase.MOVE, roll=1, deck="A2")
-    state, events = play(state, 0, Move(3, ()), faces=[4])
+    state, events = play(state, 0, Move(3), faces=[4])
     assert _opened(events) == [CollectionOpened((0, 1))]
     state, _ = lay(state, 0, "W9")
     assert GAME.to_act(state) == (1,) and GAME.legal_commands(state, 1) == [Pass()]
@@ -48,8 +48,8 @@ def test_the_record_of_a_book_turn_is_the_same_whatever_the_other_hands_hold() -
     # the same walk, once with a seat 1 that can collect its W11 and once with one that cannot
     able = make([4, 2], ["W9", "W5 W6"], phase=Phase.MOVE, roll=1, deck="A2")
     unable = make([4, 2], ["W9", "B5 B6"], phase=Phase.MOVE, roll=1, deck="A2")
-    _, a = play(able, 0, Move(3, ()), faces=[4])
-    _, b = play(unable, 0, Move(3, ()), faces=[4])
+    _, a = play(able, 0, Move(3), faces=[4])
+    _, b = play(unable, 0, Move(3), faces=[4])
     for seat in (0, None):
         assert [GAME.redact(e, seat) for e in a] == [GAME.redact(e, seat) for e in b]
 
@@ -60,7 +60,7 @@ def test_the_mover_is_asked_even_when_it_cannot_collect_and_its_pass_looks_the_s
     will_not = make([7, 19], ["A4 B2 B3 B4", "W1 W2 W3 W4"], phase=Phase.MOVE, roll=1, deck="W5 W6")
     records = []
     for state in (cannot, will_not):
-        state, first = play(state, 0, Move(8, ()))
+        state, first = play(state, 0, Move(8))
         state, second = play(state, 0, Pass())
         records.append([GAME.redact(e, 1) for e in (*first, *second)])
     assert records[0] == records[1]
@@ -70,7 +70,7 @@ def test_the_mover_is_asked_even_when_it_cannot_collect_and_its_pass_looks_the_s
 def test_a_seat_with_no_card_at_all_is_not_asked() -> None:
     # a hand's size is public, so skipping an empty hand tells nothing
     state = make([4, 2], ["W9", ""], phase=Phase.MOVE, roll=1, deck="A2")
-    _, events = play(state, 0, Move(3, ()), faces=[4])
+    _, events = play(state, 0, Move(3), faces=[4])
     assert _opened(events) == [CollectionOpened((0,))]
 
 
@@ -93,8 +93,8 @@ def test_no_command_carries_a_secret_so_every_seat_sees_each_command_whole() -> 
 def _gift(deck: str, keep: str, hands: tuple[str, str] = ("", "")) -> State:
     """Seat 0 walks onto the gift at hole 2 of spread 1 and keeps ``keep``."""
     state = make([1, 19], list(hands), phase=Phase.MOVE, roll=1, deck=deck)
-    state, _ = play(state, 0, Move(2, ()))
-    state, _ = play(state, 0, TakeGift(card(keep)))
+    state, _ = play(state, 0, Move(2))
+    state, _ = play(state, 0, TakeGift(keep))
     return state
 
 
@@ -131,7 +131,7 @@ def test_a_known_card_drawn_by_another_seat_stays_known_in_its_hand() -> None:
 def make_turn_of_seat_1(state: State) -> State:
     """Move seat 1 (on hole 19) to the berry hole 18 of spread 1 (W10) where it is asked to collect."""
     state, _ = play(state, 1, Roll(), faces=[1])
-    state, _ = play(state, 1, Move(18, ()))
+    state, _ = play(state, 1, Move(18))
     assert state.phase is Phase.COLLECT and GAME.to_act(state) == (1,)
     return state
 
@@ -141,9 +141,9 @@ def test_showing_one_of_two_alike_cards_leaves_nothing_known() -> None:
     state = make([0, 8], ["B1", "A4 A7 A7"], phase=Phase.COLLECT, current=1, collectors=(1,),
                  seen=((0,), (0, 1, 0)))
     assert GAME.view(state, 0).known_hands == ((), (card("A7"),))
-    state, _ = play(state, 1, Add(card("A4")))
+    state, _ = play(state, 1, Add("A4"))
     assert GAME.view(state, 0).known_hands == ((), (card("A7"),)), "an A4 shown leaves the A7 known"
-    state, _ = play(state, 1, Add(card("A7")))
+    state, _ = play(state, 1, Add("A7"))
     assert GAME.view(state, 0).known_hands == ((), ()), "the A7 shown may have been the known one"
     assert state.seen[1] == (0,)
 
@@ -152,13 +152,13 @@ def test_a_known_card_in_another_seats_gift_offer_stays_known_to_the_seat_that_p
     state = _gift("A7 B3 W9", "W9", hands=("", "B1"))  # deck A7 B3, known to seat 0
     assert state.current == 1
     state = attrs.evolve(state, positions=(0, 1), phase=Phase.MOVE, roll=1)
-    state, events = play(state, 1, Move(2, ()))  # seat 1 on the gift: it is shown A7 and B3
+    state, events = play(state, 1, Move(2))  # seat 1 on the gift: it is shown A7 and B3
     assert GiftOffered(1, cards_in_order("A7 B3")) in events
     assert GAME.view(state, 0).gift_offer == (card("A7"), card("B3"))
     assert GAME.view(state, None).gift_offer == (None, None)
     for k in range(6):
         assert GAME.determinize(state, 0, Rng(k)).turn.offer == cards_in_order("A7 B3")
-    state, _ = play(state, 1, TakeGift(card("B3")))
+    state, _ = play(state, 1, TakeGift("B3"))
     assert GAME.view(state, 0).known_deck == ((0, card("A7")),)
     assert GAME.view(state, 1).known_deck == ((0, card("A7")),)
 

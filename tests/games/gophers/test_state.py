@@ -34,6 +34,8 @@ def test_each_face_is_one_object_however_it_is_made() -> None:
 def test_a_card_that_is_not_in_the_box_cannot_be_made(kind: Kind, value: int) -> None:
     with pytest.raises(ValueError, match="has the value"):
         Card(kind, value)
+    # and trying leaves the shared cards as they were (True == 1 must not reach W1)
+    assert all(type(c.value) is int for c in FACES) and card("W1").value == 1
 
 
 def test_a_loaded_match_holds_the_interned_cards() -> None:

@@ -13,7 +13,7 @@ from meeple.engine import Command, Rng
 
 from .combos import can_collect_bank, hand_reach, laid_sum
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
-from .data import DIG, RANK, SUPPLY_KINDS, Card, Kind, Label, LabelKind, spread
+from .data import RANK, SUPPLY_KINDS, Card, Kind, Label, LabelKind, card, spread
 from .options import Variant
 from .view import View
 
@@ -53,7 +53,7 @@ class HeuristicBot:
             best = [c for c, w in zip(legal, worth) if w == top]
             return best[self._rng.below(len(best))]
         if isinstance(first, TakeGift):
-            return max(legal, key=lambda c: c.card.value if isinstance(c, TakeGift) and c.card != DIG else 0.5)
+            return max(legal, key=lambda c: card(c.card).value if isinstance(c, TakeGift) and c.card != "D" else 0.5)
         return legal[0]
 
     def _collector(self, view: View) -> Callable[[Label], bool]:
@@ -146,7 +146,7 @@ class HeuristicBot:
 
         def signed(c: Command) -> int:
             assert isinstance(c, (Add, Subtract))
-            return -c.card.value if isinstance(c, Subtract) else c.card.value
+            return -card(c.card).value if isinstance(c, Subtract) else card(c.card).value
 
         for c in lays:
             if signed(c) == need:
@@ -154,8 +154,9 @@ class HeuristicBot:
         for c in lays:
             assert isinstance(c, (Add, Subtract))
             rest = need - signed(c)
-            rank = RANK[c.card]
-            if any(RANK[x] > rank and x.kind is c.card.kind and x.value == rest for x in pool):
+            laid = card(c.card)
+            rank = RANK[laid]
+            if any(RANK[x] > rank and x.kind is laid.kind and x.value == rest for x in pool):
                 return c
         return max(lays, key=signed)
 

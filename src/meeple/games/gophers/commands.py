@@ -3,6 +3,10 @@
 No command carries a secret: every field of every command is seen at the
 table (a kept gift card goes face up, laid cards are shown), so none
 declares ``secret`` fields and other seats see each command whole.
+
+Commands name cards as a player says them, ``"A7"``, ``"B10"``, ``"D"``
+(:func:`~.data.card` reads a name, ``repr`` of a card writes one), so every
+field of a command is a plain number or string.
 """
 
 from __future__ import annotations
@@ -12,8 +16,6 @@ from typing import ClassVar
 import attrs
 
 from meeple.engine import Command
-
-from .data import Card
 
 
 @attrs.frozen
@@ -54,28 +56,40 @@ class Dig(Command):
 
 @attrs.frozen
 class Move(Command):
-    """Walk to ``dest``, jumping the pawns of the seats in ``jumped`` (sorted) on the way.
+    """Walk to hole ``dest``, jumping on the way the pawns of the seats in ``jumps``.
 
-    A walk that shows gift cards or ends in a draw holds a barrier event
-    (``GiftOffered``, ``CardDrawn``), so a player may not undo that walk.
+    ``jumps`` holds one bit per seat (bit ``s`` for seat ``s``): 0 jumps
+    nobody, ``0b110`` jumps seats 1 and 2; :attr:`jumped` lists them. (A
+    number keeps every field of every command plain, and gives a fixed
+    action space its index.) A walk that shows gift cards or ends in a
+    draw holds a barrier event (``GiftOffered``, ``CardDrawn``), so a player
+    may not undo that walk.
+
+    >>> Move(7, 0b110).jumped
+    (1, 2)
     """
 
     tag: ClassVar[str] = "move"
     dest: int
-    jumped: tuple[int, ...] = ()
+    jumps: int = 0
+
+    @property
+    def jumped(self) -> tuple[int, ...]:
+        """The seats whose pawns the walk jumps, in order."""
+        return tuple(s for s in range(self.jumps.bit_length()) if self.jumps >> s & 1)
 
 
 @attrs.frozen
 class TakeGift(Command):
-    """Keep ``card`` of the three gift cards (a dig card is used at once)."""
+    """Keep the gift card named ``card`` (``"A7"``; a dig card, ``"D"``, is used at once)."""
 
     tag: ClassVar[str] = "take_gift"
-    card: Card
+    card: str
 
 
 @attrs.frozen
 class Add(Command):
-    """Lay ``card`` as an added card of the collection you are making.
+    """Lay the card named ``card`` (``"A7"``) as an added card of the collection you are making.
 
     With hands the card comes from your hand; in the beginner rules it is
     taken from the bank. Cards are laid in the order of
@@ -86,18 +100,18 @@ class Add(Command):
     """
 
     tag: ClassVar[str] = "add"
-    card: Card
+    card: str
 
 
 @attrs.frozen
 class Subtract(Command):
-    """Lay ``card`` as a subtracted card (beginner rules: give it back as change from your pile).
+    """Lay the card named ``card`` as a subtracted card (beginner rules: give it back as change from your pile).
 
     Same order rule as :class:`Add`. Not in the simplified rules.
     """
 
     tag: ClassVar[str] = "subtract"
-    card: Card
+    card: str
 
 
 @attrs.frozen

@@ -33,6 +33,10 @@ class Kind(enum.Enum):
     WHEAT = "wheat"
     DIG = "dig"
 
+    # Members are compared by identity, so they may hash by identity too: at C
+    # speed, where the default hashes the member's name in Python.
+    __hash__ = object.__hash__
+
 
 #: The three supply kinds, in the order cards are sorted and printed.
 SUPPLY_KINDS: tuple[Kind, ...] = (Kind.ACORN, Kind.BERRY, Kind.WHEAT)
@@ -64,10 +68,15 @@ class Card:
     value: int = attrs.field(validator=_face_value)
 
     def __new__(cls, kind: Kind, value: int) -> Card:
+        # Only an exact face is looked up: attrs' __init__ then sets the same
+        # values again on the shared object. Anything else (True for 1, 1.0)
+        # gets an object of its own, which its validator refuses.
+        if value.__class__ is not int or kind.__class__ is not Kind:
+            return super().__new__(cls)
         found = _FACE.get((kind, value))
         if found is None:
             found = super().__new__(cls)
-            if kind in _KIND_SET and value.__class__ is int and (value == 0 if kind is Kind.DIG else 1 <= value <= 10):
+            if value == 0 if kind is Kind.DIG else 1 <= value <= 10:
                 _FACE[kind, value] = found  # a card of the box (anything else fails its validator)
         return found
 
@@ -84,10 +93,13 @@ class Card:
 
 
 _FACE: dict[tuple[Kind, int], Card] = {}
-_KIND_SET = frozenset(Kind)
 
 
 DIG = Card(Kind.DIG, 0)
+
+
+#: Each card of the box by its name (``"A7"``, ``"D"``).
+CARD_NAMED: dict[str, Card] = {}
 
 
 def card(text: str) -> Card:
@@ -96,8 +108,9 @@ def card(text: str) -> Card:
     >>> card("W10")
     W10
     """
-    if text == "D":
-        return DIG
+    found = CARD_NAMED.get(text)
+    if found is not None:
+        return found
     kind = _BY_LETTER.get(text[:1])
     if kind is None or kind is Kind.DIG or not text[1:].isdigit() or not 1 <= int(text[1:]) <= 10:
         raise ValueError(f"not a card name: {text!r} (use A7, B10, W1 or D)")
@@ -110,6 +123,7 @@ def card(text: str) -> Card:
 FACES: tuple[Card, ...] = (*(Card(k, v) for k in (Kind.ACORN, Kind.BERRY, Kind.WHEAT) for v in range(1, 11)), DIG)
 #: The position of each face in :data:`FACES` (the sort key of cards).
 RANK: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
+CARD_NAMED.update((repr(c), c) for c in FACES)
 
 
 def sort_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:

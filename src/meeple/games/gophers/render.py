@@ -171,7 +171,7 @@ def describe(command: Command) -> str:
     """A short human name of a command (no Gophers command carries a secret).
 
     >>> from .data import card
-    >>> describe(Subtract(card("A2")))
+    >>> describe(Subtract("A2"))
     'lay A2, subtracted'
     """
     match command:
@@ -185,14 +185,15 @@ def describe(command: Command) -> str:
             return "roll the die"
         case Dig():
             return "play a dig card"
-        case Move(dest=d, jumped=j):
+        case Move(dest=d):
+            j = command.jumped
             return f"walk to hole {d}" + (f" jumping {', '.join(f'seat {s}' for s in j)}" if j else "")
         case TakeGift(card=c):
-            return f"keep gift {c!r}"
+            return f"keep gift {c}"
         case Add(card=c):
-            return f"lay {c!r}, added"
+            return f"lay {c}, added"
         case Subtract(card=c):
-            return f"lay {c!r}, subtracted"
+            return f"lay {c}, subtracted"
         case Collect():
             return "collect with the laid cards"
         case Pass():

@@ -12,6 +12,7 @@ game object together from the rules, :mod:`.view`, :mod:`.render` and :mod:`.bot
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
@@ -21,6 +22,7 @@ from .commands import COMMANDS, Add, Collect, Deal, Dig, Move, OpenBook, Pass, P
 from .data import (
     BANK_CHANGE,
     BANK_TAKE,
+    CARD_NAMED,
     DIE,
     DIG,
     DIG_CARDS,
@@ -90,11 +92,13 @@ PLURAL = {Kind.ACORN: "acorns", Kind.BERRY: "berries", Kind.WHEAT: "wheat ears"}
 # The commands without arguments, and those with one, built once.
 ROLL, DIG_CARD, COLLECT, PASS = Roll(), Dig(), Collect(), Pass()
 _PLACE = tuple(Place(h) for h in range(HOLES))
-_ADD = {c: Add(c) for c in FACES}
-_SUBTRACT = {c: Subtract(c) for c in FACES}
+_ADD = {c: Add(repr(c)) for c in FACES}
+_SUBTRACT = {c: Subtract(repr(c)) for c in FACES}
+_TAKE = {c: TakeGift(repr(c)) for c in FACES}
 _START = {False: (ROLL,), True: (ROLL, DIG_CARD)}
 
 
+@functools.lru_cache(maxsize=64)
 def build_deck(options: GophersOptions) -> tuple[Card, ...]:
     """Return the box's cards for ``options``, in a fixed order (before shuffling).
 
@@ -111,7 +115,11 @@ def build_deck(options: GophersOptions) -> tuple[Card, ...]:
 
 def label_at(state: State, seat: int) -> Label:
     """The label of ``seat``'s hole on the open spread."""
-    return SPREADS[state.spread - 1].labels[state.positions[seat]]
+    return _LABELS[state.spread][state.positions[seat]]
+
+
+#: The labels of each spread by number (``_LABELS[0]`` is unused).
+_LABELS = ((), *(sp.labels for sp in SPREADS))
 
 
 def supply_of(label: Label) -> tuple[Kind, ...]:
@@ -124,13 +132,13 @@ def supply_of(label: Label) -> tuple[Kind, ...]:
     return ()
 
 
-#: The kinds each hole of each spread takes (``_TAKES[spread - 1][hole]``).
-_TAKES = tuple(tuple(supply_of(lab) for lab in sp.labels) for sp in SPREADS)
+#: The kinds each hole of each spread takes (``_TAKES[spread][hole]``).
+_TAKES = ((), *(tuple(supply_of(lab) for lab in sp.labels) for sp in SPREADS))
 
 
 def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
     """The kinds of card ``seat`` may collect with at its hole now (none off supplies and stores)."""
-    return _TAKES[state.spread - 1][state.positions[seat]]
+    return _TAKES[state.spread][state.positions[seat]]
 
 
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
@@ -138,12 +146,12 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return _walks(state, seat)[0]
 
 
-def is_legal_walk(state: State, seat: int, dest: int, jumped: tuple[int, ...]) -> bool:
-    """True if walking to ``dest``, jumping the pawns of ``jumped``, is one of the legal walks."""
-    return (dest, jumped) in _walks(state, seat)[1]
+def is_legal_walk(state: State, seat: int, dest: int, jumps: int) -> bool:
+    """True if walking to ``dest``, jumping the pawns of the seats in ``jumps`` (bits), is a legal walk."""
+    return (dest, jumps) in _walks(state, seat)[1]
 
 
-def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[int, tuple[int, ...]]]]:
+def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[int, int]]]:
     positions = state.positions
     key = (state.spread, state.roll, seat, positions)
     found = _MOVES.get(key)
@@ -152,7 +160,8 @@ def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[i
             _MOVES.clear()
         pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
         outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
-        found = _MOVES[key] = (tuple(Move(d, j) for d, j in outcomes), frozenset(outcomes))
+        moves = tuple(Move(d, sum(1 << j for j in jumped)) for d, jumped in outcomes)
+        found = _MOVES[key] = (moves, frozenset((m.dest, m.jumps) for m in moves))
     return found
 
 
@@ -160,7 +169,7 @@ def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[i
 _ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(9))
 
 #: The Move commands of each position (the book never changes, so they are made once).
-_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[tuple[Move, ...], frozenset[tuple[int, tuple[int, ...]]]]] = {}
+_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[tuple[Move, ...], frozenset[tuple[int, int]]]] = {}
 
 
 def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
@@ -313,7 +322,7 @@ class GophersRules(Game[State, GophersOptions]):
             taken = state.positions
             return [p for p in _PLACE if p.hole not in taken]
         if phase is Phase.GIFT:
-            return [TakeGift(c) for c in sort_cards(list(set(state.turn.offer)))]
+            return [_TAKE[c] for c in sort_cards(list(set(state.turn.offer)))]
         return ()
 
     # -- decide ---------------------------------------------------------------------
@@ -340,7 +349,7 @@ class GophersRules(Game[State, GophersOptions]):
         tx.emit(Rolled(seat, rng.die(DIE)))
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
-        if not is_legal_walk(state, seat, command.dest, command.jumped):
+        if not is_legal_walk(state, seat, command.dest, command.jumps):
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
@@ -352,8 +361,9 @@ class GophersRules(Game[State, GophersOptions]):
 
     def _on_lay(self, tx: _Tx, state: State, seat: int, command: Add | Subtract, rng: Rng) -> None:
         sub = command.__class__ is Subtract
-        self._check_lay(state, seat, command.card, sub, command)
-        tx.emit(CardLaid(seat, command.card, sub))
+        card = self._named(command.card, command)
+        self._check_lay(state, seat, card, sub, command)
+        tx.emit(CardLaid(seat, card, sub))
 
     def _on_collect(self, tx: _Tx, state: State, seat: int, command: Collect, rng: Rng) -> None:
         turn = state.turn
@@ -377,10 +387,19 @@ class GophersRules(Game[State, GophersOptions]):
         self._dig(tx, rng, from_gift=False)
 
     def _on_take_gift(self, tx: _Tx, state: State, seat: int, command: TakeGift, rng: Rng) -> None:
-        if command.card not in state.turn.offer:
-            raise self.illegal(f"{command.card!r} is not among the gift cards {list(state.turn.offer)}",
+        card = self._named(command.card, command)
+        if card not in state.turn.offer:
+            raise self.illegal(f"{command.card} is not among the gift cards {list(state.turn.offer)}",
                                Code.BAD_ARGUMENT, command)
-        self._take_gift(tx, rng, command.card)
+        self._take_gift(tx, rng, card)
+
+    def _named(self, name: str, command: Command) -> Card:
+        """The card of the box with that name, or IllegalCommand."""
+        found = CARD_NAMED.get(name)
+        if found is None:
+            raise self.illegal(f"{name!r} names no card of the box: write A7, B10, W1 or D", Code.BAD_ARGUMENT,
+                               command)
+        return found
 
     def _on_place(self, tx: _Tx, state: State, seat: int, command: Place, rng: Rng) -> None:
         hole = command.hole
@@ -462,13 +481,13 @@ class GophersRules(Game[State, GophersOptions]):
         seats that can collect are asked there.
         """
         s = tx.state
-        current, turned = s.current, s.turn.turned
-        order = _ORDER[s.seats][current]
+        current = s.current
+        order = _ORDER[s.seats][current] if s.turn.turned else (current,)
         if s.options.beginner:
-            who = tuple(x for x in order if (x == current or turned) and can_collect(s, x))
+            who = tuple([x for x in order if can_collect(s, x)])
         else:
-            hands = s.hands
-            who = tuple(x for x in order if (x == current or turned) and hands[x] and takes_at(s, x))
+            hands = s.cards.hands
+            who = tuple([x for x in order if hands[x] and takes_at(s, x)])
         if who:
             tx.emit(CollectionOpened(who))
         else:
@@ -476,8 +495,8 @@ class GophersRules(Game[State, GophersOptions]):
 
     def _check_lay(self, state: State, seat: int, card: Card, sub: bool, cmd: Command) -> None:
         """Refuse a card that may not be laid next, naming the rule it breaks."""
-        if card not in RANK or card == DIG:
-            raise self.illegal(f"{card!r} is not a supply card of the box", Code.BAD_ARGUMENT, cmd)
+        if card is DIG:
+            raise self.illegal("a dig card is not part of a collection", Code.BAD_ARGUMENT, cmd)
         if (card, sub) in collect_steps(state, seat):
             return
         lab = label_at(state, seat)
