@@ -142,34 +142,30 @@ def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
 
 
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
-    """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted)."""
-    return _walks(state, seat)[0]
+    """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted).
 
-
-def is_legal_walk(state: State, seat: int, dest: int, jumps: int) -> bool:
-    """True if walking to ``dest``, jumping the pawns of the seats in ``jumps`` (bits), is a legal walk."""
-    return (dest, jumps) in _walks(state, seat)[1]
-
-
-def _walks(state: State, seat: int) -> tuple[tuple[Move, ...], frozenset[tuple[int, int]]]:
+    The book never changes, so the walks of each position are worked out
+    once and remembered (the most recent few thousand positions).
+    """
     positions = state.positions
     key = (state.spread, state.roll, seat, positions)
     found = _MOVES.get(key)
     if found is None:
-        if len(_MOVES) > 1 << 15:
+        if len(_MOVES) >= 1 << 13:
             _MOVES.clear()
         pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
         outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
-        moves = tuple(Move(d, sum(1 << j for j in jumped)) for d, jumped in outcomes)
-        found = _MOVES[key] = (moves, frozenset((m.dest, m.jumps) for m in moves))
+        found = _MOVES[key] = tuple(_MOVE[d, sum(1 << j for j in jumped)] for d, jumped in outcomes)
     return found
 
 
 #: The seats in turn order from each seat (``_ORDER[seats][first]``).
 _ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(9))
 
-#: The Move commands of each position (the book never changes, so they are made once).
-_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[tuple[Move, ...], frozenset[tuple[int, int]]]] = {}
+#: Every walk command there can be, made once: (hole, bits of the seats jumped).
+_MOVE = {(d, j): Move(d, j) for d in range(HOLES) for j in range(1 << 4)}
+#: The walks of recent positions (the engine's Move objects, shared).
+_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[Move, ...]] = {}
 
 
 def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
@@ -349,7 +345,7 @@ class GophersRules(Game[State, GophersOptions]):
         tx.emit(Rolled(seat, rng.die(DIE)))
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
-        if not is_legal_walk(state, seat, command.dest, command.jumps):
+        if command not in legal_moves(state, seat):
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)

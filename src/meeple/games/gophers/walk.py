@@ -77,7 +77,7 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 _SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=1 << 13)
 def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Walk, ...]:
     """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
 
