@@ -20,7 +20,6 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 from .data import Spread, spread
@@ -77,12 +76,10 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 _SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
 
 
-@functools.lru_cache(maxsize=1 << 13)
 def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Walk, ...]:
     """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
 
-    The book never changes, so the outcomes of each position are worked out
-    once and remembered.
+    (The rules remember the walks of recent positions, see ``rules.legal_moves``.)
 
     >>> walk_outcomes(1, 0, 1, ())
     ((1, ()), (5, ()))
