@@ -275,8 +275,9 @@ class GophersRules(Game[State, GophersOptions]):
     def hides_information(self, options: GophersOptions) -> bool:
         """The hands and the deck are secret; the beginner rules have neither (an open bank), so hide nothing.
 
-        >>> GophersRules().hides_information(GophersOptions(Variant.BEGINNER))
-        False
+        >>> from meeple.games.gophers import GAME
+        >>> GAME.hides_information(GophersOptions(Variant.BEGINNER)), GAME.hides_information(GophersOptions())
+        (False, True)
         """
         return not options.beginner
 
