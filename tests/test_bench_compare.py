@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import re
 import subprocess
 import sys
 from contextlib import redirect_stdout
@@ -85,8 +86,10 @@ def test_compare_base_measures_a_worktree_of_the_commit_with_this_checkouts_benc
     assert f"# before: {head}" in done.stdout
     rows = [line for line in done.stdout.splitlines() if line.startswith("| liars-dice | 2 | random playout")]
     assert len(rows) == 1 and rows[0].endswith("×  |")
+    # this run's worktree is removed at the end (others' runs of compare.py may have theirs meanwhile)
+    (tree,) = re.findall(r"\(a worktree at (\S+)\)", done.stdout)
     worktrees = subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True).stdout
-    assert "meeple-base-" not in worktrees  # removed at the end
+    assert tree not in worktrees and not Path(tree).exists()
 
 
 def test_run_measures_the_library_of_the_source_tree_it_is_given() -> None:
