@@ -143,7 +143,6 @@ KNOWN = {
     "circle:meeple.games.mordred",
     "rules:meeple.games.mordred",
     # --
-    "rules:meeple.games.saboteur",
     # --
 }
 

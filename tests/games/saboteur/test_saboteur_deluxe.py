@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import attrs
 import pytest
 
 import meeple
@@ -19,7 +18,7 @@ from meeple.games.saboteur.commands import ClearFront, Discard, Inspect, PlayPat
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.events import GoldPaid, HatSwapped, RoundEnded, ThievesReady
 from meeple.games.saboteur.rules import path_targets
-from meeple.games.saboteur.state import Front, Phase
+from meeple.games.saboteur.state import Front, Phase, replace
 
 K = kind_id
 DELUXE = {"edition": "deluxe"}
@@ -54,10 +53,10 @@ def test_deluxe_deck_adds_30_path_and_21_action_cards_to_the_base_cards() -> Non
 def test_deluxe_deals_from_all_15_dwarves_six_cards_each_ten_set_aside(seats: int) -> None:
     m = meeple.Match.start("saboteur", seats, seed=seats, options=DELUXE)
     st = m.state
-    assert Counter(st.roles) + Counter(st.leftover_roles) == Counter(d.DELUXE_ROLES)
-    assert len(st.leftover_roles) == 15 - seats
+    assert Counter(st.roles) + Counter(st.deal.leftover_roles) == Counter(d.DELUXE_ROLES)
+    assert len(st.deal.leftover_roles) == 15 - seats
     assert all(len(h) == 6 for h in st.hands)
-    assert len(st.set_aside) == 10
+    assert len(st.deal.set_aside) == 10
     assert len(st.pile) == 118 - 10 - 6 * seats
     v = m.view(0)
     assert v.set_aside_count == 10 and v.leftover_roles_count == 15 - seats
@@ -67,8 +66,8 @@ def test_deluxe_deals_from_all_15_dwarves_six_cards_each_ten_set_aside(seats: in
 def test_set_aside_cards_return_next_round(table: Any) -> None:
     st = table.build(5, edition="deluxe", hands=[["map"], [], [], [], []])
     st, _ = table.play(st, 0, Discard((K("map"),)))
-    assert st.round == 2 and len(st.set_aside) == 10
-    assert len(st.pile) + sum(len(h) for h in st.hands) + len(st.set_aside) == 118
+    assert st.round == 2 and len(st.deal.set_aside) == 10
+    assert len(st.pile) + sum(len(h) for h in st.hands) + len(st.deal.set_aside) == 118
 
 
 # -- new path cards (facts section 11) ----------------------------------------------------
@@ -193,14 +192,28 @@ def test_trapped_winner_gets_no_share_and_is_not_counted(table: Any) -> None:
     assert _paid(events) == {3: 3, 4: 2}
 
 
-def test_geologists_share_the_visible_crystals_rounded_down(table: Any) -> None:
+def test_each_geologist_gets_one_nugget_per_visible_crystal(table: Any) -> None:
+    """S0: "Сколько кристаллов на карте тоннелей, столько золота получает игрок" (the default)."""
     roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
     cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
     st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []])
     _, events = table.play(st, 0, Discard((K("map"),)))
-    assert _paid(events) == {0: 1, 1: 1, 2: 5}
+    assert _paid(events) == {0: 3, 1: 3, 2: 5}
     st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []],
                      front={1: {Front.TRAPPED}})
+    _, events = table.play(st, 0, Discard((K("map"),)))
+    assert _paid(events) == {0: 3, 2: 5}
+
+
+def test_geologists_option_split_shares_the_crystals_rounded_down(table: Any) -> None:
+    """R2 (facts section 14): two geologists split one nugget per crystal, rounded down."""
+    roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
+    cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
+    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []], geologists="split")
+    _, events = table.play(st, 0, Discard((K("map"),)))
+    assert _paid(events) == {0: 1, 1: 1, 2: 5}
+    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []],
+                     front={1: {Front.TRAPPED}}, geologists="split")
     _, events = table.play(st, 0, Discard((K("map"),)))
     assert _paid(events) == {0: 1, 2: 5}
 
@@ -234,7 +247,7 @@ def test_no_two_action_cards_of_one_type_in_front_of_a_player(table: Any) -> Non
 
 def test_hands_off_removes_a_theft_card(table: Any) -> None:
     st = table.build(edition="deluxe", hands=[["hands-off"], [], [], []], pile=["map"])
-    st = attrs.evolve(st, front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()), thieves=(1,))
+    st = replace(st, front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()), thieves=(1,))
     st, _ = table.play(st, 0, TargetAction(K("hands-off"), 1))
     assert st.front[1] == frozenset() and st.thieves == ()
 
@@ -243,14 +256,14 @@ def test_theft_order_last_played_first_then_clockwise_and_trapped_thieves_do_not
     roles = [Role.SABOTEUR] * 3 + [Role.GREEN] * 4
     st = table.build(7, edition="deluxe", roles=roles, hands=[["map"]] + [[] for _ in range(6)],
                      front={6: {Front.TRAPPED}})
-    st = attrs.evolve(st, thieves=(5, 1, 3, 6), front=tuple(
+    st = replace(st, thieves=(5, 1, 3, 6), front=tuple(
         f | {Front.THEFT} if s in (5, 1, 3, 6) else f for s, f in enumerate(st.front)))
-    st = attrs.evolve(st, gold=(0, 0, 0, 0, 0, 0, 9))
+    st = replace(st, purse=replace(st.purse, gold=(0, 0, 0, 0, 0, 0, 9)))
     st, events = table.play(st, 0, Discard((K("map"),)))
     ready = next(e for e in events if isinstance(e, ThievesReady))
     # thieves 5, 1, 3 played in that order (6 is trapped): 3 steals first, then 5, then 1
     assert ready.order == (3, 5, 1)
-    assert st.phase is Phase.THEFT and st.theft_queue[0] == 3
+    assert st.phase is Phase.THEFT and st.purse.theft_queue[0] == 3
     assert Steal(3) not in GAME.legal_commands(st, 3) and Steal(6) in GAME.legal_commands(st, 3)
     for thief in (3, 5, 1):
         assert GAME.to_act(st) == (thief,)
@@ -263,7 +276,7 @@ def test_swap_your_hand_swaps_whole_hands_and_the_other_player_draws(table: Any)
                      pile=["crossroads"])
     st, events = table.play(st, 0, SwapHand(K("swap-your-hand"), 1))
     assert st.hands[0] == (K("rockfall"), K("rockfall"))
-    assert st.hands[1] == (K("map"), K("crossroads"))
+    assert st.hands[1] == tuple(sorted((K("map"), K("crossroads"))))  # hands are kept sorted
     swap = events[0]
     assert GAME.redact(swap, 2).given is None and GAME.redact(swap, 1).given == (K("map"),)  # type: ignore[union-attr]
 
@@ -286,7 +299,7 @@ def test_swap_your_hats_draws_a_new_role_from_the_leftovers(table: Any) -> None:
     hat = next(e for e in events if isinstance(e, HatSwapped))
     assert hat.old is Role.SABOTEUR and hat.role in (Role.GEOLOGIST, Role.PROFITEER)
     assert st.roles[1] is hat.role
-    assert len(st.leftover_roles) == 1 and Role.SABOTEUR not in st.leftover_roles  # the old card is out of play
+    assert len(st.deal.leftover_roles) == 1 and Role.SABOTEUR not in st.deal.leftover_roles  # the old card is out of play
     assert GAME.view(st, 1).role is hat.role
     assert GAME.redact(hat, 0).role is None  # type: ignore[union-attr]
 
@@ -326,19 +339,19 @@ def test_swap_your_hats_may_target_yourself(table: Any) -> None:
                      hands=[["swap-your-hats"], ["map"], [], []], leftover=[Role.GEOLOGIST])
     assert TargetAction(K("swap-your-hats"), 0) in GAME.legal_commands(st, 0)
     st, _ = table.play(st, 0, TargetAction(K("swap-your-hats"), 0))
-    assert st.roles[0] is Role.GEOLOGIST and st.leftover_roles == ()
+    assert st.roles[0] is Role.GEOLOGIST and st.deal.leftover_roles == ()
     assert GAME.view(st, 0).role is Role.GEOLOGIST
 
 
 def test_thief_with_nobody_to_rob_is_skipped(table: Any) -> None:
     roles = [Role.SABOTEUR, Role.GREEN, Role.GREEN, Role.BLUE]
     st = table.build(edition="deluxe", roles=roles, hands=[["map"], [], [], []])
-    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    st = replace(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
     # the lone saboteur wins 5, so thief 1 robs seat 0
     st, _ = table.play(st, 0, Discard((K("map"),)))
     assert st.phase is Phase.THEFT and GAME.legal_commands(st, 1) == [Steal(0)]
     st = table.build(edition="deluxe", roles=[Role.GREEN] * 4, hands=[["map"], [], [], []])
-    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    st = replace(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
     st, _ = table.play(st, 0, Discard((K("map"),)))  # nobody holds gold: no theft
     assert st.phase is Phase.PLAY and st.round == 2
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from meeple.engine import Command, Rng
 
-from .board import Board, shape
+from .board import shape
 from .commands import (
     BreakTool,
     ClearFront,
@@ -44,7 +44,7 @@ from .commands import (
     TargetAction,
 )
 from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
-from .state import Front, Goal
+from .state import Front
 from .view import View
 
 Pos = tuple[int, int]
@@ -54,38 +54,29 @@ _FAR = 99
 def _goal_targets(view: View) -> list[Pos]:
     """Goal positions that may hold the gold, as far as the seat knows."""
     known = dict(view.known_goals)
+    goals = view.board.goals
     for i, kind in known.items():
-        if kind is GoalKind.GOLD and view.goals[i].kind is None:
-            return [(view.goals[i].col, view.goals[i].row)]
+        if kind is GoalKind.GOLD and goals[i].kind is None:
+            return [(goals[i].col, goals[i].row)]
     out = [
-        (g.col, g.row) for i, g in enumerate(view.goals)
+        (g.col, g.row) for i, g in enumerate(goals)
         if g.kind is None and known.get(i) not in (GoalKind.COAL_A, GoalKind.COAL_B)
     ]
-    return out or [(g.col, g.row) for g in view.goals if g.kind is None]
-
-
-def _board(view: View) -> Board:
-    goals = [Goal(g.col, g.row, g.kind or GoalKind.GOLD, g.kind is not None, g.rotated) for g in view.goals]
-    return Board(view.cells, goals)
+    return out or [(g.col, g.row) for g in goals if g.kind is None]
 
 
 class _Reach:
     """Distances from the tunnel's open, connected edges to the target goals."""
 
     def __init__(self, view: View) -> None:
-        self.board = _board(view)
+        self.net = net = view.board.network
         self.targets = _goal_targets(view)
         self.target_set = set(self.targets)
-        net = self.board.network
-        self.ports = net.ports
         dist: dict[Pos, int] = {}
-        for (col, row), edge in net.ports:
-            for e, dc, dr, _ in DIRECTIONS:
-                if e == edge:
-                    q = (col + dc, row + dr)
-                    d = self.dist(q)
-                    if d is not None and d < dist.get(q, _FAR):
-                        dist[q] = d
+        for q, _ in net.frontier():
+            d = self.dist(q)
+            if d is not None:
+                dist[q] = d
         self.frontier = sorted((d, q) for q, d in dist.items())
         self.now = self.frontier[0][0] if self.frontier else _FAR
 
@@ -93,7 +84,7 @@ class _Reach:
         """Distance from empty cell ``q`` to the nearest target (0: ``q`` is a target); None if blocked."""
         if q in self.target_set:
             return 0
-        if self.board.occupied(q):
+        if q in self.net.tiles or q in self.net.goals:
             return None
         return min(abs(q[0] - t[0]) + abs(q[1] - t[1]) for t in self.targets) if self.targets else _FAR
 
@@ -102,12 +93,11 @@ class _Reach:
         pos = (cmd.col, cmd.row)
         best = next((d for d, q in self.frontier if q != pos), _FAR)
         tile = shape(cmd.card, cmd.rotated)
+        hole = self.net.holes.get(pos)
+        ports = hole.ports if hole is not None else 0
         col, row = pos
         for group in tile.groups:
-            joined = tile.ladder or any(
-                group & e and ((col + dc, row + dr), opp) in self.ports for e, dc, dr, opp in DIRECTIONS
-            )
-            if not joined:
+            if not (tile.ladder or group & ports):
                 continue
             for e, dc, dr, _ in DIRECTIONS:
                 if group & e:
@@ -178,7 +168,9 @@ class HeuristicBot:
 
     @staticmethod
     def _cell(view: View, c: Rockfall) -> int:
-        return next(x.kind for x in view.cells if (x.col, x.row) == (c.col, c.row))
+        cell = view.board.cell_at(c.col, c.row)
+        assert cell is not None
+        return cell.kind
 
     # -- saboteurs -----------------------------------------------------------------
     def _saboteur(self, view: View, legal: Sequence[Command], seat: int) -> Command:
