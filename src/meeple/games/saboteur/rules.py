@@ -75,6 +75,7 @@ from .state import (
     Deed,
     Edition,
     Front,
+    GoldMove,
     Inspection,
     Knowledge,
     KnownHand,
@@ -940,14 +941,19 @@ def _gold_taken(s: State, e: GoldTaken) -> State:
     assert e.value is not None
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.value)
-    return replace(s, purse=replace(p, offer=remove_cards(p.offer, (e.value,)), gold=gold, chooser=e.next))
+    ledger = (*p.ledger, GoldMove(s.round, e.seat, (e.value,), e.value, True))
+    return replace(s, purse=replace(p, offer=remove_cards(p.offer, (e.value,)), gold=gold, chooser=e.next,
+                                    ledger=ledger))
 
 
 def _gold_paid(s: State, e: GoldPaid) -> State:
     assert e.amount is not None
     p = s.purse
-    deck = p.deck if e.cards is None else remove_cards(p.deck, e.cards)
-    return replace(s, purse=replace(p, gold=_set(p.gold, e.seat, p.gold[e.seat] + e.amount), deck=deck))
+    gold = _set(p.gold, e.seat, p.gold[e.seat] + e.amount)
+    if e.cards is None:  # Deluxe: tokens from the bank
+        return replace(s, purse=replace(p, gold=gold))
+    ledger = (*p.ledger, GoldMove(s.round, e.seat, e.cards, e.amount, False))
+    return replace(s, purse=replace(p, gold=gold, deck=remove_cards(p.deck, e.cards), ledger=ledger))
 
 
 def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from .board import Board, Cell, GoalCard
 from .data import GoalKind, Role
 
 __all__ = [
-    "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "Inspection", "Knowledge", "KnownHand",
+    "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "GoldMove", "Inspection", "Knowledge", "KnownHand",
     "Phase", "Purse", "RoundResult", "SaboteurOptions", "SpentRole", "State", "replace",
 ]
 
@@ -194,14 +194,34 @@ class Knowledge:
 
 
 @attrs.frozen
+class GoldMove:
+    """Gold cards a player took in a base-game payout: ``picked`` from the miners' offer, or a saboteur's pay.
+
+    ``amount`` is the nuggets received (more than the cards add up to when the
+    bank made change).
+    """
+
+    round: int
+    seat: int
+    cards: tuple[int, ...]
+    amount: int
+    picked: bool
+
+
+@attrs.frozen
 class Purse:
-    """The gold: each player's nuggets, the base gold cards left, and a payout under way."""
+    """The gold: each player's nuggets, the base gold cards left, and a payout under way.
+
+    ``ledger`` lists, in order, the gold cards each player took (base game),
+    so that a search can re-deal the values a player never saw.
+    """
 
     gold: tuple[int, ...] = ()
     deck: tuple[int, ...] = ()
     offer: tuple[int, ...] = ()
     chooser: int = -1
     theft_queue: tuple[int, ...] = ()
+    ledger: tuple[GoldMove, ...] = ()
 
 
 @attrs.frozen

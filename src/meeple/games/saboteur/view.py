@@ -9,12 +9,14 @@ deeds, pile and hand sizes), and its own gold. Roles of others appear in
 
 from __future__ import annotations
 
+from collections import Counter
+
 import attrs
 
 from meeple.engine import Event, Rng
 
 from .board import Board, Cell, GoalCard
-from .data import GoalKind, Role
+from .data import GOLD_CARDS, GoalKind, Role
 from .events import (
     CardDrawn,
     CardsDiscarded,
@@ -28,7 +30,8 @@ from .events import (
     RoleInspected,
     RoundDealt,
 )
-from .state import Deed, Edition, Front, Inspection, KnownHand, Phase, RoundResult, State, replace
+from .rules import exact_payment
+from .state import Deed, Edition, Front, GoldMove, Inspection, KnownHand, Phase, RoundResult, State, replace
 
 
 @attrs.frozen
@@ -185,9 +188,12 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
       put away). Other players' Inspections show the re-dealt roles.
     * Goals: the face-down goals ``seat`` has not looked at are reshuffled
       among themselves.
+    * Gold, base game: the gold cards other players took are drawn again
+      where ``seat`` did not see them (see :func:`_redeal_gold`), and every
+      total follows. Deluxe shares are public arithmetic, so they stay.
 
-    Public facts (the board, cards in front, deeds, sizes, results) and every
-    player's gold stay as they are.
+    Public facts (the board, cards in front, deeds, sizes, results) stay as
+    they are.
     """
     if state.round == 0:
         return state
@@ -196,6 +202,7 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     state = _redeal_cards(state, me, rng)
     if state.phase is Phase.PLAY:
         state = _redeal_roles(state, me, rng)
+    state = _redeal_gold(state, me, rng)
     return _redeal_goals(state, me, rng)
 
 
@@ -281,3 +288,83 @@ def _redeal_goals(state: State, me: int | None, rng: Rng) -> State:
     for i, kind in zip(unknown, rng.shuffled([kinds[i] for i in unknown]), strict=True):
         kinds[i] = kind
     return replace(state, deal=replace(deal, goal_kinds=tuple(kinds)))
+
+
+def _redeal_gold(state: State, me: int | None, rng: Rng) -> State:
+    """Base game: draw again the values of the gold cards ``me`` did not see taken.
+
+    What ``me`` knows, per payout: its own cards; in a miners' payout, the
+    cards left in the offer each time it chose (so the cards the others took
+    between two of its picks, as a lot, and after its last pick); the amount
+    each saboteur was paid. The world replays the payouts in order on a fresh
+    gold deck: cards ``me`` never saw come from the deck less what it knows
+    is still to come, the lots it saw are shared out again among the picks
+    they cover, and saboteurs are paid by the rule from that deck.
+    """
+    purse = state.purse
+    if state.deluxe or state.phase is Phase.OVER or not (purse.ledger or purse.offer):
+        return state  # Deluxe shares are public arithmetic; at the end every total is shown
+    rounds: dict[int, list[GoldMove]] = {}
+    for m in purse.ledger:
+        rounds.setdefault(m.round, []).append(m)
+    if purse.offer:
+        rounds.setdefault(state.round, [])
+    # the offer still on the table belongs to this round's miners' payout
+    plans: dict[int, tuple[list[int], list[int]]] = {}
+    reserved: Counter[int] = Counter()
+    for rnd, moves in rounds.items():
+        if moves and not moves[0].picked:
+            reserved.update(c for m in moves if m.seat == me for c in m.cards)
+            continue
+        values = [m.cards[0] for m in moves] + list(purse.offer if rnd == state.round else ())
+        looks = [i for i, m in enumerate(moves) if m.seat == me]
+        if rnd == state.round and purse.offer and purse.chooser == me:
+            looks.append(len(moves))  # it sees the offer now
+        plans[rnd] = (values, looks)
+        reserved.update(values[looks[0]:] if looks else ())
+    deck: Counter[int] = Counter(GOLD_CARDS)
+
+    def draw(k: int) -> list[int]:
+        free = list(rng.shuffled(sorted((deck - reserved).elements())))
+        got = free[:k]
+        deck.subtract(got)
+        return got + [1] * (k - len(got))  # more than the deck holds: the bank's single nuggets
+
+    ledger: list[GoldMove] = []
+    offer = purse.offer
+    for rnd, moves in rounds.items():
+        if rnd not in plans:  # saboteurs' pay
+            for m in moves:
+                if m.seat == me:
+                    cards, amount = m.cards, m.amount
+                    reserved.subtract(cards)
+                    deck.subtract(cards)
+                elif state.options.saboteur_pay == "cards":
+                    cards = tuple(draw(len(m.cards)))
+                    amount = sum(cards)
+                else:
+                    cards, amount = exact_payment(sorted((deck - reserved).elements()), m.amount), m.amount
+                    deck.subtract(cards)
+                ledger.append(replace(m, cards=cards, amount=amount))
+            continue
+        values, looks = plans[rnd]
+        first = looks[0] if looks else len(values)
+        world = draw(first) + values[first:]
+        reserved.subtract(values[first:])
+        deck.subtract(values[first:])
+        for j, look in enumerate(looks):  # the lots between its looks go round again among their picks
+            if look >= len(moves):
+                break  # it is choosing now: it sees the offer as it lies
+            end = looks[j + 1] if j + 1 < len(looks) else len(values)
+            world[look + 1 : end] = rng.shuffled(world[look + 1 : end])
+        ledger += [replace(m, cards=(v,), amount=v) for m, v in zip(moves, world, strict=False)]
+        if rnd == state.round and purse.offer:
+            offer = tuple(world[len(moves):])
+    gold = [0] * state.seats
+    for m in ledger:
+        gold[m.seat] += m.amount
+    if me is not None:
+        gold[me] = purse.gold[me]
+    deck = +deck
+    return replace(state, purse=replace(purse, gold=tuple(gold), deck=tuple(sorted(deck.elements())), offer=offer,
+                                        ledger=tuple(ledger)))
