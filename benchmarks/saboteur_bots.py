@@ -12,6 +12,7 @@ A round counts as "gold" when a digger team won it. Then a mixed table
 matches a heuristic seat wins (a tie counts for every winner). Run::
 
     python benchmarks/saboteur_bots.py --rounds 500 --games 200 [--edition deluxe]
+    python benchmarks/saboteur_bots.py --pay-by-role 300     # Deluxe: nuggets per round by role
 """
 
 from __future__ import annotations
@@ -87,13 +88,53 @@ def mixed(games: int, edition: str, counts: Sequence[int]) -> tuple[float, float
     return wins / games, seat_share / games
 
 
+def pay_by_role(games: int, geologists: str) -> dict[str, float]:
+    """Deluxe, heuristic bots: mean nuggets a player of each role gets in a round (shares, crystals, thefts)."""
+    from meeple.games.saboteur.events import GoldPaid, RoundEnded, Stolen
+
+    total: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for game in range(games):
+        seats = 2 + game % 11
+        m = meeple.Match.start("saboteur", seats, seed=70_000 + game,
+                               options={"edition": "deluxe", "geologists": geologists})
+        bots = [HeuristicBot(game * 100 + s) for s in range(seats)]
+        while not m.is_over:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+        rounds: list[tuple[tuple[Role, ...], list[int]]] = []
+        for rec in m.records:
+            for e in rec.events:
+                if isinstance(e, RoundEnded):
+                    rounds.append((e.roles, [0] * seats))
+                elif isinstance(e, GoldPaid) and e.amount is not None:
+                    rounds[-1][1][e.seat] += e.amount
+                elif isinstance(e, Stolen):
+                    rounds[-1][1][e.seat] += 1
+                    rounds[-1][1][e.target] -= 1
+        for roles, paid in rounds:
+            for s, r in enumerate(roles):
+                total[r.value] = total.get(r.value, 0) + paid[s]
+                count[r.value] = count.get(r.value, 0) + 1
+    return {r: total[r] / count[r] for r in sorted(count)}
+
+
 def main() -> None:
     """Print the gold-reaching rate of each line-up."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=500)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--edition", default="base", choices=("base", "deluxe"))
+    ap.add_argument("--pay-by-role", type=int, metavar="N",
+                    help="Deluxe only: mean nuggets per round by role over N matches, for both geologist readings")
     args = ap.parse_args()
+    if args.pay_by_role:
+        print(f"saboteur deluxe, heuristic bots, {args.pay_by_role} matches (2-12 players cycled): "
+              "mean nuggets a player of each role gets in a round")
+        for geologists in ("split", "each"):
+            figures = pay_by_role(args.pay_by_role, geologists)
+            print(f"  geologists={geologists:5} " + "  ".join(f"{r} {v:.2f}" for r, v in figures.items()))
+        return
     counts = tuple(range(3, 11)) if args.edition == "base" else tuple(range(2, 13))
     print(f"saboteur {args.edition}: rounds in which a digger team reached the gold, "
           f"{args.rounds} rounds per line-up, players {counts[0]}-{counts[-1]} cycled")

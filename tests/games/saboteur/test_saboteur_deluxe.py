@@ -9,11 +9,15 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeple
 from meeple.engine import IllegalCommand, Rng
+from meeple.engine.codec import canonical, digest
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur import data as d
+from meeple.games.saboteur.board import Cell, shape, symmetric
 from meeple.games.saboteur.commands import ClearFront, Discard, Inspect, PlayPath, Steal, SwapHand, TargetAction
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.events import GoldPaid, HatSwapped, RoundEnded, ThievesReady
@@ -91,6 +95,45 @@ def test_double_curve_joins_only_the_curve_that_touches_the_tunnel(table: Any) -
     assert (1, -1, False) in path_targets(st, K("straight-vertical"))
     assert (1, 1, False) not in path_targets(st, K("straight-vertical"))
     assert (2, 0, False) not in path_targets(st, K("straight-horizontal"))
+
+
+def test_double_curve_looks_the_same_turned_so_it_has_one_name_per_placement(table: Any) -> None:
+    """R2: two separate curves (west-north, east-south); turned 180 degrees it is the same card."""
+    dc = K("double-curve")
+    assert symmetric(dc) and symmetric(K("bridge")) and not symmetric(K("curve-a"))
+    st = table.build(edition="deluxe", hands=[["double-curve"], [], [], []])
+    targets = path_targets(st, dc)
+    assert targets and all(not rotated for _, _, rotated in targets)
+    assert PlayPath(dc, 1, 0, False) in GAME.legal_commands(st, 0)
+    assert PlayPath(dc, 1, 0, True) not in GAME.legal_commands(st, 0)
+    with pytest.raises(IllegalCommand, match="looks the same turned"):
+        GAME.decide(st, 0, PlayPath(dc, 1, 0, True), rng())
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 150))
+def test_no_two_listed_placements_make_the_same_table(seed: int, steps: int) -> None:
+    """Each placement is listed once: the boards the listed path commands lead to are all different."""
+    m = meeple.Match.start("saboteur", 5, seed=seed, options=DELUXE)
+    bot = meeple.RandomBot(seed)
+    for _ in range(steps):
+        if m.is_over:
+            return
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(m.view(seat), m.legal(seat), seat))
+    if m.state.phase is not Phase.PLAY:
+        return
+    state = m.state
+    for kind in range(len(d.KINDS)):
+        if d.KINDS[kind].category is d.Category.PATH:
+            placed = [(col, row, shape(kind, rot).edges, frozenset(shape(kind, rot).groups))
+                      for col, row, rot in path_targets(state, kind)]
+            assert len(placed) == len(set(placed)), d.KINDS[kind].name
+    paths = [c for c in m.legal(state.turn) if isinstance(c, PlayPath)]
+    boards = [state.board.lay(Cell(c.col, c.row, c.card, c.rotated)) for c in paths]
+    assert len(set(boards)) == len(boards)
+    hashes = {digest(canonical(replace(state, board=b))) for b in boards}
+    assert len(hashes) == len(boards)  # one state hash per table, and one table per command
 
 
 def test_ladder_links_a_distant_tunnel_to_the_start(table: Any) -> None:
@@ -192,30 +235,30 @@ def test_trapped_winner_gets_no_share_and_is_not_counted(table: Any) -> None:
     assert _paid(events) == {3: 3, 4: 2}
 
 
-def test_each_geologist_gets_one_nugget_per_visible_crystal(table: Any) -> None:
-    """S0: "Сколько кристаллов на карте тоннелей, столько золота получает игрок" (the default)."""
+def test_geologists_split_the_visible_crystals_rounded_down(table: Any) -> None:
+    """R2 (facts section 14): two geologists split one nugget per crystal, rounded down (the default)."""
     roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
     cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
     st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []])
     _, events = table.play(st, 0, Discard((K("map"),)))
-    assert _paid(events) == {0: 3, 1: 3, 2: 5}
+    assert _paid(events) == {0: 1, 1: 1, 2: 5}
     st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []],
                      front={1: {Front.TRAPPED}})
     _, events = table.play(st, 0, Discard((K("map"),)))
-    assert _paid(events) == {0: 3, 2: 5}
+    assert _paid(events) == {0: 1, 2: 5}
 
 
-def test_geologists_option_split_shares_the_crystals_rounded_down(table: Any) -> None:
-    """R2 (facts section 14): two geologists split one nugget per crystal, rounded down."""
+def test_geologists_option_each_pays_every_geologist_one_nugget_per_crystal(table: Any) -> None:
+    """S0: "Сколько кристаллов на карте тоннелей, столько золота получает игрок" (option ``geologists="each"``)."""
     roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
     cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
-    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []], geologists="split")
+    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []], geologists="each")
     _, events = table.play(st, 0, Discard((K("map"),)))
-    assert _paid(events) == {0: 1, 1: 1, 2: 5}
-    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []],
-                     front={1: {Front.TRAPPED}}, geologists="split")
+    assert _paid(events) == {0: 3, 1: 3, 2: 5}
+    st = table.build(3, edition="deluxe", roles=roles[:1] + [Role.SABOTEUR] * 2, cells=cells,
+                     hands=[["map"], [], []])
     _, events = table.play(st, 0, Discard((K("map"),)))
-    assert _paid(events) == {0: 1, 2: 5}
+    assert _paid(events)[0] == 3  # one geologist: both readings pay every crystal
 
 
 # -- new action cards (facts section 12) -----------------------------------------------------

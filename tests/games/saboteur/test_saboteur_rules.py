@@ -285,6 +285,54 @@ def test_players_with_empty_hands_are_skipped(table: Any) -> None:
     assert st.turn == 2
 
 
+def test_by_default_a_lap_of_passes_does_not_end_the_round(table: Any) -> None:
+    """R1, R2, S1: with the pile empty the round goes on until no player holds a card."""
+    st = table.build(hands=[["map", "map"], ["map"], ["map", "rockfall"], ["map"]])
+    for seat in range(4):
+        st, _ = table.play(st, seat, Discard((min(st.hands[seat]),)))
+    assert st.round == 1 and st.phase is Phase.PLAY and st.turn == 0
+
+
+def test_option_round_end_lap_ends_the_round_after_every_player_passed_once_the_pile_is_empty(table: Any) -> None:
+    """S0: "закончились игровая колода, а все участники пропустили по ходу" (option ``round_end="lap"``)."""
+    roles = [Role.MINER, Role.SABOTEUR, Role.MINER, Role.MINER]
+    st = table.build(hands=[["map", "map"], ["map"], ["map", "rockfall"], ["map"]], roles=roles, round_end="lap")
+    for seat in range(3):
+        st, events = table.play(st, seat, Discard((min(st.hands[seat]),)))
+        assert st.passes == seat + 1 and not any(isinstance(e, RoundEnded) for e in events)
+    assert GAME.view(st, 0).passes == 3
+    _, events = table.play(st, 3, Discard((K("map"),)))
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    assert ended.team == "saboteurs" and ended.winners == (1,) and ended.ender == 3
+
+
+def test_lap_of_passes_starts_again_after_a_card_played_face_up(table: Any) -> None:
+    st = table.build(hands=[["map", "map"], ["map", "map"], ["broken-cart", "map"], ["map"]], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))
+    st, _ = table.play(st, 1, Discard((K("map"),)))
+    st, _ = table.play(st, 2, BreakTool(K("broken-cart"), 0))
+    assert st.passes == 0
+    st, _ = table.play(st, 3, Discard((K("map"),)))
+    assert st.passes == 1 and st.phase is Phase.PLAY
+
+
+def test_lap_of_passes_counts_players_skipped_for_holding_no_cards(table: Any) -> None:
+    st = table.build(hands=[["map", "map"], [], ["map", "map"], []], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))
+    assert st.turn == 2 and st.passes == 2  # seat 0 passed, seat 1 had nothing to play
+    _, events = table.play(st, 2, Discard((K("map"),)))
+    assert any(isinstance(e, RoundEnded) for e in events)
+
+
+def test_lap_of_passes_counts_only_once_the_pile_has_run_out(table: Any) -> None:
+    st = table.build(hands=[["map"], ["map"], ["map"], ["map"]], pile=["rockfall"], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))  # draws the last card: this pass does not count
+    assert st.passes == 0 and not st.pile
+    for seat in (1, 2, 3):
+        st, _ = table.play(st, seat, Discard((K("map"),)))
+    assert st.passes == 3 and st.phase is Phase.PLAY
+
+
 def test_next_round_starts_with_the_player_after_the_one_who_ended_it(table: Any) -> None:
     st = table.build(hands=[[], [], ["map"], []], turn=2)
     st, _ = table.play(st, 2, Discard((K("map"),)))
@@ -377,6 +425,31 @@ def test_saboteurs_take_4_3_3_2_nuggets_each_paid_exactly(table: Any, saboteurs:
     assert len(st.purse.deck) == 28 - sum(len(e.cards or ()) for e in paid)
 
 
+@pytest.mark.parametrize(("saboteurs", "cards"), [(1, 4), (2, 3), (3, 3), (4, 2)])
+def test_option_saboteur_pay_cards_gives_4_3_3_2_gold_cards_each(table: Any, saboteurs: int, cards: int) -> None:
+    """S0: "тому выдаётся 4 карты золота ... по 3 карточек ... по 2 карточек" (option ``saboteur_pay="cards"``)."""
+    seats = 10
+    roles = [Role.SABOTEUR] * saboteurs + [Role.MINER] * (seats - saboteurs)
+    hands: list[list[str]] = [["map"]] + [[] for _ in range(seats - 1)]
+    st, events = table.play(table.build(seats, roles=roles, hands=hands, saboteur_pay="cards"), 0,
+                            Discard((K("map"),)))
+    paid = [e for e in events if isinstance(e, GoldPaid)]
+    assert [e.seat for e in paid] == list(range(saboteurs))
+    assert all(e.cards is not None and len(e.cards) == cards and e.amount == sum(e.cards) for e in paid)
+    assert len(st.purse.deck) == 28 - cards * saboteurs
+    assert sum(st.gold) == sum(e.amount or 0 for e in paid)
+
+
+def test_saboteur_pay_cards_is_drawn_at_random(table: Any) -> None:
+    roles = [Role.SABOTEUR] + [Role.MINER] * 3
+    seen = set()
+    for seed in range(12):
+        st = table.build(4, roles=roles, hands=[["map"], [], [], []], saboteur_pay="cards")
+        _, events = table.play(st, 0, Discard((K("map"),)), seed=seed)
+        seen.add(next(e.cards for e in events if isinstance(e, GoldPaid)))
+    assert len(seen) > 3
+
+
 def test_saboteur_pay_uses_change_when_no_exact_cards_are_left() -> None:
     assert exact_payment([3, 3, 2, 1], 4) == (3, 1)
     assert exact_payment([2, 2, 2], 3) == (2,)  # the bank makes up the last nugget
@@ -405,8 +478,9 @@ def test_after_three_rounds_the_most_gold_wins_and_ties_share(table: Any) -> Non
 
 
 def test_base_game_refuses_2_and_11_players_with_a_hint() -> None:
+    """S0's first paragraph says 3-11, but its hand table and the 11 dwarf cards stop at 10 (S1, R1: 3-10)."""
     for n in (2, 11):
-        with pytest.raises(ConfigError, match="3-10"):
+        with pytest.raises(ConfigError, match=r"3-10 players.*tables stop at 10.*Deluxe"):
             meeple.Match.start("saboteur", n, seed=1)
 
 

@@ -49,8 +49,8 @@ class SaboteurOptions(Options):
       (R1, R2, S1), or after a ``lap`` of passes once the pile is empty (a reading of S0).
     * ``pass_discards``: Deluxe pass discards one card (the Russian seed text) or up to
       ``3`` (R2), drawing as many.
-    * ``geologists``: Deluxe geologists each get one nugget per crystal (``each``, S0) or
-      ``split`` that between them (R2).
+    * ``geologists``: Deluxe geologists ``split`` one nugget per crystal between them (R2)
+      or ``each`` get one per crystal (S0, which speaks of one geologist).
     * ``broken_tools_forfeit``: R1's optional rule: a miner with a broken tool at round
       end gets no gold (base game).
     * ``gold_pass``: base payout passes the gold cards ``counter-clockwise`` (R1) or
@@ -65,21 +65,21 @@ class SaboteurOptions(Options):
     gold_pass: Literal["counter-clockwise", "clockwise"] = "counter-clockwise"
     saboteur_pay: Literal["nuggets", "cards"] = "nuggets"
     round_end: Literal["empty-hands", "lap"] = "empty-hands"
-    geologists: Literal["each", "split"] = "each"
+    geologists: Literal["split", "each"] = "split"
 
     def validate(self, seats: int) -> None:
         """Base game: 3-10 players; Deluxe: 2-12; each option only where its edition has the rule."""
         base = self.edition is Edition.BASE
         if base and not 3 <= seats <= 10:
             raise ConfigError(
-                f"saboteur: the base game is for 3-10 players, not {seats}; "
-                "the Deluxe edition (--variant deluxe) takes 2-12"
+                f"saboteur: the base game is for 3-10 players, not {seats} (its hand and dwarf card tables stop "
+                "at 10); the Deluxe edition (--variant deluxe) takes 2-12"
             )
         if self.pass_discards not in (1, 3):
             raise ConfigError(f"saboteur: pass_discards is 1 or 3, not {self.pass_discards}")
         if self.pass_discards != 1 and base:
             raise ConfigError("saboteur: pass_discards applies to the Deluxe edition only")
-        if self.geologists != "each" and base:
+        if self.geologists != "split" and base:
             raise ConfigError("saboteur: geologists applies to the Deluxe edition only")
         for name, default in (("broken_tools_forfeit", False), ("gold_pass", "counter-clockwise"),
                               ("saboteur_pay", "nuggets"), ("gold_cards", "players")):
