@@ -105,6 +105,8 @@ def board_lines(board: Board, seen: Mapping[int, GoalKind] | None = None) -> lis
 
     A face-down goal is ``???``; one in ``seen`` (goal index to kind, what a
     map showed the seat) shows what it is in its centre (``?$?`` or ``?c?``).
+    A board wider than :data:`WIDTH` is drawn in bands of columns, one under
+    the other.
     """
     boxes: dict[tuple[int, int], tuple[str, str, str]] = {}
     boxes[START_POSITION] = _box(board.network.tiles[START_POSITION], "S")
@@ -121,11 +123,15 @@ def board_lines(board: Board, seen: Mapping[int, GoalKind] | None = None) -> lis
     cols = [p[0] for p in boxes]
     rows = [p[1] for p in boxes]
     c0, c1, r0, r1 = min(cols) - 1, max(cols) + 1, min(rows) - 1, max(rows) + 1
-    lines = ["     " + "".join(f"{c:^3}" for c in range(c0, c1 + 1))]
-    for r in range(r0, r1 + 1):
-        for i in range(3):
-            label = f"{r:>4} " if i == 1 else "     "
-            lines.append(label + "".join(boxes.get((c, r), _BLANK)[i] for c in range(c0, c1 + 1)))
+    band = (WIDTH - 5) // 3  # columns that fit beside the row numbers; a wider board is drawn in bands
+    lines: list[str] = []
+    for start in range(c0, c1 + 1, band):
+        span = range(start, min(start + band, c1 + 1))
+        lines.append("     " + "".join(f"{c:^3}" for c in span))
+        for r in range(r0, r1 + 1):
+            for i in range(3):
+                label = f"{r:>4} " if i == 1 else "     "
+                lines.append(label + "".join(boxes.get((c, r), _BLANK)[i] for c in span))
     return lines
 
 
