@@ -10,9 +10,9 @@ import meeple
 from meeple.cli import main
 from meeple.engine import ENGINE, RandomBot
 from meeple.games.saboteur import GAME
+from meeple.games.saboteur import data as d
 from meeple.games.saboteur.bot import HeuristicBot
 from meeple.games.saboteur.commands import PlayPath
-from meeple.games.saboteur import data as d
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.render import board_lines, describe
 
