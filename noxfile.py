@@ -46,3 +46,10 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".[dev]")
     session.run("python", "-m", "pip", "install", "-q", "-e", ".[bench]", success_codes=[0, 1])
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The API reference from the docstrings (Sphinx), warnings as errors, into docs/_build/."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "sphinx", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")

@@ -42,9 +42,9 @@ INFO = GameInfo(
 class LiarsDiceOptions(Options):
     """``dice`` per player, ``sides`` per die, and whether the top face is ``wild``."""
 
-    dice: int = 1
-    sides: int = 6
-    wild: bool = True
+    dice: int = attrs.field(default=1, metadata={"help": "dice under each player's cup, 1..5"})
+    sides: int = attrs.field(default=6, metadata={"help": "faces of each die, 2..12"})
+    wild: bool = attrs.field(default=True, metadata={"help": "ones count as every face (a bid's face excepted)"})
 
     def validate(self, seats: int) -> None:
         """Dice 1..5 per player and 2..12 sides."""
@@ -101,9 +101,14 @@ class BidMade(Event):
 
 @attrs.frozen
 class LiarCalled(Event):
-    """``seat`` called; all dice were shown; ``loser`` lost."""
+    """``seat`` called; all dice were shown; ``loser`` lost.
+
+    Showing the dice reveals what was hidden, so the call cannot be taken back
+    by a player's undo (an information barrier).
+    """
 
     tag: ClassVar[str] = "called"
+    barrier: ClassVar[bool] = True
     seat: int
     dice: tuple[tuple[int, ...], ...]
     count: int
@@ -266,6 +271,14 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         if isinstance(event, DiceRolled) and event.seat != seat:
             return DiceRolled(event.seat, None)
         return event
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """Re-roll every die ``seat`` has not seen (all of them but its own, until the call shows them)."""
+        if state.loser is not None or not state.dice:
+            return state
+        opts = state.options
+        dice = tuple(d if s == seat else rng.dice(len(d), opts.sides) for s, d in enumerate(state.dice))
+        return State(state.seats, opts, dice, state.bids, state.turn, None)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.loser is None:

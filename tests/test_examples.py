@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ SCRIPTS = sorted(p for p in EXAMPLES.glob("*.py") if p.name != "liars_dice.py")
 EXPECTED = {
     "embedding.py": ["not_your_turn", "bad_message", "outcome: Outcome("],
     "undo_redo.py": ["can seat 1 undo its bid? True", "can redo? False", "fork plays on alone"],
+    "tournament.py": ["same logs on a pool: True", "heuristic  won", "95% Wilson interval"],
     "verify_replay.py": ["honest: ok", "forged: FAILED: event 0 differs", "torn:   FAILED: log ends inside a frame"],
 }
 
@@ -26,7 +28,7 @@ def test_every_example_has_expectations() -> None:
 def test_example_runs(script: Path) -> None:
     out = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120,
-        env={"PYTHONPATH": str(EXAMPLES), "PATH": ""},
+        env={"PYTHONPATH": os.pathsep.join([str(EXAMPLES), str(EXAMPLES.parent / "src")]), "PATH": ""},
     )
     assert out.returncode == 0, out.stderr
     for text in EXPECTED[script.name]:

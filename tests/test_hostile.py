@@ -70,7 +70,7 @@ def every_log_decoder(data: bytes, workdir: Path) -> None:
     path = workdir / "hostile.meeple"
     path.write_bytes(data)
     store = FileStore(workdir)
-    only_library_errors(lambda: store.open(path))
+    only_library_errors(lambda: store.open_path(path))
     store.close()
     only_library_errors(lambda: repair(path))
 
@@ -295,6 +295,85 @@ def test_deeply_nested_msgpack_is_refused() -> None:
         read_log(sample_log("liars-dice") + fr)
 
 
+def _hostile_bodies(n: int) -> Iterator[tuple[str, bytes]]:
+    """Frame bodies of about ``n`` bytes built to make a decoder allocate as much as it can per byte."""
+    yield "empty arrays", b"\xdd" + n.to_bytes(4, "big") + b"\x90" * n  # the reported case: 64 bytes each
+    inner = b"\xdc" + (4000).to_bytes(2, "big") + b"\x90" * 4000  # nested, each array short
+    yield "nested arrays", b"\xdd" + (n // len(inner)).to_bytes(4, "big") + inner * (n // len(inner))
+    yield "empty maps", b"\xdd" + n.to_bytes(4, "big") + b"\x80" * n
+    yield "two-letter strings", b"\xdd" + (n // 3).to_bytes(4, "big") + b"\xa2ab" * (n // 3)
+    yield "small negative ints", b"\xdd" + n.to_bytes(4, "big") + b"\xec" * n
+    cap = (1 << 16) - 10  # as many values (MAX_VALUES) as a frame may hold, then bytes that are not msgpack
+    yield "a full frame, then junk", b"\xdc" + cap.to_bytes(2, "big") + b"\x90" * cap + b"\xc1" * (n - cap)
+    yield "a full frame, then a long form", b"\xdc" + cap.to_bytes(2, "big") + b"\x90" * cap + b"\xcc\x01"
+
+
+@pytest.fixture(params=["compiled", "python"])
+def either_reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The compiled reader, then the pure-Python one."""
+    from meeple.engine import log as log_module
+    from meeple.engine import reader as reader_module
+
+    if request.param == "python":
+        monkeypatch.setattr(reader_module, "_speedups", None)
+        monkeypatch.setattr(log_module, "_speedups", None)
+    elif reader_module._speedups is None:
+        pytest.skip("meeple._speedups was not built")
+    return str(request.param)
+
+
+def _peak(fn: Callable[[], Any]) -> int:
+    """The most memory ``fn`` held at once (tracemalloc), its result or error dropped."""
+    import tracemalloc
+
+    only_library_errors(fn)  # the caches (codecs, type tables) are made outside the measure
+    tracemalloc.start()
+    try:
+        only_library_errors(fn)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("shape", [name for name, _ in _hostile_bodies(1000)])
+def test_rejecting_a_hostile_frame_takes_a_bounded_amount_of_memory(either_reader: str, shape: str) -> None:
+    """docs/reliability.md: a bad frame costs at most 3 bytes per byte of it, plus 8 MiB (MAX_VALUES values).
+
+    The reported case, one 16 MiB frame of empty arrays behind a valid chain,
+    took 1.24 GB (about 77 bytes per byte) to reject: it was decoded whole, twice.
+    """
+    size = 4 << 20
+    body = dict(_hostile_bodies(size))[shape]
+    data = sample_log("liars-dice")
+    fr, _ = frame(body, list(iter_frames(data))[-1].hash)
+    hostile = data + fr
+    with pytest.raises(meeple.CorruptLog):
+        read_log(hostile)
+    peak = _peak(lambda: read_log(hostile))
+    assert peak <= 3 * len(body) + (8 << 20), f"{peak / len(body):.1f} bytes per byte"
+
+
+def test_a_loaded_log_holds_a_bounded_amount_of_memory_per_byte(either_reader: str) -> None:
+    """docs/reliability.md: decoded records take at most ~48 bytes per byte of log, however they are made.
+
+    Real logs take 5-9; records forged for it (an event of one-item tuples of small
+    negative numbers: 84 bytes of objects per 2 bytes of log) about 42.
+    """
+    m = Match.start("liars-dice", 2, seed=1)
+    m.play(0, ld.Bid(1, 2))
+    bodies = [msgpack.unpackb(f.body) for f in iter_frames(m.to_bytes())]
+    codec = codec_for(get_game("liars-dice"))
+    bid, called = codec.index_of[ld.Bid], codec.index_of[ld.LiarCalled]
+    for seq in range(2, 1500):
+        ck = bytes(16) if (seq + 1) % 64 == 0 else None
+        bodies.append([seq, 0, [bid, 1, 2], [[called, 0, [[-20]] * 300, 0, 0]], 0, ck])
+    forged = rechain(bodies)
+    assert len(read_log(forged).records) == 1500
+    assert _peak(lambda: read_log(forged)) <= 48 * len(forged)
+    golden = Path(__file__).parent / "golden" / "gophers-standard-v1.meeple"
+    assert _peak(lambda: read_log(golden.read_bytes())) <= 16 * golden.stat().st_size
+
+
 def test_the_file_store_refuses_a_file_larger_than_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from meeple.store import files
 
@@ -450,3 +529,18 @@ def test_a_replayed_record_in_a_log_is_named() -> None:
     report = meeple.verify(replayed)
     assert report.first_divergence is not None and report.first_divergence.record == 2
     assert "record number 1 where 2 was expected" in report.first_divergence.reason
+
+
+def test_the_hostile_input_benchmark_runs() -> None:
+    """benchmarks/hostile.py measures the time figures of docs/reliability.md (no timing is asserted here)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "hostile.py"), "--quick", "--size", "70000"],
+                         capture_output=True, text=True, timeout=300, cwd=root, check=True).stdout
+    figures = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    names = {(f["subject"], f["name"]) for f in figures}
+    assert ("pure Python", "time: a frame of empty arrays / BLAKE2b of its bytes") in names
+    assert all(f["value"] is None or f["value"] > 0 for f in figures) and len(figures) == 6

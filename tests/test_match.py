@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import liars_dice as ld
-from meeple import ENGINE, Code, ConfigError, IllegalCommand, Match, UnknownGame
+from meeple import ENGINE, Code, ConfigError, IllegalCommand, Match, UnknownGame, get_game
 
 
 def started(seats: int = 2, seed: int = 11, **options: object) -> Match:
@@ -174,24 +174,34 @@ def test_the_seed_commitment_uses_the_salt_derived_from_the_seed() -> None:
 
 
 def test_verify_reads_a_seed_schedule_as_the_engine_does() -> None:
-    """Record n draws from the last pair with from_record <= n, whatever the pairs' order (docs/log-format.md).
-
-    verify once switched seeds only where a pair starts, so a schedule out of
-    order gave a divergence in a log the engine wrote by the rule.
-    """
+    """Record n draws from the last pair with from_record <= n (docs/log-format.md), in play and in verify alike."""
     import meeple
-    from meeple.engine.codec import options_from_map
-    from meeple.engine.match import codec_for, derive_salt
 
-    game = meeple.get_game("saboteur")  # draws a card on most turns
-    options = options_from_map(codec_for(game), None, 4)
-    m = Match(game, 4, options, ((0, 5), (3, 9), (1, 7)), derive_salt(5))
-    m._advance_engine()
-    for _ in range(12):
+    m = Match.start("saboteur", 4, seed=5)  # draws a card on most turns
+    for at, seed in ((3, 9), (6, 7)):
+        while len(m) < at + 2:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            m.play(seat, m.legal(seat)[0])
+        m = m.fork(at=at, seed=seed)
+    for _ in range(6):
         seat = next(s for s in m.to_act if s != ENGINE)
         m.play(seat, m.legal(seat)[0])
+    log = meeple.engine.read_log(m.to_bytes())
+    assert [(e.start, e.seed) for e in log.seed_schedule.epochs] == [(0, 5), (3, 9), (6, 7)]
     assert len({r.rng for r in m.records[2:8]}) > 1  # records after the first pairs drew randomness
     assert meeple.verify(m.to_bytes()).ok
+
+
+def test_a_schedule_out_of_order_is_no_schedule() -> None:
+    """Pairs that do not start at record 0 and rise would let two schedules draw alike: refused."""
+    from meeple.engine.codec import options_from_map
+    from meeple.engine.match import codec_for
+
+    game = get_game("saboteur")
+    options = options_from_map(codec_for(game), None, 4)
+    for seeds in (((0, 5), (3, 9), (1, 7)), ((2, 5),), ((0, 5), (0, 6))):
+        with pytest.raises(ConfigError, match="seed schedule"):
+            Match(game, 4, options, seeds, None)
 
 
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
@@ -276,3 +286,15 @@ def test_bad_positions_and_seats_are_library_errors() -> None:
         with pytest.raises(IllegalCommand) as err:
             call(7)
         assert err.value.code is Code.UNKNOWN_SEAT
+
+
+def test_match_loads_logs_through_the_reader_it_does_not_import() -> None:
+    """match.py imports nothing of the reader (which builds matches); the reader registers itself on import."""
+    import subprocess
+    import sys
+
+    data = Match.start("kings", 2, seed=3).to_bytes()  # a bundled game: the subprocess has no example games
+    code = ("import sys; from meeple.engine.match import Match; "
+            "m = Match.from_bytes(sys.stdin.buffer.read()); print(len(m), m.to_bytes() == m.to_bytes())")
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True)
+    assert out.stdout.decode().split() == [str(len(Match.from_bytes(data))), "True"]

@@ -5,9 +5,13 @@ seeded portable RNG and msgpack logs, so any match can be replayed, forked or
 verified deterministically.
 
 >>> import meeple
->>> m = meeple.Match.start("liars-dice", seats=3, seed=1)
+>>> m = meeple.Match.start("kings", seats=2, seed=1)
 >>> m.to_act
 (0,)
+>>> seat = m.to_act[0]
+>>> events = m.play(seat, m.legal(seat)[0])
+>>> meeple.verify(m.to_bytes()).ok
+True
 """
 
 from ._version import __version__

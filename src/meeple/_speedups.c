@@ -1,16 +1,19 @@
 /*
  * meeple._speedups: the record loop of the log reader, compiled.
  *
- * read_records() does exactly what the pure-Python fast path
- * meeple.engine.reader._read_records_py does, and accepts exactly the same
- * logs: it walks the record frames, checks each link of the BLAKE2b-128 hash
- * chain, decodes each body with msgpack's unpackb, checks the record's shape
- * and builds its messages (setting their slots itself where a message has only
- * int, str, bool or bytes fields, else with the decoders of the log's type table). At the
- * first thing amiss it returns None, and the reader's checking loop names the
- * problem. Building the package without a C compiler skips this module; the
- * reader then uses the pure-Python loop (tests/test_speedups.py holds the two
- * to the same results).
+ * read_records() does exactly what the pure-Python fast loop
+ * meeple.engine.reader._scan_py does, and accepts exactly the same logs: it
+ * walks the record frames, checks each link of the BLAKE2b-128 hash chain,
+ * decodes each body (the common msgpack subset here, in its canonical
+ * encoding and within the value budget; any other body through
+ * meeple.engine.log.decode_body, which decides), checks the record's shape and
+ * builds its messages (setting their slots itself where a message has only
+ * int, str, bool or bytes fields, else with the decoders of the log's type
+ * table). At the first thing amiss it stops and says where, with the body it
+ * decoded or the error decoding it raised, and the reader's checking loop goes
+ * on from there and names the problem. Building the package without a C
+ * compiler skips this module; the reader then uses the pure-Python loop
+ * (tests/test_speedups.py holds the two to the same results).
  *
  * BLAKE2b is implemented here from RFC 7693 (unkeyed, 16-byte digest, no salt
  * or personalisation), as the log format defines the chain with it.
@@ -283,14 +286,19 @@ static PyObject *decode_message(PyObject *msg, PyObject *table)
 
 /* -- msgpack, the subset record bodies use ---------------------------------- */
 
-/* Decode the msgpack object at ``*p`` as msgpack's unpackb does (raw=False, use_list=True): nil,
- * booleans, ints, floats, UTF-8 strings, binary and arrays. Anything else (maps, extension
- * types, nesting deeper than ``depth``, bytes that are not UTF-8) gives NULL with no exception
- * set, and the caller decodes the body with unpackb itself; NULL with an exception set is a real
- * error. Advances ``*p`` past the object. */
-static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth)
+#define MAX_VALUES (1 << 16) /* meeple.engine.log.MAX_VALUES: the most msgpack values a frame body holds */
+
+/* Decode the msgpack object at ``*p`` as meeple.engine.log.decode_body does, for bodies in the
+ * subset record bodies use: nil, booleans, ints, 64-bit floats, UTF-8 strings, binary and arrays,
+ * each in its canonical (smallest) encoding, at most ``*budget`` values in all (each decoded value
+ * takes one). Anything else (maps, extension types, a longer encoding than needed, 32-bit floats,
+ * nesting deeper than ``depth``, bytes that are not UTF-8, more values than the budget, a body cut
+ * short) gives NULL with no exception set, and the caller hands the body to decode_body, which
+ * decides and names the problem; NULL with an exception set is a real error. Advances ``*p``
+ * past the object. */
+static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth, Py_ssize_t *budget)
 {
-    if (*p >= end || depth < 0)
+    if (*p >= end || depth < 0 || --*budget < 0)
         return NULL;
     const uint8_t t = *(*p)++;
     const Py_ssize_t left = end - *p;
@@ -304,16 +312,18 @@ static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth)
     case 0xc0: Py_RETURN_NONE;
     case 0xc2: Py_RETURN_FALSE;
     case 0xc3: Py_RETURN_TRUE;
-    case 0xcc: case 0xcd: case 0xce: case 0xcf: { /* uint 8..64 */
+    case 0xcc: case 0xcd: case 0xce: case 0xcf: { /* uint 8..64: the smallest that holds the value */
         width = 1 << (t - 0xcc);
         if (left < width)
             return NULL;
         unsigned long long v = 0;
         for (int i = 0; i < width; i++)
             v = (v << 8) | *(*p)++;
+        if (v < (width == 1 ? 0x80ULL : 1ULL << (4 * width))) /* fixint below 128; else the next width down */
+            return NULL;
         return PyLong_FromUnsignedLongLong(v);
     }
-    case 0xd0: case 0xd1: case 0xd2: case 0xd3: { /* int 8..64 */
+    case 0xd0: case 0xd1: case 0xd2: case 0xd3: { /* int 8..64: negative values only, the smallest width */
         width = 1 << (t - 0xd0);
         if (left < width)
             return NULL;
@@ -327,21 +337,17 @@ static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth)
             const unsigned long long sign = 1ULL << (8 * width - 1);
             sv = (long long)((v ^ sign)) - (long long)sign;
         }
+        /* int8 for -128..-33, int16 below -128, int32 below -32768, int64 below -2**31 */
+        if (sv >= (width == 1 ? -32LL : -(1LL << (4 * width - 1))))
+            return NULL;
         return PyLong_FromLongLong(sv);
     }
-    case 0xca: case 0xcb: { /* float 32 / 64, big-endian */
-        width = t == 0xca ? 4 : 8;
-        if (left < width)
+    case 0xcb: { /* float 64, big-endian (logs never hold 32-bit floats) */
+        if (left < 8)
             return NULL;
         uint64_t bits = 0;
-        for (int i = 0; i < width; i++)
+        for (int i = 0; i < 8; i++)
             bits = (bits << 8) | *(*p)++;
-        if (width == 4) {
-            uint32_t b32 = (uint32_t)bits;
-            float f;
-            memcpy(&f, &b32, 4);
-            return PyFloat_FromDouble((double)f);
-        }
         double d;
         memcpy(&d, &bits, 8);
         return PyFloat_FromDouble(d);
@@ -358,12 +364,17 @@ static PyObject *unpack_subset(const uint8_t **p, const uint8_t *end, int depth)
             items = t & 0x0f;
             goto array;
         }
-        return NULL; /* maps, extension types, 0xc1 */
+        return NULL; /* maps, extension types, 32-bit floats, 0xc1 */
     }
     if (left < width)
         return NULL;
     for (int i = 0; i < width; i++)
         len = (len << 8) | *(*p)++;
+    /* the smallest length field: str8 from 32 bytes (below, fixstr), bin8 from 0, array16 from 16 items
+     * (below, fixarray); a 16-bit field from 256 (65536 for arrays), a 32-bit one above 65535 */
+    const size_t least = t == 0xd9 ? 32 : t == 0xc4 ? 0 : t == 0xdc ? 16 : width == 2 ? 256 : 65536;
+    if (len < least)
+        return NULL;
     if (t == 0xdc || t == 0xdd) {
         items = len;
         goto array;
@@ -381,19 +392,19 @@ str:
     {
         PyObject *u = PyUnicode_DecodeUTF8((const char *)*p, (Py_ssize_t)len, "strict");
         if (u == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
-            PyErr_Clear(); /* unpackb raises its own error: leave it to unpackb */
+            PyErr_Clear(); /* decode_body names the problem */
         *p += len;
         return u;
     }
 array:
-    if ((size_t)(end - *p) < items) /* every item takes a byte at least */
+    if ((size_t)(end - *p) < items || (Py_ssize_t)items > *budget) /* every item takes a byte and a value */
         return NULL;
     {
         PyObject *list = PyList_New((Py_ssize_t)items);
         if (list == NULL)
             return NULL;
         for (size_t i = 0; i < items; i++) {
-            PyObject *item = unpack_subset(p, end, depth - 1);
+            PyObject *item = unpack_subset(p, end, depth - 1, budget);
             if (item == NULL) {
                 Py_DECREF(list);
                 return NULL;
@@ -404,21 +415,27 @@ array:
     }
 }
 
-/* A record body as unpackb decodes it: by unpack_subset where the body is all of that subset,
- * else by ``unpackb`` itself. NULL with an exception set where unpackb raises. */
-static PyObject *unpack_body(const uint8_t *b, Py_ssize_t n, PyObject *unpackb)
+/* A frame body as ``decode`` (meeple.engine.log.decode_body) decodes it: by unpack_subset where the
+ * body is all of that subset, else by ``decode`` itself. NULL with an exception set where decode raises.
+ * A body longer than MAX_VALUES bytes (real records are far shorter) goes to ``decode`` at once, which
+ * counts its values before it builds any: so no body that long is decoded twice. */
+static PyObject *unpack_body(const uint8_t *b, Py_ssize_t n, PyObject *decode)
 {
-    const uint8_t *p = b;
-    PyObject *raw = unpack_subset(&p, b + n, 32);
-    if (raw != NULL && p == b + n)
-        return raw;
-    Py_XDECREF(raw);
-    if (PyErr_Occurred())
-        return NULL;
+    PyObject *raw;
+    if (n <= MAX_VALUES) {
+        const uint8_t *p = b;
+        Py_ssize_t budget = MAX_VALUES;
+        raw = unpack_subset(&p, b + n, 32, &budget);
+        if (raw != NULL && p == b + n)
+            return raw;
+        Py_XDECREF(raw);
+        if (PyErr_Occurred())
+            return NULL;
+    }
     PyObject *body = PyBytes_FromStringAndSize((const char *)b, n);
     if (body == NULL)
         return NULL;
-    raw = PyObject_CallOneArg(unpackb, body);
+    raw = PyObject_CallOneArg(decode, body);
     Py_DECREF(body);
     return raw;
 }
@@ -427,10 +444,10 @@ static PyObject *unpack(PyObject *self, PyObject *args)
 {
     (void)self;
     Py_buffer data;
-    PyObject *unpackb;
-    if (!PyArg_ParseTuple(args, "y*O", &data, &unpackb))
+    PyObject *decode;
+    if (!PyArg_ParseTuple(args, "y*O", &data, &decode))
         return NULL;
-    PyObject *raw = unpack_body(data.buf, data.len, unpackb);
+    PyObject *raw = unpack_body(data.buf, data.len, decode);
     PyBuffer_Release(&data);
     return raw;
 }
@@ -481,31 +498,54 @@ static PyObject *none_if_amiss(void)
     Py_RETURN_NONE;
 }
 
+/* The exception being raised, as an instance, and cleared; NULL (the exception left set) where it is
+ * not an Exception (KeyboardInterrupt, ...), which propagates, as in the pure-Python loops. */
+static PyObject *take_exception(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_Exception))
+        return NULL;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    if (value == NULL) {
+        Py_INCREF(Py_None);
+        value = Py_None;
+    }
+    else if (PyExceptionInstance_Check(value))
+        PyException_SetTraceback(value, Py_None); /* the traceback holds the frames, and the body they decoded */
+    return value;
+}
+
 static PyObject *read_records(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *data, *prev_obj, *commands, *events, *unpackb;
+    PyObject *data, *prev_obj, *commands, *events, *decode;
     PyTypeObject *record_type;
-    Py_ssize_t pos;
-    if (!PyArg_ParseTuple(args, "O!nO!O!O!O!O", &PyBytes_Type, &data, &pos, &PyBytes_Type, &prev_obj, &PyTuple_Type,
-                          &commands, &PyTuple_Type, &events, &PyType_Type, &record_type, &unpackb))
+    Py_ssize_t pos, every;
+    if (!PyArg_ParseTuple(args, "O!nO!O!O!O!On", &PyBytes_Type, &data, &pos, &PyBytes_Type, &prev_obj, &PyTuple_Type,
+                          &commands, &PyTuple_Type, &events, &PyType_Type, &record_type, &decode, &every))
         return NULL;
-    if (PyBytes_GET_SIZE(prev_obj) != HASH_SIZE || !PyType_IsSubtype(record_type, &PyTuple_Type) || pos < 0) {
+    if (PyBytes_GET_SIZE(prev_obj) != HASH_SIZE || !PyType_IsSubtype(record_type, &PyTuple_Type) || pos < 0 ||
+        every < 1) {
         PyErr_SetString(PyExc_ValueError, "read_records: bad arguments");
         return NULL;
     }
     const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data);
     const Py_ssize_t n = PyBytes_GET_SIZE(data);
-    uint8_t prev[HASH_SIZE], link[HASH_SIZE];
+    uint8_t prev[HASH_SIZE], before[HASH_SIZE], link[HASH_SIZE];
     memcpy(prev, PyBytes_AS_STRING(prev_obj), HASH_SIZE);
 
     PyObject *records = PyList_New(0), *checkpoints = PyList_New(0), *hashes = PyList_New(0),
              *offsets = PyList_New(0);
-    PyObject *reveal = NULL, *raw = NULL, *command = NULL, *out = NULL, *record = NULL, *result = NULL;
+    PyObject *reveal = NULL, *raw = NULL, *error = NULL, *command = NULL, *out = NULL, *record = NULL,
+             *stop = NULL, *result = NULL;
     if (!records || !checkpoints || !hashes || !offsets)
         goto fail;
     Py_ssize_t seq = 0;
     while (pos < n) {
+        memcpy(before, prev, HASH_SIZE);
         if (reveal != NULL || n - pos < 4)
             goto amiss;
         uint32_t length = ((uint32_t)buf[pos] << 24) | ((uint32_t)buf[pos + 1] << 16) | ((uint32_t)buf[pos + 2] << 8) |
@@ -518,9 +558,12 @@ static PyObject *read_records(PyObject *self, PyObject *args)
             goto amiss;
         memcpy(prev, link, HASH_SIZE);
 
-        raw = unpack_body(buf + pos + 4, mid - pos - 4, unpackb);
-        if (raw == NULL)
+        raw = unpack_body(buf + pos + 4, mid - pos - 4, decode);
+        if (raw == NULL) { /* decode_body's error, handed to the checking loop with the frame */
+            if ((error = take_exception()) == NULL)
+                goto fail;
             goto amiss;
+        }
         if (!PyList_CheckExact(raw)) {
             if (!PyDict_CheckExact(raw))
                 goto amiss;
@@ -540,8 +583,10 @@ static PyObject *read_records(PyObject *self, PyObject *args)
             ok = is_natural(rng);
         if (ok < 0)
             goto amiss;
+        /* a checkpoint with every ``every``-th record, and nil with the others */
+        const int due = (seq + 1) % every == 0;
         if (!ok || !PyLong_CheckExact(actor) || !PyList_CheckExact(evs) || !PyList_CheckExact(cmd) ||
-            (ck != Py_None && (!PyBytes_CheckExact(ck) || PyBytes_GET_SIZE(ck) != HASH_SIZE)))
+            (due ? !PyBytes_CheckExact(ck) || PyBytes_GET_SIZE(ck) != HASH_SIZE : ck != Py_None))
             goto amiss;
         command = decode_message(cmd, commands);
         if (command == NULL)
@@ -586,11 +631,21 @@ static PyObject *read_records(PyObject *self, PyObject *args)
         seq++;
         pos = end;
     }
-    result = PyTuple_Pack(5, records, checkpoints, hashes, offsets, reveal ? reveal : Py_None);
+    result = PyTuple_Pack(6, records, checkpoints, hashes, offsets, reveal ? reveal : Py_None, Py_None);
     goto done;
 
-amiss: /* something is wrong with the log: None, and the checking loop names it */
-    result = none_if_amiss();
+amiss: /* something is wrong at the frame at ``pos``: the checking loop goes on from it, and names it */
+    if (PyErr_Occurred()) {
+        PyObject *ignored = take_exception(); /* a message that does not decode: the checking loop says why */
+        if (ignored == NULL)
+            goto fail;
+        Py_DECREF(ignored);
+    }
+    stop = Py_BuildValue("(nny#OO)", pos, seq, (const char *)before, (Py_ssize_t)HASH_SIZE, raw ? raw : Py_None,
+                         error ? error : Py_None);
+    if (stop == NULL)
+        goto fail;
+    result = PyTuple_Pack(6, records, checkpoints, hashes, offsets, reveal ? reveal : Py_None, stop);
     goto done;
 fail:
     result = NULL;
@@ -601,9 +656,11 @@ done:
     Py_XDECREF(offsets);
     Py_XDECREF(reveal);
     Py_XDECREF(raw);
+    Py_XDECREF(error);
     Py_XDECREF(command);
     Py_XDECREF(out);
     Py_XDECREF(record);
+    Py_XDECREF(stop);
     return result;
 }
 
@@ -740,8 +797,8 @@ static const uint8_t *skip(const uint8_t *p, const uint8_t *end, int depth)
     return p;
 }
 
-/* A non-negative msgpack int at ``*p`` (positive fixint or uint 8..64), advancing ``*p``; NULL if
- * it is not one (an exception is set only on a real error). */
+/* A non-negative msgpack int at ``*p`` in its canonical encoding (positive fixint or the smallest
+ * uint 8..64), advancing ``*p``; NULL if it is not one (an exception is set only on a real error). */
 static PyObject *read_uint(const uint8_t **p, const uint8_t *end)
 {
     if (*p >= end)
@@ -755,6 +812,8 @@ static PyObject *read_uint(const uint8_t **p, const uint8_t *end)
     unsigned long long v = 0;
     for (int i = 0; i < width; i++)
         v = (v << 8) | *(*p)++;
+    if (v < (width == 1 ? 0x80ULL : 1ULL << (4 * width)))
+        return NULL;
     return PyLong_FromUnsignedLongLong(v);
 }
 
@@ -866,8 +925,8 @@ static PyObject *make_header(PyObject *header_type, PyObject *header_slots, PyOb
 static PyObject *read_header(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *data, *magic_obj, *unpackb, *header_type = Py_None, *header_slots = Py_None, *cache = Py_None;
-    if (!PyArg_ParseTuple(args, "O!O!O|OOO", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &unpackb, &header_type,
+    PyObject *data, *magic_obj, *decode, *header_type = Py_None, *header_slots = Py_None, *cache = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!O|OOO", &PyBytes_Type, &data, &PyBytes_Type, &magic_obj, &decode, &header_type,
                           &header_slots, &cache))
         return NULL;
     if ((header_type != Py_None && (!PyType_Check(header_type) || !PyTuple_CheckExact(header_slots) ||
@@ -927,7 +986,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
             Py_DECREF(known);
             if (header == NULL)
                 goto fail;
-            result = Py_BuildValue("(OOnO)", header, h, end, key);
+            result = Py_BuildValue("(OOnOO)", header, h, end, key, Py_True);
             goto done;
         }
     }
@@ -935,7 +994,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
     PyObject *body = PyBytes_FromStringAndSize((const char *)body_start, body_len);
     if (body == NULL)
         goto fail;
-    raw = PyObject_CallOneArg(unpackb, body);
+    raw = PyObject_CallOneArg(decode, body);
     Py_DECREF(body);
     if (raw == NULL || !PyDict_CheckExact(raw) || PyDict_GET_SIZE(raw) != 11)
         goto amiss;
@@ -988,7 +1047,7 @@ static PyObject *read_header(PyObject *self, PyObject *args)
         if (failed)
             goto fail;
     }
-    result = Py_BuildValue("(OOnO)", header, h, end, key ? key : Py_None);
+    result = Py_BuildValue("(OOnOO)", header, h, end, key ? key : Py_None, Py_False);
     goto done;
 
 amiss:
@@ -1010,22 +1069,26 @@ done:
 
 static PyMethodDef methods[] = {
     {"read_records", read_records, METH_VARARGS,
-     "read_records(data, pos, prev, commands, events, record_type, unpackb)\n--\n\n"
-     "The record frames of a log from ``pos``: (records, checkpoints, hashes, offsets, reveal), or None at the\n"
-     "first thing amiss. ``reveal`` is None or (the decoded map, its offset, its record number). ``commands``\n"
-     "and ``events`` hold, by type index, a decoder, a message spec (cls, builder, field classes, field\n"
-     "slots) or None."},
+     "read_records(data, pos, prev, commands, events, record_type, decode, checkpoint_every)\n--\n\n"
+     "The record frames of a log from ``pos``: (records, checkpoints, hashes, offsets, reveal, stop).\n"
+     "``reveal`` is None or (the decoded map, its offset, its record number); ``stop`` is None at the end,\n"
+     "or at the first thing amiss (offset, record number, chain hash before the frame, its decoded body or\n"
+     "None, the exception decoding it raised or None). ``commands`` and ``events`` hold, by type index, a\n"
+     "decoder, a message spec (cls, builder, field classes, field slots) or None; ``decode`` decodes the\n"
+     "bodies the compiled subset does not take (meeple.engine.log.decode_body)."},
     {"read_header", read_header, METH_VARARGS,
-     "read_header(data, magic, unpackb, header_type=None, header_slots=None, cache=None)\n--\n\n"
+     "read_header(data, magic, decode, header_type=None, header_slots=None, cache=None)\n--\n\n"
      "((game, rules, seats, options, seeds, commitment, types, checkpoint_every, engine, format, meta), hash, end,\n"
-     "kind) of a well-formed header with exactly the known fields, or None. With ``header_type`` and the slot\n"
+     "kind, known) of a well-formed header with exactly the known fields, or None (``known``: the kind was in the\n"
+     "cache). With ``header_type`` and the slot\n"
      "descriptors of those 11 fields, the first item is a ``header_type`` with its slots set instead. With a\n"
      "``cache`` dict, headers laid out as the writer lays them out are remembered by ``kind``, their bytes\n"
      "but the commitment and seeds, and a header of a kind read before is not decoded again. ``kind`` is None\n"
      "for a header laid out otherwise."},
     {"unpack", unpack, METH_VARARGS,
-     "unpack(data, unpackb)\n--\n\nmsgpack's unpackb(data), decoded in C where the data uses nil, booleans, ints,\n"
-     "floats, strings, binary and arrays only (as record bodies do), else by ``unpackb``."},
+     "unpack(data, decode)\n--\n\n``decode(data)``, decoded in C where the data is one msgpack value of nil, booleans,\n"
+     "ints, 64-bit floats, strings, binary and arrays only (as record bodies are), each in its canonical\n"
+     "encoding, with at most 65536 values; else by ``decode`` itself."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
     {NULL, NULL, 0, NULL},

@@ -1,13 +1,22 @@
-"""Fixtures for the store tests: finished and long liars-dice matches."""
+"""Fixtures for the store tests: liars-dice matches to play, and a writer process to kill."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from meeple import Match
+
+CHILD = Path(__file__).with_name("crash_child.py")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_minimal(match: Match, commands: int) -> Match:
@@ -46,3 +55,46 @@ def finish() -> Callable[[Match], Match]:
 def long_options() -> dict[str, Any]:
     """Options under which a match can run to hundreds of records."""
     return dict(LONG)
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a child process that imports meeple and the example game from this checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "examples"), str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    return env
+
+
+#: ``kill_writer(kind, target, delay, durability="flush", meanwhile=None) -> (last ack, lines, reached the end)``
+KillWriter = Callable[..., tuple[int, list[str], bool]]
+
+
+def run_and_kill(kind: str, target: str | Path, delay: float, durability: str = "flush",
+                 meanwhile: Callable[[], None] | None = None) -> tuple[int, list[str], bool]:
+    """Start ``crash_child.py KIND TARGET``, SIGKILL it ``delay`` seconds after it is ready.
+
+    Returns the last number it acknowledged (``ack N`` or ``ready N``), every
+    line it printed, and whether its match reached the end. ``meanwhile``
+    runs while the writer is alive (after it is ready).
+    """
+    proc = subprocess.Popen([sys.executable, str(CHILD), kind, str(target), durability],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    if not first.startswith("ready"):
+        proc.kill()
+        raise AssertionError(f"the writer did not start: {first!r} {proc.stderr.read() if proc.stderr else ''}")
+    if meanwhile is not None:
+        meanwhile()
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, f"the writer ended by itself ({proc.returncode}): {err[-2000:]}"
+    lines = [first.strip(), *out.splitlines()]
+    acks = [int(line.split()[1]) for line in lines if line.split()[:1] in (["ack"], ["ready"])]
+    return max(acks), lines, "over" in lines
+
+
+@pytest.fixture
+def kill_writer() -> KillWriter:
+    """:func:`run_and_kill`: a writer process killed with SIGKILL at a chosen moment."""
+    return run_and_kill

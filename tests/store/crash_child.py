@@ -1,11 +1,19 @@
-"""A writer process for the crash tests: plays a long liars-dice match into a store until killed.
+"""A writer process for the crash tests: writes into a store until it is killed.
 
-Run as ``python crash_child.py KIND PATH [fsync]``. KIND is ``file`` (PATH is the
-log file, created if missing, else opened and continued) or ``sqlite`` (PATH is
-the database; the match id is ``crash``). Every command goes through a sink whose
-writes are split into small pieces with pauses, so a SIGKILL often lands in the
-middle of a frame. After each acknowledged ``play`` it prints ``ack N`` (N: the
-records the match now holds) and flushes; ``ready N`` once the match is open.
+Run as ``python crash_child.py KIND TARGET [fsync]``:
+
+* ``file PATH``: plays a long liars-dice match into the log file PATH
+  (created if missing, else opened and continued);
+* ``db ADDRESS``: the same into match ``crash`` of the database store at
+  ADDRESS (``sqlite:...`` or ``postgresql://...``);
+* ``create DIR``: creates matches ``c0``, ``c1``, ... in the file store DIR,
+  one after the other, printing ``created ID`` after each ``create`` returns.
+
+File writes are split into 5-byte pieces with pauses, so a SIGKILL often
+lands in the middle of a frame (or of a new file's header). After each
+acknowledged ``play`` it prints ``ack N`` (N: the records the match now
+holds) and flushes; ``ready N`` once the match is open; ``error ...`` when a
+store error stops it (it then waits to be killed, as it does at the end).
 """
 
 from __future__ import annotations
@@ -13,51 +21,62 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
-
-
-def minimal_bid(legal: Any) -> Any:
-    """The lowest legal bid (matches run long: every bid is one step up)."""
-    return legal[0]
 
 
 def main(argv: list[str]) -> int:
     import liars_dice  # noqa: F401  (registers the game)
-    from meeple.store import FileStore, SqliteStore, StoreConflict
+    from meeple.store import FileStore, MatchExists, StoreError, open_store
     from meeple.store.files import FileSink
 
-    kind, path = argv[0], argv[1]
+    kind, target = argv[0], argv[1]
     durability: Any = "fsync" if len(argv) > 2 and argv[2] == "fsync" else "flush"
 
     class TearingSink(FileSink):
-        def _append(self, data: bytes) -> None:
+        @staticmethod
+        def _write(fd: int, data: bytes) -> None:
             view = memoryview(data)
             while view:
-                done = os.write(self.fd, view[:5])
+                done = os.write(fd, view[:5])
                 view = view[done:]
                 time.sleep(0.0002)
 
     options = {"dice": 5, "sides": 12}
-    if kind == "file":
-        store: Any = FileStore(os.path.dirname(path), durability)
+    if kind == "create":
+        store: Any = FileStore(target, durability)
         store.sink_type = TearingSink
-        if os.path.exists(path):
-            match = store.open(path)
+        print("ready 0", flush=True)
+        for n in range(10_000):
+            store.create("liars-dice", 6, seed=n, options=options, match_id=f"c{n}")
+            print(f"created c{n}", flush=True)
+            store.close()
+        return 0
+    if kind == "file":
+        path = Path(target)
+        store = FileStore(path.parent, durability)
+        store.sink_type = TearingSink
+        if path.exists():
+            match = store.open_path(path)
         else:
-            match = store.create("liars-dice", 6, seed=99, options=options,
-                                 match_id=os.path.basename(path)[: -len(".meeple")])
+            match = store.create_path(path, "liars-dice", 6, seed=99, options=options)
     else:
-        store = SqliteStore(path, durability)
+        store = open_store(target, durability=durability)
         try:
             match = store.create("liars-dice", 6, seed=99, options=options, match_id="crash")
-        except StoreConflict:
+        except MatchExists:
             match = store.open("crash")
     print(f"ready {len(match)}", flush=True)
     while not match.is_over:
         seat = match.to_act[0]
-        match.play(seat, minimal_bid(match.legal(seat)))
+        try:
+            match.play(seat, match.legal(seat)[0])  # the lowest bid: matches run long
+        except StoreError as e:  # the database went away: a client lives on, acknowledging nothing more
+            print(f"error {e}", flush=True)
+            break
         print(f"ack {len(match)}", flush=True)
-    print("over", flush=True)
+    else:
+        print("over", flush=True)
     while True:  # wait to be killed
         time.sleep(1)
 

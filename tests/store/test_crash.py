@@ -1,66 +1,35 @@
-"""Crash safety: a writer killed with SIGKILL at random moments loses no acknowledged record.
+"""Crash safety of the file store: a writer killed with SIGKILL at random moments loses no acknowledged record.
 
-A child process (``crash_child.py``) appends a long match to a store, printing
-``ack N`` after each ``play`` returns; its writes are split into 5-byte pieces
-so a kill often lands inside a frame. After each kill the parent checks that
-every acknowledged record is intact, that a torn tail is detected (with the
-right number of intact records), repairs it, and lets the next child continue
-the same match. At the end the whole log verifies from its seed.
+A child process (``crash_child.py``) appends a long match to a log file,
+printing ``ack N`` after each ``play`` returns; its writes are split into
+5-byte pieces so a kill often lands inside a frame. After each kill the
+parent checks that every acknowledged record is intact, that a torn tail is
+detected (with the right number of intact records), repairs it, and lets the
+next child continue the same match. At the end the whole log verifies from
+its seed. A second child creates matches one after the other and is killed
+inside ``create``: a new file is always whole or absent.
+
+The database stores' crash tests are in ``test_contract.py``.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import meeple
 from meeple.engine import TruncatedLog, read_log
-from meeple.store import FileStore, SqliteStore, StoreConflict, repair
+from meeple.store import FileStore, MatchExists, StoreConflict, repair
+from meeple.store.files import TEMP_SUFFIX
 
-CHILD = Path(__file__).with_name("crash_child.py")
-ROOT = Path(__file__).resolve().parents[2]
 KILLS_FILE = 20
-KILLS_SQLITE = 6
+KILLS_CREATE = 12
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "examples"), str(ROOT / "src"), env.get("PYTHONPATH", "")])
-    return env
-
-
-def run_and_kill(kind: str, path: Path, delay: float, durability: str = "flush",
-                 meanwhile: Callable[[], None] | None = None) -> tuple[int, bool]:
-    """Start a writer, SIGKILL it ``delay`` seconds after it is ready; return (last ack, reached the end).
-
-    ``meanwhile`` runs while the writer is alive (after it is ready).
-    """
-    proc = subprocess.Popen([sys.executable, str(CHILD), kind, str(path), durability],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), text=True)
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    if not first.startswith("ready"):
-        proc.kill()
-        raise AssertionError(f"the writer did not start: {first!r} {proc.stderr.read() if proc.stderr else ''}")
-    if meanwhile is not None:
-        meanwhile()
-    time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
-    out, _ = proc.communicate(timeout=10)
-    assert proc.returncode == -signal.SIGKILL
-    acks = [int(line.split()[1]) for line in [first, *out.splitlines()] if line.split()[:1] in (["ack"], ["ready"])]
-    return max(acks), "over" in out
-
-
-def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None:
+def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path, kill_writer: Any) -> None:
     rnd = random.Random(20261129)
     path = tmp_path / "crash.meeple"
     torn = 0
@@ -69,7 +38,7 @@ def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None
     for kill in range(KILLS_FILE):
         before = path.read_bytes() if path.exists() else b""
         durability = "fsync" if kill % 4 == 3 else "flush"
-        acked, over = run_and_kill("file", path, rnd.uniform(0.0, 0.12), durability)
+        acked, _, over = kill_writer("file", path, rnd.uniform(0.0, 0.12), durability)
         data = path.read_bytes()
         assert data[: len(before)] == before, "a crash changed bytes that were there before it"
         try:
@@ -79,7 +48,7 @@ def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None
             torn += 1
             intact, intact_bytes = e.intact, e.intact_bytes
             with pytest.raises(TruncatedLog) as opened:  # the store reports it too, with the same count
-                FileStore(tmp_path).open(path)
+                FileStore(tmp_path).open("crash")
             assert opened.value.intact == intact and "meeple repair" in str(opened.value)
         assert intact >= acked, f"{acked} records were acknowledged but only {intact} survived"
         report = repair(path)
@@ -95,7 +64,7 @@ def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None
     # the last match continues after repair and verifies to the end
     if path.exists():
         store = FileStore(tmp_path)
-        m = store.open(path)
+        m = store.open("crash")
         while not m.is_over:
             seat = m.to_act[0]
             m.play(seat, m.legal(seat)[-1])  # call the liar
@@ -103,30 +72,40 @@ def test_sigkill_never_loses_an_acknowledged_file_record(tmp_path: Path) -> None
         assert meeple.verify(path).ok
 
 
-def test_sigkill_never_loses_an_acknowledged_sqlite_record(tmp_path: Path) -> None:
-    rnd = random.Random(7)
-    db = tmp_path / "crash.db"
-    previous = 0
-    for _ in range(KILLS_SQLITE):
-        acked, over = run_and_kill("sqlite", db, rnd.uniform(0.0, 0.15), "fsync")
-        with SqliteStore(db) as store:
-            info = store.info("crash")
-            assert info.records >= acked >= previous
-            assert meeple.verify(store.log_bytes("crash")).ok
-            m = store.open("crash")
-            assert len(m) == info.records
-            previous = info.records
-            if over:
-                break
+def test_sigkill_inside_create_leaves_nothing_or_a_whole_new_match(tmp_path: Path, kill_writer: Any) -> None:
+    rnd = random.Random(13)
+    cut_short = 0  # kills that left a partly written new file (only ever under a temporary name)
+    for kill in range(KILLS_CREATE):
+        d = tmp_path / f"run{kill}"
+        _, lines, _ = kill_writer("create", d, rnd.uniform(0.0, 0.08))
+        created = [line.split()[1] for line in lines if line.startswith("created")]
+        store = FileStore(d)
+        for mid in store.ids():  # every file there is a whole, valid log of a new match
+            m = store.open(mid)
+            assert len(m) == 1 and meeple.verify(d / f"{mid}.meeple").ok
+            store.close(m)
+        assert set(created) <= set(store.ids()), "an acknowledged create is missing"
+        pending = f"c{len(created)}"  # the create the kill interrupted
+        temps = sorted(p.name for p in d.iterdir() if p.name.endswith(TEMP_SUFFIX)) if d.exists() else []
+        cut_short += bool(temps)
+        try:
+            store.create("liars-dice", 6, seed=len(created), options={"dice": 5, "sides": 12}, match_id=pending)
+        except MatchExists:  # the kill came after the new file was in place: it is whole (checked above)
+            assert pending in store.ids()
+        store.close()
+        assert meeple.verify(d / f"{pending}.meeple").ok
+        left = [p.name for p in d.iterdir() if p.name.endswith(TEMP_SUFFIX)]
+        assert left == [], f"the next create did not clear what the crash left: {left}"
+    assert cut_short >= 3, f"only {cut_short} of {KILLS_CREATE} kills landed inside a create's write"
 
 
-def test_a_match_being_written_by_another_process_cannot_be_opened(tmp_path: Path) -> None:
+def test_a_match_being_written_by_another_process_cannot_be_opened(tmp_path: Path, kill_writer: Any) -> None:
     path = tmp_path / "busy.meeple"
 
     def try_to_open() -> None:
         with pytest.raises(StoreConflict, match="open for writing elsewhere"):
-            FileStore(tmp_path).open(path)
+            FileStore(tmp_path).open("busy")
         with pytest.raises(StoreConflict):
             repair(path)
 
-    run_and_kill("file", path, 0.0, meanwhile=try_to_open)
+    kill_writer("file", path, 0.0, meanwhile=try_to_open)

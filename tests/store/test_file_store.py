@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import gc
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import meeple
 from meeple import Match
 from meeple.engine import CorruptLog, TruncatedLog, read_log
 from meeple.engine.log import iter_frames
-from meeple.store import FileStore, MatchNotFound, StoreConflict, StoreError, repair
+from meeple.store import FileSink, FileStore, MatchExists, StoreConflict, StoreError, is_held, repair, save_log
 
 Play = Callable[[Match, int], Match]
 
@@ -42,18 +44,6 @@ def test_an_unknown_durability_is_refused(tmp_path: Path) -> None:
         FileStore(tmp_path, "sometimes")  # type: ignore[arg-type]
 
 
-def test_reopened_match_continues_appending(tmp_path: Path, minimal: Play, finish: Callable[[Match], Match]) -> None:
-    store = FileStore(tmp_path)
-    m = minimal(store.create("liars-dice", 2, seed=8, match_id="m"), 3)
-    store.close(m)
-    again = store.open("m")
-    assert again.records == m.records and again.state == m.state
-    finish(again)
-    store.close()
-    assert meeple.verify(tmp_path / "m.meeple").ok
-    assert Match.load(tmp_path / "m.meeple").outcome == again.outcome
-
-
 def test_a_match_open_for_writing_cannot_be_opened_twice(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     m = store.create("liars-dice", 2, seed=8, match_id="m")
@@ -65,35 +55,6 @@ def test_a_match_open_for_writing_cannot_be_opened_twice(tmp_path: Path) -> None
     store.open("m")  # free again
 
 
-def test_a_taken_match_id_is_a_conflict(tmp_path: Path) -> None:
-    store = FileStore(tmp_path)
-    store.create("liars-dice", 2, seed=8, match_id="m")
-    with pytest.raises(StoreConflict, match="already exists"):
-        store.create("liars-dice", 2, seed=9, match_id="m")
-
-
-@pytest.mark.parametrize("bad", ["", "../x", "a/b", ".hidden", "x" * 200])
-def test_match_ids_are_checked(tmp_path: Path, bad: str) -> None:
-    with pytest.raises(StoreError, match="match id"):
-        FileStore(tmp_path).create("liars-dice", 2, seed=1, match_id=bad)
-
-
-def test_a_missing_match_is_reported(tmp_path: Path) -> None:
-    with pytest.raises(MatchNotFound):
-        FileStore(tmp_path).open("nope")
-
-
-def test_a_new_branch_after_undo_replaces_the_undone_records_on_disk(tmp_path: Path) -> None:
-    store = FileStore(tmp_path)
-    m = store.create("liars-dice", 2, seed=3, match_id="m")
-    m.play(0, ld.Bid(1, 2))
-    m.play(1, ld.Bid(1, 5))
-    m.undo()
-    m.play(1, ld.Bid(2, 2))
-    assert (tmp_path / "m.meeple").read_bytes() == m.to_bytes()
-    assert [r.command for r in read_log((tmp_path / "m.meeple").read_bytes()).records][1:] == [ld.Bid(1, 2), ld.Bid(2, 2)]
-
-
 def test_a_file_changed_behind_the_store_is_a_conflict(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     m = store.create("liars-dice", 2, seed=3, match_id="m")
@@ -103,14 +64,6 @@ def test_a_file_changed_behind_the_store_is_a_conflict(tmp_path: Path) -> None:
     with pytest.raises(StoreConflict, match="changed outside"):
         m.play(0, ld.Bid(1, 2))
     assert m.state == before and len(m) == 1  # refused: the match did not change
-
-
-def test_a_closed_match_plays_on_in_memory_only(tmp_path: Path) -> None:
-    store = FileStore(tmp_path)
-    m = store.create("liars-dice", 2, seed=3, match_id="m")
-    store.close(m)
-    m.play(0, ld.Bid(1, 2))  # detached: plays in memory only
-    assert read_log((tmp_path / "m.meeple").read_bytes()).records == list(m.records[:1])
 
 
 def _log(tmp_path: Path, minimal: Play) -> tuple[Path, bytes, list[int]]:
@@ -200,15 +153,206 @@ def test_a_crash_between_a_command_and_its_engine_steps_is_completed_on_open(tmp
     assert len(m) == 1 and path.read_bytes() == full  # re-run, with the same outcome, and stored
 
 
-def test_ids_lists_the_directory(tmp_path: Path) -> None:
-    store = FileStore(tmp_path)
-    for i in ("b", "a"):
-        store.create("liars-dice", 2, seed=1, match_id=i)
-    assert list(store.ids()) == ["a", "b"]
-
-
 def test_a_match_garbage_collected_releases_its_lock(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     store.create("liars-dice", 2, seed=1, match_id="m")  # dropped at once
     gc.collect()
     store.open("m")
+
+
+# -- a file replaced, moved or removed behind the writer --------------------------------------------
+
+
+def _replace_with_save(path: Path) -> None:
+    Match.start("liars-dice", 2, seed=99).save(path)  # what `meeple fork --out` and editors do: a new inode
+
+
+def _replace_with_a_copy(path: Path) -> None:
+    copy = path.with_name("copy.tmp")
+    copy.write_bytes(path.read_bytes())  # the same bytes, the same size: only the inode tells
+    os.replace(copy, path)
+
+
+def _move_away(path: Path) -> None:
+    os.rename(path, path.with_name("moved.meeple"))
+
+
+def _remove(path: Path) -> None:
+    path.unlink()
+
+
+@pytest.mark.parametrize("change", [_replace_with_save, _replace_with_a_copy, _move_away, _remove])
+def test_a_file_replaced_behind_the_writer_is_a_conflict_not_a_lost_append(
+    tmp_path: Path, change: Callable[[Path], None]
+) -> None:
+    store = FileStore(tmp_path)
+    m = store.create("liars-dice", 2, seed=3, match_id="m")
+    m.play(0, ld.Bid(1, 2))
+    path = tmp_path / "m.meeple"
+    change(path)
+    there = path.read_bytes() if path.exists() else None
+    before = m.to_bytes()
+    with pytest.raises(StoreConflict, match=r"replaced|removed or moved"):
+        m.play(1, ld.Bid(1, 5))
+    assert m.to_bytes() == before, "the refused command changed the match"
+    assert (path.read_bytes() if path.exists() else None) == there, "the file at the path was changed"
+    with pytest.raises(StoreConflict):  # and it stays refused
+        m.play(1, ld.Bid(1, 5))
+
+
+def test_a_file_replaced_while_a_command_is_written_is_not_acknowledged(tmp_path: Path) -> None:
+    class ReplacedMidWrite(FileSink):
+        @staticmethod
+        def _write(fd: int, data: bytes) -> None:
+            if ReplacedMidWrite.armed:
+                _replace_with_a_copy(tmp_path / "m.meeple")  # after the check before the write
+            os.write(fd, data)
+
+        armed = False
+
+    store = FileStore(tmp_path)
+    store.sink_type = ReplacedMidWrite
+    m = store.create("liars-dice", 2, seed=3, match_id="m")
+    ReplacedMidWrite.armed = True
+    with pytest.raises(StoreConflict, match="while this command was written"):
+        m.play(0, ld.Bid(1, 2))
+    assert len(m) == 1, "the command was acknowledged although it went to a file that is no longer there"
+    assert read_log((tmp_path / "m.meeple").read_bytes()).records == list(m.records)
+
+
+def test_is_held_tells_whether_a_writer_holds_a_file(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    path = tmp_path / "m.meeple"
+    assert not is_held(path)  # missing
+    m = store.create("liars-dice", 2, seed=1, match_id="m")
+    assert is_held(path)
+    m.play(0, ld.Bid(1, 2))
+    store.close(m)
+    assert not is_held(path)
+
+
+def test_save_log_respects_a_held_file_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    m = store.create("liars-dice", 2, seed=1, match_id="m")
+    path = tmp_path / "m.meeple"
+    other = Match.start("liars-dice", 3, seed=2)
+    with pytest.raises(MatchExists):
+        save_log(other, path)
+    with pytest.raises(StoreConflict, match="open for writing elsewhere"):
+        save_log(other, path, overwrite=True)
+    m.play(0, ld.Bid(1, 2))  # the writer goes on undisturbed
+    assert path.read_bytes() == m.to_bytes()
+    store.close(m)
+    save_log(other, path, overwrite=True)
+    assert path.read_bytes() == other.to_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.meeple"], "a temporary file was left behind"
+
+
+# -- ids stay inside the store ----------------------------------------------------------------------
+
+
+def test_an_id_never_names_a_file_outside_the_store(tmp_path: Path) -> None:
+    victim_dir = tmp_path / "other"
+    FileStore(victim_dir).add(Match.start("liars-dice", 2, seed=1), "victim")
+    victim = victim_dir / "victim.meeple"
+    before = victim.read_bytes()
+    store = FileStore(tmp_path / "store")
+    for ref in ("../other/victim.meeple", "../other/victim", str(victim), "/etc/passwd", ".."):
+        with pytest.raises(StoreError, match="match id"):
+            store.open(ref)
+        with pytest.raises(StoreError, match="match id"):
+            store.log_bytes(ref)
+        with pytest.raises(StoreError, match="match id"):
+            store.delete(ref)
+    with pytest.raises(StoreError, match="open_path"):
+        store.open(victim)  # type: ignore[arg-type]
+    assert victim.read_bytes() == before and is_held(victim) is False
+    m = store.open_path(victim)  # the explicit call for a file anywhere
+    m.play(0, ld.Bid(1, 2))
+    assert victim.read_bytes() == m.to_bytes()
+
+
+def test_create_path_and_open_path_work_on_any_file(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "unused")
+    path = tmp_path / "elsewhere game.log"  # neither an id nor the .meeple suffix
+    m = store.create_path(path, "liars-dice", 2, seed=1)
+    m.play(0, ld.Bid(1, 2))
+    with pytest.raises(MatchExists):
+        store.create_path(path, "liars-dice", 2, seed=1)
+    store.close()
+    assert store.open_path(path).records == m.records
+    assert not (tmp_path / "unused").exists()
+
+
+def test_the_directory_is_made_when_the_first_match_is_stored(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "a" / "matches/", durability="fsync")  # the first example of reliability.md
+    assert store.ids() == [] and not (tmp_path / "a").exists()
+    m = store.create("saboteur", seats=5, seed=42, match_id="table-7")
+    seat = m.to_act[0]
+    m.play(seat, m.legal(seat)[0])
+    store.close()
+    assert store.open("table-7").records == m.records
+
+
+def test_a_held_file_cannot_be_deleted(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    m = store.create("liars-dice", 2, seed=1, match_id="m")
+    with pytest.raises(StoreConflict):
+        FileStore(tmp_path).delete("m")
+    store.close(m)
+    FileStore(tmp_path).delete("m")
+    assert not (tmp_path / "m.meeple").exists()
+
+
+def test_find_names_a_damaged_file(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    store.add(Match.start("liars-dice", 2, seed=1), "good")
+    (tmp_path / "bad.meeple").write_bytes(Match.start("liars-dice", 2, seed=1).to_bytes()[:-3])
+    with pytest.raises(TruncatedLog, match=r"bad\.meeple"):
+        store.find()
+    repair(tmp_path / "bad.meeple")
+    assert sorted(i.id for i in store.find(seats=2)) == ["bad", "good"]
+
+
+# -- creation is atomic -----------------------------------------------------------------------------
+
+
+def test_a_create_that_fails_part_way_leaves_nothing(tmp_path: Path) -> None:
+    class FailingSink(FileSink):
+        @staticmethod
+        def _write(fd: int, data: bytes) -> None:
+            os.write(fd, data[:20])  # the header cut short, then the disk is full
+            raise OSError(28, "No space left on device")
+
+    store = FileStore(tmp_path)
+    store.sink_type = FailingSink
+    with pytest.raises(StoreError, match="No space left"):
+        store.create("liars-dice", 2, seed=1, match_id="m")
+    assert list(tmp_path.iterdir()) == [], "a failed create left a file"
+    store.sink_type = FileSink
+    store.create("liars-dice", 2, seed=1, match_id="m")  # the id is free
+    assert meeple.verify(tmp_path / "m.meeple").ok
+
+
+def test_create_removes_the_temporary_files_of_a_crashed_create(tmp_path: Path) -> None:
+    stale = tmp_path / ".m.meeple.0123456789ab.tmp"
+    stale.write_bytes(b"MEEPLE\x00\x01\x00\x00")  # what a creator killed mid-write leaves
+    busy = tmp_path / ".m.meeple.ba9876543210.tmp"
+    busy.write_bytes(b"")
+    fd = os.open(busy, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # a creator still at work
+    try:
+        FileStore(tmp_path).create("liars-dice", 2, seed=1, match_id="m")
+        assert not stale.exists() and busy.exists()
+    finally:
+        os.close(fd)
+    assert FileStore(tmp_path).ids() == ["m"]
+
+
+def test_files_that_are_not_named_by_an_id_are_not_matches_of_the_store(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    store.add(Match.start("liars-dice", 2, seed=1), "m")
+    Match.start("liars-dice", 2, seed=2).save(tmp_path / "my game.meeple")
+    (tmp_path / ".m.meeple.0123456789ab.tmp").write_bytes(b"")
+    assert store.ids() == ["m"] and [i.id for i in store.find()] == ["m"]
+    assert len(store.open_path(tmp_path / "my game.meeple")) == 1

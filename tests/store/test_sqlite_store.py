@@ -1,8 +1,12 @@
-"""The SQLite store: one database, many matches, conflicts instead of forks, search, snapshots."""
+"""What is SQLite's own in the SQLite store: snapshots, schema versions, read-only access, the command line.
+
+The contract every store keeps (conflicts, search, listening, concurrency,
+crashes) is tested in ``test_contract.py``.
+"""
 
 from __future__ import annotations
 
-import datetime as dt
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +19,17 @@ import meeple
 from meeple import Match
 from meeple.cli import main
 from meeple.engine import CorruptLog
-from meeple.store import MatchNotFound, SqliteStore, Status, StoreConflict, StoreError
+from meeple.store import (
+    MatchNotFound,
+    NotSupported,
+    ReadOnlyStore,
+    SqliteStore,
+    Status,
+    StoreError,
+    list_matches,
+    load_log,
+    log_bytes,
+)
 
 Play = Callable[[Match, int], Match]
 
@@ -25,118 +39,12 @@ def store(tmp_path: Path) -> SqliteStore:
     return SqliteStore(tmp_path / "m.db")
 
 
-def test_the_stored_log_is_the_match_log_at_every_step(store: SqliteStore, minimal: Play) -> None:
-    m = store.create("liars-dice", 3, seed=4, match_id="m")
-    for _ in range(5):
-        assert store.log_bytes("m") == m.to_bytes()
-        minimal(m, 1)
-    assert meeple.verify(store.log_bytes("m")).ok
-
-
-def test_many_matches_share_one_database(store: SqliteStore, minimal: Play) -> None:
-    a = minimal(store.create("liars-dice", 2, seed=1, match_id="a"), 3)
-    b = minimal(store.create("liars-dice", 4, seed=2, match_id="b"), 5)
-    assert store.open("a").records == a.records and store.open("b").records == b.records
-
-
-def test_a_reopened_match_continues(store: SqliteStore, minimal: Play, finish: Callable[[Match], Match]) -> None:
-    m = minimal(store.create("liars-dice", 2, seed=8, match_id="m"), 3)
-    again = store.open("m")
-    assert again.state == m.state
-    finish(again)
-    assert store.info("m").status is Status.OVER
-    assert store.info("m").winners == again.outcome.winners  # type: ignore[union-attr]
-    assert meeple.verify(store.log_bytes("m")).ok
-
-
-def test_a_stale_copy_gets_a_conflict_and_changes_nothing(store: SqliteStore, tmp_path: Path) -> None:
-    first = store.create("liars-dice", 2, seed=5, match_id="m")
-    second = SqliteStore(tmp_path / "m.db").open("m")
-    first.play(0, ld.Bid(1, 2))
-    stored, state = store.log_bytes("m"), second.state
-    with pytest.raises(StoreConflict, match="another writer played first"):
-        second.play(0, ld.Bid(1, 3))
-    assert second.state == state and len(second) == 1  # the losing copy did not move
-    assert store.log_bytes("m") == stored  # the store kept the winner only
-    fresh = SqliteStore(tmp_path / "m.db").open("m")
-    fresh.play(1, ld.Bid(1, 3))  # reopening continues from the store
-    assert meeple.verify(store.log_bytes("m")).ok
-
-
-def test_a_conflict_after_an_undo_on_both_sides_is_still_caught(store: SqliteStore, tmp_path: Path) -> None:
-    first = store.create("liars-dice", 2, seed=5, match_id="m")
-    first.play(0, ld.Bid(1, 2))
-    second = SqliteStore(tmp_path / "m.db").open("m")
-    first.undo()
-    first.play(0, ld.Bid(1, 4))  # same length, different head
-    second.undo()
-    with pytest.raises(StoreConflict):
-        second.play(0, ld.Bid(1, 5))
-
-
 def test_a_duplicate_sequence_number_is_refused_by_the_key(store: SqliteStore) -> None:
     store.create("liars-dice", 2, seed=5, match_id="m")
     db = sqlite3.connect(store.path)
     with pytest.raises(sqlite3.IntegrityError):
         db.execute("INSERT INTO records (match, seq, body, hash) VALUES ('m', 0, x'00', x'00')")
     db.close()
-
-
-def test_a_taken_id_and_a_missing_match_are_reported(store: SqliteStore) -> None:
-    store.create("liars-dice", 2, seed=5, match_id="m")
-    with pytest.raises(StoreConflict, match="already in"):
-        store.create("liars-dice", 2, seed=6, match_id="m")
-    with pytest.raises(MatchNotFound):
-        store.open("nope")
-    with pytest.raises(StoreError, match="match id"):
-        store.open("'; DROP TABLE matches; --")
-
-
-def test_a_new_branch_after_undo_replaces_stored_records(store: SqliteStore) -> None:
-    m = store.create("liars-dice", 2, seed=3, match_id="m")
-    m.play(0, ld.Bid(1, 2))
-    m.play(1, ld.Bid(1, 5))
-    m.undo()
-    m.play(1, ld.Bid(2, 2))
-    assert store.log_bytes("m") == m.to_bytes()
-    assert store.info("m").records == 3
-
-
-def _populate(store: SqliteStore, finish: Callable[[Match], Match]) -> None:
-    m = store.create("liars-dice", 2, seed=1, match_id="over2")
-    m.play(0, ld.Bid(1, 1))
-    finish(m)
-    store.create("liars-dice", 2, seed=2, match_id="open2")
-    store.create("liars-dice", 3, seed=3, match_id="open3")
-
-
-def test_find_by_game_seats_and_status(store: SqliteStore, finish: Callable[[Match], Match]) -> None:
-    _populate(store, finish)
-
-    def ids(**kw: Any) -> list[str]:
-        return [i.id for i in store.find(**kw)]
-
-    assert ids() == ["over2", "open2", "open3"]
-    assert ids(game="liars-dice", seats=2) == ["over2", "open2"]
-    assert ids(status="over") == ["over2"] and ids(status=Status.IN_PROGRESS) == ["open2", "open3"]
-    assert ids(game="kings") == [] and ids(limit=1) == ["over2"]
-    with pytest.raises(StoreError, match="in_progress"):
-        store.find(status="paused")
-    with pytest.raises(StoreError, match="limit is an integer"):
-        store.find(limit="all")  # once a ValueError from int()
-
-
-def test_find_by_date(store: SqliteStore, finish: Callable[[Match], Match]) -> None:
-    _populate(store, finish)
-    created = [i.created for i in store.find()]
-    assert all(c.tzinfo is not None for c in created)
-    assert [i.id for i in store.find(since=created[1])] == ["open2", "open3"]
-    assert [i.id for i in store.find(until=created[1])] == ["over2"]
-    today = dt.datetime.now(dt.UTC).date()
-    assert len(store.find(since=today)) == 3 and store.find(until=today) == []
-    assert len(store.find(since=created[0].isoformat())) == 3
-    with pytest.raises(StoreError, match="ISO 8601"):
-        store.find(since="yesterday")
 
 
 def _long(store: SqliteStore, minimal: Play, long_options: dict[str, Any], n: int = 150) -> Match:
@@ -198,14 +106,6 @@ def test_a_record_missing_from_the_store_is_reported(store: SqliteStore, minimal
         store.open("m")
 
 
-def test_delete_removes_everything(store: SqliteStore, minimal: Play) -> None:
-    minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 3)
-    store.delete("m")
-    with pytest.raises(MatchNotFound):
-        store.open("m")
-    assert sqlite3.connect(store.path).execute("SELECT count(*) FROM records").fetchone() == (0,)
-
-
 def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / "new.db")
     db.execute("PRAGMA user_version = 99")
@@ -244,8 +144,8 @@ def test_the_cli_reports_a_bad_sqlite_source_in_one_line(store: SqliteStore, cap
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no match 'missing'" in err
     assert main(["inspect", "sqlite://nowhere.db"]) == 2
-    assert "sqlite://PATH#MATCH_ID" in capsys.readouterr().err
-    assert main(["verify", f"sqlite://{store.path}#missing"]) == 1
+    assert "sqlite:PATH#MATCH_ID" in capsys.readouterr().err
+    assert main(["verify", f"sqlite://{store.path}#missing"]) == 2  # unreadable input, not a forged log
 
 
 def test_meeple_repair_cuts_a_torn_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -258,28 +158,6 @@ def test_meeple_repair_cuts_a_torn_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert meeple.verify(path).ok
 
 
-def test_a_closed_store_refuses_writes_and_the_match_stays_unchanged(store: SqliteStore) -> None:
-    m = store.create("liars-dice", 2, seed=3, match_id="m")
-    store.close()
-    with pytest.raises(StoreError, match="cannot write"):
-        m.play(0, ld.Bid(1, 2))
-    assert len(m) == 1 and m.to_act == (0,)
-    with pytest.raises(StoreError, match="cannot read"):
-        store.find()
-
-
-def test_add_stores_a_copy_of_a_match_up_to_its_cursor(store: SqliteStore, minimal: Play,
-                                                         long_options: dict[str, Any]) -> None:
-    m = minimal(Match.start("liars-dice", 6, seed=4, options=long_options), 70)
-    m.undo()
-    mid = store.add(m)
-    assert store.log_bytes(mid) == m.to_bytes() and store.info(mid).records == 70
-    again = store.open(mid)  # from the stored snapshot at record 64
-    assert again.state == m.state
-    with pytest.raises(StoreConflict):
-        store.add(m, mid)
-
-
 def test_the_cli_writes_sqlite_outputs(store: SqliteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = f"sqlite://{store.path}#sim"
     assert main(["simulate", "liars-dice", "--seed", "3", "--bots", "random", "--quiet", "--out", src]) == 0
@@ -287,3 +165,136 @@ def test_the_cli_writes_sqlite_outputs(store: SqliteStore, tmp_path: Path, capsy
     assert main(["fork", src, "--at", "1", "--out", f"sqlite://{store.path}#forked"]) == 0
     assert store.info("forked").records == 1 and store.info("sim").status is Status.OVER
     capsys.readouterr()
+
+
+def test_the_cli_reads_the_relative_and_absolute_forms(store: SqliteStore, minimal: Play, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 2)
+    monkeypatch.chdir(store.path.parent)
+    for src in ("sqlite:m.db#m", "sqlite://m.db#m", f"sqlite:{store.path}#m", f"sqlite://{store.path}#m"):
+        assert main(["verify", src]) == 0, src
+        assert "ok: liars-dice, 3 records" in capsys.readouterr().out
+
+
+# -- reading never creates or changes anything ------------------------------------------------------
+
+
+def _files(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def test_reading_an_empty_file_leaves_it_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for read in (lambda: log_bytes(f"sqlite:{empty}#x"), lambda: load_log(f"sqlite:{empty}#x"),
+                 lambda: list_matches(f"sqlite:{empty}"), lambda: SqliteStore(empty, readonly=True)):
+        with pytest.raises(StoreError, match="not a meeple store"):
+            read()
+    assert main(["verify", f"sqlite:{empty}#x"]) != 0
+    capsys.readouterr()
+    assert _files(tmp_path) == {"empty.db": b""}, "reading turned the file into a database"
+
+
+def test_reading_a_missing_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(MatchNotFound, match="no SQLite store"):
+        log_bytes(f"sqlite:{tmp_path}/none.db#x")
+    assert main(["inspect", f"sqlite:{tmp_path}/none.db#x"]) == 2
+    capsys.readouterr()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_absolute_path_that_is_not_there_hints_at_the_relative_form(tmp_path: Path) -> None:
+    with pytest.raises(MatchNotFound, match=r"sqlite:///PATH is absolute; write sqlite:matches-nowhere\.db"):
+        log_bytes("sqlite:///matches-nowhere.db#x")
+
+
+def test_reading_a_store_changes_no_byte_of_it(store: SqliteStore, minimal: Play) -> None:
+    minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 3)
+    store.close()
+    with sqlite3.connect(store.path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = store.path.read_bytes()
+    reader = SqliteStore(store.path, readonly=True)
+    assert [i.id for i in reader.find()] == ["m"] and meeple.verify(reader.log_bytes("m")).ok
+    with pytest.raises(ReadOnlyStore):
+        reader.create("liars-dice", 2, seed=1)
+    with pytest.raises(ReadOnlyStore):
+        reader.open("m")
+    with pytest.raises(ReadOnlyStore):
+        reader.delete("m")
+    reader.close()
+    assert store.path.read_bytes() == before
+
+
+def test_a_version_1_database_is_upgraded_when_opened_for_writing(tmp_path: Path, minimal: Play) -> None:
+    path = tmp_path / "old.db"
+    m = minimal(Match.start("liars-dice", 2, seed=3), 2)
+    SqliteStore(path).add(m, "m")
+    with sqlite3.connect(path) as db:  # back to the tables of version 1
+        db.execute("DROP TABLE changes")
+        db.execute("DROP INDEX matches_by_changed")
+        db.execute("ALTER TABLE matches DROP COLUMN changed")
+        db.execute("PRAGMA user_version = 1")
+    old = SqliteStore(path, readonly=True)
+    assert old.version == 1 and old.log_bytes("m") == m.to_bytes()
+    with pytest.raises(NotSupported, match="schema 1"):
+        old.listen(lambda mid, records: None)
+    old.close()
+    upgraded = SqliteStore(path)
+    assert upgraded.version == 2 and upgraded.open("m").records == m.records
+    upgraded.listen(lambda mid, records: None).close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (2,)
+
+
+def test_the_change_feed_keeps_a_bounded_tail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, minimal: Play) -> None:
+    from meeple.store import sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHANGES_KEPT", 5)
+    store = SqliteStore(tmp_path / "m.db", "flush")
+    minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 12)
+    rows = sqlite3.connect(store.path).execute("SELECT count(*), max(seq) FROM changes").fetchone()
+    assert rows == (5, 13)
+
+
+def test_a_listener_that_falls_behind_the_feed_resyncs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       minimal: Play) -> None:
+    import queue
+
+    from meeple.store import sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHANGES_KEPT", 2)
+    listener = SqliteStore(tmp_path / "m.db", "flush", poll_interval=3600)  # it will not poll by itself
+    got: queue.Queue[tuple[str, range]] = queue.Queue()
+    sub = listener.listen(lambda mid, records: got.put((mid, records)))
+    writer = SqliteStore(tmp_path / "m.db", "flush")
+    minimal(writer.create("liars-dice", 2, seed=3, match_id="a"), 6)
+    writer.create("liars-dice", 2, seed=3, match_id="b")
+    sub._poll()  # type: ignore[attr-defined]  # one poll, long after the feed moved on
+    assert [got.get_nowait() for _ in range(2)] == [("a", range(0, 7)), ("b", range(0, 1))]
+    assert got.empty()
+    sub.close()
+    listener.close()
+    writer.close()
+
+
+def test_the_store_may_be_shared_by_threads(tmp_path: Path) -> None:
+    import threading
+
+    store = SqliteStore(tmp_path / "m.db", "flush")
+    errors: list[BaseException] = []
+
+    def play(i: int) -> None:
+        try:
+            m = store.create("liars-dice", 2, seed=i, match_id=f"t{i}")
+            for _ in range(10):
+                m.play(m.to_act[0], m.legal(m.to_act[0])[0])
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and [i.records for i in store.find()] == [11] * 4
+    assert os.path.exists(store.path)

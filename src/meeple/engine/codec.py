@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
+import threading
 import types
 import typing
 import weakref
@@ -37,13 +39,25 @@ _PRIMITIVES = (int, str, bool, float, bytes, type(None))
 
 def pack(value: Prim) -> bytes:
     """Pack primitives to msgpack bytes, the canonical way (bin type, no floats reduced)."""
-    data: bytes = msgpack.packb(value, use_bin_type=True)
+    try:
+        packer = _packers.packer
+    except AttributeError:  # the first pack of this thread
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True, autoreset=True)
+    data: bytes = packer.pack(value)
     return data
 
 
+#: One msgpack Packer per thread: ``msgpack.packb`` makes a new one, with a 256 KiB buffer, every call.
+_packers = threading.local()
+
+
 def digest(data: bytes, key: bytes = b"") -> bytes:
-    """BLAKE2b-128 of ``data`` (optionally chained after ``key``)."""
-    return hashlib.blake2b(key + data, digest_size=16).digest()
+    """BLAKE2b-128 of ``key || data`` (``data`` chained after ``key``)."""
+    if len(data) < 4096:  # one call on the joined bytes is the faster way for short data
+        return hashlib.blake2b(key + data, digest_size=16).digest()
+    h = hashlib.blake2b(key, digest_size=16)  # long data is not copied to be joined
+    h.update(data)
+    return h.digest()
 
 
 # -- unstructuring: runtime-class dispatch ------------------------------------
@@ -80,6 +94,21 @@ def _unstructure_set(value: frozenset[Any] | set[Any]) -> list[Prim]:
 
 def _unstructure_seq(value: tuple[Any, ...] | list[Any]) -> list[Prim]:
     return [v if v.__class__ in _PRIMITIVE_SET else unstructure(v) for v in value]
+
+
+def maps_sorted(value: Prim) -> bool:
+    """True if every map in ``value`` (primitives) has its keys in the canonical order, as :func:`unstructure` writes them.
+
+    >>> maps_sorted({"a": 1, "b": [{"c": 2, "d": 3}]}), maps_sorted([{"b": 1, "a": 2}])
+    (True, False)
+    """
+    cls = value.__class__
+    if cls is dict:
+        keys = [_sort_key(k) for k in value]
+        return all(a < b for a, b in itertools.pairwise(keys)) and all(maps_sorted(v) for v in value.values())
+    if cls is list:
+        return all(maps_sorted(v) for v in value)
+    return True
 
 
 def _unstructure_map(value: Mapping[Any, Any]) -> dict[Any, Prim]:
@@ -228,6 +257,7 @@ class Codec:
         self.converter.register_structure_hook_factory(lambda t: True, self._cattrs_hook)
         self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
         self._plain: dict[type, Callable[[Any], bool] | None] = {}
+        self._one_form: dict[Any, bool] = {}
 
     # -- public API ---------------------------------------------------------
     def structure(self, data: Prim, tp: Any) -> Any:
@@ -249,6 +279,59 @@ class Codec:
             fn = self._make_hook(tp)
             self._hooks[tp] = fn
         return fn
+
+    def one_form(self, tp: Any) -> bool:
+        """True if no two primitive forms decode to equal values of ``tp``: a decoded value then needs no re-encoding.
+
+        Holds for ints, strings, booleans, bytes, nil, enums, literals, and
+        tuples, optionals, unions of messages and attrs classes (without
+        converters or init hooks) made of them. Frozensets (any order of
+        their items decodes), maps (any order of keys), floats (an int
+        decodes as a float), ``Any`` and other unions do not: the log reader
+        re-encodes such values to check that a record holds their canonical form.
+        """
+        found = self._one_form.get(tp)
+        if found is None:
+            try:
+                found = self._find_one_form(tp, set())
+            except TypeError:  # a type the codec cannot decode: its hook will say so
+                found = False
+            self._one_form[tp] = found
+        return found
+
+    def _find_one_form(self, tp: Any, seen: set[Any]) -> bool:
+        if tp in (int, str, bool, bytes, type(None)):
+            return True
+        if tp in seen:  # a recursive type: decided by its other parts
+            return True
+        seen.add(tp)
+
+        def each(parts: Any) -> bool:
+            return all(self._find_one_form(a, seen) for a in parts)
+
+        origin = typing.get_origin(tp)
+        args = typing.get_args(tp)
+        if origin is typing.Union or origin is types.UnionType:
+            non_none = [a for a in args if a is not type(None)]
+            if all(isinstance(a, type) and issubclass(a, Message) for a in non_none):
+                return each(non_none)  # told apart by their tags
+            return len(non_none) == 1 and each(non_none)
+        if origin is typing.Literal:
+            return True
+        if origin is tuple:
+            return each(a for a in args if a is not Ellipsis)
+        if isinstance(tp, type):
+            if issubclass(tp, enum.Enum):
+                return True
+            if issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
+                return each(c for c in self.message_types if issubclass(c, tp))
+            if attrs.has(tp):
+                if hasattr(tp, "__attrs_post_init__") or hasattr(tp, "__attrs_pre_init__"):
+                    return False
+                attrs.resolve_types(tp)
+                fields = attrs.fields(tp)
+                return all(f.converter is None and f.init for f in fields) and each(f.type for f in fields)
+        return False
 
     # -- hook factories -------------------------------------------------------
     def _cattrs_hook(self, tp: Any) -> Callable[[Any, Any], Any]:
@@ -387,11 +470,12 @@ class Codec:
     def plain_check(self, cls: type) -> Callable[[Any], bool] | None:
         """A fast test that a ``cls`` value would survive unstructure -> structure unchanged, or None.
 
-        Given for attrs classes whose fields are all int, str, bool or bytes,
-        positional, with no validators, converters or init hooks: then the round trip
-        rebuilds an equal value exactly when every field holds a value of
-        exactly its type, which the returned function checks. For other
-        classes (None) only the round trip itself can tell.
+        Given for attrs classes whose fields are all int, str, bool, bytes or
+        enums of int or str values, positional, with no validators, converters
+        or init hooks: then the round trip rebuilds an equal value exactly when
+        every field holds a value of exactly its type (for an enum, one of its
+        members), which the returned function checks. For other classes (None)
+        only the round trip itself can tell.
         """
         if cls in self._plain:
             return self._plain[cls]
@@ -399,15 +483,16 @@ class Codec:
         if attrs.has(cls) and not hasattr(cls, "__attrs_post_init__") and not hasattr(cls, "__attrs_pre_init__"):
             attrs.resolve_types(cls)
             tests: list[str] | None = []
-            for f in attrs.fields(cls):
-                exact = _INLINE_EXACT.get(self.hook(f.type))
+            ns: dict[str, Any] = {}
+            for i, f in enumerate(attrs.fields(cls)):
+                exact = _INLINE_EXACT.get(self.hook(f.type)) or _plain_enum(f.type)
                 if (exact is None or f.validator is not None or f.converter is not None or not f.init or f.kw_only
                         or tests is None):
                     tests = None
                     break
-                tests.append(f"o.{f.name}.__class__ is {exact.__name__}")
+                ns[f"t{i}"] = exact
+                tests.append(f"o.{f.name}.__class__ is t{i}")
             if tests is not None:
-                ns: dict[str, Any] = {}
                 exec(f"def plain(o):\n    return {' and '.join(tests) or 'True'}\n", ns)
                 check = ns["plain"]
         self._plain[cls] = check
@@ -524,6 +609,13 @@ class Codec:
             return fn(v)
 
         return tagged
+
+
+def _plain_enum(tp: Any) -> type | None:
+    """``tp`` if it is an enum whose members round-trip by value (int or str values), else None."""
+    if isinstance(tp, type) and issubclass(tp, enum.Enum) and all(type(m.value) in (int, str) for m in tp):
+        return tp
+    return None
 
 
 def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:

@@ -25,9 +25,11 @@ from typing import Any
 import attrs
 import msgpack
 
-from .codec import _field_slots, digest, pack
+from .codec import _field_slots, digest, maps_sorted, pack, unstructure
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
+from .seeds import MAX_SEEDS as MAX_SEEDS  # the limit lives with the schedule rules; importable from here too
+from .seeds import schedule_problem
 
 #: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
 #: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
@@ -41,9 +43,6 @@ FORMAT_VERSION = 1
 HASH_SIZE = 16
 #: The largest frame a reader accepts; a longer length prefix is corruption.
 MAX_FRAME = 16 * 1024 * 1024
-#: The longest seed schedule a reader accepts (one pair per fork with a new
-#: seed); a guard for hostile headers, as each record looks its seed up in it.
-MAX_SEEDS = 256
 #: The frame length prefix: an unsigned 32-bit big-endian integer.
 LENGTH = struct.Struct(">I")
 
@@ -72,7 +71,7 @@ class Header:
             "engine": self.engine,
             "format": self.format,
             "game": self.game,
-            "meta": dict(sorted(self.meta.items())),
+            "meta": unstructure(self.meta),  # maps in sorted order, all the way down
             "options": self.options,
             "rules": self.rules,
             "seats": self.seats,
@@ -88,7 +87,7 @@ class Header:
         same checks, inline, without naming what is wrong; where it returns
         None, ``from_prim`` raises the error.
         """
-        if raw.__class__ is not dict or raw.keys() != _HEADER_KEYS:
+        if raw.__class__ is not dict or list(raw) != _SORTED_KEYS:
             return None
         values = _HEADER_VALUES(raw)
         kinds = tuple(map(type, values))  # every field's exact class, checked in one comparison
@@ -97,7 +96,7 @@ class Header:
         game, rules, seats, options, seeds_raw, commitment, types_raw, every, engine, fmt, meta = values
         if fmt != FORMAT_VERSION or every < 1 or not _STR.issuperset(map(type, options)) or not _STR.issuperset(
             map(type, meta)
-        ):
+        ) or len(commitment) != HASH_SIZE:
             return None
         seeds = None
         if seeds_raw is not None:
@@ -116,8 +115,9 @@ class Header:
             t, v = pair
             if t.__class__ is not str or v.__class__ is not int or v < 1:
                 return None
-        return cls(game, rules, seats, options, seeds, commitment, tuple(map(tuple, types_raw)),
-                   every, engine, fmt, meta)
+        header = cls(game, rules, seats, options, seeds, commitment, tuple(map(tuple, types_raw)),
+                     every, engine, fmt, meta)
+        return header if header.seed_problem() is None and header.kind_problem() is None else None
 
     @classmethod
     def from_prim(cls, raw: Any, offset: int) -> Header:
@@ -148,22 +148,54 @@ class Header:
                 checkpoint_every=_int(raw["checkpoint_every"]),
                 engine=_str(raw["engine"]),
                 format=fmt,
-                meta=_dict(raw.get("meta", {})),
+                meta=_dict(raw["meta"]),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise bad(f"missing or malformed field ({e})") from None
         if header.checkpoint_every < 1:
             raise bad("checkpoint_every must be positive")
-        if seeds is not None and not 1 <= len(seeds) <= MAX_SEEDS:
-            raise bad(f"the seed schedule must have 1 to {MAX_SEEDS} entries, not {len(seeds)}")
-        if seeds is not None and not all(0 <= s <= MASK64 for _, s in seeds):
-            raise bad("a seed is an integer in [0, 2**64)")
         if any(v < 1 for _, v in types):
             raise bad("type schema versions start at 1")
+        if list(raw) != _SORTED_KEYS:
+            unknown = sorted(set(raw) - _HEADER_KEYS, key=repr)
+            raise bad(f"unknown field {unknown[0]!r}" if unknown else "the fields are not in sorted order")
+        problem = header.seed_problem() or header.kind_problem()
+        if problem is not None:
+            raise bad(problem)
         return header
+
+    def problem(self) -> str | None:
+        """What breaks the rules of ``docs/log-format.md`` in this header's fields, or None.
+
+        The rules that the bytes' shape does not show: the seed schedule,
+        the commitment's length, no type named twice, and every map in sorted
+        order (:meth:`seed_problem`, then :meth:`kind_problem`).
+        """
+        return self.seed_problem() or self.kind_problem()
+
+    def seed_problem(self) -> str | None:
+        """What breaks the rules of the seed schedule or the commitment, or None (the part logs of a kind differ in)."""
+        if self.seeds is not None:
+            problem = schedule_problem(self.seeds)
+            if problem is not None:
+                return problem
+        if len(self.commitment) != HASH_SIZE:
+            return f"the seed commitment is {HASH_SIZE} bytes, not {len(self.commitment)}"
+        return None
+
+    def kind_problem(self) -> str | None:
+        """What breaks the rules of the other fields (types, options, meta), or None: the same for a kind of log."""
+        if len({t for t, _ in self.types}) != len(self.types):
+            return "the types table names a type twice"
+        if not maps_sorted(self.options):
+            return "the options are not in sorted order"
+        if not maps_sorted(self.meta):
+            return "a map in meta is not in sorted order"
+        return None
 
 
 _HEADER_KEYS = frozenset(attrs.fields_dict(Header))
+_SORTED_KEYS = sorted(_HEADER_KEYS)
 _HEADER_VALUES = operator.itemgetter(
     "game", "rules", "seats", "options", "seeds", "commitment", "types", "checkpoint_every", "engine", "format", "meta")
 _HEADER_KINDS = (str, int, int, dict, list, bytes, list, int, str, int, dict)
@@ -224,14 +256,14 @@ class RawFrame:
     hash: bytes
 
 
-def iter_frames(data: bytes, start: int = len(MAGIC)) -> Iterator[RawFrame]:
-    """Yield the frames of ``data`` from ``start``; raise TruncatedLog at a torn tail.
+def iter_frames(data: bytes, start: int = len(MAGIC), index: int = -1) -> Iterator[RawFrame]:
+    """Yield the frames of ``data`` from ``start``, the first being record ``index``; raise TruncatedLog at a torn tail.
 
-    The hash is *not* checked here; the reader checks the chain.
+    The header is record -1 (the default start), records count from 0. The
+    hash is *not* checked here; the reader checks the chain.
     """
     pos = start
     n = len(data)
-    index = -1  # the header is frame -1, records count from 0
     while pos < n:
         if pos + 4 > n:
             raise TruncatedLog("log ends inside a frame length", offset=pos, record=max(index, 0),
@@ -258,12 +290,108 @@ def check_magic(data: bytes) -> None:
         raise UnsupportedLog(f"log format major {data[7]} is not supported", offset=7)
 
 
-def unpack_body(body: bytes, offset: int, record: int | None) -> Any:
-    """Decode a frame body with msgpack; raise CorruptLog on any malformation."""
+class BodyError(ValueError):
+    """Why a frame body is not one canonical msgpack value (the reader raises it as a CorruptLog)."""
+
+
+def decode_body(body: bytes) -> Any:
+    """The msgpack value of a frame body, which must be its canonical encoding; else raise :class:`BodyError`.
+
+    Canonical is what the writer produces (``docs/log-format.md``): the
+    smallest encoding of every integer, string, binary, array and map length,
+    ``str`` for text and ``bin`` for bytes, floats in 64 bits, no extension
+    types, no trailing bytes. The body may hold at most :data:`MAX_VALUES`
+    msgpack values, which bounds the memory its decoding takes; a body longer
+    than that many bytes is counted before anything is built. (Map keys in
+    sorted order, and values in their canonical form, are checked where the
+    reader knows what a value is.)
+    """
+    if len(body) > MAX_VALUES:  # a shorter body cannot hold more values than it has bytes
+        _count_values(body)
     try:
-        return msgpack.unpackb(body, raw=False, use_list=True, strict_map_key=False)
+        value = _unpackb(body, strict_map_key=False, ext_hook=_refuse_ext, max_ext_len=0,
+                         max_array_len=MAX_VALUES, max_map_len=MAX_VALUES)
+        if pack(value) == body:
+            return value
+        problem = "the frame is not in the canonical msgpack encoding (docs/log-format.md)"
     except Exception as e:  # msgpack raises several unrelated types
-        raise CorruptLog(f"undecodable frame ({type(e).__name__})", offset=offset, record=record) from None
+        problem = f"undecodable frame ({type(e).__name__})"
+    # raised here, not in the handler: the error keeps no reference to what msgpack decoded
+    raise BodyError(problem)
+
+
+def unpack_body(body: bytes, offset: int, record: int | None) -> Any:
+    """:func:`decode_body`, raising CorruptLog (at ``offset``, for ``record``) where the body is not canonical."""
+    try:
+        return decode_body(body)
+    except BodyError as e:
+        raise CorruptLog(str(e), offset=offset, record=record) from None
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"msgpack extension type {code}: logs use none")
+
+
+#: The most msgpack values a frame body may hold (every nil, boolean, number,
+#: string, binary, array and map counts one, and so does each key of a map).
+#: Real records hold a few hundred; at most ~80 bytes of Python objects are
+#: built per value, so decoding any frame takes at most ~5 MiB beyond its bytes.
+MAX_VALUES = 1 << 16
+
+_unpackb = msgpack.unpackb  # raw=False and use_list=True by default
+
+# What follows each msgpack type byte, for counting values without decoding them:
+# (kind, n): kind 0: n more bytes; 1: n more values; 2: a length of n bytes, then that many bytes;
+# 3: a count of n bytes, then that many values (twice as many for a map); 4: not msgpack.
+_SKIP: list[tuple[int, int]] = [(0, 0)] * 256
+for _t in range(0x80, 0x90):
+    _SKIP[_t] = (1, 2 * (_t & 0x0F))  # fixmap
+for _t in range(0x90, 0xA0):
+    _SKIP[_t] = (1, _t & 0x0F)  # fixarray
+for _t in range(0xA0, 0xC0):
+    _SKIP[_t] = (0, _t & 0x1F)  # fixstr
+_SKIP[0xC1] = (4, 0)
+for _t, _k in {0xC4: (2, 1), 0xC5: (2, 2), 0xC6: (2, 4), 0xC7: (2, 1), 0xC8: (2, 2), 0xC9: (2, 4),
+               0xCA: (0, 4), 0xCB: (0, 8), 0xCC: (0, 1), 0xCD: (0, 2), 0xCE: (0, 4), 0xCF: (0, 8),
+               0xD0: (0, 1), 0xD1: (0, 2), 0xD2: (0, 4), 0xD3: (0, 8), 0xD4: (0, 2), 0xD5: (0, 3),
+               0xD6: (0, 5), 0xD7: (0, 9), 0xD8: (0, 17), 0xD9: (2, 1), 0xDA: (2, 2), 0xDB: (2, 4),
+               0xDC: (3, 2), 0xDD: (3, 4), 0xDE: (3, 2), 0xDF: (3, 4)}.items():
+    _SKIP[_t] = _k
+_EXT_TYPE = frozenset([0xC7, 0xC8, 0xC9])  # ext 8/16/32: a type byte after the length
+_MAPS = frozenset([0xDE, 0xDF])
+
+
+def _count_values(body: bytes) -> None:
+    """Raise BodyError if ``body`` starts with more than MAX_VALUES msgpack values, without building any.
+
+    Stops at the first byte that is not msgpack or at the end of the body
+    (msgpack itself then names the problem): this only bounds the count.
+    """
+    pos, n, pending, count = 0, len(body), 1, 0
+    skip = _SKIP
+    while pending:
+        if pos >= n:
+            return
+        t = body[pos]
+        pos += 1
+        pending -= 1
+        count += 1
+        if count > MAX_VALUES:
+            raise BodyError(f"a frame holds more than {MAX_VALUES} msgpack values (docs/reliability.md)")
+        kind, k = skip[t]
+        if kind == 0:
+            pos += k
+        elif kind == 1:
+            pending += k
+        elif kind == 4:
+            return
+        else:
+            length = int.from_bytes(body[pos : pos + k], "big")
+            pos += k
+            if kind == 2:
+                pos += length + (t in _EXT_TYPE)
+            else:
+                pending += 2 * length if t in _MAPS else length
 
 
 def read_header(data: bytes) -> tuple[Header, bytes, int]:
@@ -279,15 +407,17 @@ def read_header_kind(data: bytes) -> tuple[Header, bytes, int, bytes | None]:
     one game, rules version, seat count, options, engine and type list share
     it, so what follows from those can be remembered by it.
     """
-    if _speedups is not None:
-        if _HEADER_SLOTS is None:
-            found = _speedups.read_header(data, MAGIC, msgpack.unpackb)
-            if found is not None:
-                return Header(*found[0]), found[1], found[2], None
-        else:
-            found = _speedups.read_header(data, MAGIC, msgpack.unpackb, Header, _HEADER_SLOTS, _KNOWN_HEADERS)
-            if found is not None:
-                return found  # type: ignore[no-any-return]
+    if _speedups is not None and _HEADER_SLOTS is not None:
+        # the compiled reader checks the header's bytes and shape; Header its rules
+        found = _speedups.read_header(data, MAGIC, decode_body, Header, _HEADER_SLOTS, _KNOWN_HEADERS)
+        # a header laid out otherwise than the writer lays it out (kind None) is not canonical
+        if found is not None and found[3] is not None and found[0].seed_problem() is None:
+            header, h, end, kind, known = found
+            if known:  # a kind read before, which passed kind_problem (those that did not are forgotten)
+                return header, h, end, kind
+            if header.kind_problem() is None:
+                return header, h, end, kind
+            _KNOWN_HEADERS.pop(kind, None)
     else:
         found = _read_header_py(data)
         if found is not None:
@@ -295,7 +425,8 @@ def read_header_kind(data: bytes) -> tuple[Header, bytes, int, bytes | None]:
     return (*_check_header(data), None)
 
 
-#: Header kinds read before (filled by the compiled reader, at most 64)
+#: Header kinds read before (filled by the compiled reader, at most 64; a kind that fails
+#: :meth:`Header.kind_problem` is taken out again, so the kinds found here passed it)
 _KNOWN_HEADERS: dict[bytes, Any] = {}
 
 
@@ -313,8 +444,8 @@ def _read_header_py(data: bytes) -> tuple[Header, bytes, int] | None:
     if digest(body, MAGIC) != h:
         return None
     try:
-        raw = msgpack.unpackb(body)
-    except Exception:  # msgpack raises several unrelated types
+        raw = decode_body(body)
+    except BodyError:
         return None
     header = Header.from_known(raw)
     return None if header is None else (header, h, end)

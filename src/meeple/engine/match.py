@@ -29,6 +29,13 @@ from .log import Header, frame, framed, header_frame
 from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
 from .rng import MASK64, Rng
+from .seeds import Schedule, derive_salt, reseeded, schedule_problem, schedule_salt, seed_at, seed_commitment
+
+#: derive_salt, seed_at and seed_commitment live in seeds.py; they are still importable from here.
+__all__ = [
+    "CHECKPOINT_EVERY", "Loader", "Match", "SeedHidden", "Sink", "UndoCheck", "codec_for", "derive_salt",
+    "install_loader", "seed_at", "seed_commitment",
+]
 
 #: A snapshot of the state is kept every this many records (and a checkpoint
 #: hash written to the log at the same places).
@@ -80,6 +87,37 @@ def _options(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
     return remembered_options(codec, "_start_options", key, raw, seats)
 
 
+class Loader(Protocol):
+    """How :meth:`Match.from_bytes` and :meth:`Match.load` read a log into a match.
+
+    The log reader (:mod:`meeple.engine.reader`) sits above this module (it
+    builds matches), so it registers itself here with :func:`install_loader`
+    when it is imported; importing ``meeple`` or ``meeple.engine`` imports it.
+    """
+
+    def from_bytes(self, data: bytes) -> Match:
+        """The match of a log's bytes."""
+        ...
+
+    def from_path(self, path: str | os.PathLike[str]) -> Match:
+        """The match of a log file."""
+        ...
+
+
+_loaders: list[Loader] = []
+
+
+def install_loader(loader: Loader) -> None:
+    """Make ``loader`` the one :meth:`Match.from_bytes` and :meth:`Match.load` use."""
+    _loaders[:] = [loader]
+
+
+def _loader() -> Loader:
+    if not _loaders:  # only if this module was loaded without its package
+        raise MeepleError("no log reader is installed: import meeple.engine.reader")
+    return _loaders[0]
+
+
 class SeedHidden(MeepleError):
     """The match was loaded from a log that hides its seed: it can be replayed, not continued."""
 
@@ -114,32 +152,6 @@ class UndoCheck:
         return self.ok
 
 
-def derive_salt(seed: int) -> bytes:
-    """The commitment salt of a seed: BLAKE2b-128 keyed by a fixed label.
-
-    Derived, not random, so the same inputs give byte-identical logs; the
-    commitment hides the seed as well as its 64 bits of entropy do.
-    """
-    return digest(seed.to_bytes(8, "big"), b"meeple-seed-salt")
-
-
-def seed_at(seeds: Sequence[tuple[int, int]], seq: int) -> int:
-    """The seed record ``seq`` draws from: that of the last ``(from_record, seed)`` pair with ``from_record <= seq``.
-
-    (docs/log-format.md); the first pair's seed if none starts that early.
-    """
-    seed = seeds[0][1]
-    for start, s in seeds:
-        if start <= seq:
-            seed = s
-    return seed
-
-
-def seed_commitment(seeds: Sequence[tuple[int, int]], salt: bytes) -> bytes:
-    """The commitment written in a header: BLAKE2b-128(salt || msgpack(seeds))."""
-    return digest(pack([list(s) for s in seeds]), salt)
-
-
 class Match:
     """A match of one game: play, undo, redo, seek, fork, save and load.
 
@@ -152,19 +164,23 @@ class Match:
         game: Game[Any, Any],
         seats: int,
         options: Any,
-        seeds: tuple[tuple[int, int], ...] | None,
+        seeds: Schedule | None,
         salt: bytes | None,
         *,
         commitment: bytes | None = None,
         meta: Mapping[str, Any] | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
+        if seeds is not None:
+            problem = schedule_problem(seeds)
+            if problem is not None:
+                raise ConfigError(problem)
         self.game = game
         self.codec = codec_for(game)
         self.seats = seats
         self.options = options
         self._seeds = seeds
-        self._salt_given = salt  # None: derive_salt of the first seed, when first asked for (see _salt)
+        self._salt_given = salt  # None: the schedule's salt, when first asked for (see _salt)
         self._commitment = commitment  # computed when first asked for (see the property)
         self.meta: dict[str, Any] = dict(meta or {})
         self.checkpoint_every = checkpoint_every
@@ -185,15 +201,15 @@ class Match:
 
     @property
     def _salt(self) -> bytes:
-        """The commitment salt: given, or derived from the first seed (most matches never need it)."""
+        """The commitment salt: given (a loaded log's reveal), else derived from the schedule's last seed."""
         salt = self._salt_given
         if salt is None:
-            salt = self._salt_given = derive_salt(self._seeds[0][1]) if self._seeds else b""
+            salt = self._salt_given = schedule_salt(self._seeds) if self._seeds else b""
         return salt
 
     @property
     def commitment(self) -> bytes:
-        """The seed commitment written in the header: BLAKE2b-128(salt || msgpack(seeds))."""
+        """The seed commitment written in the header: BLAKE2b-128(salt || msgpack(seeds)) (docs/rng.md)."""
         c = self._commitment
         if c is None:
             c = self._commitment = seed_commitment(self._seeds or (), self._salt)
@@ -522,7 +538,11 @@ class Match:
         """Return a new match whose records are the first ``at`` of this one.
 
         It continues the same RNG stream unless ``seed`` is given, in which
-        case randomness from record ``at`` on comes from the new seed.
+        case randomness from record ``at`` on comes from the new seed (the
+        schedule keeps the seeds of the records before ``at``). The fork's
+        header is made anew by the rules of ``docs/rng.md`` (its commitment
+        is that of its schedule), so a fork of a match made in memory, loaded
+        from a file or opened from a store is the same log, byte for byte.
         """
         at = self._cursor if at is None else at
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(self._records):
@@ -530,18 +550,16 @@ class Match:
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it cannot be forked")
         seeds = self._seeds
-        salt = self._salt
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
                 raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-            seeds = (*(s for s in seeds if s[0] < at), (at, seed))
-            salt = derive_salt(seed)
-        other = Match(self.game, self.seats, self.options, seeds, salt, meta=self.meta,
+            seeds = reseeded(seeds, at, seed)
+        other = Match(self.game, self.seats, self.options, seeds, None, meta=self.meta,
                       checkpoint_every=self.checkpoint_every)
         other.engine_version = self.engine_version
         other._records = self._records[:at]
         other._bodies = self._bodies[:at]  # a body does not depend on the header, so a new seed keeps it
-        if seed is None:
+        if other._header_frame(False)[1] == self._header_frame(False)[1] and self._own_chain():
             other._hashes = self._hashes[:at]  # the chain starts from the header's hash: same header, same chain
         other._snapshots = {k: v for k, v in self._snapshots.items() if k <= at}
         other._recent = {k: v for k, v in self._recent.items() if k <= at}
@@ -596,19 +614,29 @@ class Match:
         """
         head, h = self._header_frame(hide_seed)
         parts = [head]
-        if not hide_seed:
+        if not hide_seed and self._own_chain():
             self.record_hash(self._cursor - 1)  # the cached chain, completed up to the cursor
             hashes = self._hashes
             parts.extend(framed(self.body(i), hashes[i]) for i in range(self._cursor))
             return b"".join(parts)
-        # a header without the seeds starts another chain, not the cached one
+        # a header without the seeds starts another chain than the cached one (and so does the header
+        # that shows them, for a match a store read from a file that hides them)
         for i in range(self._cursor):
             data, h = frame(self.body(i), h)
             parts.append(data)
-        if self._seeds is not None and self.is_over:
+        if hide_seed and self._seeds is not None and self.is_over:
             data, h = frame(pack({"reveal": [[list(s) for s in self._seeds], self._salt]}), h)
             parts.append(data)
         return b"".join(parts)
+
+    def _own_chain(self) -> bool:
+        """Whether the cached chain hashes start from this match's header (the one that shows its seeds).
+
+        Not so for a match a store opened from a log that hides its seeds: the
+        store keeps the chain of its bytes (see :meth:`record_hash`).
+        """
+        hashes = self._hashes
+        return not hashes or hashes[0] == digest(self.body(0), self._header_frame(False)[1])
 
     def record_hash(self, seq: int) -> bytes:
         """The chain hash of record ``seq`` (-1: the header's hash)."""
@@ -656,16 +684,12 @@ class Match:
     @classmethod
     def from_bytes(cls, data: bytes) -> Match:
         """Load a match from log bytes (the chain and checkpoints are checked)."""
-        from .reader import read_log
-
-        return read_log(data).to_match()
+        return _loader().from_bytes(data)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Match:
         """Load a match from a log file (see :meth:`from_bytes`)."""
-        from .reader import read_path
-
-        return read_path(path).to_match()
+        return _loader().from_path(path)
 
     def __repr__(self) -> str:
         return f"<Match {self.game.info.id} seats={self.seats} records={self._cursor}/{len(self._records)}>"

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import attrs
-import msgpack
 
 from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
@@ -19,22 +18,26 @@ from .log import (
     HASH_SIZE,
     LENGTH,
     MAX_FRAME,
-    MAX_SEEDS,
+    BodyError,
     Header,
     _speedups,
+    decode_body,
     iter_frames,
     read_header_kind,
     unpack_body,
 )
-from .match import Match, codec_for, seed_at, seed_commitment
+from .match import Match, codec_for, install_loader
 from .records import Record, TypeTable
 from .registry import get_game
-from .rng import MASK64, Rng
+from .rng import Rng
+from .seeds import SeedEpoch, commitment_of, epochs, schedule_problem, seed_at, seed_commitment
 
 _T = TypeVar("_T")
 
 #: Logs larger than this are refused before reading (a guard for hostile input).
 MAX_LOG_BYTES = 1 << 31
+#: Where a log's header frame starts (after the magic): the place a divergence in the header names.
+HEADER_OFFSET = 8
 
 
 @attrs.frozen
@@ -43,6 +46,26 @@ class Reveal:
 
     seeds: tuple[tuple[int, int], ...]
     salt: bytes
+
+
+@attrs.frozen
+class SeedSchedule:
+    """The seeds of a log as :attr:`LoadedLog.seed_schedule` reads them.
+
+    ``epochs`` gives each seed with the records that draw from it, in order
+    (the first from record 0; a fork with a new seed starts another); it is
+    empty while the seeds are hidden. ``hidden`` is True when the header
+    keeps the seeds behind its ``commitment``, ``revealed`` when a final
+    frame reveals them. ``binding`` says whether the commitment is the one
+    the schedule gives (``docs/rng.md``); None while the seeds are unknown.
+    A log whose commitment does not bind its seeds fails :func:`verify`.
+    """
+
+    epochs: tuple[SeedEpoch, ...]
+    hidden: bool
+    revealed: bool
+    commitment: bytes
+    binding: bool | None
 
 
 @attrs.define
@@ -61,16 +84,30 @@ class LoadedLog:
 
     @property
     def seeds(self) -> tuple[tuple[int, int], ...] | None:
-        """The seed schedule, from the header or the reveal frame."""
+        """The seed schedule, from the header or the reveal frame (None while it is hidden)."""
         if self.header.seeds is not None:
             return self.header.seeds
         return self.reveal.seeds if self.reveal is not None else None
+
+    @property
+    def seed_schedule(self) -> SeedSchedule:
+        """Which seed each record draws from (re-seeds included), and whether the header's commitment binds them.
+
+        >>> import meeple
+        >>> m = meeple.Match.start("kings", 2, seed=5).fork(at=1, seed=6)
+        >>> read_log(m.to_bytes()).seed_schedule.epochs
+        (SeedEpoch(start=0, stop=1, seed=5), SeedEpoch(start=1, stop=None, seed=6))
+        """
+        seeds = self.seeds
+        shown = () if seeds is None else epochs(seeds)
+        binds = None if seeds is None else self.header.commitment == commitment_of(seeds)
+        return SeedSchedule(shown, self.header.seeds is None, self.reveal is not None, self.header.commitment, binds)
 
     def _empty_match(self) -> Match:
         """A match of this log's game, seats, options, seeds and header, with no records yet."""
         h = self.header
         seeds = h.seeds
-        salt = b""
+        salt = None  # a log that shows its seeds takes the salt of its schedule (docs/rng.md)
         if seeds is None and self.reveal is not None:
             seeds, salt = self.reveal.seeds, self.reveal.salt
         m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
@@ -150,14 +187,17 @@ def read_log(data: bytes) -> LoadedLog:
     header, prev, header_end, kind = read_header_kind(data)
     game = get_game(header.game)
     options, table = _setup(game, header, kind)
-    found = _without_gc(_read_records, data, header_end, prev, table, header)
-    if found is None:  # something is wrong with the log: the checking loop names what, and where
-        found = _check_records(data, prev, table, header)
-    records, checkpoints, hashes, offsets, reveal = found
+    records, checkpoints, hashes, offsets, reveal = _without_gc(_records, data, header_end, prev, table, header)
     return LoadedLog(header, game, options, records, checkpoints, hashes, offsets, reveal, len(data))
 
 
 _Records = tuple[list[Record], list["bytes | None"], list[bytes], list[int], "Reveal | None"]
+#: Where a fast loop stopped: the frame's offset, its record number, the chain hash before it,
+#: and its decoded body or the error decoding it raised (or neither, if it got no further)
+_Stop = tuple[int, int, bytes, Any, "Exception | None"]
+#: What a fast loop read: records, checkpoints, hashes, offsets, the reveal frame as
+#: (body, offset, record number) if it read one, and where it stopped (None: at the end)
+_Scan = tuple[list[Record], list["bytes | None"], list[bytes], list[int], "tuple[Any, int, int] | None", "_Stop | None"]
 
 
 def _without_gc(fn: Callable[..., _T], *args: Any) -> _T:
@@ -179,35 +219,94 @@ def _without_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc.enable()
 
 
+def _records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records:
+    """Decode every record frame after the header, raising the error that names the first problem.
+
+    The fast loop (compiled, or :func:`_scan_py`) reads the frames until the
+    first thing amiss; the checking loop takes over at that frame, with the
+    body the fast loop decoded (or the error decoding it raised), so no frame
+    is decoded twice.
+    """
+    records, checkpoints, hashes, offsets, revealed, stop = _scan(data, pos, prev, table, header)
+    reveal = None if revealed is None else _reveal(revealed[0], revealed[1], revealed[2], header)
+    if stop is not None:
+        reveal = _check_from(data, stop, table, header, (records, checkpoints, hashes, offsets), reveal)
+    return records, checkpoints, hashes, offsets, reveal
+
+
+def _scan(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Scan:
+    """The fast loop: compiled where it was built, else :func:`_scan_py`; both read alike."""
+    if _speedups is None:
+        return _scan_py(data, pos, prev, table, header)
+    found: _Scan = _speedups.read_records(data, pos, prev, table.compiled_commands, table.compiled_events, Record,
+                                          decode_body, header.checkpoint_every)
+    return found
+
+
+def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
+    """What the fast loop reads of a log with nothing amiss, or None (then :func:`_check_records` names the problem)."""
+    return _accepted(_scan(data, pos, prev, table, header), header)
+
+
+def _read_records_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
+    """:func:`_read_records` by the pure-Python loop."""
+    return _accepted(_scan_py(data, pos, prev, table, header), header)
+
+
+def _accepted(scan: _Scan, header: Header) -> _Records | None:
+    records, checkpoints, hashes, offsets, revealed, stop = scan
+    if stop is not None:
+        return None
+    try:
+        reveal = None if revealed is None else _reveal(revealed[0], revealed[1], revealed[2], header)
+    except CorruptLog:
+        return None
+    return records, checkpoints, hashes, offsets, reveal
+
+
 def _check_records(data: bytes, prev: bytes, table: TypeTable, header: Header) -> _Records:
-    """Decode every record frame after the header, raising the error that names the first problem."""
-    records: list[Record] = []
-    checkpoints: list[bytes | None] = []
-    hashes: list[bytes] = []
-    offsets: list[int] = []
-    reveal: Reveal | None = None
-    frames = iter_frames(data)
-    next(frames)  # the header, already read
-    for fr in frames:
-        seq = len(records)
+    """Decode every record frame after the header by the checking loop alone, raising the error that names the first problem."""
+    first = next(iter_frames(data))  # the header, already read
+    start = first.offset + 4 + len(first.body) + HASH_SIZE
+    out: tuple[list[Record], list[bytes | None], list[bytes], list[int]] = ([], [], [], [])
+    reveal = _check_from(data, (start, 0, prev, None, None), table, header, out, None)
+    return (*out, reveal)
+
+
+def _check_from(data: bytes, stop: _Stop, table: TypeTable, header: Header,
+                out: tuple[list[Record], list[bytes | None], list[bytes], list[int]], reveal: Reveal | None) -> Reveal | None:
+    """The checking loop: read the frames from ``stop`` on, appending to ``out``; return the reveal, or raise naming the problem.
+
+    ``stop`` may carry the first frame's body, decoded, or the error its
+    decoding raised: the loop then takes that instead of decoding it again.
+    """
+    pos, seq, prev, given, error = stop
+    records, checkpoints, hashes, offsets = out
+    every = header.checkpoint_every
+    for fr in iter_frames(data, pos, seq):
         if reveal is not None:
             raise CorruptLog("frames after the reveal frame", offset=fr.offset, record=seq)
         if digest(fr.body, prev) != fr.hash:
             raise CorruptLog("hash chain broken: the frame's bytes were changed", offset=fr.offset, record=seq)
         prev = fr.hash
-        raw = unpack_body(fr.body, fr.offset, seq)
+        if error is not None:
+            raise CorruptLog(str(error) if isinstance(error, BodyError) else f"undecodable frame ({type(error).__name__})",
+                             offset=fr.offset, record=seq)
+        raw = unpack_body(fr.body, fr.offset, seq) if given is None else given
+        given = None
         if isinstance(raw, dict):
             reveal = _reveal(raw, fr.offset, seq, header)
             continue
         try:
-            rec, ck = _record(raw, table, seq)
+            rec, ck = _record(raw, table, seq, every)
         except DecodeError as e:
             raise CorruptLog(f"malformed record: {e}", offset=fr.offset, record=seq) from None
         records.append(rec)
         checkpoints.append(ck)
         hashes.append(fr.hash)
         offsets.append(fr.offset)
-    return records, checkpoints, hashes, offsets, reveal
+        seq += 1
+    return reveal
 
 
 def _setup(game: Game[Any, Any], header: Header, kind: bytes | None = None) -> tuple[Any, TypeTable]:
@@ -259,42 +358,23 @@ def _options(codec: Codec, header: Header) -> Any:
     return remembered_options(codec, "_header_options", key, header.options, header.seats)
 
 
-def _read_records(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
-    """Decode every record frame after the header, or return None at the first thing amiss.
+def _scan_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Scan:
+    """Decode the record frames after the header, stopping at the first thing amiss (see :data:`_Stop`).
 
-    The compiled loop of ``meeple._speedups`` where it was built, else
-    :func:`_read_records_py`: both accept the same logs with the same result.
-    """
-    if _speedups is None:
-        return _read_records_py(data, pos, prev, table, header)
-    found = _speedups.read_records(data, pos, prev, table.compiled_commands, table.compiled_events, Record, msgpack.unpackb)
-    if found is None:
-        return None
-    records, checkpoints, hashes, offsets, reveal = found
-    if reveal is not None:
-        raw, offset, seq = reveal
-        try:
-            reveal = _reveal(raw, offset, seq, header)
-        except CorruptLog:
-            return None
-    return records, checkpoints, hashes, offsets, reveal
-
-
-def _read_records_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Records | None:
-    """Decode every record frame after the header, or return None at the first thing amiss.
-
-    The fast path of :func:`read_log`: the same checks as
-    :func:`_check_records` (frame lengths, hash chain, msgpack, record shape,
-    message types), but on any failure it gives up instead of building the
-    error, and ``_check_records`` runs to name it. So it accepts exactly the
-    logs that loop accepts, with the same result. It is one loop with no
-    call per record but the C functions (hash, msgpack) and the message
-    builders: the per-record cost of every replay, load and verify.
+    The fast loop of :func:`read_log`: the same checks as the checking loop
+    (frame lengths, hash chain, canonical msgpack, record shape, checkpoint
+    places, message types), but on any failure it stops instead of building
+    the error, and the checking loop takes over at that frame to name it.
+    So it accepts exactly the logs that loop accepts, with the same result.
+    It is one loop with no call per record but the C functions (hash,
+    msgpack) and the message builders: the per-record cost of every replay,
+    load and verify.
     """
     n = len(data)
     unpack_len = LENGTH.unpack_from
-    unpackb = msgpack.unpackb
+    decode = decode_body
     hasher = _CHAIN.copy
+    every = header.checkpoint_every
     # by type index; None where the index names the other kind (calling it raises TypeError)
     commands: Any = table.commands
     events: Any = table.events
@@ -304,56 +384,64 @@ def _read_records_py(data: bytes, pos: int, prev: bytes, table: TypeTable, heade
     hashes: list[bytes] = []
     offsets: list[int] = []
     add_record, add_checkpoint, add_hash, add_offset = records.append, checkpoints.append, hashes.append, offsets.append
-    reveal: Reveal | None = None
+    revealed: tuple[Any, int, int] | None = None
     seq = 0
+    raw: Any = None
+    before = prev
     try:
         while pos < n:
-            if reveal is not None:
-                return None
+            before, raw = prev, None
+            if revealed is not None:
+                break
             (length,) = unpack_len(data, pos)  # struct.error if fewer than 4 bytes are left
             end = pos + 4 + length
             if not HASH_SIZE < length <= MAX_FRAME or end > n:
-                return None
+                break
             mid = end - HASH_SIZE
             body = data[pos + 4 : mid]
             h = data[mid:end]
             link = hasher()
-            link.update(prev + body)
+            if length < 4096:
+                link.update(prev + body)
+            else:  # a long body is not copied to be joined
+                link.update(prev)
+                link.update(body)
             if link.digest() != h:
-                return None
+                break
             prev = h
-            # msgpack's defaults (raw=False, use_list=True) but strict map keys: a
-            # record with non-string map keys goes to the checking loop
-            raw = unpackb(body)
+            try:
+                raw = decode(body)
+            except BodyError as err:  # without its traceback, which holds the body
+                return records, checkpoints, hashes, offsets, revealed, (pos, seq, before, None, err.with_traceback(None))
             if raw.__class__ is not list:
                 if raw.__class__ is not dict:
-                    return None
-                reveal = _reveal(raw, pos, seq, header)
+                    break
+                revealed = (raw, pos, seq)
                 pos = end
                 continue
             rseq, actor, cmd, evs, rng, ck = raw  # ValueError unless 6 items
             if (
                 rseq != seq or rseq.__class__ is not int or actor.__class__ is not int
                 or rng.__class__ is not int or rng < 0 or evs.__class__ is not list or cmd.__class__ is not list
-                or (ck is not None and (ck.__class__ is not bytes or len(ck) != HASH_SIZE))
+                or (ck.__class__ is not bytes or len(ck) != HASH_SIZE if (seq + 1) % every == 0 else ck is not None)
             ):
-                return None
+                break
             i = cmd[0]
             if i.__class__ is not int or i < 0:
-                return None
+                break
             command = commands[i](cmd)  # TypeError if the index names an event
             if len(evs) == 1:
                 e = evs[0]
                 i = e[0]
                 if e.__class__ is not list or i.__class__ is not int or i < 0:
-                    return None
+                    break
                 out: tuple[Event, ...] = (events[i](e),)
             else:
                 built = []
                 for e in evs:
                     i = e[0]
                     if e.__class__ is not list or i.__class__ is not int or i < 0:
-                        return None
+                        raise ValueError  # the checking loop names it
                     built.append(events[i](e))
                 out = tuple(built)
             add_record(new(Record, (seq, actor, command, out, rng)))
@@ -362,9 +450,11 @@ def _read_records_py(data: bytes, pos: int, prev: bytes, table: TypeTable, heade
             add_offset(pos)
             seq += 1
             pos = end
+        else:
+            return records, checkpoints, hashes, offsets, revealed, None
     except Exception:  # anything malformed: the checking loop names it
-        return None
-    return records, checkpoints, hashes, offsets, reveal
+        pass
+    return records, checkpoints, hashes, offsets, revealed, (pos, seq, before, raw, None)
 
 
 #: A BLAKE2b-128 with nothing hashed yet: each link of the chain starts from a copy.
@@ -372,21 +462,31 @@ _CHAIN = hashlib.blake2b(digest_size=HASH_SIZE)
 
 
 def _reveal(raw: dict[Any, Any], offset: int, seq: int, header: Header) -> Reveal:
+    """The reveal frame ``{"reveal": [seeds, salt]}`` of a seed-hiding log, checked against the header."""
     try:
+        if raw.keys() != {"reveal"}:
+            raise TypeError
         seeds_raw, salt = raw["reveal"]
-        seeds = tuple((int(a), int(b)) for a, b in seeds_raw)
-        if type(salt) is not bytes or any(type(a) is not int or type(b) is not int for a, b in seeds_raw):
+        if type(salt) is not bytes or len(salt) != HASH_SIZE or type(seeds_raw) is not list:
             raise TypeError
-        if not 1 <= len(seeds) <= MAX_SEEDS or not all(0 <= s <= MASK64 for _, s in seeds):
+        if any(type(p) is not list or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int for p in seeds_raw):
             raise TypeError
-    except (KeyError, TypeError, ValueError):
+    except (TypeError, ValueError):
         raise CorruptLog("malformed reveal frame", offset=offset, record=seq) from None
+    seeds = tuple((a, b) for a, b in seeds_raw)
+    problem = schedule_problem(seeds)
+    if problem is not None:
+        raise CorruptLog(f"malformed reveal frame: {problem}", offset=offset, record=seq)
+    if header.seeds is not None:
+        why = "the same seeds as" if seeds == header.seeds else "other seeds than"
+        raise CorruptLog(f"a reveal frame in a log that shows its seeds (it reveals {why} the header)",
+                         offset=offset, record=seq)
     if seed_commitment(seeds, salt) != header.commitment:
         raise CorruptLog("the revealed seed does not match the header's commitment", offset=offset, record=seq)
     return Reveal(seeds, salt)
 
 
-def _record(raw: Any, table: TypeTable, seq: int) -> tuple[Record, bytes | None]:
+def _record(raw: Any, table: TypeTable, seq: int, every: int) -> tuple[Record, bytes | None]:
     if raw.__class__ is not list or len(raw) != 6:
         raise DecodeError("a record is an array of 6")
     rseq, actor, cmd, evs, rng, ck = raw
@@ -398,6 +498,9 @@ def _record(raw: Any, table: TypeTable, seq: int) -> tuple[Record, bytes | None]
         raise DecodeError("events are an array")
     if ck is not None and (ck.__class__ is not bytes or len(ck) != HASH_SIZE):
         raise DecodeError("a checkpoint is 16 bytes or nil")
+    if (ck is None) == ((seq + 1) % every == 0):
+        raise DecodeError(f"a state checkpoint is written with every record whose number + 1 is a multiple of "
+                          f"{every}, and with no other ({'missing' if ck is None else 'one where none is due'})")
     command = table.decode(cmd, Command)
     events = tuple(table.decode(e, Event) for e in evs)
     return Record(seq, actor, command, events, rng), ck
@@ -499,6 +602,20 @@ def verify(source: str | os.PathLike[str] | bytes) -> VerifyReport:
     return verify_loaded(log)
 
 
+def _unbound_seeds(log: LoadedLog, seeds: tuple[tuple[int, int], ...]) -> str | None:
+    """Why the header's commitment does not bind the seeds verify re-decides with, or None if it does."""
+    commitment = log.header.commitment
+    if commitment == commitment_of(seeds):
+        return None
+    if log.reveal is not None:  # the reader checked the reveal against the commitment, with the reveal's salt
+        return "the revealed salt is not the one derived from the seeds (docs/rng.md), so the commitment does not bind them"
+    for k in range(len(seeds) - 1, 0, -1):
+        if commitment == commitment_of(seeds[:k]):
+            return (f"the seed schedule changes at record {seeds[k][0]} (a re-seed), but the header's commitment "
+                    "is still that of the schedule before it")
+    return "the header's commitment is not that of its seed schedule (docs/rng.md): it commits to other seeds"
+
+
 def verify_loaded(log: LoadedLog) -> VerifyReport:
     """Verify an already decoded log (see :func:`verify`)."""
     game = log.game
@@ -512,6 +629,9 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
 
     if seeds is None:
         return fail(None, "the seed is hidden and was not revealed: commands cannot be re-decided", 0)
+    unbound = _unbound_seeds(log, seeds)
+    if unbound is not None:
+        return VerifyReport(False, gid, n, 0, Divergence(None, HEADER_OFFSET, unbound), True)
     state = game.initial_state(log.header.seats, log.options)
     counter = 0
     k = log.header.checkpoint_every
@@ -557,3 +677,18 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         elif ck is not None:
             return fail(seq, "a state checkpoint where none is due", seq)
     return VerifyReport(True, gid, n, n, None, True, game.outcome(state))
+
+
+class _Reader:
+    """The loader :meth:`Match.from_bytes` and :meth:`Match.load` use (see :class:`~meeple.engine.match.Loader`)."""
+
+    @staticmethod
+    def from_bytes(data: bytes) -> Match:
+        return read_log(data).to_match()
+
+    @staticmethod
+    def from_path(path: str | os.PathLike[str]) -> Match:
+        return read_path(path).to_match()
+
+
+install_loader(_Reader())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .codec import Codec, pack, unstructure
+from .codec import Codec, maps_sorted, pack, unstructure
 from .errors import DecodeError, UnsupportedLog
 from .game import Command, Event, Game, Message
 
@@ -105,6 +105,9 @@ class TypeTable:
             if steps:
                 self._decoders.append(_decoder(tag, hook, steps))  # type: ignore[arg-type]
                 specs.append(self._decoders[-1])
+            elif not codec.one_form(cls):  # several file forms decode alike: only the canonical one is taken
+                self._decoders.append(_canonical(cls, codec.message_builder(cls)))
+                specs.append(self._decoders[-1])
             else:  # the index is checked by decode; build straight from the file form
                 self._decoders.append(codec.message_builder(cls))
                 specs.append(codec.message_spec(cls) or self._decoders[-1])
@@ -130,10 +133,34 @@ class TypeTable:
 
 def _decoder(tag: str, hook: Callable[[Any], Any], steps: list[Callable[[list[Any]], list[Any]]]) -> Callable[[list[Any]], Any]:
     def upcast(prim: list[Any]) -> Any:
+        # written at an older schema: the library that wrote it knew the fields' canonical form; this one
+        # knows that of msgpack (checked for every body) and that its maps are in sorted order
+        if not maps_sorted(prim):
+            raise DecodeError(f"a map in a {tag!r} message is not in sorted order")
         fields = prim[1:]
         for step in steps:
             fields = step(fields)
         return hook([tag, *fields])
 
     return upcast
+
+
+def _canonical(cls: type[Message], build: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
+    """A builder of ``cls`` (see :meth:`Codec.message_builder`) that refuses all but the canonical file form.
+
+    For a message some of whose fields decode alike from several forms (a
+    frozenset from its items in any order, a map from its keys in any
+    order, a float from an int): the decoded message is encoded again and
+    must give the same primitives, so two byte-different logs never read as
+    one match.
+    """
+    def canonical(prim: list[Any]) -> Any:
+        message = build(prim)
+        again: list[Any] = unstructure(message)
+        again[0] = prim[0]
+        if pack(again) != pack(prim):
+            raise DecodeError(f"{cls.tag!r} is not in its canonical form (sets and maps sorted, as the writer writes them)")
+        return message
+
+    return canonical
 

@@ -1,7 +1,9 @@
-"""What both stores share: match ids, record size limits, and rebuilding a Match from stored records."""
+"""What the stores share: match ids, record size limits, search filters, rebuilding a Match from stored records."""
 
 from __future__ import annotations
 
+import datetime as dt
+import operator
 import re
 import uuid
 from collections.abc import Mapping, Sequence
@@ -13,6 +15,7 @@ from ..engine.game import ENGINE
 from ..engine.log import HASH_SIZE, MAX_FRAME
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, _fold
+from .base import Status
 from .errors import StoreError
 
 #: What a match id may look like: safe in a file name, a URL fragment and SQL.
@@ -31,6 +34,41 @@ def check_id(match_id: str) -> str:
             f"a match id is 1-128 letters, digits, '_', '-' or '.', starting with a letter or digit; not {match_id!r}"
         )
     return match_id
+
+
+def utc(value: dt.datetime | dt.date | str) -> dt.datetime:
+    """An aware UTC datetime from a datetime (naive means UTC), a date (its midnight, UTC) or an ISO 8601 string."""
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise StoreError(f"a date is ISO 8601 (e.g. 2026-01-31T12:00:00+00:00), not {value!r}") from None
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        value = dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
+    if not isinstance(value, dt.datetime):
+        raise StoreError(f"a date is a datetime, a date or an ISO 8601 string, not {value!r}")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC)
+
+
+def check_status(status: Status | str) -> Status:
+    """The :class:`Status` named by ``status``, or :class:`StoreError`."""
+    try:
+        return Status(status)
+    except ValueError:
+        raise StoreError(f"status is 'in_progress' or 'over', not {status!r}") from None
+
+
+def check_limit(limit: Any) -> int:
+    """A ``find`` limit (a non-negative integer), or :class:`StoreError`."""
+    try:
+        value = operator.index(limit)
+    except TypeError:
+        raise StoreError(f"limit is an integer, not {limit!r}") from None
+    if value < 0:
+        raise StoreError(f"limit is a non-negative integer, not {limit!r}")
+    return value
 
 
 def check_body_size(body: bytes) -> None:

@@ -1,0 +1,437 @@
+"""What the SQLite and PostgreSQL stores share: the tables, the sink, and every query but the dialect's own.
+
+Both keep three tables (``matches``, ``records`` keyed by ``(match, seq)``,
+``snapshots``) and write each command in one transaction that first updates
+the match's row only if it still has the record count and head hash the
+writing copy last saw (that update locks the row until the commit). A subclass gives the connection,
+its transactions, the placeholder, how times travel and how a commit is
+announced to listeners.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+import msgpack
+
+from ..engine.codec import digest, pack, unstructure
+from ..engine.errors import CorruptLog
+from ..engine.game import Game
+from ..engine.log import HASH_SIZE, MAX_FRAME, framed, header_frame
+from ..engine.match import Match, codec_for
+from ..engine.reader import LoadedLog, read_log
+from ._common import (
+    build_match,
+    check_body_size,
+    check_id,
+    check_limit,
+    check_status,
+    finish_interrupted_command,
+    guarded,
+    new_id,
+    utc,
+)
+from .base import ChangeCallback, MatchInfo, Status, Subscription
+from .errors import MatchExists, MatchNotFound, ReadOnlyStore, StoreClosed, StoreConflict, StoreError
+
+#: A record row as stored: (match id, seq, body, chain hash).
+Row = tuple[str, int, bytes, bytes]
+
+
+def state_blob(state: Any) -> bytes:
+    """The stored bytes of a snapshot: the canonical msgpack of the state."""
+    return pack(unstructure(state))
+
+
+def log_of(header: bytes, records: Sequence[tuple[int, bytes, bytes]]) -> bytes:
+    """The log file bytes of a stored header frame and ``(seq, body, hash)`` record rows."""
+    return header + b"".join(framed(body, h) for _, body, h in records)
+
+
+class SqlSink:
+    """Writes one match's records to a database store (the :class:`~meeple.engine.match.Sink` of SQL stores)."""
+
+    def __init__(self, store: SqlStore, match_id: str, known: int, head: bytes) -> None:
+        self.store = store
+        self.match_id = match_id
+        self.known = known  # records this copy believes the store holds
+        self.head = head  # and the chain hash of the last of them
+
+    def write(
+        self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
+    ) -> None:
+        """Store ``bodies`` as records ``start...`` in one transaction, or raise :class:`StoreConflict`."""
+        if start > self.known:
+            raise StoreError(f"record {start} would leave a gap after {self.known} stored records")
+        prev = match.record_hash(start - 1)
+        rows: list[Row] = []
+        for i, body in enumerate(bodies, start):
+            check_body_size(body)
+            h = digest(body, prev)
+            rows.append((self.match_id, i, body, h))
+            prev = h
+        snaps = [(self.match_id, i, state_blob(s)) for i, s in sorted(snapshots.items())]
+        outcome = match.game.outcome(state)
+        self.store._append(self, start, rows, snaps, prev, outcome.winners if outcome is not None else None)
+        self.known = start + len(rows)
+        self.head = prev
+
+
+class SqlStore:
+    """The store logic shared by :class:`~meeple.store.SqliteStore` and :class:`~meeple.store.PostgresStore`."""
+
+    #: The driver's parameter placeholder.
+    P: ClassVar[str] = "?"
+    #: The name of the store in messages.
+    where: str
+    readonly: bool
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._closed = False
+        self._subscriptions: list[Subscription] = []
+
+    # -- what a dialect provides --------------------------------------------------------
+    def _transaction(self, write: bool) -> contextlib.AbstractContextManager[Any]:
+        """A transaction on the store's connection, yielding a cursor (``execute``, ``fetchone``, ``fetchall``)."""
+        raise NotImplementedError
+
+    def _is_duplicate(self, error: BaseException) -> bool:
+        """Whether ``error`` is the database refusing a duplicate key."""
+        raise NotImplementedError
+
+    def _time_param(self, when: dt.datetime) -> Any:
+        """A UTC datetime as the database takes it."""
+        raise NotImplementedError
+
+    def _time_out(self, value: Any) -> dt.datetime:
+        """A stored time as an aware UTC datetime."""
+        raise NotImplementedError
+
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
+        """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed."""
+        raise NotImplementedError
+
+    def _subscribe(self, callback: ChangeCallback) -> Subscription:
+        raise NotImplementedError
+
+    # -- transactions ------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Any]:
+        if self.readonly:
+            raise ReadOnlyStore(f"{self.where} was opened read-only")
+        with self._lock:
+            self._check_open()
+            with self._transaction(True) as cur:
+                yield cur
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Any]:
+        with self._lock:
+            self._check_open()
+            with self._transaction(False) as cur:
+                yield cur
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed(f"{self.where} was closed; open the store again to continue")
+
+    def _q(self, sql: str) -> str:
+        return sql if self.P == "?" else sql.replace("?", self.P)
+
+    # -- matches ------------------------------------------------------------------------
+    def create(
+        self,
+        game: str | Game[Any, Any],
+        seats: int,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        match_id: str | None = None,
+    ) -> Match:
+        """Start a match, store it, and return it attached (:class:`MatchExists` if the id is taken)."""
+        mid = check_id(new_id() if match_id is None else match_id)
+        match = Match.start(game, seats, seed=seed, options=options, meta=meta)
+        n, head = self._insert(match, mid)
+        match.attach(SqlSink(self, mid, n, head))
+        return match
+
+    def add(self, match: Match, match_id: str | None = None, *, replace: bool = False) -> str:
+        """Store a copy of ``match`` (its records up to the cursor) under a new id; return the id.
+
+        The match itself is not attached; :meth:`open` the id to play on in
+        the store. A taken id is :class:`MatchExists` unless ``replace``,
+        which swaps the stored match for the copy in one transaction (a copy
+        of the old one still open elsewhere then gets :class:`StoreConflict`).
+        """
+        mid = check_id(new_id() if match_id is None else match_id)
+        self._insert(match, mid, replace)
+        return mid
+
+    def _insert(self, match: Match, mid: str, replace: bool = False) -> tuple[int, bytes]:
+        """Insert the match row, the records up to the cursor and their snapshots; return (count, head hash)."""
+        header = match.header()
+        head, h = header_frame(header)
+        n = match.cursor
+        rows = []
+        for i in range(n):
+            body = match.body(i)
+            check_body_size(body)
+            h = match.record_hash(i)
+            rows.append((mid, i, body, h))
+        k = match.checkpoint_every
+        snaps = [(mid, at, state_blob(match._snapshots[at])) for at in range(k, n + 1, k)]
+        out = match.outcome
+        now = self._time_param(dt.datetime.now(dt.UTC))
+        info = match.game.info
+        with self._write() as cur:
+            if replace:
+                cur.execute(self._q("DELETE FROM matches WHERE id = ?"), (mid,))
+            try:
+                cur.execute(
+                    self._q("INSERT INTO matches (id, game, rules, seats, options, status, winners, created, updated,"
+                            " records, head, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                    (mid, info.id, info.rules_version, match.seats,
+                     json.dumps(header.options, sort_keys=True, default=repr),
+                     (Status.OVER if out else Status.IN_PROGRESS).value,
+                     json.dumps(list(out.winners)) if out else None, now, now, n, h, head),
+                )
+            except Exception as e:
+                if self._is_duplicate(e):
+                    raise MatchExists(f"a match with id {mid!r} is already in {self.where}") from None
+                raise
+            cur.executemany(self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)"), rows)
+            cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
+            self._announce(cur, mid, 0, n)
+        return n, h
+
+    def _append(
+        self, sink: SqlSink, start: int, rows: list[Row], snaps: list[tuple[str, int, bytes]], head: bytes,
+        winners: tuple[int, ...] | None,
+    ) -> None:
+        """One command's records, in one transaction that first checks nobody else wrote (see the module docstring)."""
+        mid = sink.match_id
+        end = start + len(rows)
+        status = Status.OVER if winners is not None else Status.IN_PROGRESS
+        now = self._time_param(dt.datetime.now(dt.UTC))
+        with self._write() as cur:
+            # the check and the row's update are one statement: it locks the row, and a writer that waited
+            # for another one's commit finds the row changed and updates nothing
+            cur.execute(
+                self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
+                        "WHERE id = ? AND records = ? AND head = ?"),
+                (end, head, status.value, json.dumps(list(winners)) if winners is not None else None, now, mid,
+                 sink.known, sink.head),
+            )
+            if cur.rowcount != 1:
+                cur.execute(self._q("SELECT records FROM matches WHERE id = ?"), (mid,))
+                row = cur.fetchone()
+                if row is None:
+                    raise MatchNotFound(f"match {mid!r} is no longer in {self.where}")
+                raise StoreConflict(
+                    f"match {mid!r} has {row[0]} records in the store; this copy expected {sink.known}: "
+                    "another writer played first. Reopen the match to continue."
+                )
+            if start < sink.known:  # a new branch after an undo
+                cur.execute(self._q("DELETE FROM records WHERE match = ? AND seq >= ?"), (mid, start))
+                cur.execute(self._q("DELETE FROM snapshots WHERE match = ? AND seq > ?"), (mid, start))
+            try:
+                cur.executemany(self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)"), rows)
+                if snaps:
+                    cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
+            except Exception as e:
+                if self._is_duplicate(e):
+                    raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
+                raise
+            self._announce(cur, mid, start, end)
+
+    def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
+        check_id(match_id)
+        with self._read() as cur:
+            cur.execute(self._q("SELECT header, records FROM matches WHERE id = ?"), (match_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise MatchNotFound(f"no match {match_id!r} in {self.where}")
+            header, n = row
+            cur.execute(self._q("SELECT seq, body, hash FROM records WHERE match = ? ORDER BY seq"), (match_id,))
+            records = [tuple(r) for r in cur.fetchall()]
+            cur.execute(self._q("SELECT seq, state FROM snapshots WHERE match = ? ORDER BY seq"), (match_id,))
+            snaps = [tuple(r) for r in cur.fetchall()]
+        # SQLite columns take any type: check every value read before using it
+        if type(header) is not bytes or type(n) is not int:
+            raise CorruptLog(f"match {match_id!r}: the matches row is malformed")
+        if any(type(s) is not int or type(b) is not bytes or type(h) is not bytes for s, b, h in records):
+            raise CorruptLog(f"match {match_id!r}: a stored record is not bytes")
+        snaps = [(s, b) for s, b in snaps if type(s) is int and type(b) is bytes]
+        if [r[0] for r in records] != list(range(n)):
+            raise CorruptLog(f"match {match_id!r}: the store lists {n} records but holds sequence numbers "
+                             f"{[r[0] for r in records][:10]}...")
+        for seq, body, h in records:
+            if len(body) + HASH_SIZE > MAX_FRAME or len(h) != HASH_SIZE:
+                raise CorruptLog(f"match {match_id!r}: a stored record has an impossible size", record=seq)
+        return header, records, snaps
+
+    def log_bytes(self, match_id: str) -> bytes:
+        """The match as a log file's bytes (what :meth:`Match.save` would write)."""
+        header, records, _ = self._fetch(match_id)
+        return log_of(header, records)
+
+    def load_log(self, match_id: str) -> LoadedLog:
+        """Decode the match's log, checking its hash chain (see :func:`meeple.engine.read_log`)."""
+        return read_log(self.log_bytes(match_id))
+
+    def open(self, match_id: str, *, use_snapshots: bool = True) -> Match:
+        """Load a match and return it attached, positioned at its last record.
+
+        With ``use_snapshots`` (the default) only the records after the last
+        snapshot are folded; a snapshot that does not match the log's
+        checkpoint raises :class:`CorruptLog` (open with
+        ``use_snapshots=False`` to fold every record instead). A store opened
+        read-only refuses (:class:`ReadOnlyStore`); read it with
+        :meth:`load_log`.
+        """
+        if self.readonly:
+            raise ReadOnlyStore(f"{self.where} was opened read-only; read the match with load_log or log_bytes")
+        header, records, snap_rows = self._fetch(match_id)
+        log = read_log(log_of(header, records))
+        snapshots: dict[int, Any] = {}
+        if use_snapshots and snap_rows:
+            codec = codec_for(log.game)
+            k = log.header.checkpoint_every
+            for seq, blob in snap_rows:
+                if seq % k or not 0 < seq <= len(records):
+                    continue
+                try:
+                    prim = msgpack.unpackb(blob, raw=False, use_list=True, strict_map_key=False)
+                except Exception:
+                    raise CorruptLog(f"match {match_id!r}: the snapshot after record {seq} is undecodable",
+                                     record=seq - 1) from None
+                snapshots[seq] = guarded(f"match {match_id!r}: the snapshot after record {seq}",
+                                         codec.structure, prim, log.game.state_type)
+        match: Match = guarded(f"match {match_id!r}", build_match, log, [b for _, b, _ in records], snapshots)
+        head = records[-1][2] if records else header_frame(log.header)[1]
+        match.attach(SqlSink(self, match_id, len(records), head))
+        finish_interrupted_command(match)
+        return match
+
+    def info(self, match_id: str) -> MatchInfo:
+        """The ``matches`` row of one match (:class:`MatchNotFound` if none)."""
+        check_id(match_id)
+        found = self._select("WHERE id = ?", [match_id])
+        if not found:
+            raise MatchNotFound(f"no match {match_id!r} in {self.where}")
+        return found[0]
+
+    def find(
+        self,
+        *,
+        game: str | None = None,
+        seats: int | None = None,
+        status: Status | str | None = None,
+        since: dt.datetime | dt.date | str | None = None,
+        until: dt.datetime | dt.date | str | None = None,
+        limit: int | None = None,
+    ) -> list[MatchInfo]:
+        """Matches by game id, seat count, status and creation date (``since <= created < until``), oldest first."""
+        where: list[str] = []
+        args: list[Any] = []
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        if seats is not None:
+            where.append("seats = ?")
+            args.append(seats)
+        if status is not None:
+            where.append("status = ?")
+            args.append(check_status(status).value)
+        if since is not None:
+            where.append("created >= ?")
+            args.append(self._time_param(utc(since)))
+        if until is not None:
+            where.append("created < ?")
+            args.append(self._time_param(utc(until)))
+        sql = ("WHERE " + " AND ".join(where)) if where else ""
+        sql += " ORDER BY created, id"
+        if limit is not None:
+            sql += f" LIMIT {check_limit(limit)}"
+        return self._select(sql, args)
+
+    def _select(self, tail: str, args: Sequence[Any]) -> list[MatchInfo]:
+        with self._read() as cur:
+            cur.execute(
+                self._q("SELECT id, game, rules, seats, options, status, winners, created, updated, records "
+                        "FROM matches " + tail), list(args),
+            )
+            rows = cur.fetchall()
+        out = []
+        for mid, game, rules, seats, options, status, winners, created, updated, records in rows:
+            try:
+                out.append(MatchInfo(mid, game, rules, seats, _json(options), Status(status),
+                                     tuple(_json(winners)) if winners else None,
+                                     self._time_out(created), self._time_out(updated), records))
+            except (ValueError, TypeError) as e:
+                raise StoreError(f"{self.where}: the row of match {mid!r} is malformed ({e})") from None
+        return out
+
+    def ids(self) -> list[str]:
+        """Every match id in the store, sorted."""
+        with self._read() as cur:
+            cur.execute("SELECT id FROM matches ORDER BY id")
+            return [r[0] for r in cur.fetchall()]
+
+    def delete(self, match_id: str) -> None:
+        """Remove a match with its records and snapshots (:class:`MatchNotFound` if none).
+
+        Listeners hear of it as ``records == range(0, 0)``.
+        """
+        check_id(match_id)
+        with self._write() as cur:
+            cur.execute(self._q("DELETE FROM matches WHERE id = ?"), (match_id,))
+            if cur.rowcount == 0:
+                raise MatchNotFound(f"no match {match_id!r} in {self.where}")
+            self._announce(cur, match_id, 0, 0)
+
+    def listen(self, callback: ChangeCallback) -> Subscription:
+        """Call ``callback(match_id, records)`` from a background thread after any process commits to this store.
+
+        ``records`` is the ``range`` of sequence numbers the commit wrote
+        (see :data:`~meeple.store.base.ChangeCallback`). Commits made before
+        ``listen`` returns are not reported; every commit after it is, in
+        commit order. Close the returned :class:`Subscription` to stop (closing
+        the store closes it too).
+        """
+        self._check_open()
+        sub = self._subscribe(callback)
+        self._subscriptions.append(sub)
+        return sub
+
+    def close(self) -> None:
+        """Close the connection and every subscription; attached matches then refuse to play (:class:`StoreClosed`)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            subs, self._subscriptions = self._subscriptions, []
+        for sub in subs:
+            sub.close()
+        self._disconnect()
+
+    def _disconnect(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value: text (SQLite) is decoded, what the driver decoded already (PostgreSQL) is kept."""
+    return json.loads(value) if isinstance(value, str | bytes) else value

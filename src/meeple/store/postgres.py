@@ -1,0 +1,358 @@
+"""The PostgreSQL store: the SQLite store's contract on a database server (psycopg 3, extra ``postgres``).
+
+A store on a server, and a listener that hears every commit (from any
+process)::
+
+    from meeple.store import PostgresStore
+
+    store = PostgresStore("postgresql://game@db.internal/meeple")
+    m = store.create("kings", seats=3)
+    sub = store.listen(lambda match_id, records: print(match_id, records))
+
+Tables live in a schema of their own (``meeple`` unless ``schema=`` says
+otherwise), created on first use: ``matches`` (one row per match, as in the
+SQLite store, with ``options`` and ``winners`` as ``jsonb`` and times as
+``timestamptz``), ``records`` keyed by ``(match, seq)`` and ``snapshots``;
+``store_info`` holds the schema version.
+
+**Concurrency.** A write is one transaction whose first statement updates
+the match's row only where it still has the record count and head hash
+this copy last saw (``UPDATE ... WHERE records = ... AND head = ...``, which
+locks the row; a writer that waited for another's commit then finds it
+changed): a second writer, in any process on
+any host, gets :class:`StoreConflict` and nothing of its command is stored.
+The ``(match, seq)`` primary key refuses a duplicate sequence number even if
+that check were bypassed. A lock held longer than ``lock_timeout`` seconds
+is a :class:`StoreConflict` too.
+
+**Durability.** ``"fsync"`` (the default) commits with
+``synchronous_commit = on``: ``play`` returns once the commit is in the
+server's write-ahead log on disk. ``"flush"`` uses ``synchronous_commit =
+off``: a commit survives the client being killed, but a crash of the
+database server may lose the last fraction of a second of commits (never
+corrupting anything).
+
+**Listening.** Every write sends ``NOTIFY`` on the channel
+``meeple.<schema>`` in its transaction, so the notification is delivered
+exactly when the commit is visible, in commit order, to every process that
+:meth:`listens <PostgresStore.listen>`; latency is one round trip. If the
+listening connection drops, it reconnects (with back-off) and reports every
+match written since shortly before the drop as ``range(0, records)`` (a
+resync), assuming the writers' clocks agree within a minute.
+
+**Connections.** A store holds one connection, shared by threads under a
+lock, and reconnects on the next call after the connection broke; a
+command whose commit was in flight when it broke raises
+:class:`StoreError` (it may or may not be stored: reopen the match to see).
+Each subscription has a connection of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+from psycopg import errors as pgerrors
+from psycopg import sql
+
+from ._sql import SqlSink, SqlStore
+from .base import ChangeCallback, Subscription, log
+from .errors import MatchNotFound, StoreConflict, StoreError
+from .files import Durability
+
+SCHEMA_VERSION = 1
+#: What a schema name may look like (it also names the notification channel).
+SCHEMA_PATTERN = re.compile(r"[a-z_][a-z0-9_]{0,47}")
+#: How far before a lost connection a listener looks back when it resyncs.
+RESYNC_MARGIN = dt.timedelta(seconds=60)
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS store_info (
+    key   text PRIMARY KEY,
+    value integer NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id       text PRIMARY KEY,
+    game     text NOT NULL,
+    rules    integer NOT NULL,
+    seats    integer NOT NULL,
+    options  jsonb NOT NULL,
+    status   text NOT NULL,
+    winners  jsonb,
+    created  timestamptz NOT NULL,
+    updated  timestamptz NOT NULL,
+    records  integer NOT NULL,
+    head     bytea NOT NULL,
+    header   bytea NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game, seats, status, created);
+CREATE INDEX IF NOT EXISTS matches_by_created ON matches (created);
+CREATE INDEX IF NOT EXISTS matches_by_updated ON matches (updated);
+CREATE TABLE IF NOT EXISTS records (
+    match text NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    seq   integer NOT NULL,
+    body  bytea NOT NULL,
+    hash  bytea NOT NULL,
+    PRIMARY KEY (match, seq)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    match text NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    seq   integer NOT NULL,
+    state bytea NOT NULL,
+    PRIMARY KEY (match, seq)
+)
+"""
+
+
+def redact_dsn(dsn: str) -> str:
+    """The connection string without its password, for messages.
+
+    >>> redact_dsn("postgresql://game:secret@db.internal:5433/meeple")
+    'host=db.internal port=5433 user=game dbname=meeple'
+    """
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "(an unreadable connection string)"
+    keep = ("host", "port", "user", "dbname")
+    return " ".join(f"{k}={parts[k]}" for k in keep if parts.get(k)) or "(the default server)"
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+class PostgresStore(SqlStore):
+    """Many matches in a PostgreSQL database, for servers that outgrow one process (see the module docstring).
+
+    ``dsn`` is a libpq connection string or ``postgresql://`` URL.
+    ``readonly=True`` creates nothing and runs every transaction read-only.
+    """
+
+    P = "%s"
+
+    def __init__(
+        self,
+        dsn: str,
+        durability: Durability = "fsync",
+        *,
+        schema: str = "meeple",
+        readonly: bool = False,
+        connect_timeout: float = 10.0,
+        lock_timeout: float = 30.0,
+    ) -> None:
+        super().__init__()
+        if durability not in ("flush", "fsync"):
+            raise StoreError(f"durability is 'flush' or 'fsync', not {durability!r}")
+        if not isinstance(schema, str) or not SCHEMA_PATTERN.fullmatch(schema):
+            raise StoreError(f"a schema name is 1-48 lowercase letters, digits or '_', not {schema!r}")
+        self.dsn = dsn
+        self.schema = schema
+        self.durability: Durability = durability
+        self.readonly = readonly
+        self.channel = f"meeple.{schema}"
+        self.where = f"PostgreSQL {redact_dsn(dsn)} (schema {schema})"
+        self._connect_timeout = connect_timeout
+        self._lock_timeout = lock_timeout
+        self._conn: psycopg.Connection[Any] | None = None
+        self._conn = self._connect()
+        try:
+            self._prepare()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _connect(self, purpose: str = "store") -> psycopg.Connection[Any]:
+        """A new connection, set up for the store; ``application_name`` says ``meeple store`` or ``meeple listen``."""
+        extra: dict[str, Any] = {}
+        with contextlib.suppress(psycopg.ProgrammingError):
+            if "application_name" not in psycopg.conninfo.conninfo_to_dict(self.dsn):
+                extra["application_name"] = f"meeple {purpose}"
+        try:
+            conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._connect_timeout)),
+                                   **extra)
+        except psycopg.Error as e:
+            raise StoreError(f"cannot connect to {self.where}: {_first_line(e)}") from None
+        try:
+            conn.execute("SET TimeZone = 'UTC'")
+            conn.execute(sql.SQL("SET search_path = {}").format(sql.Identifier(self.schema)))
+            conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{int(self._lock_timeout * 1000)}ms")))
+            conn.execute(f"SET synchronous_commit = {'on' if self.durability == 'fsync' else 'off'}")
+            if self.readonly:
+                conn.execute("SET default_transaction_read_only = on")
+        except psycopg.Error as e:
+            conn.close()
+            raise StoreError(f"cannot set up the connection to {self.where}: {_first_line(e)}") from None
+        return conn
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        conn = self._conn
+        if conn is None or conn.closed or conn.broken:
+            if conn is not None:
+                with contextlib.suppress(psycopg.Error):
+                    conn.close()
+            self._conn = conn = self._connect()
+        return conn
+
+    def _prepare(self) -> None:
+        with self._lock:
+            if self.readonly:
+                with self._transaction(False) as cur:
+                    cur.execute("SELECT to_regclass('store_info') IS NOT NULL")
+                    found = cur.fetchone()
+                    if not found or not found[0]:
+                        raise MatchNotFound(f"no meeple store in {self.where}")
+                    cur.execute("SELECT value FROM store_info WHERE key = 'version'")
+                    row = cur.fetchone()
+                self._check_version(row[0] if row else 0)
+                return
+            with self._transaction(True) as cur:
+                # one creator at a time: CREATE ... IF NOT EXISTS races with itself
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"meeple.store.{self.schema}",))
+                cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+                for stmt in _TABLES.split(";"):
+                    cur.execute(stmt)
+                cur.execute("SELECT value FROM store_info WHERE key = 'version'")
+                row = cur.fetchone()
+                if row is None:
+                    cur.execute("INSERT INTO store_info (key, value) VALUES ('version', %s)", (SCHEMA_VERSION,))
+                else:
+                    self._check_version(row[0])
+
+    def _check_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.where} has store schema {version}, newer than this library's {SCHEMA_VERSION}")
+
+    # -- the dialect -------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _transaction(self, write: bool) -> Iterator[psycopg.Cursor[Any]]:
+        what = "write to" if write else "read"
+        try:
+            conn = self._connection()
+            with conn.transaction(), conn.cursor() as cur:
+                if not write:  # one snapshot for every statement (the match row and its records agree)
+                    cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                yield cur
+        except (pgerrors.LockNotAvailable, pgerrors.SerializationFailure, pgerrors.DeadlockDetected) as e:
+            raise StoreConflict(f"{self.where}: another writer held the match too long ({_first_line(e)})") from None
+        except pgerrors.ReadOnlySqlTransaction:
+            raise StoreError(f"{self.where} is read-only here") from None
+        except psycopg.Error as e:
+            raise StoreError(f"cannot {what} {self.where}: {_first_line(e)}") from None
+
+    def _is_duplicate(self, error: BaseException) -> bool:
+        return isinstance(error, pgerrors.UniqueViolation)
+
+    def _time_param(self, when: dt.datetime) -> dt.datetime:
+        return when
+
+    def _time_out(self, value: Any) -> dt.datetime:
+        if not isinstance(value, dt.datetime):
+            raise TypeError(f"a time is a timestamptz, not {value!r}")
+        return value.astimezone(dt.UTC)
+
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, start, stop])))
+
+    def _subscribe(self, callback: ChangeCallback) -> Subscription:
+        return _Listen(self, callback)
+
+    def _disconnect(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+
+    def drop(self) -> None:
+        """Remove the store's schema with every match in it (for tests and tear-down; there is no undo)."""
+        with self._write() as cur:
+            cur.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+
+
+#: The sink of a PostgreSQL store (the same as every database store's).
+PostgresSink = SqlSink
+
+
+class _Listen(Subscription):
+    """LISTEN on the store's channel on a connection of its own; reconnect and resync if it drops."""
+
+    PING = 5.0  # seconds between checks that an idle connection is alive
+    WAIT = 0.2  # how long one wait for notifications lasts (and so how fast close() is)
+
+    def __init__(self, store: PostgresStore, callback: ChangeCallback) -> None:
+        super().__init__(callback, f"meeple-listen-{store.schema}")
+        self._store = store
+        self._conn: psycopg.Connection[Any] | None = None
+        self._conn = self._listen()
+        self._start()
+
+    def _listen(self) -> psycopg.Connection[Any]:
+        conn = self._store._connect("listen")
+        try:
+            conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._store.channel)))
+        except psycopg.Error as e:
+            conn.close()
+            raise StoreError(f"cannot listen to {self._store.where}: {_first_line(e)}") from None
+        return conn
+
+    def _run(self) -> None:
+        alive = time.time()  # when the connection was last known to work (wall clock, as the stored times)
+        pinged = time.monotonic()
+        while not self._stop.is_set():
+            conn = self._conn
+            assert conn is not None
+            try:
+                for n in conn.notifies(timeout=self.WAIT):
+                    self._handle(n.payload)
+                    if self._stop.is_set():
+                        return
+                if time.monotonic() - pinged > self.PING:
+                    conn.execute("SELECT 1")
+                    pinged = time.monotonic()
+                alive = time.time()
+            except psycopg.Error as e:
+                if self._stop.is_set():
+                    return
+                log.warning("listening to %s: connection lost (%s); reconnecting", self._store.where, _first_line(e))
+                self._reconnect(dt.datetime.fromtimestamp(alive, dt.UTC) - RESYNC_MARGIN)
+                alive = time.time()
+                pinged = time.monotonic()
+
+    def _handle(self, payload: str) -> None:
+        try:
+            match_id, start, stop = json.loads(payload)
+            records = range(int(start), int(stop))
+        except (ValueError, TypeError):
+            log.warning("ignoring a malformed notification on %s: %r", self._store.channel, payload[:100])
+            return
+        self._deliver(str(match_id), records)
+
+    def _reconnect(self, since: dt.datetime) -> None:
+        """Connect again, LISTEN, then report every match written since ``since`` as a resync from record 0."""
+        with contextlib.suppress(psycopg.Error):
+            if self._conn is not None:
+                self._conn.close()
+        delay = 0.1
+        while not self._stop.wait(delay):
+            try:
+                self._conn = self._listen()
+                rows = self._conn.execute("SELECT id, records FROM matches WHERE updated >= %s ORDER BY updated",
+                                          (since,)).fetchall()
+            except (StoreError, psycopg.Error) as e:
+                log.debug("listening to %s: still down (%s)", self._store.where, e)
+                delay = min(delay * 2, 5.0)
+                continue
+            for match_id, records in rows:
+                self._deliver(match_id, range(0, records))
+            return
+
+    def _release(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.close()

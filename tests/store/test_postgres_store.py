@@ -1,0 +1,182 @@
+"""What is PostgreSQL's own in the PostgreSQL store: schemas, lost connections, a crashed server.
+
+The contract every store keeps is tested in ``test_contract.py``; these run
+on the real server of the ``postgres_server`` fixture, and the crash test on
+a server of its own that it kills (``pg_ctl stop -m immediate``: every
+server process quits at once, without a checkpoint, as in a power cut of
+the server alone) and restarts.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+import liars_dice as ld
+import meeple
+from meeple import Match
+from meeple.store import MatchNotFound, PostgresStore, ReadOnlyStore, StoreError, open_store
+
+
+@pytest.fixture
+def schema(postgres_server: Any) -> Iterator[str]:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    yield name
+    with psycopg.connect(postgres_server.dsn, autocommit=True) as db:
+        db.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+def _backends(dsn: str, application: str) -> list[int]:
+    """The server processes of the connections whose application_name is ``application``."""
+    with psycopg.connect(dsn, autocommit=True) as db:
+        rows = db.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s", (application,)).fetchall()
+    return [pid for (pid,) in rows]
+
+
+def _terminate(dsn: str, pids: list[int]) -> None:
+    with psycopg.connect(dsn, autocommit=True) as db:
+        for pid in pids:
+            db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
+def test_tables_live_in_the_schema_asked_for(postgres_dsn: str, schema: str) -> None:
+    with PostgresStore(postgres_dsn, schema=schema) as store:
+        store.create("liars-dice", 2, seed=1, match_id="m")
+    with psycopg.connect(postgres_dsn) as db:
+        tables = db.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
+                            "ORDER BY table_name", (schema,)).fetchall()
+        public = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'").fetchone()
+    assert [t for (t,) in tables] == ["matches", "records", "snapshots", "store_info"]
+    assert public == (0,)
+
+
+@pytest.mark.parametrize("bad", ["Meeple", "a-b", "x; DROP TABLE y", "", "a" * 49, "1abc"])
+def test_a_bad_schema_name_is_refused(postgres_dsn: str, bad: str) -> None:
+    with pytest.raises(StoreError, match="schema name"):
+        PostgresStore(postgres_dsn, schema=bad)
+
+
+def test_a_store_of_a_newer_schema_is_refused(postgres_dsn: str, schema: str) -> None:
+    PostgresStore(postgres_dsn, schema=schema).close()
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute(f'UPDATE "{schema}".store_info SET value = 99')
+    with pytest.raises(StoreError, match="newer"):
+        PostgresStore(postgres_dsn, schema=schema)
+
+
+def test_a_read_only_store_creates_and_changes_nothing(postgres_dsn: str, schema: str) -> None:
+    with pytest.raises(MatchNotFound, match="no meeple store"):
+        PostgresStore(postgres_dsn, schema=schema, readonly=True)
+    with psycopg.connect(postgres_dsn) as db:
+        assert db.execute("SELECT count(*) FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() == (0,)
+    with PostgresStore(postgres_dsn, schema=schema) as store:
+        store.create("liars-dice", 2, seed=1, match_id="m")
+    reader = PostgresStore(postgres_dsn, schema=schema, readonly=True)
+    assert reader.ids() == ["m"] and meeple.verify(reader.log_bytes("m")).ok
+    for write in (lambda: reader.create("liars-dice", 2, seed=1), lambda: reader.open("m"),
+                  lambda: reader.delete("m")):
+        with pytest.raises(ReadOnlyStore):
+            write()
+    reader.close()
+
+
+def test_stores_made_at_once_on_a_new_schema_do_not_trip_on_each_other(postgres_dsn: str, schema: str) -> None:
+    errors: list[BaseException] = []
+    start = threading.Barrier(6)
+
+    def make() -> None:
+        try:
+            start.wait()
+            PostgresStore(postgres_dsn, schema=schema).close()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=make) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_messages_never_show_the_password(postgres_server: Any) -> None:
+    with pytest.raises(StoreError, match="cannot connect") as err:
+        PostgresStore(f"postgresql://nobody:hunter2-secret@/nonexistent_db?host={postgres_server.root}")
+    assert "hunter2-secret" not in str(err.value) and "user=nobody" in str(err.value)
+
+
+def test_the_store_reconnects_after_its_connection_is_killed(postgres_dsn: str, schema: str) -> None:
+    store = PostgresStore(postgres_dsn, schema=schema)
+    m = store.create("liars-dice", 2, seed=3, match_id="m")
+    _terminate(postgres_dsn, _backends(postgres_dsn, "meeple store"))
+    with pytest.raises(StoreError):  # the command in flight on the dead connection is refused
+        m.play(0, ld.Bid(1, 2))
+    assert len(m) == 1
+    m.play(0, ld.Bid(1, 2))  # the next one reconnects
+    assert store.log_bytes("m") == m.to_bytes()
+    store.close()
+
+
+def test_a_listener_whose_connection_drops_reconnects_and_resyncs(postgres_dsn: str, schema: str) -> None:
+    writer = PostgresStore(postgres_dsn, schema=schema)
+    listener = PostgresStore(postgres_dsn, schema=schema)
+    got: queue.Queue[tuple[str, range]] = queue.Queue()
+    sub = listener.listen(lambda mid, records: got.put((mid, records)))
+    m = writer.create("liars-dice", 2, seed=3, match_id="m")
+    assert got.get(timeout=5) == ("m", range(0, 1))
+    _terminate(postgres_dsn, _backends(postgres_dsn, "meeple listen"))
+    m.play(0, ld.Bid(1, 2))  # committed while the listener is down, or just after it is back
+    heard = [got.get(timeout=10)]
+    while heard[-1][1].stop < 2:
+        heard.append(got.get(timeout=10))
+    # either the notification itself (it came back in time) or a resync from record 0
+    assert heard[-1] in (("m", range(1, 2)), ("m", range(0, 2)))
+    m.play(1, ld.Bid(1, 5))
+    deadline = time.monotonic() + 10
+    while (last := got.get(timeout=10)) != ("m", range(2, 3)):
+        assert time.monotonic() < deadline, f"no notification after the reconnect (last {last})"
+    sub.close()
+    listener.close()
+    writer.close()
+
+
+def test_a_server_crash_loses_no_acknowledged_command(new_postgres_server: Any, kill_writer: Any) -> None:
+    """Kill every server process at a random moment while a client writes; restart; nothing acknowledged is gone."""
+    server = new_postgres_server()
+    rnd = random.Random(3)
+    recovered: dict[str, int] = {}
+    for round_ in range(2):
+        # A fresh schema each round: a match plays out in about a second, too soon for a second crash.
+        address = server.url(schema=f"crash{round_}")
+        # once the writer plays, the server crashes; the writer's next play raises, then it is killed.
+        # The crash completes before the kill clock starts, so a slow pg_ctl cannot outlast the writer.
+        pause = rnd.uniform(0.05, 0.3)
+
+        def crash(pause: float = pause) -> None:
+            time.sleep(pause)
+            server.stop("immediate")
+
+        acked, lines, _ = kill_writer("db", address, 2.0, "fsync", meanwhile=crash)
+        assert any(line.startswith("error") for line in lines), f"the server crash did not reach the writer: {lines[-5:]}"
+        server.start()  # crash recovery replays the write-ahead log
+        recovered[address] = acked
+        for where, least in recovered.items():  # this round's match, and every earlier one, survived
+            with open_store(where) as store:
+                info = store.info("crash")
+                assert info.records >= least, f"{least} commands acknowledged, {info.records} records recovered"
+                assert meeple.verify(store.log_bytes("crash")).ok
+
+
+def test_a_match_listed_from_another_store_object_sees_the_same_rows(postgres_dsn: str, schema: str) -> None:
+    with PostgresStore(postgres_dsn, schema=schema) as a, PostgresStore(postgres_dsn, schema=schema) as b:
+        m = a.create("liars-dice", 3, seed=2, match_id="m", options={"dice": 2})
+        assert b.info("m") == a.info("m") and b.info("m").options["dice"] == 2
+        assert Match.from_bytes(b.log_bytes("m")).records == m.records
