@@ -56,15 +56,31 @@ class SaboteurOptions(Options):
       ``clockwise`` (the Armenian seed text: "to the nearest miner on the left").
     """
 
-    edition: Edition = Edition.BASE
-    gold_cards: Literal["players", "miners"] = "players"
-    next_starter: Literal["after-ender", "ender"] = "after-ender"
-    pass_discards: int = 1
-    broken_tools_forfeit: bool = False
-    gold_pass: Literal["counter-clockwise", "clockwise"] = "counter-clockwise"
-    saboteur_pay: Literal["nuggets", "cards"] = "nuggets"
-    round_end: Literal["empty-hands", "lap"] = "empty-hands"
-    geologists: Literal["split", "each"] = "split"
+    edition: Edition = attrs.field(default=Edition.BASE, metadata={
+        "help": "which box: 'base' (3-10 players) or 'deluxe' (the base game with the expansion, 2-12 players)"})
+    gold_cards: Literal["players", "miners"] = attrs.field(default="players", metadata={
+        "help": "base payout draws one gold card per 'players' (the published rules; 9 at 10 players) or per 'miners'"})
+    next_starter: Literal["after-ender", "ender"] = attrs.field(default="after-ender", metadata={
+        "help": "who starts the next round: the player 'after-ender' (the published rules) or the 'ender' "
+                "(the Armenian text)"})
+    pass_discards: int = attrs.field(default=1, metadata={
+        "help": "Deluxe: how many cards a pass may discard, drawing as many: 1 (the Russian text) or 3 "
+                "(the expansion rules)"})
+    broken_tools_forfeit: bool = attrs.field(default=False, metadata={
+        "help": "the published optional rule: a miner with a broken tool at the end of a round gets no gold "
+                "(base game)"})
+    gold_pass: Literal["counter-clockwise", "clockwise"] = attrs.field(default="counter-clockwise", metadata={
+        "help": "the direction gold cards pass in the base payout: 'counter-clockwise' (the published rules) or "
+                "'clockwise' (the Armenian text)"})
+    saboteur_pay: Literal["nuggets", "cards"] = attrs.field(default="nuggets", metadata={
+        "help": "base game: winning saboteurs get 4/3/3/2 'nuggets' in gold cards that add up (the published "
+                "rules) or 4/3/3/2 gold 'cards' drawn at random (the Russian text)"})
+    round_end: Literal["empty-hands", "lap"] = attrs.field(default="empty-hands", metadata={
+        "help": "without the gold, a round ends when the pile and every hand are empty ('empty-hands', the "
+                "published rules) or after a 'lap' of passes once the pile is empty (a reading of the Russian text)"})
+    geologists: Literal["split", "each"] = attrs.field(default="split", metadata={
+        "help": "Deluxe: geologists 'split' one nugget per crystal between them (the expansion rules) or 'each' "
+                "get one per crystal (the Russian text)"})
 
     def validate(self, seats: int) -> None:
         """Base game: 3-10 players; Deluxe: 2-12; each option only where its edition has the rule."""
