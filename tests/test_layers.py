@@ -136,7 +136,6 @@ KNOWN = {
     # --
     # --
     # --
-    "rules:meeple.games.saboteur",
     # --
 }
 
