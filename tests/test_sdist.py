@@ -86,7 +86,7 @@ def test_a_wheel_built_from_the_sdist_carries_the_package_data(unpacked: Path, t
     assert build.returncode == 0, build.stderr[-2000:]
     (wheel,) = tmp_path.glob("meeple-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("meeple/option_help.toml", "meeple/py.typed", "meeple/_speedups.pyi", "meeple/cli/__init__.py",
+    for needed in ("meeple/py.typed", "meeple/_speedups.pyi", "meeple/cli/__init__.py",
                    "meeple/batch.py"):
         assert needed in names
     assert not any(n.startswith(("tests/", "docs/", "examples/")) for n in names)

@@ -9,9 +9,6 @@ is described as fully as a bundled one. An option's help text is the
     class MyOptions(Options):
         dice: int = attrs.field(default=1, metadata={"help": "dice per player, 1..5"})
 
-Bundled games that do not declare it yet take theirs from
-``meeple/option_help.toml``.
-
 >>> info = describe_game("kings")
 >>> [(v.name, v.min_seats, v.max_seats) for v in info.variants]
 [('standard', 2, 4), ('discard', 2, 4)]
@@ -23,9 +20,6 @@ Bundled games that do not declare it yet take theirs from
 from __future__ import annotations
 
 import enum
-import functools
-import importlib.resources
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
@@ -124,14 +118,13 @@ def describe_options(game: Game[Any, Any]) -> tuple[OptionInfo, ...]:
     if not attrs.has(cls):
         return ()
     hints = typing.get_type_hints(cls)
-    fallback = _bundled_help().get(game.info.id, {})
     out = []
     for f in attrs.fields(cls):
         kind, choices = _kind(hints.get(f.name, f.type))
         default = f.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
             default = default.factory()
-        help_text = f.metadata.get(HELP) or fallback.get(f.name, "")
+        help_text = f.metadata.get(HELP, "")
         out.append(OptionInfo(f.name, kind, readable(default), choices, str(help_text)))
     return tuple(out)
 
@@ -192,11 +185,3 @@ def _kind(tp: Any) -> tuple[str, tuple[Any, ...] | None]:
 def _common(values: tuple[Any, ...]) -> str:
     kinds = {type(v).__name__ for v in values}
     return kinds.pop() if len(kinds) == 1 else "value"
-
-
-@functools.cache
-def _bundled_help() -> Mapping[str, Mapping[str, str]]:
-    """Help texts of bundled games' options that their options classes do not declare yet."""
-    text = importlib.resources.files("meeple").joinpath("option_help.toml").read_text(encoding="utf-8")
-    data: dict[str, dict[str, str]] = tomllib.loads(text)
-    return data
