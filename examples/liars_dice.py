@@ -127,7 +127,7 @@ class State:
 
 @attrs.frozen
 class View:
-    """What one seat knows: its own dice, every bid, whose turn, the result."""
+    """What one seat knows: its own dice, every bid, whose turn, the result, and the table's public facts."""
 
     seat: int | None
     my_dice: tuple[int, ...]
@@ -136,6 +136,9 @@ class View:
     turn: int
     revealed: tuple[tuple[int, ...], ...] | None
     loser: int | None
+    seats: int
+    options: LiarsDiceOptions
+    rolled: bool
 
 
 # -- the rules --------------------------------------------------------------------------
@@ -260,7 +263,30 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
             turn=state.turn,
             revealed=state.dice if state.loser is not None else None,
             loser=state.loser,
+            seats=state.seats,
+            options=state.options,
+            rolled=bool(state.dice),
         )
+
+    def world(self, view: View, seat: int | None, rng: Rng) -> State:
+        """A state ``seat`` cannot tell from the true one: its own dice kept, every other cup rolled anew.
+
+        Built from the view alone (search bots sample with it): the bids,
+        the turn and the result are public; once the dice are shown, nothing
+        is hidden any more.
+        """
+        opts = view.options
+        if view.revealed is not None:
+            dice = view.revealed
+        elif view.rolled:
+            dice = tuple(view.my_dice if s == seat else rng.dice(opts.dice, opts.sides) for s in range(view.seats))
+        else:
+            dice = ()
+        return State(view.seats, opts, dice, view.bids, view.turn, view.loser)
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """The true state with what ``seat`` cannot see re-dealt: a world sampled from its view."""
+        return self.world(self.view(state, seat), seat, rng)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, DiceRolled) and event.seat != seat:
