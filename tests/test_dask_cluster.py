@@ -26,7 +26,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, preload=["liars_dice"]) as cluster:
+                                  dashboard_address="127.0.0.1:0", preload=["liars_dice"]) as cluster:
         yield cluster.scheduler_address
 
 

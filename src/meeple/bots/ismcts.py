@@ -34,7 +34,7 @@ from typing import Any
 
 from ..engine import ENGINE, Command, Game, Outcome, Rng
 from ..engine.bot import Bot
-from ..engine.errors import ConfigError
+from ..engine.errors import ConfigError, MeepleError
 from ..engine.registry import resolve
 
 #: A bot factory: ``factory(seed) -> Bot``, as :meth:`Game.bots` gives them.
@@ -68,7 +68,8 @@ class _Node:
         self.parent = parent
         self.command = command
         self.mover = mover
-        self.children: dict[Command, _Node] = {}
+        #: children by (seat, command): in different worlds one command may come from different seats
+        self.children: dict[tuple[int, Command], _Node] = {}
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
@@ -146,7 +147,7 @@ class ISMCTS:
         best: Command | None = None
         best_key: tuple[int, float] = (0, 0.0)
         for command in legal:
-            child = root.children.get(command)
+            child = root.children.get((seat, command))
             if child is not None and (child.visits, child.reward / child.visits) > best_key:
                 best, best_key = command, (child.visits, child.reward / child.visits)
         return best if best is not None else self._rng.choice(legal)
@@ -160,7 +161,7 @@ class ISMCTS:
         root = self._search(view, seat)
         out = []
         for command in legal:
-            child = root.children.get(command)
+            child = root.children.get((seat, command))
             visits = child.visits if child is not None else 0
             out.append((command, visits, child.reward / visits if child is not None and visits else 0.0))
         return out
@@ -192,21 +193,23 @@ class ISMCTS:
             if not legal:
                 break
             children = node.children
-            untried = [cmd for cmd in legal if cmd not in children]
+            untried = []
             for cmd in legal:
-                child = children.get(cmd)
-                if child is not None:
+                child = children.get((mover, cmd))
+                if child is None:
+                    untried.append(cmd)
+                else:
                     child.avail += 1
             if untried:
                 cmd = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
                 child = _Node(node, cmd, mover)
-                children[cmd] = child
+                children[mover, cmd] = child
                 state = self._step(state, mover, cmd)
                 node = child
                 break
             best, best_score = None, -math.inf
             for cmd in legal:
-                child = children[cmd]
+                child = children[mover, cmd]
                 score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if score > best_score:
                     best, best_score = child, score
@@ -239,7 +242,7 @@ class ISMCTS:
                 state = game.evolve(state, e)
             guard += 1
             if guard > MAX_ENGINE_STEPS:
-                raise RuntimeError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
+                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
         return state
 
     def _rollout(self, state: Any) -> Outcome | None:

@@ -110,6 +110,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.options = options
         self._options_map = options_to_map(options)
         self.encoding = encoding if encoding is not None else encoding_for(game, seats, options)
+        self._segment_names = frozenset(s.name for s in self.encoding.observation.segments)
         self.render_mode = render_mode
         self.reward = reward
         self.max_commands = max_commands
@@ -218,21 +219,27 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         """The observation tensor of ``view`` for ``seat``: the game's segments, flattened and concatenated."""
         obs = self.encoding.observation
         values = obs.encode(view, seat)
-        unknown = set(values) - {s.name for s in obs.segments}
-        if unknown:
-            raise EncodingError(f"{self.game.info.id}: the encoder fills segments it does not declare: {sorted(unknown)}")
-        parts = []
+        if len(values) > len(obs.segments) or not set(values) <= self._segment_names:
+            unknown = sorted(set(values) - self._segment_names)
+            raise EncodingError(f"{self.game.info.id}: the encoder fills segments it does not declare: {unknown}")
+        out = np.zeros(obs.size, np.float32)
+        offset = 0
         for s in obs.segments:
             v = values.get(s.name)
-            if v is None:
-                parts.append(np.zeros(s.size, np.float32))
-                continue
-            a = np.asarray(v, dtype=np.float32).reshape(-1)
-            if a.size != s.size:
-                raise EncodingError(f"{self.game.info.id}: segment {s.name!r} has {a.size} values, not {s.size} "
-                                    f"(shape {s.shape})")
-            parts.append(a)
-        return np.concatenate(parts)
+            n = s.size
+            if v is not None:
+                if isinstance(v, (int, float)):
+                    flat: Any = (v,)
+                elif isinstance(v, (list, tuple)) and (not v or not isinstance(v[0], (list, tuple))):
+                    flat = v  # a flat sequence of numbers: no array needed
+                else:
+                    flat = np.asarray(v, dtype=np.float32).reshape(-1)
+                if len(flat) != n:
+                    raise EncodingError(f"{self.game.info.id}: segment {s.name!r} has {len(flat)} values, not {n} "
+                                        f"(shape {s.shape})")
+                out[offset:offset + n] = flat
+            offset += n
+        return out
 
     def command_of(self, action: Any, agent: str | None = None) -> Command:
         """The legal command that ``action`` stands for now; :class:`IllegalAction` if it stands for none."""
