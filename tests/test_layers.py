@@ -136,8 +136,6 @@ KNOWN = {
     "circle:meeple.games.gophers",
     "rules:meeple.games.gophers",
     # --
-    "circle:meeple.games.kings",
-    "rules:meeple.games.kings",
     # --
     "circle:meeple.games.mordred",
     "rules:meeple.games.mordred",
