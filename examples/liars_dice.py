@@ -105,9 +105,14 @@ class BidMade(Event):
 
 @attrs.frozen
 class LiarCalled(Event):
-    """``seat`` called; all dice were shown; ``loser`` lost."""
+    """``seat`` called; all dice were shown; ``loser`` lost.
+
+    Showing the dice reveals what was hidden, so the call cannot be taken back
+    by a player's undo (an information barrier).
+    """
 
     tag: ClassVar[str] = "called"
+    barrier: ClassVar[bool] = True
     seat: int
     dice: tuple[tuple[int, ...], ...]
     count: int

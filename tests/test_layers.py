@@ -137,8 +137,6 @@ KNOWN = {
     "rules:meeple.games.gophers",
     # --
     # --
-    "circle:meeple.games.mordred",
-    "rules:meeple.games.mordred",
     # --
     "rules:meeple.games.saboteur",
     # --
