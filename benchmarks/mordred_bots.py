@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/mordred_bots.py                    # 400 seeds per line
     python benchmarks/mordred_bots.py --seeds 100 --variant short
     python benchmarks/mordred_bots.py --options used_up=next-turn
+    python benchmarks/mordred_bots.py --no-random --src /elsewhere/src   # another version's rules and bot
 
 Each line plays ``--seeds`` matches (seeds 0, 1, ...). Lines:
 
@@ -28,6 +29,11 @@ Each line plays ``--seeds`` matches (seeds 0, 1, ...). Lines:
   for the figures above to mean something.
 
 The Money table's expected values per row are printed first.
+
+``--src PATH`` measures the meeple of another source tree (for example a
+``git worktree`` of an older commit): its rules and its heuristic bot, with
+this script's statistics. The ``heuristic only`` line works on every rules
+version; the look-ahead line needs the rules functions of version 2.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import argparse
 import collections
 import functools
 import subprocess
+import sys
 import time
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -44,18 +51,35 @@ from typing import Any
 
 import attrs
 
-import meeple
-from meeple.engine import Command, RandomBot, Rng
-from meeple.games.mordred import GAME, Roll, Row, State, View
-from meeple.games.mordred.bot import HeuristicBot
-from meeple.games.mordred.data import MONEY
-from meeple.games.mordred.rules import buildings_on_map, decide, evolve, legal_commands, warriors_on_map
+
+def _source_tree(argv: Sequence[str]) -> Path | None:
+    """The ``src`` directory given by ``--src PATH``, read before meeple is imported."""
+    for i, arg in enumerate(argv):
+        if arg == "--src" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if arg.startswith("--src="):
+            return Path(arg.partition("=")[2]).resolve()
+    return None
+
+
+_SRC = _source_tree(sys.argv[1:])
+if _SRC is not None:
+    sys.path.insert(0, str(_SRC))
+
+import meeple  # noqa: E402  (after --src is on the path)
+from meeple.engine import Command, RandomBot, Rng  # noqa: E402
+from meeple.games.mordred import GAME, Roll, Row, State, View  # noqa: E402
+from meeple.games.mordred.bot import HeuristicBot  # noqa: E402
+from meeple.games.mordred.data import MONEY  # noqa: E402
+from meeple.games.mordred.rules import buildings_on_map, warriors_on_map  # noqa: E402
 
 Bot = Any
 
 
 def money_table() -> None:
     """Print each row's expected money and warriors for one roll of two dice."""
+    if not hasattr(MONEY[Row.A][0], "money"):  # rules version 1: a black cell paid warriors instead
+        return
     for row in Row:
         cells = MONEY[row]
         money = sum(c.money for c in cells) / 3
@@ -106,6 +130,8 @@ class LookaheadBot:
         return Roll(best[1])
 
     def _playout(self, state: State, seat: int, first: Command, seed: int) -> float:
+        from meeple.games.mordred.rules import decide, evolve, legal_commands
+
         rng = Rng(seed)
         bots = [HeuristicBot(seed + s) for s in range(state.seats)]
         command = first
@@ -222,9 +248,11 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="also: today's heuristic bot against the one of git revision REV")
     parser.add_argument("--lookahead", type=int, default=0, metavar="N", help="also: one look-ahead bot (N playouts per row)")
     parser.add_argument("--no-random", action="store_true", help="skip the heuristic-vs-random lines")
+    parser.add_argument("--src", metavar="PATH", help="measure the meeple of this source tree instead")
     args = parser.parse_args()
     options = _options(args.options, args.variant)
-    print(f"Mordred bots, variant {args.variant}, options {options}, {args.seeds} seeds per line")
+    print(f"Mordred bots, variant {args.variant}, options {options}, {args.seeds} seeds per line, "
+          f"rules version {GAME.info.rules_version} from {Path(meeple.__file__).parent}")
     money_table()
     for seats in args.players:
         t = time.perf_counter()

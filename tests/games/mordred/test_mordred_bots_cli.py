@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import meeple
@@ -138,3 +139,22 @@ def test_the_board_says_when_a_used_up_type_will_end_the_game() -> None:
 
     text = render(position(buildings=_castles(1)), 0)
     assert "seat 1: " in text and "every castle on the map (the game ends at the start of its turn" in text
+
+
+def test_every_option_declares_its_help_on_its_field(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.games.mordred.state import MordredOptions
+
+    helps = {f.name: f.metadata.get("help", "") for f in attrs.fields(MordredOptions)}
+    assert set(helps) == {"warriors", "road_forward", "road_back", "used_up"} and all(helps.values())
+    assert main(["games", "mordred"]) == 0
+    out = capsys.readouterr().out
+    assert "no help text" not in out and all(h in out for h in helps.values())
+
+
+def test_the_board_counts_points_in_words_that_agree() -> None:
+    from meeple.games.mordred.render import render
+
+    from .test_mordred_rules import position
+
+    text = render(position(buildings={"FLI": (0, Kind.VILLAGE), "WRX": (1, Kind.TOWN)}), 0)
+    assert "seat 0 (you): £10, 1 point, " in text and "seat 1: £10, 3 points, " in text and "£10, 0 points" in text

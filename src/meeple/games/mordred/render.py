@@ -118,7 +118,8 @@ def render(state: State, seat: int | None = None) -> str:
     for s in range(state.seats):
         left = " ".join(f"{_LETTER[k]}{pieces_left(state, s, k)}" for k in Kind)
         you = " (you)" if s == seat else ""
-        line = f"  seat {s}{you}: £{state.money[s]}, {points(state, s)} points, pieces left {left}"
+        pts = points(state, s)
+        line = f"  seat {s}{you}: £{state.money[s]}, {pts} point{'' if pts == 1 else 's'}, pieces left {left}"
         kind = used_up(state, s)
         if kind is not None and state.phase is not Phase.OVER:
             line += f"; every {kind.value} on the map (the game ends at the start of its turn if it still has)"

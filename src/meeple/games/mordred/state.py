@@ -55,10 +55,13 @@ class MordredOptions(Options):
     """``warriors`` in Mordred's supply, the road's length past (``road_forward``) and behind
     (``road_back``) the dragon, and when a used-up building type ends the game (``used_up``)."""
 
-    warriors: int = WARRIORS
-    road_forward: int = ROAD_FORWARD
-    road_back: int = ROAD_BACK
-    used_up: UsedUp = UsedUp.OWN_TURN
+    warriors: int = attrs.field(default=WARRIORS, metadata={"help": "warriors in Mordred's supply, 4..32"})
+    road_forward: int = attrs.field(default=ROAD_FORWARD,
+                                    metadata={"help": "spaces of the road ahead of the dragon, 4..40"})
+    road_back: int = attrs.field(default=ROAD_BACK, metadata={"help": "spaces of the road behind the dragon, 0..10"})
+    used_up: UsedUp = attrs.field(default=UsedUp.OWN_TURN, metadata={
+        "help": "when a player with every building of one type on the map ends the game: at the start of "
+                "its 'own-turn' (the published reading) or of the 'next-turn', whoever's (the seed word for word)"})
 
     def validate(self, seats: int) -> None:
         """Warriors 4..32 (never more than the land areas), road 4..40 forward and 0..10 back."""
