@@ -112,3 +112,15 @@ def test_mordred_money_beyond_the_cap_reads_as_the_cap() -> None:
     at = {p.name: p.offset for p in enc.observation.segments_at()}
     flat = observe(enc, view, 1, "mordred")
     assert flat[at["money"]:at["money"] + 3] == [3.0, 0.0, float(mordred_enc.MONEY_CAP)]  # from seat 1: 1, 2, 0
+
+
+@pytest.mark.parametrize(("game", "seats", "variant"), [("kings", 4, "discard"), ("mordred", 4, "short")])
+def test_the_largest_tables_pass_the_pettingzoo_api_and_seed_tests(game: str, seats: int, variant: str) -> None:
+    import warnings
+
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # a Dict observation is the classic environments' way
+        api_test(rl.env(game, seats=seats, variant=variant), num_cycles=150)
+    seed_test(lambda: rl.env(game, seats=seats, variant=variant), num_cycles=100)
