@@ -36,19 +36,22 @@ def test_one_match_with_a_search_bot(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 0 and meeple.load(log).is_over
 
 
-def test_games_lists_the_search_bot_where_the_game_samples_worlds(capsys: pytest.CaptureFixture[str]) -> None:
+def test_games_lists_the_search_bot_where_the_game_samples_worlds(capsys: pytest.CaptureFixture[str],
+                                                                  blind_dice: object) -> None:
     assert "ismcts" in json.loads(_run(capsys, "games", "liars-dice", "--json")[1])["bots"]
-    assert "ismcts" not in json.loads(_run(capsys, "games", "kings", "--json")[1])["bots"]
+    assert "ismcts" in json.loads(_run(capsys, "games", "kings", "--json")[1])["bots"]
+    assert "ismcts" not in json.loads(_run(capsys, "games", "blind-dice", "--json")[1])["bots"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["simulate", "kings", "--games", "2", "--bots", "ismcts:20"], "kings cannot sample a world from a seat's view"),
+    (["simulate", "blind-dice", "--games", "2", "--bots", "ismcts:20"],
+     "blind-dice cannot sample a world from a seat's view"),
     (["simulate", "liars-dice", "--games", "2", "--bots", "ismcts:lots"], "a budget is iterations (200) or time"),
     (["simulate", "liars-dice", "--bots", "ismcts:10:clever"], "no bot 'clever' to play rollouts"),
     (["simulate", "liars-dice", "--bots", "heuristic:3"], "takes no arguments"),
 ])
 def test_a_bad_search_bot_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                 argv: list[str], message: str) -> None:
+                                                 argv: list[str], message: str, blind_dice: object) -> None:
     code, out, err = _run(capsys, *argv, "--out", str(tmp_path / "x"))
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
     assert not (tmp_path / "x").exists()

@@ -283,16 +283,15 @@ def test_the_spec_names_a_budget_and_a_rollout_bot() -> None:
             parse_spec(bad)
 
 
-def test_a_game_that_cannot_sample_worlds_is_refused_by_name() -> None:
-    kings = meeple.get_game("kings")
-    assert "ismcts" not in bot_names(kings) and "ismcts" in bot_names(LD)
-    with pytest.raises(ConfigError, match="kings cannot sample a world"):
-        bot_factory(kings, "ismcts:100")
-    m = meeple.Match.start("kings", 2, seed=1)
+def test_a_game_that_cannot_sample_worlds_is_refused_by_name(blind_dice: Game[Any, Any]) -> None:
+    assert "ismcts" not in bot_names(blind_dice) and "ismcts" in bot_names(LD)
+    with pytest.raises(ConfigError, match="blind-dice cannot sample a world"):
+        bot_factory(blind_dice, "ismcts:100")
+    m = meeple.Match.start(blind_dice, 2, seed=1)
     seat = m.to_act[0]
-    with pytest.raises(NoWorldSampling, match="kings") as e:
-        ISMCTS(kings, iterations=5).choose(m.view(seat), m.legal(seat), seat)
-    assert e.value.game == "kings"
+    with pytest.raises(NoWorldSampling, match="blind-dice") as e:
+        ISMCTS(blind_dice, iterations=5).choose(m.view(seat), m.legal(seat), seat)
+    assert e.value.game == "blind-dice"
 
 
 def test_an_unknown_rollout_bot_is_refused() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -95,12 +97,11 @@ def test_check_worlds_catches_a_world_whose_legal_commands_fail() -> None:
         check_worlds(playout(EmptyCups(), 2, seed=1, bot_seed=1))
 
 
-def test_the_default_world_raises_naming_the_game() -> None:
-    kings = get_game("kings")
-    m = meeple.Match.start("kings", 2, seed=1)
-    assert type(kings).world is Game.world
-    with pytest.raises(NoWorldSampling, match="kings cannot sample a world"):
-        kings.world(m.view(0), 0, Rng(1))
+def test_the_default_world_raises_naming_the_game(blind_dice: Game[Any, Any]) -> None:
+    m = meeple.Match.start(blind_dice, 2, seed=1)
+    assert type(blind_dice).world is Game.world
+    with pytest.raises(NoWorldSampling, match="blind-dice cannot sample a world"):
+        blind_dice.world(m.view(0), 0, Rng(1))
 
 
 @pytest.mark.parametrize("gid", game_params())
