@@ -24,6 +24,7 @@ from meeple.games.kings.events import (
     MineDeveloped,
     MineTurned,
     Retreated,
+    SquadPlayed,
 )
 
 ORCS, GOBLINS, DWARVES, GIANTS = People.ORCS, People.GOBLINS, People.DWARVES, People.GIANTS
@@ -541,3 +542,17 @@ def test_describe_reads_commands_whose_fields_are_none() -> None:
     assert GAME.describe(Play(none, none)) == "play a squad"  # type: ignore[arg-type]
     assert GAME.describe(Retreat(none)) == "show the hand and retreat a squad to the camp"  # type: ignore[arg-type]
     assert GAME.describe(DrawCamp(none)) == "draw from a camp pile"  # type: ignore[arg-type]
+
+
+def test_an_event_naming_a_mine_not_on_the_table_is_refused_by_name() -> None:
+    # a forged log may name any mine: the fold says which one is missing (the readers turn it into
+    # a log error), for a squad played, a capture and a development alike
+    state = table(hands=([card(GOBLINS, 4)], []), mines=[(M_1_1_1, None, []), (M_2_2_2, 0, [])])
+    for event in (
+        SquadPlayed(0, card(GOBLINS, 4), 7),
+        MineCaptured(7, 0, ORCS, ()),
+        MineDeveloped(0, 7, 2, ()),
+        SquadPlayed(0, card(GOBLINS, 4), -1),
+    ):
+        with pytest.raises(ValueError, match=r"mine -?\d+, which is not on the table"):
+            GAME.evolve(state, event)

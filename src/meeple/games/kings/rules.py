@@ -10,6 +10,7 @@ bots into the game object.
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any
@@ -198,12 +199,18 @@ def initial_state(seats: int, options: KingsOptions) -> State:
     return State(seats=seats, options=options)
 
 
+#: Who acts, as the shared tuples ``to_act`` returns (the engine asks several times per command);
+#: every seat is the king of a people, so there are at most as many seats as peoples.
+_SEAT_ACTS = tuple((seat,) for seat in range(len(PEOPLES)))
+_ENGINE_ACTS = (ENGINE,)
+
+
 def to_act(state: State) -> tuple[int, ...]:
     """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
     phase = state.phase
     if phase is _PLAY or phase is _DRAW:
-        return (state.turn,)
-    return (ENGINE,) if phase is _SETUP else ()
+        return _SEAT_ACTS[state.turn]
+    return _ENGINE_ACTS if phase is _SETUP else ()
 
 
 def legal_commands(state: State, seat: int) -> Sequence[Command]:
@@ -372,10 +379,11 @@ def outcome(state: State) -> Outcome | None:
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event into the state (one small step per event type)."""
-    fn = _EVOLVE.get(type(event))
-    if fn is None:
-        raise TypeError(f"kings: unknown event {event!r}")
-    return fn(state, event)
+    try:
+        fold = _EVOLVE[type(event)]
+    except KeyError:
+        raise TypeError(f"kings: unknown event {event!r}") from None
+    return fold(state, event)
 
 
 def _replace(state: State, **changes: Any) -> State:
@@ -395,6 +403,8 @@ def _changed(state: State, changes: dict[str, Any]) -> State:
     return new
 
 
+#: A mine's number (mines are kept in number order, and found by bisection).
+_NUMBER = operator.attrgetter("number")
 #: The camp pile of every card (its people's, in ``PEOPLES`` order).
 _PILE = tuple(c.people.index for c in CARDS)
 
@@ -408,8 +418,10 @@ def _to_camp(camp: tuple[tuple[int, ...], ...], cards: Sequence[int]) -> tuple[t
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    """``items`` with item ``i`` replaced (hands, piles and lists per seat are tuples)."""
-    return (*items[:i], value, *items[i + 1 :])
+    """``items`` with item ``i`` replaced (hands, piles, mines and lists per seat are tuples)."""
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)
 
 
 def _kings_dealt(state: State, e: KingsDealt) -> State:
@@ -445,14 +457,20 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
+def _at(mines: tuple[MineSlot, ...], number: int) -> int:
+    """Where mine ``number`` is in ``mines`` (in number order), for an event that names a mine on the table."""
+    i = bisect.bisect_left(mines, number, key=_NUMBER)
+    if i == len(mines) or mines[i].number != number:
+        raise ValueError(f"kings: an event names mine {number}, which is not on the table")
+    return i
+
+
 def _squad_played(state: State, e: SquadPlayed) -> State:
-    i = state.mine_index(e.mine)
-    assert i is not None
     mines = state.mines
+    i = _at(mines, e.mine)
     slot = mines[i]
-    seat, card = e.seat, e.card
-    changes = _from_hand(state, seat, card)
-    changes["mines"] = (*mines[:i], MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, card)), *mines[i + 1 :])
+    changes = _from_hand(state, e.seat, e.card)
+    changes["mines"] = _set(mines, i, MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, e.card)))
     changes["phase"] = _DRAW
     return _changed(state, changes)
 
@@ -468,18 +486,17 @@ def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
 
 
 def _mine_captured(state: State, e: MineCaptured) -> State:
-    i = state.mine_index(e.mine)
-    assert i is not None
     mines = state.mines
+    i = _at(mines, e.mine)
     slot = MineSlot(e.mine, mines[i].card, e.owner, ())
-    return _changed(state, {"mines": (*mines[:i], slot, *mines[i + 1 :]), "camp": _to_camp(state.camp, e.squads)})
+    return _changed(state, {"mines": _set(mines, i, slot), "camp": _to_camp(state.camp, e.squads)})
 
 
 def _mine_developed(state: State, e: MineDeveloped) -> State:
-    slot = state.mine(e.mine)
-    assert slot is not None
-    developed = _set(state.developed, e.seat, (*state.developed[e.seat], slot.card))
-    mines = tuple(m for m in state.mines if m.number != e.mine)
+    mines = state.mines
+    i = _at(mines, e.mine)
+    developed = _set(state.developed, e.seat, (*state.developed[e.seat], mines[i].card))
+    mines = mines[:i] + mines[i + 1 :]
     if state.options.developed_cards == "camp":
         return _replace(state, mines=mines, developed=developed, camp=_to_camp(state.camp, e.squads))
     return _replace(state, mines=mines, developed=developed, discard=(*state.discard, *e.squads))
