@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench server_load``."""
 
 from __future__ import annotations
 
@@ -53,3 +53,10 @@ def docs(session: nox.Session) -> None:
     """The API reference from the docstrings (Sphinx), warnings as errors, into docs/_build/."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "sphinx", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+
+
+@nox.session
+def server_load(session: nox.Session) -> None:
+    """Load on the server over loopback: commands/s and latency on SQLite and PostgreSQL (``-- --quick``)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/server_load.py", *session.posargs)

@@ -39,17 +39,20 @@ from .engine import (
     UnknownGame,
     UnsupportedLog,
     VerifyReport,
+    Wire,
     available,
     get_game,
     load,
     register,
     replay,
+    to_wire,
     verify,
+    wire_for,
 )
 
 __all__ = [
     "ENGINE", "Code", "Command", "ConfigError", "CorruptLog", "DecodeError", "Event", "ForeignFile", "Game",
     "GameInfo", "IllegalCommand", "LogError", "Match", "MeepleError", "Options", "Outcome", "RandomBot", "Rng",
-    "SeedHidden", "TruncatedLog", "UnknownGame", "UnsupportedLog", "VerifyReport", "__version__", "available",
-    "get_game", "load", "register", "replay", "verify",
+    "SeedHidden", "TruncatedLog", "UnknownGame", "UnsupportedLog", "VerifyReport", "Wire", "__version__",
+    "available", "get_game", "load", "register", "replay", "to_wire", "verify", "wire_for",
 ]

@@ -22,6 +22,7 @@ from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, r
 from .records import Record, SeenRecord, seen_by
 from .registry import available, get_game, register, resolve
 from .rng import Rng
+from .wire import Wire, to_wire, wire_for
 
 __all__ = [
     "ENGINE",
@@ -59,6 +60,7 @@ __all__ = [
     "UnknownGame",
     "UnsupportedLog",
     "VerifyReport",
+    "Wire",
     "available",
     "canonical",
     "codec_for",
@@ -72,6 +74,8 @@ __all__ = [
     "replay",
     "resolve",
     "seen_by",
+    "to_wire",
     "unstructure",
     "verify",
+    "wire_for",
 ]

@@ -1,0 +1,262 @@
+"""Load on the server: many matches and clients at once, over real sockets on loopback.
+
+Run it with ``nox -s server_load`` (or ``python benchmarks/server_load.py``;
+``--quick`` for a short run). For each store configuration it starts real
+server processes (``python -m meeple.server``), creates ``--matches``
+matches of the bundled games, each with two scripted seats, one bot seat and
+a spectator, and lets every scripted seat play random legal commands until
+every match is over. With two processes, a match's connections are either
+spread over both (every command then reaches the other process through the
+store's notification) or all on one ("sticky", as a load balancer that
+routes by match id would place them). It reports:
+
+* commands/s end to end: every player command committed (the scripted
+  seats' and the bots'), over the wall time from the first command to the
+  last match's end;
+* latency, p50 and p99: from a scripted seat sending a command to the last
+  connection of its match (seats, spectator) receiving the position after
+  it; measured in the client process, whose own clock all connections share.
+
+Configurations, side by side in one run (``--only`` picks): SQLite with one
+server process (durability fsync and flush), SQLite with two, PostgreSQL
+with one and with two, spread and sticky (a throw-away cluster started as
+the test suite starts one, or ``MEEPLE_BENCH_POSTGRES=postgresql://...``). All
+clients run in this one process, on one event loop: on a small machine the
+clients' own work is part of what is measured, so the figures are a floor,
+and the ratios between configurations are what carries over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from meeple.server.client import ClientError, Lobby, Seat  # noqa: E402
+
+#: The tables of the load: (game, seats, options); seat 0 and 1 are scripted, the last a bot.
+TABLES: list[tuple[str, int, dict[str, Any]]] = [
+    ("kings", 3, {}),
+    ("mordred", 3, {}),
+    ("gophers", 3, {}),
+    ("saboteur", 3, {"edition": "deluxe"}),
+]
+
+
+class TimedSeat(Seat):
+    """A connection that notes when each position message arrives, and at which cursor."""
+
+    def __init__(self, socket: Any) -> None:
+        super().__init__(socket)
+        self.arrivals: list[tuple[float, int]] = []
+
+    def apply(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") in ("sync", "update", "rewind"):
+            self.arrivals.append((time.perf_counter(), msg["cursor"]))
+        super().apply(msg)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m meeple.server`` on a store, in a process of its own."""
+
+    def __init__(self, store: str, durability: str) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+        self.proc = subprocess.Popen([sys.executable, "-m", "meeple.server", "--store", store, "--port",
+                                      str(self.port), "--log-level", "warning", "--durability", durability], env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def _match(servers: list[Server], i: int, sticky: bool) -> tuple[list[TimedSeat], list[TimedSeat]]:
+    """Create match ``i`` and connect its seats and a spectator: all to one process if ``sticky``, else spread."""
+    game, seats, options = TABLES[i % len(TABLES)]
+    lobby = Lobby(servers[i % len(servers)].base)
+
+    def host(k: int) -> Lobby:
+        return Lobby(servers[(i if sticky else i + k) % len(servers)].base)
+
+    m = await asyncio.to_thread(lobby.create, game=game, seats=seats, options=options,
+                                bots={str(seats - 1): "random"})
+    players: list[TimedSeat] = []
+    for s in range(seats - 1):
+        joined = await asyncio.to_thread(lobby.join, m["id"], s)
+        seat = await TimedSeat.connect(host(s).ws_url(joined), joined["token"])
+        players.append(seat)
+    watcher = await TimedSeat.connect(host(1).ws_url(m["id"]))
+    return players, [*players, watcher]
+
+
+async def _play(seat: TimedSeat, everyone: list[TimedSeat], rng: random.Random, sent: list[tuple[float, int, list[TimedSeat]]]) -> None:
+    while seat.outcome is None:
+        if not seat.legal:
+            await seat.next(120)
+            continue
+        t = time.perf_counter()
+        try:
+            update = await seat.play(rng.choice(seat.legal), timeout=120)
+        except ClientError as e:
+            if e.code in ("stale_cursor", "not_your_turn", "conflict"):
+                continue
+            raise
+        sent.append((t, update["cursor"], everyone))
+
+
+def _latencies(sent: list[tuple[float, int, list[TimedSeat]]]) -> list[float]:
+    out = []
+    for t, cursor, everyone in sent:
+        last = 0.0
+        for conn in everyone:
+            seen = next((at for at, c in conn.arrivals if at >= t and c >= cursor), None)
+            if seen is None:
+                break
+            last = max(last, seen)
+        else:
+            out.append(last - t)
+    return out
+
+
+async def _load(servers: list[Server], matches: int, seed: int, sticky: bool) -> dict[str, Any]:
+    rng = random.Random(seed)
+    tables = [await _match(servers, i, sticky) for i in range(matches)]
+    for _, everyone in tables:
+        for conn in everyone:
+            conn.arrivals = []
+    watchers = [everyone[-1] for _, everyone in tables]
+    before = sum(sum(1 for r in w.records if r["actor"] >= 0) for w in watchers)
+    sent: list[tuple[float, int, list[TimedSeat]]] = []
+    start = time.perf_counter()
+    await asyncio.gather(*(_play(p, everyone, random.Random(rng.random()), sent)
+                           for players, everyone in tables for p in players),
+                         *(w.until(lambda s: s.outcome is not None, 600) for w in watchers))
+    wall = time.perf_counter() - start
+    commands = sum(sum(1 for r in w.records if r["actor"] >= 0) for w in watchers) - before
+    for _, everyone in tables:
+        for conn in everyone:
+            await conn.close()
+    lat = sorted(_latencies(sent))
+    return {
+        "matches": matches,
+        "connections": sum(len(e) for _, e in tables),
+        "commands": commands,
+        "scripted_commands": len(sent),
+        "wall_s": round(wall, 2),
+        "commands_per_s": round(commands / wall, 1),
+        "latency_p50_ms": round(1000 * statistics.median(lat), 1),
+        "latency_p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1),
+    }
+
+
+def _postgres() -> tuple[str | None, Any, str]:
+    """A PostgreSQL address, the throw-away server to remove afterwards (or None), and why there is none."""
+    if os.environ.get("MEEPLE_BENCH_POSTGRES"):
+        return os.environ["MEEPLE_BENCH_POSTGRES"], None, ""
+    spec = importlib.util.spec_from_file_location("meeple_test_conftest", ROOT / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(conftest)
+        server = conftest._started_server()
+    except BaseException as e:  # pytest.skip raises an exception that is not an Exception
+        return None, None, str(e)
+    return server.url(), server, ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every configuration and print one JSON line each, then a table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
+    parser.add_argument("--quick", action="store_true", help="a short run")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the scripted seats' choices")
+    parser.add_argument("--only", default="sqlite,sqlite-flush,sqlite2,postgresql,postgresql2,postgresql2-sticky",
+                        help="configurations, comma-separated: sqlite or postgresql, 2 for two server processes, "
+                             "-flush for durability flush (default fsync), -sticky to serve each match from one "
+                             "process (default: its connections spread over both)")
+    args = parser.parse_args(argv)
+    matches = args.matches or (12 if args.quick else 32)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:
+        pg, pg_server, why = (None, None, "not asked for")
+        if "postgresql" in args.only:
+            pg, pg_server, why = _postgres()
+        try:
+            for config in args.only.split(","):
+                if config.startswith("postgresql"):
+                    if pg is None:
+                        print(json.dumps({"config": config, "skipped": why}), flush=True)
+                        continue
+                    sep = "&" if "?" in pg else "?"
+                    store = f"{pg}{sep}schema=load_{uuid.uuid4().hex[:8]}"
+                else:
+                    store = str(Path(tmp) / f"{config}.db")
+                kind, *flags = config.split("-")
+                durability = "flush" if "flush" in flags else "fsync"
+                sticky = "sticky" in flags
+                count = 2 if kind.endswith("2") else 1
+                servers = [Server(store, durability)]
+                servers += [Server(store, durability) for _ in range(count - 1)]
+                try:
+                    figures = asyncio.run(_load(servers, matches, args.seed, sticky))
+                finally:
+                    for s in servers:
+                        s.stop()
+                figures = {"config": config, "store": kind.rstrip("2"), "durability": durability, "processes": count,
+                           "spread": count > 1 and not sticky, **figures}
+                results.append(figures)
+                print(json.dumps(figures), flush=True)
+        finally:
+            if pg_server is not None:
+                pg_server.remove()
+    if results:
+        base = results[0]["commands_per_s"]
+        print(f"\n{'configuration':<50}{'commands/s':>12}{'ratio':>8}{'p50 ms':>9}{'p99 ms':>9}{'commands':>10}")
+        for r in results:
+            name = f"{r['store']} {r['durability']}, {r['processes']} process{'es' if r['processes'] > 1 else ''}"
+            if r["processes"] > 1:
+                name += ", matches spread" if r["spread"] else ", each match on one"
+            print(f"{name:<50}{r['commands_per_s']:>12}{r['commands_per_s'] / base:>8.2f}"
+                  f"{r['latency_p50_ms']:>9}{r['latency_p99_ms']:>9}{r['commands']:>10}")
+        print(f"\n{matches} matches at once, {results[0]['connections']} connections; "
+              f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

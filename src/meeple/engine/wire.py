@@ -1,0 +1,608 @@
+"""The JSON wire form of a game's commands, events, views and options: one form, both ways.
+
+The log's compact form (``["place", 4]``: tag, then fields) suits bytes on
+disk; the wire form suits JSON and people: an attrs value is an object of its
+fields by name, and a command or event starts with its ``"type"`` tag::
+
+    {"type": "bid", "quantity": 2, "face": 5}
+
+Encoding (:func:`to_wire`) needs no game; decoding (:class:`Wire`) is
+strict and type-directed, by the annotations of the game's classes: every
+field must be present, no other key may be, each value must be of its
+declared type (an integer is not a boolean, ``1.0`` is not an integer), enum
+values and ``Literal`` choices must be known ones. The primitive checks are
+the game codec's own (what :meth:`Match.play <meeple.engine.match.Match.play>`
+applies), so a decoded command is well-typed by construction; whether it is
+*legal* is for ``Match.play`` to say. Every failure is a
+:class:`~meeple.engine.errors.DecodeError` whose ``path`` names the place
+(``cards[1]``, ``goals[0].kind``).
+
+>>> import liars_dice, meeple
+>>> from meeple.engine.wire import to_wire, wire_for
+>>> wire = wire_for(meeple.get_game("liars-dice"))
+>>> to_wire(liars_dice.Bid(2, 5))
+{'type': 'bid', 'quantity': 2, 'face': 5}
+>>> wire.command({"type": "bid", "quantity": 2, "face": 5})
+Bid(quantity=2, face=5)
+>>> wire.command({"type": "bid", "quantity": True, "face": 5})
+Traceback (most recent call last):
+...
+meeple.engine.errors.DecodeError: quantity: expected an integer, got bool
+
+The rules, value by value (docs/protocol.md has the same table):
+
+===========================  ====================================================================
+value                        JSON
+===========================  ====================================================================
+attrs value                  object of its fields by name (commands, events: ``"type"`` first)
+``int``, ``float``, ``str``  number, number, string
+``bool``, ``None``           ``true`` or ``false``, ``null``
+enum member                  its value
+``tuple``                    array
+``frozenset``                array, in the canonical order, no duplicates
+``bytes``                    string, standard base64 with padding
+mapping                      object if its keys are strings, else an array of ``[key, value]``
+===========================  ====================================================================
+
+A redacted command (:meth:`Game.redact_command <meeple.engine.game.Game.redact_command>`)
+has ``null`` in its secret fields; decode one with ``command(data, redacted=True)``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from .codec import Codec, pack, unstructure
+from .errors import DecodeError
+from .game import Command, Event, Game, Message
+from .match import codec_for
+from .records import SeenRecord
+
+#: What JSON data is, in Python: the values :func:`json.loads` returns.
+Json = Any
+_Encoder = Callable[[Any], Json]
+_Decoder = Callable[[Json], Any]
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _order(value: Any) -> tuple[int, Any]:
+    """The canonical order of set items and mapping keys: numbers, then strings, then the rest by their bytes."""
+    prim = unstructure(value)
+    if isinstance(prim, (int, float)) and not isinstance(prim, bool):
+        return (0, prim)
+    if isinstance(prim, str):
+        return (1, prim)
+    return (2, pack(prim))
+
+
+def _at(err: DecodeError, step: str) -> DecodeError:
+    """``err`` with ``step`` (a field name or ``[i]``) put in front of its path."""
+    path = err.path
+    if not path:
+        full = step
+    elif path.startswith("["):
+        full = step + path
+    else:
+        full = f"{step}.{path}"
+    return DecodeError(err.message, full)
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+# -- encoding: annotation-directed where annotations say more than the value ----------
+
+_encoders: dict[Any, _Encoder] = {}
+
+
+def to_wire(value: Any) -> Json:
+    """The wire form of ``value`` (a command, event, view, option or any value they hold).
+
+    >>> import enum
+    >>> class Color(enum.Enum):
+    ...     RED = "red"
+    >>> to_wire((Color.RED, frozenset({3, 1}), None))
+    ['red', [1, 3], None]
+    """
+    return _encoder_of(value.__class__)(value)
+
+
+def _encoder_of(tp: Any) -> _Encoder:
+    fn = _encoders.get(tp)
+    if fn is None:
+        _encoders[tp] = lambda v: fn(v)  # type: ignore[misc]  # placeholder for recursive types
+        fn = _make_encoder(tp)
+        _encoders[tp] = fn
+    return fn
+
+
+def _runtime(v: Any) -> Json:
+    """Encode by the value's own class (for ``Any``, unions and base-class annotations)."""
+    return None if v is None else _encoder_of(v.__class__)(v)
+
+
+def _str_keyed(tp: Any) -> bool:
+    """True if mapping keys of type ``tp`` are strings on the wire (JSON object keys)."""
+    if tp is str:
+        return True
+    if typing.get_origin(tp) is typing.Literal:
+        return all(isinstance(a, str) for a in typing.get_args(tp))
+    return isinstance(tp, type) and issubclass(tp, enum.Enum) and all(isinstance(m.value, str) for m in tp)
+
+
+def _make_encoder(tp: Any) -> _Encoder:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp in _JSON_SCALARS or origin is typing.Literal:
+        return lambda v: v.value if isinstance(v, enum.Enum) else v
+    if tp is bytes:
+        return lambda v: None if v is None else base64.b64encode(v).decode("ascii")
+    if tp is Any or origin is typing.Union or origin is types.UnionType:
+        return _runtime
+    if origin is tuple or origin is list or tp in (tuple, list):
+        if (len(args) == 2 and args[1] is Ellipsis) or len(args) == 1:
+            item = _encoder_of(args[0])
+            return lambda v: None if v is None else [item(x) for x in v]
+        if args:
+            items = [_encoder_of(a) for a in args]
+            return lambda v: None if v is None else [f(x) for f, x in zip(items, v)]
+        return lambda v: None if v is None else [_runtime(x) for x in v]
+    if origin in (frozenset, set) or tp in (frozenset, set):
+        item = _encoder_of(args[0]) if args else _runtime
+        return lambda v: None if v is None else [item(x) for x in sorted(v, key=_order)]
+    if origin in (dict, Mapping) or (isinstance(tp, type) and issubclass(tp, Mapping)):
+        key = _encoder_of(args[0]) if args else _runtime
+        val = _encoder_of(args[1]) if args else _runtime
+        as_object = _str_keyed(args[0]) if args else None
+
+        def mapping(v: Any) -> Json:
+            if v is None:
+                return None
+            pairs = sorted(v.items(), key=lambda kv: _order(kv[0]))
+            if as_object or (as_object is None and all(isinstance(k, str) for k in v)):
+                return {key(k): val(x) for k, x in pairs}
+            return [[key(k), val(x)] for k, x in pairs]
+
+        return mapping
+    if isinstance(tp, type):
+        if issubclass(tp, enum.Enum):
+            return lambda v: None if v is None else v.value
+        if attrs.has(tp):
+            return _attrs_encoder(tp)
+        if issubclass(tp, Message):  # an abstract base (Command, Event): the value's class says
+            return _runtime
+        if issubclass(tp, bool):
+            return lambda v: v
+        if issubclass(tp, (int, float, str)):  # subclasses (IntEnum handled above)
+            return lambda v: v
+    raise TypeError(f"meeple has no wire form for the type {tp!r}")
+
+
+#: Field types whose values are their own wire form (or None, in a redacted field).
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def _plain_items(tp: Any) -> bool:
+    """True for ``tuple[X, ...]`` of a plain X: the wire form is the list of the items."""
+    args = typing.get_args(tp)
+    return typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN
+
+
+def _attrs_encoder(cls: type) -> _Encoder:
+    """An encoder generated for ``cls``: plain fields and tuples of them are inlined, the rest call their encoder."""
+    attrs.resolve_types(cls)
+    tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
+    ns: dict[str, Any] = {"cls": cls, "_encoder_of": _encoder_of, "_PLAIN": frozenset(_JSON_SCALARS)}
+    parts = [f"'type': {tag!r}"] if tag is not None else []
+    for i, f in enumerate(attrs.fields(cls)):
+        value = f"v.{f.name}"
+        if f.type in _PLAIN:  # a value of exactly its type is its own wire form (an enum in an int field is not)
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"(x if (x := {value}).__class__ in _PLAIN else e{i}(x))"
+        elif _plain_items(f.type):
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"(None if (x := {value}) is None else [*x] if _PLAIN.issuperset(map(type, x)) else e{i}(x))"
+        else:
+            ns[f"e{i}"] = _encoder_of(f.type)
+            item = f"e{i}({value})"
+        parts.append(f"{f.name!r}: {item}")
+    src = (
+        "def encode(v):\n"
+        "    if v.__class__ is not cls:\n"
+        "        return None if v is None else _encoder_of(v.__class__)(v)  # a subclass, where the base is named\n"
+        f"    return {{{', '.join(parts)}}}\n"
+    )
+    exec(src, ns)
+    encode: _Encoder = ns["encode"]
+    return encode
+
+
+# -- decoding: strict, type-directed, the codec's own checks at the leaves -----------
+
+
+class Wire:
+    """Decodes one game's commands, events, views and other values from the wire form.
+
+    >>> import liars_dice, meeple
+    >>> wire = Wire(meeple.get_game("liars-dice"))
+    >>> wire.event({"type": "rolled", "seat": 1, "dice": None})
+    DiceRolled(seat=1, dice=None)
+    >>> wire.command({"type": "bid", "quantity": 2})
+    Traceback (most recent call last):
+    ...
+    meeple.engine.errors.DecodeError: face: missing field (a bid has quantity, face)
+    """
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.codec: Codec = codec_for(game)
+        self._decoders: dict[Any, _Decoder] = {}
+        self._redacted: dict[type, _Decoder] = {}
+
+    # -- public API ---------------------------------------------------------------
+    def encode(self, value: Any) -> Json:
+        """The wire form of ``value`` (the same as :func:`to_wire`)."""
+        return to_wire(value)
+
+    def decode(self, data: Json, tp: Any) -> Any:
+        """A value of type ``tp`` from its wire form; :class:`DecodeError` naming the path if it is not one."""
+        return self._decoder(tp)(data)
+
+    def command(self, data: Json, *, redacted: bool = False) -> Command:
+        """A command of this game from its wire form (``{"type": tag, field: value, ...}``).
+
+        With ``redacted``, the fields the command's class declares ``secret``
+        may be ``null``, as other seats are shown them.
+        """
+        if not redacted:
+            return typing.cast(Command, self._decoder(Command)(data))
+        cls = typing.cast(type[Command], self._tagged_class(data, self.game.commands))
+        fn = self._redacted.get(cls)
+        if fn is None:
+            fn = self._redacted[cls] = self._attrs_decoder(cls, nullable=frozenset(cls.secret))
+        return typing.cast(Command, fn(data))
+
+    def event(self, data: Json) -> Event:
+        """An event of this game from its wire form."""
+        return typing.cast(Event, self._decoder(Event)(data))
+
+    def view(self, data: Json) -> Any:
+        """A view of this game (its ``view_type``) from its wire form."""
+        if self.game.view_type is None:
+            raise TypeError(f"{self.game.info.id} declares no view_type; decode with decode(data, tp)")
+        return self._decoder(self.game.view_type)(data)
+
+    def record(self, seen: SeenRecord) -> Json:
+        """The wire form of a record as a seat sees it: ``{"seq", "actor", "command", "events"}``."""
+        return {
+            "seq": seen.seq,
+            "actor": seen.actor,
+            "command": to_wire(seen.command),
+            "events": [to_wire(e) for e in seen.events],
+        }
+
+    def seen_record(self, data: Json) -> SeenRecord:
+        """A :class:`SeenRecord` from the wire form :meth:`record` gives (its command may be redacted)."""
+        if not isinstance(data, dict):
+            raise DecodeError(f"expected a record object, got {_kind(data)}")
+        _check_keys(data, ("seq", "actor", "command", "events"), "a record")
+        seq, actor = data["seq"], data["actor"]
+        for name, v in (("seq", seq), ("actor", actor)):
+            if type(v) is not int:
+                raise DecodeError(f"expected an integer, got {_kind(v)}", name)
+        try:
+            command = self.command(data["command"], redacted=True)
+        except DecodeError as e:
+            raise _at(e, "command") from None
+        events = data["events"]
+        if not isinstance(events, list):
+            raise DecodeError(f"expected an array, got {_kind(events)}", "events")
+        out = []
+        for i, item in enumerate(events):
+            try:
+                out.append(self.event(item))
+            except DecodeError as err:
+                raise _at(err, f"events[{i}]") from None
+        return SeenRecord(seq, actor, command, tuple(out))
+
+    # -- decoders -------------------------------------------------------------------
+    def _decoder(self, tp: Any) -> _Decoder:
+        fn = self._decoders.get(tp)
+        if fn is None:
+            self._decoders[tp] = lambda v: fn(v)  # type: ignore[misc]  # placeholder for recursive types
+            fn = self._make_decoder(tp)
+            self._decoders[tp] = fn
+        return fn
+
+    def _make_decoder(self, tp: Any) -> _Decoder:
+        origin = typing.get_origin(tp)
+        args = typing.get_args(tp)
+        if tp is bytes:
+            return _bytes
+        if origin is typing.Union or origin is types.UnionType:
+            return self._union_decoder(args)
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return _array(self._decoder(args[0]), tuple)
+            return self._fixed_decoder(args)
+        if origin is list:
+            return _array(self._decoder(args[0]) if args else _any, list)
+        if origin in (frozenset, set):
+            return _set(self._decoder(args[0]) if args else _any)
+        if origin in (dict, Mapping):
+            key = self._decoder(args[0]) if args else _any
+            val = self._decoder(args[1]) if args else _any
+            return _mapping(key, val, _str_keyed(args[0]) if args else True)
+        if isinstance(tp, type) and issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
+            members = tuple(c for c in self.codec.message_types if issubclass(c, tp))
+            return self._tagged_decoder(members)
+        if isinstance(tp, type) and attrs.has(tp) and not issubclass(tp, enum.Enum):
+            return self._attrs_decoder(tp)
+        # primitives, enums, Literal, Any: JSON scalars are msgpack scalars, so the codec's checks apply as they are
+        return self.codec.hook(tp)
+
+    def _union_decoder(self, args: tuple[Any, ...]) -> _Decoder:
+        members = [a for a in args if a is not type(None)]
+        optional = len(members) < len(args)
+        if members and all(isinstance(a, type) and issubclass(a, Message) for a in members):
+            inner = self._tagged_decoder(tuple(members))
+        elif len(members) == 1:
+            inner = self._decoder(members[0])
+        else:
+            decoders = [self._decoder(a) for a in members]
+            names = [getattr(a, "__name__", repr(a)) for a in members]
+
+            def first_fit(v: Json) -> Any:
+                for d in decoders:
+                    try:
+                        return d(v)
+                    except DecodeError:
+                        continue
+                raise DecodeError(f"{_kind(v)} fits none of {names}")
+
+            inner = first_fit
+        if not optional:
+            return inner
+        return lambda v: None if v is None else inner(v)
+
+    def _fixed_decoder(self, args: tuple[Any, ...]) -> _Decoder:
+        decoders = [self._decoder(a) for a in args]
+        n = len(decoders)
+
+        def fixed(v: Json) -> tuple[Any, ...]:
+            if not isinstance(v, list) or len(v) != n:
+                got = f"an array of {len(v)}" if isinstance(v, list) else _kind(v)
+                raise DecodeError(f"expected an array of {n}, got {got}")
+            out = []
+            for i, (d, x) in enumerate(zip(decoders, v)):
+                try:
+                    out.append(d(x))
+                except DecodeError as e:
+                    raise _at(e, f"[{i}]") from None
+            return tuple(out)
+
+        return fixed
+
+    def _tagged_class(self, data: Json, members: tuple[type, ...]) -> type:
+        if not isinstance(data, dict):
+            raise DecodeError(f"expected an object with a \"type\", got {_kind(data)}")
+        tag = data.get("type")
+        for cls in members:
+            if cls.__dict__.get("tag") == tag and isinstance(tag, str):
+                return cls
+        names = sorted(str(c.__dict__["tag"]) for c in members if c.__dict__.get("tag"))
+        raise DecodeError(f"unknown type {tag!r}; expected one of {names}", "type")
+
+    def _tagged_decoder(self, members: tuple[type, ...]) -> _Decoder:
+        def tagged(v: Json) -> Any:
+            return self._decoder(self._tagged_class(v, members))(v)
+
+        return tagged
+
+    def _attrs_decoder(self, cls: type, nullable: frozenset[str] = frozenset()) -> _Decoder:
+        attrs.resolve_types(cls)
+        fields = [(f.name, f.alias, self._decoder(f.type), f.name in nullable) for f in attrs.fields(cls)]
+        tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
+        keys = (("type",) if tag is not None else ()) + tuple(name for name, _, _, _ in fields)
+        what = f"a {tag}" if tag is not None else f"a {cls.__name__}"
+
+        def build(v: Json) -> Any:
+            if not isinstance(v, dict):
+                raise DecodeError(f"expected {what} object, got {_kind(v)}")
+            if tag is not None and v.get("type") != tag:
+                raise DecodeError(f"expected type {tag!r}, got {v.get('type')!r}", "type")
+            _check_keys(v, keys, what)
+            values: dict[str, Any] = {}
+            for name, alias, dec, may_be_null in fields:
+                x = v[name]
+                if may_be_null and x is None:
+                    values[alias] = None
+                    continue
+                try:
+                    values[alias] = dec(x)
+                except DecodeError as e:
+                    raise _at(e, name) from None
+            try:
+                return cls(**values)
+            except (TypeError, ValueError) as e:
+                raise DecodeError(f"invalid {cls.__name__}: {e}") from None
+
+        return build
+
+
+def _check_keys(v: dict[str, Any], keys: tuple[str, ...], what: str) -> None:
+    """Refuse an object that lacks one of ``keys`` or has any other."""
+    fields = [k for k in keys if k != "type"]
+    for k in keys:
+        if k not in v:
+            raise DecodeError(f"missing field ({what} has {', '.join(fields) or 'no fields'})", k)
+    if len(v) != len(keys):
+        extra = sorted(str(k) for k in v if k not in keys)
+        raise DecodeError(f"unknown field ({what} has {', '.join(fields) or 'no fields'})", extra[0])
+
+
+def _any(v: Json) -> Any:
+    return v
+
+
+def _bytes(v: Json) -> bytes:
+    if not isinstance(v, str):
+        raise DecodeError(f"expected a base64 string, got {_kind(v)}")
+    try:
+        return base64.b64decode(v.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise DecodeError("expected standard base64 with padding") from None
+
+
+def _array(item: _Decoder, build: type) -> _Decoder:
+    def array(v: Json) -> Any:
+        if not isinstance(v, list):
+            raise DecodeError(f"expected an array, got {_kind(v)}")
+        out = []
+        for i, x in enumerate(v):
+            try:
+                out.append(item(x))
+            except DecodeError as e:
+                raise _at(e, f"[{i}]") from None
+        return build(out)
+
+    return array
+
+
+def _set(item: _Decoder) -> _Decoder:
+    array = _array(item, list)
+
+    def fset(v: Json) -> frozenset[Any]:
+        items = array(v)
+        out = frozenset(items)
+        if len(out) != len(items):
+            seen: set[Any] = set()
+            for i, x in enumerate(items):
+                if x in seen:
+                    raise DecodeError("duplicate item in a set", f"[{i}]")
+                seen.add(x)
+        return out
+
+    return fset
+
+
+def _mapping(key: _Decoder, val: _Decoder, as_object: bool) -> _Decoder:
+    def mapping(v: Json) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        if as_object:
+            if not isinstance(v, dict):
+                raise DecodeError(f"expected an object, got {_kind(v)}")
+            items = list(v.items())
+        else:
+            if not isinstance(v, list):
+                raise DecodeError(f"expected an array of [key, value] pairs, got {_kind(v)}")
+            items = []
+            for i, pair in enumerate(v):
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise DecodeError("expected a [key, value] pair", f"[{i}]")
+                items.append((pair[0], pair[1]))
+        for i, (k, x) in enumerate(items):
+            step = f"[{k!r}]" if as_object else f"[{i}]"
+            try:
+                dk = key(k)
+            except DecodeError as e:
+                raise _at(e, step) from None
+            if dk in out:
+                raise DecodeError("duplicate key", step)
+            try:
+                out[dk] = val(x)
+            except DecodeError as e:
+                raise _at(e, step) from None
+        return out
+
+    return mapping
+
+
+_wires: dict[int, Wire] = {}
+
+
+def wire_for(game: Game[Any, Any]) -> Wire:
+    """The (cached) :class:`Wire` of a game object."""
+    w = _wires.get(id(game))
+    if w is None or w.game is not game:
+        w = _wires[id(game)] = Wire(game)
+    return w
+
+
+# -- describing types, for clients that build forms and menus ---------------------------
+
+
+def describe(tp: Any) -> Json:
+    """A JSON Schema (draft 2020-12 vocabulary) of the wire form of type ``tp``.
+
+    >>> describe(tuple[int, ...])
+    {'type': 'array', 'items': {'type': 'integer'}}
+    """
+    return _describe(tp, set())
+
+
+def _describe(tp: Any, seen: set[Any]) -> Json:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    simple = {int: "integer", float: "number", str: "string", bool: "boolean", type(None): "null"}
+    if tp in simple:
+        return {"type": simple[tp]}
+    if tp is bytes:
+        return {"type": "string", "contentEncoding": "base64"}
+    if tp is Any:
+        return {}
+    if origin is typing.Literal:
+        return {"enum": [a.value if isinstance(a, enum.Enum) else a for a in args]}
+    if origin is typing.Union or origin is types.UnionType:
+        return {"anyOf": [_describe(a, seen) for a in args]}
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": _describe(args[0], seen)}
+        return {"type": "array", "prefixItems": [_describe(a, seen) for a in args], "items": False}
+    if origin is list:
+        return {"type": "array", "items": _describe(args[0], seen) if args else {}}
+    if origin in (frozenset, set):
+        return {"type": "array", "items": _describe(args[0], seen) if args else {}, "uniqueItems": True}
+    if origin in (dict, Mapping):
+        if args and _str_keyed(args[0]):
+            return {"type": "object", "additionalProperties": _describe(args[1], seen)}
+        pair = [_describe(a, seen) for a in args] if args else [{}, {}]
+        return {"type": "array", "items": {"type": "array", "prefixItems": pair, "items": False}}
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return {"enum": [m.value for m in tp]}
+    if isinstance(tp, type) and attrs.has(tp):
+        if tp in seen:
+            return {"$comment": f"{tp.__name__} (recursive)"}
+        seen = seen | {tp}
+        attrs.resolve_types(tp)
+        props: dict[str, Json] = {}
+        tag = tp.__dict__.get("tag") if issubclass(tp, Message) else None
+        if tag is not None:
+            props["type"] = {"const": tag}
+        for f in attrs.fields(tp):
+            props[f.name] = _describe(f.type, seen)
+        return {"type": "object", "title": tp.__name__, "properties": props, "required": list(props),
+                "additionalProperties": False}
+    return {}

@@ -1,0 +1,463 @@
+"""The replay debugger's API: open a log, walk its records as the referee or any seat, verify, fork, diff.
+
+Routes (JSON unless said; docs/web.md shows them in use)::
+
+    POST /api/debug/logs                     open a log: its bytes (an upload), or {"match": ID} of this server
+    GET  /api/debug/logs/{log}               what was opened: game, seats, records, the verify report
+    GET  /api/debug/logs/{log}/records?as=   the timeline: every record as ``as`` sees it
+    GET  /api/debug/logs/{log}/at/{n}?as=    the position after ``n`` records as ``as`` sees it
+    GET  /api/debug/logs/{log}/log?at=       the log's first ``n`` records as a log file (bytes)
+    POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on this server, bots in chosen seats
+    GET  /api/debug/diff?a=&b=               where two opened logs part
+
+``as`` is ``referee`` (the raw log: every field of every record, the full
+state), ``spectator``, or a seat number. What a seat or a spectator is shown
+is built only from :meth:`Match.view <meeple.engine.match.Match.view>`,
+:func:`~meeple.engine.records.seen_by` (redacted commands and events) and
+``legal``/``can_undo``: the same projection the play protocol sends.
+
+Who may open what: an uploaded log's bytes are the uploader's already, so
+its referee view shows them nothing new. A match hosted by this server is
+the referee's secret while it is played, so it opens only once it is over.
+An opened log is known by a random id (a capability: whoever has the id
+may read it); the debugger keeps :data:`MAX_LOGS` of them in memory, the
+least recently used closed first.
+
+A log that does not verify still opens: its records are shown up to where
+they can be read, and the verify report names the first bad record and
+why. A log whose bytes break off or are corrupt part-way is read up to the
+last sound record before the damage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import secrets
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..engine.codec import options_to_map, readable
+from ..engine.errors import BadPosition, LogError, MeepleError, UnknownGame
+from ..engine.game import ENGINE
+from ..engine.match import Match
+from ..engine.reader import LoadedLog, VerifyReport, read_log, verify_loaded
+from ..engine.records import Record, seen_by
+from ..engine.wire import Json, to_wire
+from .protocol import ErrorCode, ServerError
+
+if TYPE_CHECKING:
+    from .app import MeepleServer
+
+T = TypeVar("T")
+
+#: The largest log the debugger accepts, in bytes.
+MAX_LOG_BYTES = 16 * 1024 * 1024
+#: How many opened logs are kept (the least recently used is closed first).
+MAX_LOGS = 32
+#: The most bytes of opened logs kept at once.
+MAX_TOTAL_BYTES = 128 * 1024 * 1024
+
+
+@attrs.define
+class OpenedLog:
+    """One log open in the debugger: its bytes, what could be read of them, the match folded from it, its report."""
+
+    id: str
+    name: str
+    source: str
+    data: bytes
+    log: LoadedLog
+    match: Match
+    report: VerifyReport
+    #: Records that could be read (all of them, unless the bytes are damaged part-way).
+    readable: int
+    #: Why reading stopped early, or None.
+    damage: str | None
+
+    @property
+    def bad(self) -> int | None:
+        """The first record that failed verification, or None."""
+        d = self.report.first_divergence
+        return None if d is None else d.record
+
+    def summary(self) -> Json:
+        """What the debugger says of the log when it opens: game, seats, records, the report."""
+        h = self.log.header
+        report = self.report
+        d = report.first_divergence
+        return {
+            "id": self.id,
+            "name": self.name,
+            "source": self.source,
+            "game": h.game,
+            "title": self.log.game.info.title,
+            "rules": h.rules,
+            "seats": h.seats,
+            "options": readable(h.options),
+            "engine": h.engine,
+            "records": len(self.log.records),
+            "readable": self.readable,
+            "damage": self.damage,
+            "seed_hidden": self.log.seeds is None,
+            "verify": {
+                "ok": report.ok,
+                "summary": report.summary(),
+                "checked": report.checked,
+                "records": report.records,
+                "first_bad": None if d is None else {"record": d.record, "offset": d.offset, "reason": d.reason},
+                "outcome": None if report.outcome is None else to_wire(report.outcome),
+            },
+        }
+
+
+def _readable_prefix(data: bytes) -> tuple[LoadedLog, str | None]:
+    """The log in ``data``, or as much of it as can be read before the first damaged frame; BAD_LOG if nothing can."""
+    try:
+        return read_log(data), None
+    except LogError as e:
+        if e.offset is None or e.record is None or e.offset >= len(data):
+            raise ServerError(ErrorCode.BAD_LOG, f"this is not a log the debugger can read: {e.message}",
+                              reason=e.message) from None
+        damage = str(e)
+        try:
+            return read_log(data[: e.offset]), damage
+        except MeepleError:
+            raise ServerError(ErrorCode.BAD_LOG, f"this is not a log the debugger can read: {damage}",
+                              reason=damage) from None
+    except UnknownGame as e:
+        raise ServerError(ErrorCode.BAD_LOG, f"this log is of a game this server does not have: {e}",
+                          reason=str(e)) from None
+
+
+def _damage_at(data: bytes) -> tuple[int | None, str]:
+    """The byte offset and reason of the damage that stops ``data`` from reading."""
+    try:
+        read_log(data)
+    except LogError as e:
+        return e.offset, e.message
+    return None, "unreadable"
+
+
+def _fold(log: LoadedLog) -> tuple[LoadedLog, Match, str | None]:
+    """The match of ``log`` (checkpoints not enforced: verify reports them); cut before records the rules cannot fold."""
+    try:
+        return log, log.to_match(check_checkpoints=False), None
+    except LogError as e:
+        cut = e.record if e.record is not None else 0
+        short = attrs.evolve(log, records=log.records[:cut], checkpoints=log.checkpoints[:cut],
+                             hashes=log.hashes[:cut], offsets=log.offsets[:cut])
+        return short, short.to_match(check_checkpoints=False), str(e)
+
+
+def open_log(data: bytes, name: str, source: str) -> OpenedLog:
+    """Read, fold and verify a log's bytes (see the module docstring)."""
+    if len(data) > MAX_LOG_BYTES:
+        raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {MAX_LOG_BYTES} bytes")
+    full, damage = _readable_prefix(data)
+    report = verify_loaded(full)
+    if damage is not None and report.ok:  # the sound records re-decide; the damage is the first bad record
+        from ..engine.reader import Divergence
+
+        n = len(full.records)
+        where = _damage_at(data)
+        report = VerifyReport(False, full.header.game, n, n, Divergence(n, where[0], where[1]), report.seed_revealed)
+    log, match, cut = _fold(full)
+    return OpenedLog(secrets.token_urlsafe(16), name, source, data, log, match, report, len(log.records),
+                     damage or cut)
+
+
+def parse_as(text: str | None, seats: int) -> int | str | None:
+    """The ``as`` parameter: ``"referee"``, None for a spectator, or a seat number."""
+    if text is None or text == "referee":
+        return "referee"
+    if text == "spectator":
+        return None
+    if text.isdigit() and int(text) < seats:
+        return int(text)
+    raise ServerError(ErrorCode.UNKNOWN_SEAT, f"as is referee, spectator or a seat 0..{seats - 1}, not {text!r}")
+
+
+def describe(game: Any, command: Any) -> str:
+    """The game's description of a command; a plain one if the game's own fails (a redacted command it did not expect)."""
+    try:
+        return str(game.describe(command))
+    except Exception:
+        wire = to_wire(command)
+        fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
+        return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
+
+
+def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Json:
+    """A record as ``who`` sees it: the raw record for the referee, else :func:`seen_by`'s projection."""
+    game = opened.match.game
+    if who == "referee":
+        command, events = record.command, record.events
+        extra: dict[str, Json] = {"rng": record.rng}
+    else:
+        seen = seen_by(game, record, who if isinstance(who, int) else None)
+        command, events = seen.command, seen.events
+        extra = {}
+    barrier = bool(command.barrier or any(e.barrier for e in events))
+    return {
+        "seq": record.seq,
+        "actor": record.actor,
+        "engine": record.actor == ENGINE,
+        "command": to_wire(command),
+        "text": describe(game, command),
+        "events": [to_wire(e) for e in events],
+        "barrier": barrier,
+        **extra,
+    }
+
+
+def position_json(opened: OpenedLog, n: int, who: int | str | None) -> Json:
+    """The position after ``n`` records as ``who`` sees it, with where undo and redo lead from it."""
+    m = opened.match
+    try:
+        m.seek(n)
+    except BadPosition as e:
+        raise ServerError(ErrorCode.BAD_MESSAGE, str(e)) from None
+    seat = who if isinstance(who, int) else None
+    out: dict[str, Json] = {"at": n, "as": who, "to_act": [s for s in m.to_act if s != ENGINE]}
+    if who == "referee":
+        out["view"] = to_wire(m.state)
+        out["legal"] = {str(s): [to_wire(c) for c in m.legal(s)] for s in m.to_act if s != ENGINE}
+    else:
+        out["view"] = to_wire(m.view(seat))
+        out["legal"] = [] if seat is None else [to_wire(c) for c in m.legal(seat)]
+        check = m.can_undo(seat) if seat is not None else None
+        out["player_undo"] = None if check is None else {"ok": check.ok, "reason": check.reason}
+    outcome = m.outcome
+    out["outcome"] = None if outcome is None else to_wire(outcome)
+    out["record"] = record_json(opened, m.records[n - 1], who) if n else None
+    # tooling undo and redo over the timeline: by whole commands, as Match.undo and Match.redo go
+    undo_to = redo_to = None
+    if m.can_undo():
+        m.undo()
+        undo_to = m.cursor
+        m.seek(n)
+    if m.can_redo():
+        m.redo()
+        redo_to = m.cursor
+        m.seek(n)
+    out["undo_to"], out["redo_to"] = undo_to, redo_to
+    return out
+
+
+def diff_json(a: OpenedLog, b: OpenedLog) -> Json:
+    """Where two logs part (:func:`meeple.diff.diff_logs`), with the two records at the first difference."""
+    from ..diff import SAME_MATCH, diff_logs
+
+    d = diff_logs(a.log, b.log)
+    out: dict[str, Json] = {"a": a.id, "b": b.id, **d.to_json()}
+    first = d.first_difference
+    na, nb = len(a.log.records), len(b.log.records)
+    same_match = not any(h.field in SAME_MATCH for h in d.header)
+    out["at"] = None if first is None or not same_match else {
+        "a": record_json(a, a.log.records[first], "referee") if first < na else None,
+        "b": record_json(b, b.log.records[first], "referee") if first < nb else None,
+    }
+    return out
+
+
+class Debugger:
+    """The opened logs and the routes over them; every operation on them runs in one thread of its own."""
+
+    def __init__(self, server: MeepleServer) -> None:
+        self.server = server
+        self._logs: collections.OrderedDict[str, OpenedLog] = collections.OrderedDict()
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-debugger")
+        self._lock = threading.Lock()
+
+    def routes(self) -> list[BaseRoute]:
+        """The routes of the debugger's API."""
+        return [
+            Route("/api/debug/logs", self.open, methods=["POST"]),
+            Route("/api/debug/logs/{log_id}", self.summary),
+            Route("/api/debug/logs/{log_id}/records", self.records),
+            Route("/api/debug/logs/{log_id}/at/{n:int}", self.position),
+            Route("/api/debug/logs/{log_id}/log", self.download),
+            Route("/api/debug/logs/{log_id}/fork", self.fork, methods=["POST"]),
+            Route("/api/debug/diff", self.diff),
+        ]
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    # -- the opened logs ---------------------------------------------------------
+    def _keep(self, opened: OpenedLog) -> None:
+        with self._lock:
+            self._logs[opened.id] = opened
+            total = sum(len(o.data) for o in self._logs.values())
+            while len(self._logs) > MAX_LOGS or (total > MAX_TOTAL_BYTES and len(self._logs) > 1):
+                _, dropped = self._logs.popitem(last=False)
+                total -= len(dropped.data)
+
+    def get(self, log_id: str) -> OpenedLog:
+        """An opened log by id (UNKNOWN_LOG if none), now the most recently used."""
+        with self._lock:
+            opened = self._logs.get(log_id)
+            if opened is None:
+                raise ServerError(ErrorCode.UNKNOWN_LOG, "no log open under this id; open it again")
+            self._logs.move_to_end(log_id)
+            return opened
+
+    # -- routes ---------------------------------------------------------------------
+    async def open(self, request: Request) -> Response:
+        """``POST /api/debug/logs``: a log's bytes (any other content type), or JSON ``{"match": ID}``."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip()
+        if kind == "application/json":
+            body = await _json_body(request, self.server.limits.max_message_bytes)
+            extra = sorted(set(body) - {"match"})
+            if extra or not isinstance(body.get("match"), str):
+                raise ServerError(ErrorCode.BAD_MESSAGE, 'open a match of this server with {"match": ID}, or upload a log\'s bytes')
+            mid = body["match"]
+            hub = self.server.hub
+            described = await hub.describe_match(mid)
+            if described["status"] != "over":
+                raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
+                                  "this match is still being played; it opens in the debugger once it is over")
+            match = await hub.match_copy(mid)
+            data = match.to_bytes()
+            opened = await self._run(open_log, data, described.get("name") or f"match {mid}", f"match:{mid}")
+        else:
+            data = await _raw_body(request, MAX_LOG_BYTES)
+            if not data:
+                raise ServerError(ErrorCode.BAD_LOG, "the upload is empty; send a log's bytes", reason="empty")
+            name = request.query_params.get("name", "uploaded log")[:200]
+            opened = await self._run(open_log, data, name, "upload")
+        self._keep(opened)
+        return JSONResponse(opened.summary(), status_code=201, headers={"Cache-Control": "no-store"})
+
+    async def summary(self, request: Request) -> Response:
+        """``GET /api/debug/logs/{log}``."""
+        return JSONResponse(self.get(request.path_params["log_id"]).summary())
+
+    async def records(self, request: Request) -> Response:
+        """``GET /api/debug/logs/{log}/records?as=``: every record as ``as`` sees it."""
+        opened = self.get(request.path_params["log_id"])
+        who = parse_as(request.query_params.get("as"), opened.log.header.seats)
+        body = await self._run(lambda: [record_json(opened, r, who) for r in opened.log.records])
+        return JSONResponse({"as": who, "records": body, "bad": opened.bad})
+
+    async def position(self, request: Request) -> Response:
+        """``GET /api/debug/logs/{log}/at/{n}?as=``: the position after ``n`` records."""
+        opened = self.get(request.path_params["log_id"])
+        who = parse_as(request.query_params.get("as"), opened.log.header.seats)
+        return JSONResponse(await self._run(position_json, opened, request.path_params["n"], who))
+
+    async def download(self, request: Request) -> Response:
+        """``GET /api/debug/logs/{log}/log?at=``: the first ``at`` records (all: the whole log) as a log file."""
+        opened = self.get(request.path_params["log_id"])
+        at = _position(request.query_params.get("at"), opened.readable)
+
+        def make() -> bytes:
+            if at == len(opened.log.records) and opened.damage is None:
+                return opened.data
+            if opened.match.seed_hidden:
+                raise ServerError(ErrorCode.SEED_HIDDEN, "this log hides its seed: it cannot be cut into a new log")
+            return opened.match.fork(at).to_bytes()
+
+        data = await self._run(make)
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in opened.name)[:60] or "log"
+        return Response(data, media_type="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{stem}-{at}.meeple"'})
+
+    async def fork(self, request: Request) -> Response:
+        """``POST /api/debug/logs/{log}/fork`` ``{"at", "new_seed", "bots", "name"}``: host the fork; its match description."""
+        opened = self.get(request.path_params["log_id"])
+        body = await _json_body(request, self.server.limits.max_message_bytes)
+        extra = sorted(set(body) - {"at", "new_seed", "bots", "name", "fallback_bot", "clock"})
+        if extra:
+            raise ServerError(ErrorCode.BAD_MESSAGE, f"unknown field {extra[0]!r}; a fork takes at, new_seed, bots, name")
+        at = body.get("at", opened.readable)
+        if type(at) is not int or not 0 <= at <= opened.readable:
+            raise ServerError(ErrorCode.BAD_MESSAGE, f"at: a record count 0..{opened.readable}")
+        bad = opened.bad
+        if bad is not None and at > bad:
+            raise ServerError(ErrorCode.BAD_CONFIG, f"record {bad} failed verification; fork at {bad} or before")
+        new_seed = body.get("new_seed", False)
+        if not isinstance(new_seed, bool):
+            raise ServerError(ErrorCode.BAD_MESSAGE, "new_seed: true or false")
+        if opened.match.seed_hidden:
+            raise ServerError(ErrorCode.SEED_HIDDEN, "this log hides its seed: it can be replayed, not forked")
+
+        def make() -> Match:
+            return opened.match.fork(at, seed=secrets.randbits(64) if new_seed else None)
+
+        base = await self._run(make)
+        game = base.game
+        options = options_to_map(base.options)
+        variant = _variant_of(game, options)
+        spec = {"game": game.info.id, "variant": variant, "seats": base.seats, "options": options,
+                "bots": body.get("bots", {}), "name": body.get("name") or f"fork of {opened.name} at {at}"[:80]}
+        for key in ("fallback_bot", "clock"):
+            if key in body:
+                spec[key] = body[key]
+        created = await self.server.hub.create(spec, base=base)
+        return JSONResponse(created, status_code=201)
+
+    async def diff(self, request: Request) -> Response:
+        """``GET /api/debug/diff?a=&b=``: where two opened logs part."""
+        q = request.query_params
+        a, b = self.get(q.get("a", "")), self.get(q.get("b", ""))
+        return JSONResponse(await self._run(diff_json, a, b))
+
+    def close(self) -> None:
+        """Forget every opened log and stop the debugger's thread."""
+        with self._lock:
+            self._logs.clear()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _variant_of(game: Any, options: dict[str, Any]) -> str:
+    """The variant whose options ``options`` carry (the first, plain one if none names itself)."""
+    for v in reversed(game.info.variants):
+        try:
+            wanted = game.variant_options(v)
+        except MeepleError:
+            continue
+        if wanted and all(options.get(k) == readable(val) or options.get(k) == val for k, val in wanted.items()):
+            return str(v)
+    return str(game.info.variants[0])
+
+
+def _position(text: str | None, limit: int) -> int:
+    if text is None:
+        return limit
+    if not text.isdigit() or int(text) > limit:
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"at: a record count 0..{limit}")
+    return int(text)
+
+
+async def _raw_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {limit} bytes")
+    chunks = bytearray()
+    async for chunk in request.stream():
+        chunks += chunk
+        if len(chunks) > limit:
+            raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {limit} bytes")
+    return bytes(chunks)
+
+
+async def _json_body(request: Request, limit: int) -> dict[str, Any]:
+    import json
+
+    data = await _raw_body(request, limit)
+    try:
+        body = json.loads(data) if data else {}
+    except (ValueError, RecursionError):
+        raise ServerError(ErrorCode.BAD_JSON, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise ServerError(ErrorCode.BAD_JSON, "the request body is a JSON object")
+    return body

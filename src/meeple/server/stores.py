@@ -1,0 +1,99 @@
+"""Which store a server runs on, from its ``--store`` address.
+
+A server keeps its matches in a database store, and its lobby's tables
+beside them in the same database:
+
+* nothing: ``meeple.db`` in the current directory, a SQLite store (one
+  file, no set-up: ``meeple serve`` runs on a fresh machine);
+* ``sqlite:PATH`` (``sqlite:///abs/path`` too), or a plain path that is not
+  a directory: a SQLite store at ``PATH``;
+* ``postgresql://...`` (or ``postgres://``): a PostgreSQL store (the
+  ``postgres`` extra), in the schema of its ``schema=`` parameter
+  (``meeple`` by default), where several server processes may serve the
+  same matches.
+
+These are the store addresses of :func:`meeple.store.parse_store`; a
+directory (a file store) is refused, since a server needs a database.
+
+>>> server_store(None).location, server_store("sqlite:///srv/m.db").location, server_store("games.db").kind
+('meeple.db', '/srv/m.db', 'sqlite')
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import attrs
+
+from ..store import Durability, Source, parse_store
+from ..store.errors import StoreError
+from .lobby import Lobby, SqliteLobby
+
+#: The store of a server started without ``--store``.
+DEFAULT_STORE = "meeple.db"
+
+
+def server_store(address: str | None) -> Source:
+    """The store an address names, as a server uses it (see the module docstring); StoreError if none."""
+    if address is None:
+        return Source("sqlite", DEFAULT_STORE)
+    if not isinstance(address, str) or not address:
+        raise StoreError(f"a store is sqlite:PATH, a path or postgresql://..., not {address!r}")
+    if "://" in address and not address.startswith(("sqlite:", "postgresql://", "postgres://")):
+        raise StoreError(f"unknown store scheme in {address!r}; use sqlite:PATH, a path or postgresql://...")
+    src = parse_store(address)
+    if src.kind == "file":
+        if os.path.isdir(src.location):
+            raise StoreError(f"{src.location} is a directory: a server keeps its matches in a database "
+                             "(a SQLite file, sqlite:PATH, or postgresql://...)")
+        return Source("sqlite", src.location)
+    return src
+
+
+@attrs.define
+class Opened:
+    """A store and the lobby beside it, open in the current thread."""
+
+    store: Any
+    lobby: Lobby
+
+    def close(self) -> None:
+        """Close both."""
+        try:
+            self.lobby.close()
+        finally:
+            self.store.close()
+
+
+def open_store(address: str | None, durability: Durability = "fsync", *, origin: str | None = None) -> Opened:
+    """Open the store an address names, and the lobby's tables beside it (StoreError if it cannot be).
+
+    ``durability`` is the store's (:class:`~meeple.store.SqliteStore`,
+    :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
+    before any client hears of it; ``"flush"``, it survives the server
+    process being killed but not the machine losing power. ``origin`` names
+    this process in the lobby's change feed (connections of one process share it).
+    """
+    if durability not in ("fsync", "flush"):
+        raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
+    src = server_store(address)
+    if src.kind == "sqlite":
+        parent = os.path.dirname(os.path.abspath(src.location))
+        if not os.path.isdir(parent):
+            raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")
+    store = src.open_store(durability=durability)
+    try:
+        lobby: Lobby
+        if src.kind == "sqlite":
+            lobby = SqliteLobby(src.location, origin=origin)
+        else:
+            try:
+                from .pg_lobby import PostgresLobby
+            except ImportError as e:  # pragma: no cover - the store above needs psycopg as well
+                raise StoreError(f"the PostgreSQL lobby needs psycopg: pip install 'meeple[postgres]' ({e})") from None
+            lobby = PostgresLobby(src.location, getattr(store, "schema", "meeple"), origin=origin)
+    except BaseException:
+        store.close()
+        raise
+    return Opened(store, lobby)

@@ -1,0 +1,348 @@
+"""A hosted match: the ``Match``, its seats, its connected clients, and what each of them is sent.
+
+A table lives in the hub's engine thread: everything here runs there, one
+operation at a time, so a table needs no locks. What a client is sent is
+built only from the public ``Match`` API as its seat may see it:
+``records_for(seat, start)`` (redacted commands and events), ``view(seat)``,
+``legal(seat)`` and ``can_undo(seat)``; seat None is a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..engine.codec import pack
+from ..engine.game import ENGINE, Command
+from ..engine.match import Match
+from ..engine.wire import Json, Wire, to_wire, wire_for
+from .lobby import Marker, MatchRow, SeatRow
+from .protocol import PROTOCOL_VERSION, CloseCode
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as the JSON text the server sends (compact, UTF-8 kept)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Outbox:
+    """What the engine thread sends during one operation, handed to the event loop in one go.
+
+    One wake-up of the loop per operation instead of one per message: an
+    update to a table of six connections is one hand-over, not six.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread: int | None = None  # the engine thread's ident, once it has run an operation
+        self._items: list[tuple[Client, str | tuple[int, str]]] = []
+
+    def put(self, client: Client, item: str | tuple[int, str]) -> None:
+        """Queue ``item`` for ``client`` until :meth:`flush`."""
+        self._items.append((client, item))
+
+    def flush(self) -> None:
+        """Hand everything queued to the event loop, in order."""
+        if self._items:
+            items, self._items = self._items, []
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
+                self.loop.call_soon_threadsafe(_deliver, items)
+
+
+def _deliver(items: list[tuple[Client, str | tuple[int, str]]]) -> None:
+    for client, item in items:
+        client._push(item)
+
+
+class Client:
+    """One WebSocket connection as the hub sees it.
+
+    ``seat``, ``table``, ``cursor`` and ``head`` belong to the engine thread
+    (what this client has been shown); ``send`` and ``close`` may be called
+    from any thread and queue the work on the event loop, in order (from
+    the engine thread, through the hub's :class:`Outbox`).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int, on_overflow: Callable[[Client], None],
+                 outbox: Outbox | None = None) -> None:
+        self.loop = loop
+        self.outbox = outbox
+        self.limit = limit
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self._on_overflow = on_overflow
+        self.closed = False
+        #: the match this connection is for (from its address)
+        self.match_id = ""
+        # engine-thread state
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.cursor = 0
+        self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for this client (thread-safe; order is kept)."""
+        self._post(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Queue a close after what is queued already (thread-safe)."""
+        self._post((code, reason))
+
+    def _post(self, item: str | tuple[int, str]) -> None:
+        outbox = self.outbox
+        if outbox is not None and outbox.thread == threading.get_ident():
+            outbox.put(self, item)
+        else:
+            self.loop.call_soon_threadsafe(self._push, item)
+
+    def _push(self, item: str | tuple[int, str]) -> None:
+        if self.closed:
+            return
+        if isinstance(item, tuple):
+            self.closed = True
+        elif self.queue.qsize() >= self.limit:
+            self.closed = True
+            self._on_overflow(self)
+            return
+        self.queue.put_nowait(item)
+
+
+class Table:
+    """One hosted match (engine thread only)."""
+
+    def __init__(self, row: MatchRow, seats: list[SeatRow], match: Match, bots: dict[str, Callable[[int], Any]]) -> None:
+        self.row = row
+        self.id = row.id
+        self.seats = seats
+        self.match = match
+        self.game = match.game
+        self.wire: Wire = wire_for(match.game)
+        self.clients: set[Client] = set()
+        #: Bumped by every change of position; a bot move or a clock decided at another version is dropped.
+        self.version = 0
+        #: What the store holds: its record count and the chain hash at its end.
+        self.stored = (match.cursor, match.head_hash)
+        #: This process's commits not yet heard back from the store's notifications, as (start, stop).
+        self.own: list[tuple[int, int]] = []
+        seeds = match.header().seeds or ()
+        # the key that masks chain hashes for clients: derived from the seeds, which no client knows
+        self._head_key = hashlib.blake2b(pack([list(s) for s in seeds]), key=b"meeple-server-head",
+                                         digest_size=16).digest()
+        self._factories = bots
+        self._bots: dict[tuple[int, str], Any] = {}
+        #: seat -> (monotonic deadline, key) for every taken human seat to act, when the match has a clock
+        self.deadlines: dict[int, tuple[float, int]] = {}
+        #: seat -> the version a bot move (or a clock's fallback move) is under way for
+        self.pending: dict[int, int] = {}
+        self.redo_actor: int | None = None
+        #: Whether the lobby holds an undo marker for this match (so a play at the store's end need not look)
+        self.marked = False
+        self._note_redo()
+
+    # -- seats ----------------------------------------------------------------------
+    def bot_name(self, seat: int) -> str | None:
+        """The bot playing ``seat``, or None for a person's seat."""
+        row = self.seats[seat]
+        return row.bot if row.kind == "bot" else None
+
+    def bot(self, seat: int, name: str) -> Any:
+        """The bot instance ``name`` for ``seat`` (kept, so a bot with memory keeps it)."""
+        key = (seat, name)
+        bot = self._bots.get(key)
+        if bot is None:
+            row = self.seats[seat]
+            seed = (row.bot_seed or 0) if row.kind == "bot" else int.from_bytes(
+                hashlib.blake2b(f"{self.id}/{seat}/{name}".encode(), digest_size=8).digest(), "big")
+            bot = self._bots[key] = self._factories[name](seed)
+        return bot
+
+    def humans_to_act(self) -> list[int]:
+        """Seats of people (joined) that may act now."""
+        return [s for s in self.match.to_act if s != ENGINE and self.seats[s].kind == "human" and self.seats[s].taken]
+
+    def bots_to_act(self) -> list[int]:
+        """Seats of bots that may act now."""
+        return [s for s in self.match.to_act if s != ENGINE and self.seats[s].kind == "bot"]
+
+    # -- position ----------------------------------------------------------------------
+    def raw_head(self, cursor: int | None = None) -> bytes:
+        """The chain hash after record ``cursor - 1`` (referee-side; never sent)."""
+        m = self.match
+        return m.record_hash((m.cursor if cursor is None else cursor) - 1)
+
+    def masked(self, raw: bytes) -> str:
+        """What clients are shown of a chain hash: BLAKE2b-128 keyed by a secret of the match, in hex.
+
+        A raw chain hash commits to every hidden card and die: a seat that
+        knows all but a few of them could find those few by trying each. The
+        masked hash names the position just as well (it changes with every
+        record and every branch) and reveals nothing.
+        """
+        return hashlib.blake2b(raw, key=self._head_key, digest_size=16).hexdigest()
+
+    def marker(self) -> Marker | None:
+        """The lobby's undo marker for the current position (None when the cursor is at the store's end)."""
+        count, head = self.stored
+        if self.match.cursor == count:
+            return None
+        return Marker(self.match.cursor, count, head)
+
+    def _note_redo(self) -> None:
+        m = self.match
+        self.redo_actor = None
+        if m.can_redo():
+            here = m.cursor
+            m.redo()
+            self.redo_actor = m.records[here].actor
+            m.seek(here)
+
+    def moved(self) -> None:
+        """Record that the position changed (after play, undo, redo or a reload)."""
+        self.version += 1
+        self._note_redo()
+
+    def next_undone(self) -> tuple[int, Command] | None:
+        """The (actor, command) a redo would replay now, or None."""
+        m = self.match
+        if not m.can_redo():
+            return None
+        here = m.cursor
+        m.redo()
+        rec = m.records[here]
+        m.seek(here)
+        return rec.actor, rec.command
+
+    # -- what clients are sent ---------------------------------------------------------
+    def seat_state(self, seat: int | None) -> dict[str, Json]:
+        """The part of every position message that depends on the seat: view, legal commands, undo, redo, clock."""
+        m = self.match
+        state: dict[str, Json] = {"view": to_wire(m.view(seat))}
+        if seat is None:
+            state["legal"] = []
+            state["undo"] = {"ok": False, "reason": "spectators do not undo"}
+            state["redo"] = False
+        else:
+            state["legal"] = [to_wire(c) for c in m.legal(seat)]
+            check = m.can_undo(seat)
+            state["undo"] = {"ok": check.ok, "reason": check.reason}
+            state["redo"] = self.redo_actor == seat
+        state["clock"] = self.clock_for(seat)
+        outcome = m.outcome
+        state["outcome"] = None if outcome is None else to_wire(outcome)
+        return state
+
+    def clock_for(self, seat: int | None) -> Json:
+        """``{"limit", "remaining"}`` for a seat under a clock (remaining: None unless it is to act), else None."""
+        if self.row.clock is None:
+            return None
+        deadline = self.deadlines.get(seat) if seat is not None else None
+        remaining = None if deadline is None else round(max(0.0, deadline[0] - time.monotonic()), 3)
+        return {"limit": self.row.clock, "remaining": remaining}
+
+    def records(self, seat: int | None, start: int) -> list[Json]:
+        """The records ``start..cursor`` as ``seat`` sees them, in wire form."""
+        return [self.wire.record(r) for r in self.match.records_for(seat, start)]
+
+    def position(self) -> dict[str, Json]:
+        """The fields every position message carries: cursor and masked head hash."""
+        return {"cursor": self.match.cursor, "head": self.masked(self.raw_head())}
+
+    def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
+        """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
+        msg: dict[str, Json] = {
+            "type": "sync",
+            "protocol": PROTOCOL_VERSION,
+            "match": self.id,
+            "game": self.game.info.id,
+            "seats": self.match.seats,
+            "seat": client.seat,
+            **self.position(),
+            "from": start,
+            "records": self.records(client.seat, start),
+            **self.seat_state(client.seat),
+            "players": self.players(),
+        }
+        if ref is not None:
+            msg["ref"] = ref
+        self._sent(client)
+        client.send(dumps(msg))
+
+    def _sent(self, client: Client) -> None:
+        client.cursor = self.match.cursor
+        client.head = self.raw_head()
+
+    def broadcast(self, kind: str, cause: str, by: int | None, before: tuple[int, bytes],
+                  requester: Client | None = None, ref: Json = None) -> None:
+        """Bring every client from position ``before`` (cursor, raw head) to the current one.
+
+        ``kind`` is ``update`` (records were added after ``before``) or
+        ``rewind`` (the cursor went back: clients drop the records after it).
+        A client that is not at ``before`` (it never should be) gets a full sync.
+        """
+        per_seat: dict[int | None, dict[str, Json]] = {}
+        for client in list(self.clients):
+            if (client.cursor, client.head) != before:
+                self.sync(client)
+                continue
+            body = per_seat.get(client.seat)
+            if body is None:
+                body = {"type": kind, "cause": cause, "by": by, **self.position()}
+                if kind == "update":
+                    body["from"] = before[0]
+                    body["records"] = self.records(client.seat, before[0])
+                body.update(self.seat_state(client.seat))
+                per_seat[client.seat] = body
+            msg = body if client is not requester or ref is None else {**body, "ref": ref}
+            self._sent(client)
+            client.send(dumps(msg))
+
+    def catch_up(self, cause: str) -> None:
+        """Bring every client to the current position after the match was read again from the store.
+
+        A client whose position is still on the match's branch gets the
+        records after it (an ``update``); any other a whole ``sync``.
+        """
+        m = self.match
+        per_seat: dict[tuple[int | None, int], dict[str, Json]] = {}
+        for client in list(self.clients):
+            if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
+                self.sync(client)
+                continue
+            if client.cursor == m.cursor:
+                continue
+            key = (client.seat, client.cursor)
+            body = per_seat.get(key)
+            if body is None:
+                body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
+                        "records": self.records(client.seat, client.cursor), **self.seat_state(client.seat)}
+                per_seat[key] = body
+            self._sent(client)
+            client.send(dumps(body))
+
+    def players(self) -> list[Json]:
+        """The seats as everyone may see them: kind, bot, name, whether taken, how many connections."""
+        online: dict[int, int] = {}
+        for c in self.clients:
+            if c.seat is not None:
+                online[c.seat] = online.get(c.seat, 0) + 1
+        return [
+            {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
+             "online": online.get(s.seat, 0)}
+            for s in self.seats
+        ]
+
+    def tell_players(self) -> None:
+        """Send every client the seats (after a join, a connect or a disconnect)."""
+        text = dumps({"type": "players", "players": self.players()})
+        for client in self.clients:
+            client.send(text)
+
+    def close_all(self, code: int = CloseCode.GOING_AWAY, reason: str = "server shutting down") -> None:
+        """Close every client's socket."""
+        for client in self.clients:
+            client.close(code, reason)

@@ -1,0 +1,262 @@
+// Saboteur's board: the maze with every card's tunnels, the goals, the players (tools, fronts, roles as
+// this seat knows them, gold), and the hand as card pictures. A seat picks a card, then where it goes.
+//
+// Drawn from the view's wire form (meeple.games.saboteur.view.View) and the catalog of card kinds
+// (meeple.web.catalogs.saboteur): edges are bit masks N=1, E=2, S=4, W=8.
+
+const N = 1, E = 2, S = 4, W = 8;
+const CELL = 52; // a board cell, in SVG units
+const EDGE_POINT = { [N]: [0.5, 0], [E]: [1, 0.5], [S]: [0.5, 1], [W]: [0, 0.5] };
+const TURN = (m) => ((m << 2) | (m >> 2)) & 15;
+const BITS = [N, E, S, W];
+const TOOL_SHORT = { pickaxe: "pick", lantern: "lamp", cart: "cart" };
+const FRONT_LABEL = {
+  "broken-pickaxe": "pickaxe broken", "broken-lantern": "lantern broken", "broken-cart": "cart broken",
+  trapped: "trapped", theft: "thief",
+};
+const ACTION_COLOUR = {
+  break: "#c0392b", repair: "#2e8b57", rockfall: "#7f6a55", map: "#2f6690", theft: "#8e44ad",
+  hands_off: "#8e44ad", swap_hand: "#8e44ad", inspection: "#8e44ad", swap_hats: "#8e44ad", trapped: "#8e44ad",
+  free: "#8e44ad",
+};
+const ROLE_LABEL = {
+  miner: "miner", saboteur: "saboteur", "green-miner": "green miner", "blue-miner": "blue miner", boss: "boss",
+  profiteer: "profiteer", geologist: "geologist",
+};
+
+/** A card's tunnels as SVG, in a square of `size` at (x, y). */
+function tunnels(ctx, kind, rotated, x, y, size) {
+  const { svg } = ctx;
+  const edges = rotated ? TURN(kind.edges) : kind.edges;
+  const groups = kind.groups.map((g) => (rotated ? TURN(g) : g));
+  const pt = (bit, f = 1) => {
+    const [px, py] = EDGE_POINT[bit];
+    return [x + size * (0.5 + (px - 0.5) * f), y + size * (0.5 + (py - 0.5) * f)];
+  };
+  const cx = x + size / 2, cy = y + size / 2;
+  const width = size * 0.26;
+  const parts = [];
+  const joined = groups.reduce((a, g) => a | g, 0);
+  groups.forEach((g, i) => {
+    const bits = BITS.filter((b) => g & b);
+    let d;
+    if (bits.length === 1) {
+      const [ex, ey] = pt(bits[0]);
+      d = `M${ex},${ey} L${cx},${cy}`;
+    } else if (bits.length === 2 && groups.length > 1) {
+      const [ax, ay] = pt(bits[0]);
+      const [bx, by] = pt(bits[1]);
+      d = `M${ax},${ay} Q${cx},${cy} ${bx},${by}`;
+    } else {
+      d = bits.map((b) => { const [ex, ey] = pt(b); return `M${ex},${ey} L${cx},${cy}`; }).join(" ");
+    }
+    if (i > 0) parts.push(svg("path", { d, stroke: "#7a5c3e", "stroke-width": width + 4, fill: "none" }));
+    parts.push(svg("path", { d, stroke: "#f3e6cc", "stroke-width": width, fill: "none", "stroke-linecap": "butt" }));
+  });
+  for (const b of BITS) {
+    if (!(edges & b) || joined & b) continue; // a dead-end stub
+    const [ex, ey] = pt(b);
+    const [sx, sy] = pt(b, 0.45);
+    parts.push(svg("path", { d: `M${ex},${ey} L${sx},${sy}`, stroke: "#f3e6cc", "stroke-width": width, fill: "none" }));
+    parts.push(svg("circle", { cx: sx, cy: sy, r: width * 0.62, fill: "#3b2f2a" }));
+  }
+  if (groups.length === 0 && edges) parts.push(svg("circle", { cx, cy, r: width * 0.5, fill: "#3b2f2a" }));
+  if (kind.ladder) {
+    parts.push(svg("path", { d: `M${cx - 5},${cy - 8} v16 M${cx + 5},${cy - 8} v16 M${cx - 5},${cy - 3} h10 M${cx - 5},${cy + 3} h10`, stroke: "#e9c46a", "stroke-width": 1.6 }));
+  }
+  if (kind.door) {
+    parts.push(svg("rect", { x: cx - 4, y: cy - 9, width: 8, height: 18, rx: 2, fill: kind.door === "green" ? "#2e8b57" : "#2f6690" }));
+  }
+  if (kind.crystals) {
+    parts.push(svg("path", { d: `M${x + size - 11},${y + 4} l5,5 -5,6 -5,-6z`, fill: "#d35db2" }));
+  }
+  return parts;
+}
+
+/** A card picture: a path card's tunnels, or an action card's name. */
+function cardPicture(ctx, kindId, x, y, w, h, rotated = false) {
+  const { svg } = ctx;
+  const kind = ctx.catalog.kinds[kindId];
+  const g = svg("g", { class: "card", dataset: { kind: kind.name } });
+  g.append(svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: kind.category === "path" ? "#a47148" : "#f7f2ea", stroke: "#8b7355", "stroke-width": 1 }));
+  if (kind.category === "path") {
+    const side = Math.min(w, h - 14);
+    g.append(...tunnels(ctx, kind, rotated, x + (w - side) / 2, y + 2, side));
+    g.append(svg("text", { x: x + w / 2, y: y + h - 4, "text-anchor": "middle", class: "small", fill: "#fff" }, kind.name.replace(/-/g, " ").slice(0, 14)));
+  } else {
+    const colour = ACTION_COLOUR[kind.action] || "#555";
+    g.append(svg("rect", { x: x + 3, y: y + 3, width: w - 6, height: 16, rx: 3, fill: colour }));
+    g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, kind.action.replace(/_/g, " ")));
+    const words = kind.name.replace(/-/g, " ").split(" ");
+    words.slice(0, 3).forEach((word, i) => g.append(svg("text", { x: x + w / 2, y: y + 34 + i * 11, "text-anchor": "middle", class: "small" }, word)));
+    if (kind.tools.length) {
+      g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour }, kind.tools.map((t) => TOOL_SHORT[t]).join("+")));
+    }
+  }
+  return g;
+}
+
+function goalPicture(ctx, goal, index, x, y, known) {
+  const { svg } = ctx;
+  const g = svg("g", { class: "goal", dataset: { goal: index } });
+  if (goal.kind === null) {
+    g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: "#3b2f2a", stroke: "#8b7355" }));
+    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? `${known}?` : "goal"));
+    if (known) g.append(svg("title", {}, `you looked: ${known}`));
+  } else {
+    const edges = ctx.catalog.goal_edges[goal.kind];
+    const kind = { edges, groups: [edges], ladder: false, door: null, crystals: 0 };
+    g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: goal.kind === "gold" ? "#d4a017" : "#6e6259", stroke: "#3b2f2a" }));
+    g.append(...tunnels(ctx, kind, goal.rotated, x, y, CELL));
+    g.append(svg("text", { x: x + CELL / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, goal.kind === "gold" ? "GOLD" : "coal"));
+  }
+  return g;
+}
+
+/** How a command reads on a choice button. */
+export function describe(c, state) {
+  const kinds = (state.catalog || {}).kinds || [];
+  const name = (id) => (kinds[id] ? kinds[id].name.replace(/-/g, " ") : `card ${id}`);
+  switch (c.type) {
+    case "path": return `${name(c.card)} at (${c.col}, ${c.row})${c.rotated ? ", turned" : ""}`;
+    case "break": return `${name(c.card)} on seat ${c.target}`;
+    case "repair": return `repair ${c.tool} of seat ${c.target}`;
+    case "rockfall": return `rockfall at (${c.col}, ${c.row})`;
+    case "map": return `look at goal ${c.goal}`;
+    case "discard": return c.cards === null ? "pass, discarding" : `pass, discarding ${c.cards.map(name).join(" + ")}`;
+    case "clear": return c.cards === null ? `clear ${c.removed}` : `clear ${c.removed} with ${c.cards.map(name).join(" + ")}`;
+    case "act": return `${name(c.card)} on seat ${c.target}`;
+    case "swap_hand": return `swap hands with seat ${c.target}`;
+    case "inspect": return `inspect seat ${c.target}`;
+    case "take": return `take a gold card of ${c.value}`;
+    case "steal": return `steal from seat ${c.target}`;
+    case "deal": return "deal a round";
+    case "settle": return "pay the round";
+    default: return c.type;
+  }
+}
+
+export function render(ctx) {
+  const { svg, view: v } = ctx;
+  const sel = ctx.selected; // a card kind id, once one is chosen
+  const label = (c) => describe(c, ctx);
+  const legal = ctx.legal;
+  const withCard = (c) => sel !== null && c.card === sel;
+  const pathMoves = legal.filter((c) => c.type === "path" && withCard(c));
+  const rockfalls = legal.filter((c) => c.type === "rockfall" && withCard(c));
+  // the maze's extent: every card, goal and legal target, with a margin
+  const places = [[0, 0], ...ctx.catalog.goal_positions, ...v.cells.map((c) => [c.col, c.row]), ...pathMoves.map((c) => [c.col, c.row])];
+  const cols = places.map((p) => p[0]), rows = places.map((p) => p[1]);
+  const c0 = Math.min(...cols) - 1, c1 = Math.max(...cols) + 1, r0 = Math.min(...rows) - 1, r1 = Math.max(...rows) + 1;
+  const mazeW = (c1 - c0 + 1) * CELL, mazeH = (r1 - r0 + 1) * CELL;
+  const px = (col) => (col - c0) * CELL, py = (row) => (row - r0) * CELL + 24;
+  const perRow = Math.min(v.seats, 6);
+  const panelW = 150, panelH = 92;
+  const width = Math.max(mazeW, perRow * (panelW + 8), 8 * 62 + 140);
+  const playersY = mazeH + 40;
+  const handY = playersY + Math.ceil(v.seats / perRow) * (panelH + 8) + 26;
+  const height = handY + 110;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "saboteur", role: "img", "aria-label": "Saboteur board" });
+  const title = v.phase === "over" ? "The game is over" : `Round ${v.round} of ${ctx.catalog.rounds} · ${v.phase}` +
+    (v.phase === "play" ? ` · seat ${v.turn} to play` : "") + ` · pile ${v.pile_size}`;
+  root.append(svg("text", { x: 4, y: 16, class: "title" }, title));
+  root.append(svg("rect", { x: 0, y: 24, width: mazeW, height: mazeH, fill: "#4a3f36", rx: 6 }));
+  // legal target cells for the chosen path card
+  const byPlace = new Map();
+  for (const c of pathMoves) {
+    const k = `${c.col},${c.row}`;
+    if (!byPlace.has(k)) byPlace.set(k, []);
+    byPlace.get(k).push(c);
+  }
+  for (const [k, cmds] of byPlace) {
+    const [col, row] = k.split(",").map(Number);
+    const g = svg("g", { class: "cell", dataset: { col, row } },
+      svg("rect", { class: "hit", x: px(col) + 2, y: py(row) + 2, width: CELL - 4, height: CELL - 4, rx: 5, fill: "#ffffff30", stroke: "#6ea8fe" }),
+      ...tunnels(ctx, ctx.catalog.kinds[sel], cmds[0].rotated, px(col) + 6, py(row) + 6, CELL - 12).map((e) => { e.setAttribute("opacity", "0.35"); return e; }));
+    ctx.offer(g, cmds, label);
+    root.append(g);
+  }
+  // the start, the cards laid, the goals
+  const start = { edges: ctx.catalog.start_edges, groups: [ctx.catalog.start_edges], ladder: true, door: null, crystals: 0 };
+  root.append(svg("g", { class: "start" },
+    svg("rect", { x: px(0), y: py(0), width: CELL, height: CELL, rx: 5, fill: "#2e8b57", stroke: "#1b5e3b" }),
+    ...tunnels(ctx, start, false, px(0), py(0), CELL)));
+  for (const cell of v.cells) {
+    const g = svg("g", { class: "laid", dataset: { col: cell.col, row: cell.row } },
+      svg("rect", { class: "hit", x: px(cell.col), y: py(cell.row), width: CELL, height: CELL, rx: 4, fill: "#a47148", stroke: "#5b4636" }),
+      ...tunnels(ctx, ctx.catalog.kinds[cell.kind], cell.rotated, px(cell.col), py(cell.row), CELL),
+      svg("title", {}, ctx.catalog.kinds[cell.kind].name + (cell.rotated ? " (turned)" : "")));
+    ctx.offer(g, rockfalls.filter((c) => c.col === cell.col && c.row === cell.row), label);
+    root.append(g);
+  }
+  const known = new Map(v.known_goals.map(([i, kind]) => [i, kind]));
+  v.goals.forEach((goal, i) => {
+    const g = goalPicture(ctx, goal, i, px(goal.col), py(goal.row), known.get(i));
+    ctx.offer(g, legal.filter((c) => c.type === "map" && withCard(c) && c.goal === i), label);
+    root.append(g);
+  });
+  // the players
+  const roleOf = new Map(v.inspected.map(([s, r]) => [s, `${ROLE_LABEL[r]} (inspected)`]));
+  const lastResult = v.results.length ? v.results[v.results.length - 1] : null;
+  if (v.role && v.seat !== null) roleOf.set(v.seat, ROLE_LABEL[v.role]);
+  if (lastResult && v.phase !== "play") lastResult.roles.forEach((r, s) => roleOf.set(s, ROLE_LABEL[r]));
+  root.append(svg("text", { x: 4, y: playersY - 8, class: "title" }, "Players"));
+  for (let s = 0; s < v.seats; s++) {
+    const x = (s % perRow) * (panelW + 8), y = playersY + Math.floor(s / perRow) * (panelH + 8);
+    const onTurn = v.phase === "play" && v.turn === s;
+    const g = svg("g", { class: ["player-panel", `seat-${s}`], dataset: { seat: s } },
+      svg("rect", { class: "hit", x, y, width: panelW, height: panelH, rx: 8, fill: onTurn ? "#fff3d6" : "#fffdf9", stroke: "#b9ab9b" }),
+      svg("circle", { cx: x + 12, cy: y + 14, r: 6, class: "seat-fill" }),
+      svg("text", { x: x + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? " · you" : ""}`.slice(0, 24)),
+      svg("text", { x: x + 8, y: y + 34, class: "small" }, `${v.hand_sizes[s] ?? 0} cards` + (roleOf.has(s) ? ` · ${roleOf.get(s)}` : "")));
+    const fronts = v.front[s] || [];
+    fronts.forEach((f, i) => {
+      const item = svg("g", { class: "front", dataset: { front: f } },
+        svg("rect", { class: "hit", x: x + 6 + i * 47, y: y + 42, width: 44, height: 16, rx: 3, fill: f.startsWith("broken") ? "#f4c7c3" : "#e5d4f0", stroke: "#a55" }),
+        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small" }, (FRONT_LABEL[f] || f).split(" ")[0]));
+      item.append(svg("title", {}, FRONT_LABEL[f] || f));
+      ctx.offer(item, legal.filter((c) => c.type === "clear" && s === v.seat && c.removed === f && (sel === null || (c.cards || []).includes(sel))), label);
+      g.append(item);
+    });
+    const gold = v.gold ? `${v.gold[s]} gold` : s === v.seat && v.my_gold !== null ? `${v.my_gold} gold (yours)` : v.holds_gold ? (v.holds_gold[s] ? "holds gold" : "no gold") : "";
+    g.append(svg("text", { x: x + 8, y: y + 76, class: "small" }, gold + (v.thieves.includes(s) ? " · thief" : "")));
+    const aimed = legal.filter((c) => ["break", "repair", "act", "swap_hand", "inspect"].includes(c.type) && withCard(c) && c.target === s)
+      .concat(legal.filter((c) => c.type === "steal" && c.target === s));
+    ctx.offer(g, aimed, label);
+    root.append(g);
+  }
+  // the base game's gold offer
+  if (v.offer.length) {
+    root.append(svg("text", { x: mazeW + 10, y: 40, class: "label" }, "Choose a gold card:"));
+    v.offer.forEach((value, i) => {
+      const g = svg("g", { class: "gold-card", dataset: { value } },
+        svg("rect", { class: "hit", x: mazeW + 10 + i * 38, y: 48, width: 34, height: 48, rx: 4, fill: "#f6d365", stroke: "#b8860b" }),
+        svg("text", { x: mazeW + 27 + i * 38, y: 78, "text-anchor": "middle", class: "title" }, value));
+      ctx.offer(g, legal.filter((c) => c.type === "take" && c.value === value), label);
+      root.append(g);
+    });
+  }
+  // the hand
+  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" : "Your hand" + (sel !== null ? " · now click where it goes" : "")));
+  const playable = new Set(legal.filter((c) => c.card !== undefined && c.type !== "discard").map((c) => c.card));
+  const discardable = new Set(legal.filter((c) => c.type === "discard" || c.type === "clear").flatMap((c) => c.cards || []));
+  v.hand.forEach((kindId, i) => {
+    const g = cardPicture(ctx, kindId, i * 62, handY, 58, 92);
+    g.dataset.slot = i;
+    if (playable.has(kindId) || discardable.has(kindId)) ctx.selects(g, kindId);
+    root.append(g);
+  });
+  const discards = sel === null ? [] : legal.filter((c) => c.type === "discard" && (c.cards || []).includes(sel));
+  const pileX = Math.max(v.hand.length, 6) * 62 + 16;
+  const pile = svg("g", { class: "discard-pile" },
+    svg("rect", { class: "hit", x: pileX, y: handY, width: 110, height: 92, rx: 6, fill: "#efe7dc", stroke: "#8b7355", "stroke-dasharray": "4 3" }),
+    svg("text", { x: pileX + 55, y: handY + 42, "text-anchor": "middle", class: "label" }, "pass:"),
+    svg("text", { x: pileX + 55, y: handY + 58, "text-anchor": "middle", class: "label" }, "discard here"));
+  ctx.offer(pile, discards, label);
+  root.append(pile);
+  // the last round's result
+  if (lastResult && v.phase !== "play") {
+    root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label" }, `Round ${lastResult.number}: ${lastResult.team} won`));
+  }
+  ctx.root.replaceChildren(root);
+}

@@ -1,0 +1,278 @@
+// The replay debugger: open a log (an upload, or a finished match of this server), walk its timeline as
+// the referee or any seat, see each record's events, undo and redo by whole commands, see where verify
+// failed, fork at any record and continue, and diff against another log.
+
+import { ApiError, get, keepSeat, page, post } from "./api.js";
+import { Chooser, describe, makeContext, render as genericRender, tree } from "./board.js";
+import { h, mount, toast } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  log: null, // the summary of the opened log
+  records: [], // as state.as sees them
+  as: "referee",
+  at: 0,
+  position: null,
+  board: null,
+  catalog: null,
+  games: [],
+  loading: 0,
+};
+
+function fail(e) {
+  toast(e instanceof ApiError ? e.message : String(e), "error");
+}
+
+async function openUpload(file, name) {
+  const bytes = await file.arrayBuffer();
+  return post("api/debug/logs", bytes, { raw: true, params: { name } });
+}
+
+async function opened(summary) {
+  state.log = summary;
+  state.as = "referee";
+  document.body.dataset.log = summary.id;
+  history.replaceState(null, "", `debug?log=${encodeURIComponent(summary.id)}`);
+  $("title").textContent = `${summary.name} · ${summary.title} · ${summary.seats} seats · ${summary.records} records`;
+  mount($("as"), h("option", { value: "referee" }, "the referee (everything)"), h("option", { value: "spectator" }, "a spectator"),
+    Array.from({ length: summary.seats }, (_, s) => h("option", { value: String(s) }, `seat ${s}`)));
+  $("as").value = "referee";
+  const info = await get(`api/web/boards/${encodeURIComponent(summary.game)}`);
+  state.catalog = info.catalog;
+  state.board = null;
+  if (info.module) {
+    try {
+      state.board = await import(new URL(info.module, document.baseURI).href);
+    } catch (e) {
+      toast(`The board did not load (${e.message}); showing the view as a tree.`, "error");
+    }
+  }
+  drawVerdict();
+  drawFork();
+  $("workspace").hidden = false;
+  $("side").hidden = false;
+  $("scrub").max = summary.readable;
+  $("jump").max = summary.readable;
+  await loadRecords();
+  const bad = summary.verify.first_bad;
+  await go(bad && bad.record !== null ? Math.min(bad.record + 1, summary.readable) : summary.readable);
+}
+
+function drawVerdict() {
+  const v = state.log.verify;
+  const box = $("verdict");
+  box.className = `verdict ${v.ok ? "ok" : "bad"}`;
+  document.body.dataset.verified = v.ok ? "ok" : "failed";
+  const bad = v.first_bad;
+  mount(box,
+    h("b", {}, v.ok ? "verify: ok" : "verify: FAILED"), " — ", v.summary,
+    bad && bad.record !== null ? h("span", {}, " ", h("button", { id: "goto-bad", onclick: () => go(Math.min(bad.record + 1, state.log.readable)) }, `show record ${bad.record + 1}`)) : null,
+    state.log.damage ? h("div", { class: "muted" }, `Read up to record ${state.log.readable}: ${state.log.damage}`) : null,
+    state.log.seed_hidden ? h("div", { class: "muted" }, "This log hides its seed: it can be replayed, not re-decided or forked.") : null);
+}
+
+async function loadRecords() {
+  const body = await get(`api/debug/logs/${state.log.id}/records`, { as: state.as });
+  state.records = body.records;
+  drawTimeline();
+  drawRecordList();
+}
+
+function badRecord() {
+  const bad = state.log.verify.first_bad;
+  return bad && bad.record !== null ? bad.record : null;
+}
+
+function drawTimeline() {
+  const bad = badRecord();
+  const ticks = state.records.map((r, i) => h("button", {
+    class: ["tick", r.engine ? "engine" : "", r.barrier ? "barrier" : "", i < state.at ? "done" : "",
+      i === state.at - 1 ? "current" : "", i === bad ? "bad" : "", bad !== null && i > bad ? "unverified" : ""],
+    title: `${r.seq + 1}. ${r.engine ? "engine" : `seat ${r.actor}`}: ${r.text}` + (i === bad ? ` — FAILED: ${state.log.verify.first_bad.reason}` : ""),
+    dataset: { seq: r.seq },
+    onclick: () => go(i + 1),
+  }));
+  if (bad !== null && bad >= state.records.length) {
+    ticks.push(h("button", { class: "tick bad", title: `record ${bad + 1}: ${state.log.verify.first_bad.reason}`, dataset: { seq: bad }, onclick: () => go(state.records.length) }));
+  }
+  mount($("timeline"), ticks);
+}
+
+function drawRecordList() {
+  const bad = badRecord();
+  mount($("records"), state.records.map((r, i) => h("li", {
+    class: [i === state.at - 1 ? "current" : "", i === bad ? "bad" : ""], dataset: { seq: r.seq }, onclick: () => go(i + 1),
+  }, r.engine ? h("i", {}, "engine: ") : h("b", {}, `seat ${r.actor}: `), r.text, i === bad ? h("div", {}, `✗ ${state.log.verify.first_bad.reason}`) : null)));
+  if (bad !== null && bad >= state.records.length) {
+    $("records").append(h("li", { class: "bad", dataset: { seq: bad } }, `record ${bad + 1}: ✗ ${state.log.verify.first_bad.reason}`));
+  }
+}
+
+async function go(n) {
+  n = Math.max(0, Math.min(n, state.log.readable));
+  state.loading += 1;
+  document.body.dataset.loading = "true";
+  try {
+    state.position = await get(`api/debug/logs/${state.log.id}/at/${n}`, { as: state.as });
+    state.at = n;
+  } catch (e) {
+    fail(e);
+  } finally {
+    state.loading -= 1;
+    if (state.loading === 0) document.body.dataset.loading = "false";
+  }
+  drawPosition();
+}
+
+function drawPosition() {
+  const p = state.position;
+  const n = state.at;
+  document.body.dataset.at = n;
+  $("scrub").value = n;
+  $("jump").value = n;
+  $("where").textContent = `${n} / ${state.log.readable}` + (p.to_act.length ? ` · to act: ${p.to_act.map((s) => `seat ${s}`).join(", ")}` : "");
+  $("back").disabled = $("first").disabled = n === 0;
+  $("next").disabled = $("last").disabled = n >= state.log.readable;
+  $("undo").disabled = p.undo_to === null;
+  $("redo").disabled = p.redo_to === null;
+  $("download").href = `api/debug/logs/${state.log.id}/log?at=${n}`;
+  $("fork").disabled = state.log.seed_hidden || (badRecord() !== null && n > badRecord());
+  $("fork").textContent = `Fork at ${n} and play`;
+  drawTimeline();
+  drawRecordList();
+  const current = document.querySelector("#records li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  // the picture: a seat's or spectator's view on the game's board, the referee's state as a tree
+  const root = $("board");
+  if (state.as === "referee" || !state.board) {
+    mount(root, h("h3", {}, state.as === "referee" ? "The referee's state" : "The view"), tree(p.view));
+  } else {
+    const ctx = makeContext(root, new Chooser(h("div"), () => {}), {
+      game: state.log.game, view: p.view, legal: [], seat: typeof p.as === "number" ? p.as : null, seats: state.log.seats,
+      players: [], catalog: state.catalog, records: [], outcome: p.outcome, interactive: false, play: () => {}, redraw: drawPosition,
+    }, { selected: null });
+    try {
+      state.board.render(ctx);
+    } catch (e) {
+      mount(root, h("p", { class: "error" }, `The board failed: ${e.message}`), tree(p.view));
+    }
+  }
+  // the record that led here, and its events
+  const r = p.record;
+  const bad = badRecord();
+  $("record-title").textContent = r ? `Record ${r.seq + 1} of ${state.log.records}` : "The start: no record yet";
+  const label = (c) => (state.board && state.board.describe ? state.board.describe(c, state) : describe(c));
+  mount($("record"), r ? [
+    h("p", {}, r.engine ? "The engine" : `Seat ${r.actor}`, ": ", h("b", {}, r.text), r.barrier ? " · an information barrier" : "", r.rng !== undefined ? ` · RNG counter after: ${r.rng}` : ""),
+    r.seq === bad ? h("p", { class: "error" }, `verify failed here: ${state.log.verify.first_bad.reason}`) : null,
+    h("div", {}, tree(r.command, "command", 1)),
+    h("div", {}, r.events.map((e, i) => tree(e, `event ${i}`, 1))),
+    p.outcome ? h("p", {}, `Outcome: ${p.outcome.reason}`) : null,
+    typeof p.as === "number" && p.legal.length ? h("details", {}, h("summary", {}, `${p.legal.length} legal commands for seat ${p.as}`), h("ul", {}, p.legal.map((c) => h("li", {}, label(c))))) : null,
+  ] : h("p", { class: "muted" }, "Step forward to see the first record."));
+}
+
+function drawFork() {
+  const g = state.games.find((x) => x.id === state.log.game);
+  const bots = g ? g.bots : ["random"];
+  const best = bots.includes("heuristic") ? "heuristic" : bots[0];
+  mount($("fork-seats"), Array.from({ length: state.log.seats }, (_, i) =>
+    h("label", { class: "seat-choice" }, `Seat ${i} `,
+      h("select", { "data-seat": i },
+        h("option", { value: "me", selected: i === 0 || null }, "me"),
+        h("option", { value: "open" }, "a person (open seat)"),
+        bots.map((b) => h("option", { value: `bot:${b}`, selected: (i !== 0 && b === best) || null }, `${b} bot`))))));
+}
+
+async function fork() {
+  const choices = [...document.querySelectorAll("#fork-seats select")].map((s) => s.value);
+  if (choices.filter((c) => c === "me").length > 1) {
+    toast("Choose “me” for one seat only.", "error");
+    return;
+  }
+  const bots = {};
+  choices.forEach((c, i) => { if (c.startsWith("bot:")) bots[String(i)] = c.slice(4); });
+  try {
+    const match = await post(`api/debug/logs/${state.log.id}/fork`, { at: state.at, new_seed: $("new-seed").checked, bots });
+    const mine = choices.indexOf("me");
+    if (mine >= 0 && match.open_seats.includes(mine)) {
+      const joined = await post(`api/matches/${match.id}/join`, { seat: mine });
+      keepSeat(match.id, joined.seat, joined.token);
+    }
+    location.href = page(`play/${match.id}`);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function diff(file) {
+  try {
+    const other = await openUpload(file, file.name);
+    const d = await get("api/debug/diff", { a: state.log.id, b: other.id });
+    document.body.dataset.diff = d.relation;
+    mount($("diff"),
+      h("p", {}, h("b", {}, d.relation), ` · ${d.summary} (this log has ${d.records.a} records, the other ${d.records.b})`),
+      d.first_difference !== null ? h("p", {}, `They part at record ${d.first_difference + 1}. `,
+        h("button", { id: "goto-diff", onclick: () => go(Math.min(d.first_difference + 1, state.log.readable)) }, "show it")) : h("p", {}, "No record differs."),
+      d.at ? h("div", {}, d.at.a ? h("div", {}, "here: ", d.at.a.text) : h("div", {}, "here: (ends)"), d.at.b ? h("div", {}, "there: ", d.at.b.text) : h("div", {}, "there: (ends)")) : null,
+      d.header.length ? h("ul", {}, d.header.map((x) => h("li", {}, `${x.field} differs`))) : null);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function listMatches() {
+  try {
+    const over = await get("api/matches", { status: "over", limit: 100 });
+    for (const m of over) $("matches").append(h("option", { value: m.id }, `${m.name || m.game} · ${m.game} · ${m.created.slice(0, 16).replace("T", " ")}`));
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function main() {
+  state.games = await get("api/games").catch(() => []);
+  $("file").onchange = async () => {
+    const f = $("file").files[0];
+    if (f) {
+      try { await opened(await openUpload(f, f.name)); } catch (e) { fail(e); }
+    }
+  };
+  $("matches").onchange = async () => {
+    if (!$("matches").value) return;
+    try { await opened(await post("api/debug/logs", { match: $("matches").value })); } catch (e) { fail(e); }
+  };
+  $("first").onclick = () => go(0);
+  $("back").onclick = () => go(state.at - 1);
+  $("next").onclick = () => go(state.at + 1);
+  $("last").onclick = () => go(state.log.readable);
+  $("undo").onclick = () => state.position.undo_to !== null && go(state.position.undo_to);
+  $("redo").onclick = () => state.position.redo_to !== null && go(state.position.redo_to);
+  $("scrub").oninput = () => go(Number($("scrub").value));
+  $("jump").onchange = () => go(Number($("jump").value));
+  $("as").onchange = async () => {
+    state.as = $("as").value;
+    await loadRecords();
+    await go(state.at);
+  };
+  $("fork").onclick = fork;
+  $("diff-file").onchange = () => $("diff-file").files[0] && diff($("diff-file").files[0]);
+  document.addEventListener("keydown", (e) => {
+    if (!state.log || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowRight") go(state.at + 1);
+    else if (e.key === "ArrowLeft") go(state.at - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(state.log.readable);
+  });
+  await listMatches();
+  const q = new URLSearchParams(location.search);
+  try {
+    if (q.get("log")) await opened(await get(`api/debug/logs/${encodeURIComponent(q.get("log"))}`));
+    else if (q.get("match")) await opened(await post("api/debug/logs", { match: q.get("match") }));
+  } catch (e) {
+    fail(e);
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();

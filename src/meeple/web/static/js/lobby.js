@@ -1,0 +1,132 @@
+// The lobby page: create a match of any game (variant, seats, bots in chosen seats), join or watch one.
+
+import { ApiError, get, heldSeat, keepSeat, page, post } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+
+function currentGame() {
+  return games.find((g) => g.id === $("game").value);
+}
+
+function currentVariant() {
+  const g = currentGame();
+  return g.variants.find((v) => v.name === $("variant").value) || g.variants[0];
+}
+
+function fillVariants() {
+  const g = currentGame();
+  $("summary").textContent = g.summary || "";
+  mount($("variant"), g.variants.map((v) => h("option", { value: v.name }, `${v.name} (${v.min_seats}–${v.max_seats} seats)`)));
+  fillSeats();
+}
+
+function fillSeats() {
+  const g = currentGame();
+  const v = currentVariant();
+  const seats = $("seats");
+  seats.min = v.min_seats;
+  seats.max = v.max_seats;
+  let n = Number(seats.value) || v.min_seats;
+  n = Math.min(Math.max(n, v.min_seats), v.max_seats);
+  seats.value = n;
+  const bot = g.bots.includes("heuristic") ? "heuristic" : g.bots[0];
+  const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  mount($("seat-list"), Array.from({ length: n }, (_, i) =>
+    h("label", { class: "seat-choice" }, `Seat ${i} `,
+      h("select", { name: `seat-${i}`, "data-seat": i },
+        h("option", { value: "me" }, "me"),
+        h("option", { value: "open" }, "a person (open seat)"),
+        g.bots.map((b) => h("option", { value: `bot:${b}` }, `${b} bot`))),
+    )));
+  document.querySelectorAll("#seat-list select").forEach((s, i) => {
+    s.value = old[i] && [...s.options].some((o) => o.value === old[i]) ? old[i] : i === 0 ? "me" : `bot:${bot}`;
+  });
+}
+
+async function create(event) {
+  event.preventDefault();
+  const g = currentGame();
+  const choices = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const bots = {};
+  choices.forEach((c, i) => {
+    if (c.startsWith("bot:")) bots[String(i)] = c.slice(4);
+  });
+  const mine = choices.indexOf("me");
+  if (choices.filter((c) => c === "me").length > 1) {
+    toast("One browser plays one seat: choose “me” for one seat only (open the others to people).", "error");
+    return;
+  }
+  const spec = { game: g.id, variant: $("variant").value, seats: choices.length, bots };
+  if ($("name").value.trim()) spec.name = $("name").value.trim();
+  $("create-button").disabled = true;
+  try {
+    const match = await post("api/matches", spec);
+    if (mine >= 0) {
+      const joined = await post(`api/matches/${match.id}/join`, { seat: mine });
+      keepSeat(match.id, joined.seat, joined.token);
+    }
+    location.href = page(`play/${match.id}`);
+  } catch (e) {
+    toast(e instanceof ApiError ? e.message : String(e), "error");
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+async function join(match, seat) {
+  try {
+    const joined = await post(`api/matches/${match.id}/join`, { seat });
+    keepSeat(match.id, joined.seat, joined.token);
+    location.href = page(`play/${match.id}`);
+  } catch (e) {
+    toast(e.message, "error");
+    refresh();
+  }
+}
+
+function row(match, finished) {
+  const held = heldSeat(match.id);
+  const title = games.find((g) => g.id === match.game)?.title || match.game;
+  const who = match.players.map((p) => (p.kind === "bot" ? `${p.bot} bot` : p.taken ? p.name || "person" : "open")).join(", ");
+  const actions = finished
+    ? [h("a", { class: "button", href: `debug?match=${encodeURIComponent(match.id)}` }, "Replay"),
+       h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, "Final position")]
+    : [
+        held ? h("a", { class: "button primary", href: `play/${encodeURIComponent(match.id)}` }, `Back to seat ${held.seat}`) : null,
+        ...(held ? [] : match.open_seats.map((s) => h("button", { class: "join", onclick: () => join(match, s) }, `Join seat ${s}`))),
+        h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, "Watch"),
+      ];
+  return h("div", { class: "match-row", "data-match": match.id },
+    h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${match.variant} · ${match.seats} seats · ${who}`)),
+    h("div", { class: "actions" }, actions));
+}
+
+async function refresh() {
+  try {
+    const [playing, finished] = await Promise.all([
+      get("api/matches", { status: "in_progress", limit: 50 }),
+      get("api/matches", { status: "over", limit: 20 }),
+    ]);
+    mount($("playing"), playing.length ? playing.map((m) => row(m, false)) : h("p", { class: "muted" }, "None yet: create one."));
+    mount($("finished"), finished.length ? finished.map((m) => row(m, true)) : h("p", { class: "muted" }, "None yet."));
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
+async function main() {
+  games = await get("api/games");
+  mount($("game"), games.map((g) => h("option", { value: g.id }, g.title)));
+  $("game").onchange = fillVariants;
+  $("variant").onchange = fillSeats;
+  $("seats").onchange = fillSeats;
+  $("create").onsubmit = create;
+  fillVariants();
+  refresh();
+  setInterval(refresh, 5000);
+  document.body.dataset.ready = "true";
+}
+
+main();

@@ -1,0 +1,263 @@
+// The play page: one seat (or a spectator) at one match, over the play socket (docs/protocol.md).
+
+import { ApiError, dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
+import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
+import { h, mount, seatName, toast } from "./dom.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/play/").pop().split("/")[0]);
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  match: null, // the lobby's description
+  seat: null,
+  records: [],
+  cursor: 0,
+  head: null,
+  view: null,
+  legal: [],
+  undo: { ok: false },
+  redo: false,
+  outcome: null,
+  players: [],
+  board: null, // {render, describe?}
+  catalog: null,
+  socket: null,
+  busy: false,
+  retry: 0,
+  closed: false,
+  memo: { selected: null },
+  memoAt: null,
+  ids: 0,
+};
+
+const chooser = new Chooser($("choices"), (c) => send({ type: "play", cursor: state.cursor, command: c }));
+
+function label(command) {
+  return (state.board && state.board.describe && state.board.describe(command, state)) || describe(command);
+}
+
+function draw() {
+  const over = state.outcome !== null;
+  const mine = state.legal.length > 0 && !over;
+  document.body.dataset.cursor = state.cursor;
+  document.body.dataset.over = over ? "true" : "false";
+  document.body.dataset.acting = mine ? "true" : "false";
+  document.body.dataset.busy = state.busy ? "true" : "false";
+  document.body.dataset.seat = state.seat === null ? "spectator" : String(state.seat);
+  const position = `${state.cursor}:${state.head}`;
+  if (state.memoAt !== position) {
+    state.memo = { selected: null };
+    state.memoAt = position;
+    chooser.clear();
+  }
+  $("status").textContent = over ? "The match is over" : mine ? "Your move" : state.seat === null ? "Watching" : "Waiting for the others…";
+  $("status").className = ["status", mine ? "mine" : "", over ? "over" : ""].join(" ");
+  $("undo").disabled = !(state.undo && state.undo.ok) || state.busy;
+  $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? `Undo: ${state.undo.reason}` : "Take back your last command";
+  $("redo").disabled = !state.redo || state.busy;
+  if (state.view !== null) {
+    const ctx = makeContext($("board"), chooser, {
+      game: state.match.game,
+      view: state.view,
+      legal: state.busy || over ? [] : state.legal,
+      seat: state.seat,
+      seats: state.match.seats,
+      players: state.players,
+      catalog: state.catalog,
+      records: state.records,
+      outcome: state.outcome,
+      interactive: state.seat !== null && !state.busy,
+      play: (c) => send({ type: "play", cursor: state.cursor, command: c }),
+      redraw: draw,
+    }, state.memo);
+    try {
+      (state.board ? state.board.render : genericRender)(ctx);
+    } catch (e) {
+      console.error(e);
+      toast(`The board could not be drawn (${e.message}); showing the generic page.`, "error");
+      state.board = null;
+      genericRender(ctx);
+    }
+  }
+  drawPlayers();
+  drawLog();
+  drawOutcome();
+}
+
+function drawPlayers() {
+  mount($("players"), state.players.map((p) =>
+    h("li", { class: ["player", p.seat === state.seat ? "me" : "", p.online ? "online" : ""] },
+      h("span", { class: `swatch seat-${p.seat}` }),
+      seatName(p.seat, state.players),
+      p.seat === state.seat ? " — you" : "",
+      p.kind === "human" && !p.taken ? " (free)" : "",
+    )));
+  const free = state.players.filter((p) => p.kind === "human" && !p.taken);
+  mount($("join"), state.seat === null && free.length && state.outcome === null
+    ? free.map((p) => h("button", { class: "join", onclick: () => join(p.seat) }, `Join as seat ${p.seat}`))
+    : []);
+}
+
+function drawLog() {
+  const items = state.records.slice(-200).reverse().map((r) =>
+    h("li", { value: r.seq + 1, class: r.actor === -1 ? "engine" : "" },
+      h("span", { class: `swatch seat-${r.actor}` }),
+      h("b", {}, r.actor === -1 ? "engine" : seatName(r.actor, state.players)), " ",
+      label(r.command),
+      r.events.length ? h("div", { class: "events" }, r.events.map((e) => e.type).join(", ")) : null,
+    ));
+  mount($("log"), items);
+}
+
+function drawOutcome() {
+  const o = state.outcome;
+  const box = $("outcome");
+  box.hidden = o === null;
+  if (o === null) return;
+  const won = state.seat !== null && o.winners.includes(state.seat);
+  mount(box,
+    h("h2", {}, state.seat === null ? "Over" : won ? "You won" : "Over"),
+    h("p", {}, o.reason),
+    h("table", { class: "scores" },
+      h("tr", {}, h("th", {}, "seat"), h("th", {}, "score"), h("th", {}, "")),
+      o.scores.map((s, i) => h("tr", { class: o.winners.includes(i) ? "winner" : "" },
+        h("td", {}, seatName(i, state.players)), h("td", {}, s), h("td", {}, o.winners.includes(i) ? "winner" : "")))),
+    h("p", {}, h("a", { href: `debug?match=${encodeURIComponent(matchId)}` }, "Open this match in the replay debugger")),
+  );
+}
+
+function apply(msg) {
+  switch (msg.type) {
+    case "sync":
+      state.seat = msg.seat;
+      state.records = state.records.slice(0, msg.from).concat(msg.records);
+      break;
+    case "update":
+      state.records = state.records.slice(0, msg.from).concat(msg.records);
+      break;
+    case "rewind":
+      state.records = state.records.slice(0, msg.cursor);
+      break;
+    case "players":
+      state.players = msg.players;
+      drawPlayers();
+      return;
+    case "error":
+      if (msg.ref !== undefined) state.busy = false;
+      if (msg.code === "bad_token") {
+        dropSeat(matchId);
+        toast("This browser's seat token is not valid here any more; you are watching.", "error");
+      } else if (msg.code !== "stale_cursor") {
+        toast(msg.message, "error");
+      }
+      draw();
+      return;
+    default:
+      return;
+  }
+  if (msg.ref !== undefined) state.busy = false;
+  Object.assign(state, {
+    cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, undo: msg.undo, redo: msg.redo,
+    outcome: msg.outcome,
+  });
+  if (msg.players) state.players = msg.players;
+  draw();
+}
+
+function send(message) {
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+    toast("Not connected; reconnecting…", "error");
+    return;
+  }
+  state.ids += 1;
+  message.id = state.ids;
+  state.busy = true;
+  chooser.clear();
+  state.socket.send(JSON.stringify(message));
+  draw();
+}
+
+function connect() {
+  const held = heldSeat(matchId);
+  const socket = new WebSocket(socketUrl(matchId));
+  state.socket = socket;
+  socket.onopen = () => {
+    state.retry = 0;
+    $("link").className = "link up";
+    const hello = { type: "hello", protocol: 1 };
+    if (held) hello.token = held.token;
+    if (state.head !== null && state.records.length === state.cursor) {
+      hello.cursor = state.cursor;
+      hello.head = state.head;
+    }
+    socket.send(JSON.stringify(hello));
+  };
+  socket.onmessage = (event) => apply(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    $("link").className = "link down";
+    state.busy = false;
+    if (state.closed || socket !== state.socket) return;
+    if (event.code === 4404) {
+      toast("There is no such match on this server.", "error");
+      return;
+    }
+    state.retry = Math.min(state.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** state.retry);
+  };
+}
+
+async function join(seat) {
+  try {
+    const joined = await post(`api/matches/${encodeURIComponent(matchId)}/join`, { seat });
+    keepSeat(matchId, joined.seat, joined.token);
+    state.records = [];
+    state.head = null;
+    const old = state.socket;
+    state.socket = null;
+    if (old) old.close();
+    connect();
+  } catch (e) {
+    toast(e instanceof ApiError ? e.message : String(e), "error");
+  }
+}
+
+async function loadBoard(game) {
+  const info = await get(`api/web/boards/${encodeURIComponent(game)}`);
+  state.catalog = info.catalog;
+  if (!info.module) return null;
+  try {
+    return await import(new URL(info.module, document.baseURI).href);
+  } catch (e) {
+    console.error(e);
+    toast(`The ${game} board did not load (${e.message}); showing the generic page.`, "error");
+    return null;
+  }
+}
+
+async function main() {
+  $("undo").onclick = () => send({ type: "undo", cursor: state.cursor });
+  $("redo").onclick = () => send({ type: "redo", cursor: state.cursor });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      chooser.clear();
+      if (state.memo.selected !== null) {
+        state.memo.selected = null;
+        draw();
+      }
+    }
+  });
+  try {
+    state.match = await get(`api/matches/${encodeURIComponent(matchId)}`);
+  } catch (e) {
+    mount($("board"), h("p", { class: "error" }, e.message));
+    return;
+  }
+  state.players = state.match.players;
+  $("title").textContent = `${state.match.name || state.match.game} · ${state.match.variant}`;
+  document.title = `meeple · ${state.match.game}`;
+  document.body.dataset.game = state.match.game;
+  state.board = await loadBoard(state.match.game);
+  connect();
+}
+
+main();

@@ -1,0 +1,120 @@
+"""Helpers of the browser tests: play a match through clicks, read what the server holds, forge logs."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+import meeple
+from meeple.engine.codec import pack
+from meeple.engine.log import MAGIC, frame, iter_frames
+
+#: The page is ready for this seat's next click, or the match is over.
+READY = "body[data-busy=false][data-acting=true], body[data-over=true]"
+
+
+def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = None, seats: int | None = None,
+                      bot: str | None = None, shot: Path | None = None) -> str:
+    """Create a match on the lobby page (seat 0 for this browser, bots elsewhere); the match id.
+
+    With ``shot``, a screenshot of the lobby is saved there first.
+    """
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", game)
+    if variant is not None:
+        page.select_option("#variant", variant)
+    if seats is not None:
+        page.fill("#seats", str(seats))
+        page.dispatch_event("#seats", "change")
+    if bot is not None:
+        for select in page.query_selector_all("#seat-list select")[1:]:
+            select.select_option(f"bot:{bot}")
+    if shot is not None:
+        page.screenshot(path=str(shot))
+    page.click("#create-button")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("body[data-cursor]")
+    return page.url.rsplit("/play/", 1)[1]
+
+
+def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Callable[[int], bool] | None = None,
+                  on_click: Callable[[int], None] | None = None) -> int:
+    """Click what the board offers (a choice that completes a command first) until the match is over.
+
+    Only elements the board made clickable (``.act``) are clicked, chosen at
+    random (seeded). Returns the number of clicks.
+    """
+    rnd = random.Random(seed)
+    clicks = 0
+    while True:
+        page.wait_for_selector(READY, timeout=30_000)
+        if page.get_attribute("body", "data-over") == "true" or (until is not None and until(clicks)):
+            return clicks
+        if clicks >= max_clicks:
+            raise AssertionError(f"the match did not end in {max_clicks} clicks")
+        targets = page.query_selector_all(".act.target") or page.query_selector_all(".act")
+        if not targets:  # between two messages of one position: look again once it settles
+            page.wait_for_timeout(200)
+            page.wait_for_selector(READY, timeout=30_000)
+            targets = page.query_selector_all(".act.target") or page.query_selector_all(".act")
+        assert targets or page.get_attribute("body", "data-over") == "true", (
+            f"the seat may act, but the board offers nothing to click: {page.inner_text('#status')!r}, "
+            f"errors {page.recorder.errors[-3:]}")
+        if not targets:
+            return clicks
+        rnd.choice(targets).click()
+        clicks += 1
+        if on_click is not None:
+            on_click(clicks)
+
+
+def http_json(base: str, path: str, body: Any = None, raw: bytes | None = None) -> Any:
+    """A JSON request to the server (POST when a body is given)."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/octet-stream" if raw is not None else "application/json"}
+    req = urllib.request.Request(base + path, data=data, method="GET" if data is None else "POST", headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def referee_copy(base: str, match_id: str) -> tuple[meeple.Match, dict[str, Any]]:
+    """The referee's copy of a finished match, through the debugger's API, and its summary."""
+    opened = http_json(base, "/api/debug/logs", {"match": match_id})
+    with urllib.request.urlopen(f"{base}/api/debug/logs/{opened['id']}/log", timeout=30) as r:
+        data = r.read()
+    return meeple.Match.from_bytes(data), opened
+
+
+def forge(data: bytes, edit: Callable[[list[Any]], list[Any]]) -> bytes:
+    """``data`` with its record bodies changed by ``edit`` and the whole hash chain computed again."""
+    frames = list(iter_frames(data))
+    out = [MAGIC]
+    fr, prev = frame(frames[0].body, MAGIC)
+    out.append(fr)
+    for body in edit([msgpack.unpackb(f.body) for f in frames[1:]]):
+        fr, prev = frame(pack(body), prev)
+        out.append(fr)
+    return b"".join(out)
+
+
+def played(game: str, seats: int, seed: int, *, options: dict[str, Any] | None = None, limit: int | None = None) -> meeple.Match:
+    """A match played by random choices (seeded), to its end or ``limit`` records."""
+    m = meeple.Match.start(game, seats=seats, seed=seed, options=options)
+    rnd = random.Random(seed)
+    while not m.is_over and (limit is None or m.cursor < limit):
+        seat = m.to_act[0]
+        m.play(seat, rnd.choice(list(m.legal(seat))))
+    return m
+
+
+def save(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path``; the path."""
+    path.write_bytes(data)
+    return path
