@@ -133,8 +133,6 @@ AREAS = sorted({_area(m) for m in MODULES})
 #: by the change that mends it (the test then fails until the mark goes too).
 KNOWN = {
     # --
-    "circle:meeple.games.gophers",
-    "rules:meeple.games.gophers",
     # --
     # --
     # --
