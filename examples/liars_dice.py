@@ -13,6 +13,9 @@ OpenSpiel's ``liars_dice`` so benchmarks compare like with like:
   bidder loses. The loser scores -1, everybody else +1 (shared).
 
 The engine seat rolls the dice at the start: an ordinary, logged command.
+At the end of the module, the game declares its encodings for
+reinforcement learning (``meeple.rl``): a fixed action space and the layout
+of its observation tensor.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import attrs
 
 import meeple
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Options, Outcome, Rng
+from meeple.rl.encoding import Actions, Encoding, Observation, Segment, register_encoding
 
 # -- facts and options ---------------------------------------------------------
 
@@ -132,7 +136,7 @@ class State:
 
 @attrs.frozen
 class View:
-    """What one seat knows: its own dice, every bid, whose turn, the result."""
+    """What one seat knows: its own dice, every bid, whose turn, the result, and the table's public facts."""
 
     seat: int | None
     my_dice: tuple[int, ...]
@@ -141,6 +145,9 @@ class View:
     turn: int
     revealed: tuple[tuple[int, ...], ...] | None
     loser: int | None
+    seats: int
+    options: LiarsDiceOptions
+    rolled: bool
 
 
 # -- the rules --------------------------------------------------------------------------
@@ -265,20 +272,35 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
             turn=state.turn,
             revealed=state.dice if state.loser is not None else None,
             loser=state.loser,
+            seats=state.seats,
+            options=state.options,
+            rolled=bool(state.dice),
         )
+
+    def world(self, view: View, seat: int | None, rng: Rng) -> State:
+        """A state ``seat`` cannot tell from the true one: its own dice kept, every other cup rolled anew.
+
+        Built from the view alone (search bots sample with it): the bids,
+        the turn and the result are public; once the dice are shown, nothing
+        is hidden any more.
+        """
+        opts = view.options
+        if view.revealed is not None:
+            dice = view.revealed
+        elif view.rolled:
+            dice = tuple(view.my_dice if s == seat else rng.dice(opts.dice, opts.sides) for s in range(view.seats))
+        else:
+            dice = ()
+        return State(view.seats, opts, dice, view.bids, view.turn, view.loser)
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """The true state with what ``seat`` cannot see re-dealt: a world sampled from its view."""
+        return self.world(self.view(state, seat), seat, rng)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, DiceRolled) and event.seat != seat:
             return DiceRolled(event.seat, None)
         return event
-
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """Re-roll every die ``seat`` has not seen (all of them but its own, until the call shows them)."""
-        if state.loser is not None or not state.dice:
-            return state
-        opts = state.options
-        dice = tuple(d if s == seat else rng.dice(len(d), opts.sides) for s, d in enumerate(state.dice))
-        return State(state.seats, opts, dice, state.bids, state.turn, None)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.loser is None:
@@ -310,3 +332,66 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
 
 GAME = LiarsDice()
 meeple.register(GAME)
+
+
+# -- encodings for reinforcement learning (meeple.rl) ------------------------------------------
+
+
+def encoding(seats: int, options: LiarsDiceOptions) -> Encoding:
+    """The fixed action space and the observation layout of Liar's Dice at ``seats`` (docs/rl.md).
+
+    Action ``rank(q, f) = (q - 1) * sides + (f - 1)`` is the bid of ``q``
+    dice showing face ``f``; the last action, ``total * sides``, is the call.
+    Seats in the observation are counted from the observer: 0 is itself,
+    1 the next to its left, and so on.
+    """
+    total, sides = seats * options.dice, options.sides
+    bids = total * sides
+
+    def encode(view: View, seat: int) -> dict[str, object]:
+        def relative(s: int) -> int:
+            return (s - seat) % seats
+
+        made = [[0] * bids for _ in range(seats)]
+        for bidder, q, f in view.bids:
+            made[relative(bidder)][_rank(q, f, sides)] = 1
+        current = [0] * bids
+        if view.bids:
+            _, q, f = view.bids[-1]
+            current[_rank(q, f, sides)] = 1
+        to_act = [0] * seats
+        if view.rolled and view.loser is None:
+            to_act[relative(view.turn)] = 1
+        loser = [0] * seats
+        if view.loser is not None:
+            loser[relative(view.loser)] = 1
+        shown = [0] * sides
+        for cup in view.revealed or ():
+            for d in cup:
+                shown[d - 1] += 1
+        return {
+            "seat": [int(s == seat) for s in range(seats)],
+            "my_dice": [view.my_dice.count(f) for f in range(1, sides + 1)],
+            "bids": made,
+            "current_bid": current,
+            "to_act": to_act,
+            "revealed": shown,
+            "loser": loser,
+        }
+
+    layout = (
+        Segment("seat", seats, doc="one-hot: the observer's seat at the table"),
+        Segment("my_dice", sides, high=options.dice, doc="how many of the observer's dice show each face 1..sides"),
+        Segment("bids", (seats, bids), doc="1 where the seat (counted from the observer) made the bid of that rank"),
+        Segment("current_bid", bids, doc="one-hot: the rank of the bid to beat (all 0 before the first bid)"),
+        Segment("to_act", seats, doc="one-hot: the seat to act, counted from the observer (all 0 once over)"),
+        Segment("revealed", sides, high=total, doc="after the call: how many dice show each face"),
+        Segment("loser", seats, doc="one-hot: the loser, counted from the observer (all 0 until the call)"),
+    )
+    return Encoding(
+        Actions.table((*_all_bids(total, sides), _CALL), describe=GAME.describe),
+        Observation(layout, encode),
+    )
+
+
+register_encoding(INFO.id, encoding)

@@ -6,8 +6,8 @@ many matches and one corpus seed. Match ``i`` draws its seed from
 plan gives the same logs, byte for byte, however it is run: in this process,
 on a local process pool, or on any executor with the
 :class:`concurrent.futures.Executor` interface (``submit``), such as a Dask
-distributed client's ``get_executor()``. Results come back as matches finish,
-in any order, each with its index.
+distributed cluster (:func:`dask_executor`). Results come back as matches
+finish, in any order, each with its index.
 
 >>> plan = Plan(game="kings", seats=2, bots=("random",), games=3, seed=7)
 >>> results = sorted(run_plan(plan), key=lambda r: r.index)
@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ._version import __version__
 from .catalog import bot_factory
 from .engine import ENGINE, Match, get_game, read_log
 from .engine.errors import CorruptLog, LogError, MeepleError, TruncatedLog
@@ -226,6 +227,80 @@ def local_executor(workers: int) -> cf.Executor | None:
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ClusterError(MeepleError):
+    """A Dask cluster that cannot run a batch: the extra is missing, the scheduler is unreachable,
+    it has no workers, or its workers run another version of meeple (their logs could differ)."""
+
+
+class DaskExecutor(cf.Executor):
+    """A Dask distributed cluster as a :class:`concurrent.futures.Executor`, made by :func:`dask_executor`.
+
+    ``submit`` goes to the cluster through the client's executor;
+    ``shutdown`` (with ``cancel_futures`` as a process pool takes it) cancels
+    what has not run and closes the client. ``threads`` is the number of
+    worker threads the scheduler reported when it connected.
+    """
+
+    def __init__(self, client: Any, threads: int) -> None:
+        self.client = client
+        self.threads = threads
+        self._inner = client.get_executor()
+
+    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> cf.Future[R]:
+        """Run ``fn(*args, **kwargs)`` on the cluster."""
+        future: cf.Future[R] = self._inner.submit(fn, *args, **kwargs)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Wait for (or, with ``cancel_futures``, cancel) what was submitted, then close the client."""
+        try:
+            self._inner.shutdown(wait=wait and not cancel_futures)
+        finally:
+            self.client.close()
+
+
+def dask_executor(address: str, timeout: float = 10.0) -> DaskExecutor:
+    """Connect to the Dask scheduler at ``address`` (``tcp://host:8786``) and return it as an executor.
+
+    Waits up to ``timeout`` seconds for the scheduler and for at least one
+    worker. Raises :class:`ClusterError` if the ``dask`` extra is missing,
+    the scheduler cannot be reached or has no worker, or a worker runs
+    another version of meeple than this process. The workers find games the
+    way this process does (bundled, or by entry point); a game registered at
+    run time reaches them only if each worker imports its module (``dask
+    worker --preload MODULE``).
+    """
+    try:
+        import distributed
+    except ModuleNotFoundError:
+        raise ClusterError("running on a Dask cluster needs the dask extra: pip install 'meeple[dask]'") from None
+    connect: Any = distributed.Client  # distributed's Client carries no type annotations
+    try:
+        client: Any = connect(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise ClusterError(f"the Dask scheduler at {address} has no workers ({e})") from None
+        versions = client.run(_meeple_version)
+        other = {w: v for w, v in versions.items() if v != __version__}
+        if other:
+            worker, version = sorted(other.items())[0]
+            raise ClusterError(f"the Dask worker {worker} runs meeple {version}, this is meeple {__version__}: "
+                               "a corpus must be made by one version")
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+        return DaskExecutor(client, max(1, threads))
+    except BaseException:
+        client.close()
+        raise
+
+
+def _meeple_version() -> str:
+    return __version__
 
 
 def chunk_size_for(games: int, workers: int) -> int:

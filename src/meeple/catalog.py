@@ -27,6 +27,7 @@ from typing import Any
 
 import attrs
 
+from .bots import generic_factory, searchable
 from .engine import ConfigError, Game, RandomBot, available, get_game, readable, resolve
 
 #: The metadata key of an options field that holds its help text.
@@ -130,17 +131,27 @@ def describe_options(game: Game[Any, Any]) -> tuple[OptionInfo, ...]:
 
 
 def bot_names(game: Game[Any, Any]) -> tuple[str, ...]:
-    """The names of the bots a game offers (``random`` always among them), sorted."""
-    return tuple(sorted({*game.bots(), "random"}))
+    """The names of the bots a game offers, sorted: its own, ``random``, and ``ismcts`` where it can be searched."""
+    generic = {"random", "ismcts"} if searchable(game) else {"random"}
+    return tuple(sorted({*game.bots(), *generic}))
 
 
 def bot_factory(game: Game[Any, Any], name: str) -> Any:
-    """The factory (``factory(seed) -> bot``) of bot ``name``; :class:`ConfigError` naming the choices if none."""
+    """The factory (``factory(seed) -> bot``) of bot ``name``; :class:`ConfigError` naming the choices if none.
+
+    ``name`` is one of the game's own bots, or a bot every game has
+    (:mod:`meeple.bots.specs`): ``random``, or ``ismcts[:BUDGET[:ROLLOUT]]``
+    such as ``ismcts:200`` or ``ismcts:0.5s:heuristic``.
+    """
     bots = dict(game.bots())
     bots.setdefault("random", RandomBot)
-    if name not in bots:
-        raise ConfigError(f"{game.info.id} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
-    return bots[name]
+    if name in bots:
+        return bots[name]
+    found = generic_factory(game, name)
+    if found is None:
+        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]"] if searchable(game) else [])
+        raise ConfigError(f"{game.info.id} has no bot {name!r}; bots: {', '.join(choices)}")
+    return found
 
 
 def catalog() -> list[GameDescription | tuple[str, str]]:

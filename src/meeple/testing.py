@@ -550,3 +550,88 @@ def game_params() -> list[Any]:
         else:
             params.append(pytest.param(gid))
     return params
+
+
+def check_worlds(
+    p: Playout, samples: int = 12, worlds: int = 16, rng_seed: int = 11, steps: int = 20, commands: int = 8,
+) -> None:
+    """Worlds sampled from a view (``Game.world``) are states the seat cannot tell from the true one.
+
+    At sampled positions, for every seat, ``worlds`` worlds are sampled from
+    the seat's view, each from its own RNG seed, and for each one: its view
+    for that seat equals the view it came from; ``to_act`` and the seat's
+    legal commands are those of the true state; legal commands of every seat
+    to act (all of them, or ``commands`` drawn at random where there are
+    more) can be played in it (decide and evolve, the engine's own steps
+    after it), and so can a random continuation of ``steps`` commands,
+    without an error. Where something is hidden from the seat (a world
+    differs from the true state, or ``determinize`` re-deals something), the
+    worlds must not all be the same. A game that does not implement
+    ``world`` (it raises :class:`~meeple.engine.game.NoWorldSampling`) is not
+    checked.
+    """
+    from .engine.game import NoWorldSampling
+
+    m = p.match.fork()
+    game = m.game
+    n = len(m)
+    for i in sorted({*range(0, n + 1, max(1, n // samples)), n}):
+        m.seek(i)
+        true = m.state
+        for seat in range(m.seats):
+            view = game.view(true, seat)
+            legal = list(game.legal_commands(true, seat))
+            sampled = []
+            for k in range(worlds):
+                try:
+                    w = game.world(view, seat, Rng((rng_seed * 7919 + k) & ((1 << 64) - 1)))
+                except NoWorldSampling:
+                    return
+                if game.view(w, seat) != view:
+                    raise _fail(p, i, f"a world sampled from the view of seat {seat} shows that seat another view")
+                if game.to_act(w) != game.to_act(true):
+                    raise _fail(p, i, f"a world of seat {seat} has {game.to_act(w)} to act, not {game.to_act(true)}")
+                if list(game.legal_commands(w, seat)) != legal:
+                    raise _fail(p, i, f"a world of seat {seat} gives that seat other legal commands")
+                _play_in_world(p, i, game, w, Rng(rng_seed + k), steps, commands)
+                sampled.append(w)
+            hidden = any(w != true for w in sampled) or any(
+                game.determinize(true, seat, Rng(rng_seed + 100 + k)) != true for k in range(4))
+            if hidden and all(w == sampled[0] for w in sampled):
+                raise _fail(p, i, f"{worlds} worlds of seat {seat} from different seeds are all the same, "
+                                  "though something is hidden from it")
+
+
+def _play_in_world(p: Playout, at: int, game: Game[Any, Any], state: Any, rng: Rng, steps: int, commands: int) -> None:
+    """Play legal commands of the seats to act in ``state`` (``commands`` at most each), then a random continuation."""
+
+    def step(s: Any, seat: int, cmd: Command) -> Any:
+        try:
+            for e in game.decide(s, seat, cmd, rng):
+                s = game.evolve(s, e)
+            guard = 0
+            while ENGINE in game.to_act(s) and guard < 1000:
+                for e in game.decide(s, ENGINE, game.auto_command(s), rng):
+                    s = game.evolve(s, e)
+                guard += 1
+        except Exception as e:
+            raise _fail(p, at, f"{cmd!r} by seat {seat}, legal in a sampled world, raised {type(e).__name__}: {e}") from e
+        return s
+
+    for seat in game.to_act(state):
+        if seat != ENGINE:
+            choices = list(game.legal_commands(state, seat))
+            for cmd in choices if len(choices) <= commands else [rng.choice(choices) for _ in range(commands)]:
+                step(state, seat, cmd)
+    for _ in range(steps):
+        acting = [s for s in game.to_act(state) if s != ENGINE]
+        if not acting:
+            return
+        legal = game.legal_commands(state, acting[0])
+        if not legal:
+            raise _fail(p, at, f"seat {acting[0]} must act in a sampled world but has no legal command")
+        state = step(state, acting[0], rng.choice(legal))
+
+
+#: check_game runs check_worlds too (it checks nothing for a game that does not sample worlds).
+ALL_CHECKS = (*ALL_CHECKS, check_worlds)  # type: ignore[assignment]  # one check longer than the tuple above

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, metavar="N",
                    help="play N matches, seeds derived from --seed, and print their statistics")
     s.add_argument("--workers", type=int, metavar="K", help="with --games: run on K local processes (default 1)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --games: run on the Dask cluster of this scheduler (tcp://HOST:PORT; needs the dask "
+                        "extra) instead of local processes")
     s.add_argument("--rotate-bots", action="store_true",
                    help="with --games: match i shifts the bots by i seats, so each bot sits everywhere")
     s.add_argument("--out", metavar="PATH",
@@ -119,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="+", metavar="LOG|DIR|STORE",
                    help=SOURCE_HELP + "; a directory (every *.meeple in it) or sqlite:PATH (every match)")
     s.add_argument("--workers", type=int, metavar="K", help="verify on K local processes (default 1)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="verify on the Dask cluster of this scheduler (tcp://HOST:PORT; needs the dask extra)")
     s.add_argument("--json", action="store_true", help="print JSON lines: one per log, then a summary")
     s.set_defaults(fn=cmd_verify)
 

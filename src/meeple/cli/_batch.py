@@ -1,8 +1,9 @@
-"""Many matches: ``meeple simulate GAME --games N`` and ``meeple verify DIR_OR_STORE``, on local workers."""
+"""Many matches: ``meeple simulate GAME --games N`` and ``meeple verify DIR_OR_STORE``, on local workers or a Dask cluster."""
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import contextlib
 import os
 import secrets
@@ -16,10 +17,12 @@ import attrs
 
 from ..batch import (
     Checked,
+    ClusterError,
     MatchResult,
     Plan,
     check_logs,
     chunk_size_for,
+    dask_executor,
     local_executor,
     run_plan,
     summarize,
@@ -135,13 +138,38 @@ def _corpus(text: str) -> _Corpus:
     return _Corpus(text, Path(text))
 
 
+def _workers(args: argparse.Namespace) -> int:
+    """The local worker count of ``--workers`` (1 by default); refused beside ``--scheduler``."""
+    if args.workers is not None and getattr(args, "scheduler", None):
+        raise CliError("--workers runs local processes and --scheduler a Dask cluster: give one of them")
+    workers = 1 if args.workers is None else args.workers
+    if workers < 1:
+        raise CliError("--workers takes a positive number")
+    return workers
+
+
+def _executor(args: argparse.Namespace, workers: int, local: bool = True) -> tuple[cf.Executor | None, int]:
+    """The executor of ``--scheduler`` or ``--workers`` (None: this process) and how many run at once on it."""
+    if args.scheduler:
+        try:
+            cluster = dask_executor(args.scheduler)
+        except ClusterError as e:
+            raise CliError(str(e)) from None
+        return cluster, cluster.threads
+    return (local_executor(workers) if local else None), workers
+
+
+def _where(args: argparse.Namespace, workers: int) -> str:
+    if args.scheduler:
+        return f"on the Dask cluster at {args.scheduler} ({workers} thread{'s' if workers != 1 else ''})"
+    return f"on {workers} worker{'s' if workers != 1 else ''}"
+
+
 def simulate_many(args: argparse.Namespace) -> int:
     """``simulate --games N``: a reproducible corpus of bot matches, its logs and its statistics."""
     if args.games < 1:
         raise CliError("--games takes a positive number")
-    workers = 1 if args.workers is None else args.workers
-    if workers < 1:
-        raise CliError("--workers takes a positive number")
+    workers = _workers(args)
     start: bytes | None = None
     if args.from_log:
         if args.game or args.players or args.variant or args.option:
@@ -170,7 +198,7 @@ def simulate_many(args: argparse.Namespace) -> int:
     elif args.hide_seed:
         raise CliError("--hide-seed applies to logs written with --out")
     results: list[MatchResult] = []
-    executor = local_executor(workers)
+    executor, workers = _executor(args, workers)
     t = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -194,11 +222,11 @@ def simulate_many(args: argparse.Namespace) -> int:
     summary = summarize(results, plan, seconds)
     if args.json:
         doc = summary.to_json()
-        doc.update(workers=workers, bots=list(plan.bots), rotate_bots=plan.rotate, out=corpus.text if corpus else None,
-                   options=dict(options), start=args.from_log)
+        doc.update(workers=workers, scheduler=args.scheduler, bots=list(plan.bots), rotate_bots=plan.rotate,
+                   out=corpus.text if corpus else None, options=dict(options), start=args.from_log)
         emit(doc)
         return 0
-    _print_summary(summary, plan, workers, corpus.text if corpus else None)
+    _print_summary(summary, plan, _where(args, workers), corpus.text if corpus else None)
     return 0
 
 
@@ -206,11 +234,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def _print_summary(summary: Any, plan: Plan, workers: int, out: str | None) -> None:
+def _print_summary(summary: Any, plan: Plan, where: str, out: str | None) -> None:
     s = summary
     print(f"{s.game}: {s.matches} matches of {s.seats} players in {s.seconds:.2f}s "
-          f"({s.matches_per_second:.1f} matches/s on {workers} worker{'s' if workers != 1 else ''}), "
-          f"corpus seed {s.seed}")
+          f"({s.matches_per_second:.1f} matches/s {where}), corpus seed {s.seed}")
     print(f"finished {s.finished}, unfinished {s.unfinished}")
     print("win rate by seat (95% Wilson interval):")
     fixed = not plan.rotate
@@ -248,18 +275,18 @@ def _items(sources: list[str]) -> list[tuple[str, Any]]:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Re-decide every command of each log from its seed; directories and stores verify every log in them."""
-    workers = 1 if args.workers is None else args.workers
-    if workers < 1:
-        raise CliError("--workers takes a positive number")
+    workers = _workers(args)
     items = _items(args.files)
     order = {name: i for i, (name, _) in enumerate(items)}
-    executor = local_executor(workers) if len(items) > 1 else None
+    executor, workers = _executor(args, workers, local=len(items) > 1)
     found: list[Checked] = []
     t = time.perf_counter()
     try:
         for c in progress(check_logs(items, executor, window=4 * workers), len(items), "log"):
             found.append(c)
     except KeyboardInterrupt:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         note(f"interrupted after {len(found)} of {len(items)} logs")
         return EXIT_INTERRUPTED
     finally:

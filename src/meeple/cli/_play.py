@@ -157,6 +157,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return simulate_many(args)
     if args.workers is not None:
         raise CliError("--workers applies to --games N")
+    if args.scheduler:
+        raise CliError("--scheduler applies to --games N")
     if args.from_log and args.game:
         raise CliError(f"give a game or --from LOG, not both ({args.game!r} and --from {args.from_log})")
     # bots: each command reaches the operating system before the next (kill -9 loses nothing), unsynced

@@ -16,7 +16,7 @@ from .errors import (
     UnknownGame,
     UnsupportedLog,
 )
-from .game import ENGINE, Command, Event, Game, GameInfo, Message, Options, Outcome, Seat
+from .game import ENGINE, Command, Event, Game, GameInfo, Message, NoWorldSampling, Options, Outcome, Seat
 from .match import Match, SeedHidden, UndoCheck, codec_for
 from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, read_path, replay, verify
 from .records import Record, SeenRecord, seen_by
@@ -45,6 +45,7 @@ __all__ = [
     "Match",
     "MeepleError",
     "Message",
+    "NoWorldSampling",
     "Options",
     "Outcome",
     "RandomBot",

@@ -15,6 +15,8 @@ class, its command, event, state and view classes, and pure functions::
     redact_command(command, actor, seat) -> the command of actor as seat sees it
     outcome(state)                       -> Outcome, or None while the game goes on
     hides_information(options)           -> whether such a match hides anything from a seat
+    world(view, seat, rng)               -> a full State sampled from seat's view alone
+                                            (optional: search bots need it)
     render(state, seat)                  -> text for a terminal
 
 Subclass :class:`Game` and fill those in; the engine (``Match``, logs,
@@ -31,7 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
-from .errors import Code, ConfigError, IllegalCommand
+from .errors import Code, ConfigError, IllegalCommand, MeepleError
 from .rng import Rng
 
 #: The engine's own seat: it acts for set-up and end-of-round steps (deals,
@@ -135,6 +137,19 @@ class Options:
 
     def validate(self, seats: int) -> None:
         """Raise :class:`ConfigError` if these options make no game for ``seats``."""
+
+
+class NoWorldSampling(MeepleError, NotImplementedError):
+    """The game cannot build a state from a seat's view (:meth:`Game.world`), so search bots cannot play it.
+
+    ``game`` is the game's id.
+    """
+
+    def __init__(self, game: str) -> None:
+        super().__init__(
+            f"{game} cannot sample a world from a seat's view (Game.world), so search bots cannot play it"
+        )
+        self.game = game
 
 
 S = TypeVar("S")
@@ -254,11 +269,39 @@ class Game(abc.ABC, Generic[S, O]):
 
         Everything ``seat`` cannot see (other hands, roles, deck order, face-down
         cards) is resampled from what is consistent with its knowledge, so
-        ``view(determinize(s, seat, rng), seat) == view(s, seat)``. Search bots
-        sample states with it; the conformance kit checks views with it. Games
-        without hidden information keep the default (the state itself).
+        ``view(determinize(s, seat, rng), seat) == view(s, seat)``. The
+        conformance kit checks views with it. It reads the true state, so it
+        is the referee's tool: search bots sample with :meth:`world`, from a
+        view alone. Games without hidden information keep the default (the
+        state itself).
         """
         return state
+
+    def world(self, view: Any, seat: Seat | None, rng: Rng) -> S:
+        """Return a full state sampled from what ``seat`` knows: ``view`` alone, never the true state.
+
+        Everything the view hides (other hands, roles, the deck's order,
+        face-down cards) is dealt at random from ``rng``, consistently with
+        what the view shows; everything it shows is kept. So, for the state
+        ``w`` returned, ``view(w, seat) == view``, ``to_act(w)`` and
+        ``legal_commands(w, seat)`` are those of the true state, and any
+        legal command can be played in ``w``. This is how search bots sample
+        the hidden part (DESIGN invariant 9): they never see the true state
+        or the match's RNG. The view must therefore carry every public fact
+        a state needs (the seat count, the options, sizes of hidden piles).
+
+        A deal uniform over what is consistent with the view is enough; it
+        need not weigh what other seats' play revealed. Draw only from
+        ``rng``. ``meeple.testing.check_worlds`` checks an implementation.
+
+        The default serves games without hidden information whose view is
+        the state itself; any other game raises :class:`NoWorldSampling`
+        until it implements this method.
+        """
+        if not self.info.hidden_information and isinstance(view, self.state_type):
+            state: S = view
+            return state
+        raise NoWorldSampling(self.info.id)
 
     def render(self, state: S, seat: Seat | None = None) -> str:
         """Return a text picture of ``state`` as ``seat`` sees it (None: the referee)."""

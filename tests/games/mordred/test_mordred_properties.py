@@ -135,3 +135,14 @@ def test_legal_commands_list_exactly_what_the_rules_allow_in_order(seed: int, pi
         if m.state.phase is not Phase.ROLL:
             assert list(legal) == _listed_by_the_rule(m.state, seat)
         m.play(seat, legal[pick % len(legal)])
+
+
+def test_the_world_of_a_view_is_the_state_itself_at_every_position() -> None:
+    from meeple.engine import Rng
+    from meeple.testing import playout
+
+    m = playout(GAME, 4, None, seed=12, bot_seed=3, max_steps=3000).match
+    for i in range(0, len(m) + 1, 5):
+        m.seek(i)
+        for seat in (0, 3, None):
+            assert GAME.world(GAME.view(m.state, seat), seat, Rng(i)) == m.state

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from meeple.engine import Command, Game, GameInfo, RandomBot
+from meeple.engine import Command, Game, GameInfo, RandomBot, Rng
 
 from . import rules
+from . import world as _world
 from .bot import HeuristicBot
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .events import (
@@ -78,6 +79,10 @@ class Mordred(Game[State, MordredOptions]):
     def view(self, state: State, seat: int | None) -> View:
         """Everything on the table: Mordred has no hidden information (see :mod:`.view`)."""
         return make_view(state, seat)
+
+    def world(self, view: View, seat: int | None, rng: Rng) -> State:
+        """The state the view shows (nothing is hidden; see :mod:`.world`): search bots run plain MCTS."""
+        return _world.world(view, seat, rng)
 
     def render(self, state: State, seat: int | None = None) -> str:
         """The map with buildings and warriors, the road, the money and the phase."""

@@ -1,0 +1,126 @@
+"""Bots every game gets, by name: the bot specs of ``meeple simulate --bots`` and of batch runs.
+
+A spec is a bot name, with arguments after colons for the bots that take
+them. Besides a game's own bots (:meth:`Game.bots
+<meeple.engine.Game.bots>`), every game has:
+
+* ``random``: a uniformly random legal command;
+* ``ismcts[:BUDGET[:ROLLOUT]]``: the search bot (:class:`~meeple.bots.ISMCTS`),
+  for games that sample worlds from a view (:meth:`Game.world
+  <meeple.engine.Game.world>`). ``BUDGET`` is iterations per decision
+  (``200``) or wall-clock time (``0.5s``, ``300ms``), 500 iterations if
+  left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
+  bot, such as ``heuristic``), uniformly random if left out.
+
+>>> import meeple
+>>> spec = parse_spec("ismcts:200:heuristic")
+>>> spec.name, spec.iterations, spec.seconds, spec.rollout
+('ismcts', 200, None, 'heuristic')
+>>> parse_spec("ismcts:250ms").seconds
+0.25
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..engine import ConfigError, Game, RandomBot
+from ..engine.bot import Bot
+from .ismcts import ISMCTS
+
+#: How the names of the bots every game has read in an error message.
+GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]")
+_TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)$")
+
+
+@attrs.frozen
+class BotSpec:
+    """A parsed bot spec: its ``name`` and, for ``ismcts``, its budget and rollout bot."""
+
+    text: str
+    name: str
+    iterations: int | None = None
+    seconds: float | None = None
+    rollout: str | None = None
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Parse ``name[:args]``; :class:`ConfigError` naming the problem for a malformed ``ismcts`` spec.
+
+    Names without a colon are returned as they are (a game's own bots take no arguments).
+    """
+    name, _, rest = text.partition(":")
+    if name != "ismcts":
+        if rest:
+            raise ConfigError(f"bot {name!r} takes no arguments (only ismcts does: ismcts:BUDGET[:ROLLOUT])")
+        return BotSpec(text, name)
+    budget, _, rollout = rest.partition(":")
+    iterations: int | None = None
+    seconds: float | None = None
+    if not rest:
+        iterations = 500
+    elif not budget:
+        raise ConfigError(f"{text!r}: give a budget before the rollout bot (ismcts:BUDGET:ROLLOUT)")
+    elif budget.isdigit():
+        iterations = int(budget)
+        if iterations < 1:
+            raise ConfigError(f"{text!r}: the budget is at least 1 iteration")
+    else:
+        m = _TIME.match(budget)
+        if m is None:
+            raise ConfigError(f"{text!r}: a budget is iterations (200) or time (0.5s, 300ms), not {budget!r}")
+        seconds = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+        if not (seconds > 0 and math.isfinite(seconds)):
+            raise ConfigError(f"{text!r}: a time budget is more than 0")
+    if rollout.startswith("ismcts") or ":" in rollout:
+        raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {rollout!r}")
+    return BotSpec(text, name, iterations, seconds, rollout or None)
+
+
+def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | None:
+    """The factory (``factory(seed) -> bot``) of a bot every game has, or None if ``text`` names none.
+
+    :class:`ConfigError` for a malformed spec, an unknown rollout bot, or a
+    game that cannot be searched (one with hidden information that does not
+    implement :meth:`Game.world <meeple.engine.Game.world>`).
+    """
+    spec = parse_spec(text)
+    if spec.name == "random":
+        return RandomBot
+    if spec.name != "ismcts":
+        return None
+    if not searchable(game):
+        raise ConfigError(
+            f"{game.info.id} cannot sample a world from a seat's view (Game.world), so the ismcts bot cannot play it"
+        )
+    rollout: Callable[[int], Bot] | None = None
+    if spec.rollout is not None and spec.rollout != "random":
+        own = dict(game.bots())
+        if spec.rollout not in own:
+            raise ConfigError(f"{text!r}: {game.info.id} has no bot {spec.rollout!r} to play rollouts; "
+                              f"bots: {', '.join(sorted({*own, 'random'}))}")
+        rollout = own[spec.rollout]
+    iterations, seconds = spec.iterations, spec.seconds
+
+    def make(seed: int) -> Bot:
+        return ISMCTS(game, seed, iterations=iterations, seconds=seconds, rollout=rollout)
+
+    return make
+
+
+def searchable(game: Game[Any, Any]) -> bool:
+    """True if the search bot can play ``game``: it implements :meth:`Game.world <meeple.engine.Game.world>`.
+
+    The default ``world`` serves a game without hidden information whose
+    view is its state (``view_type`` None or the state class); any other
+    game must implement ``world``.
+    """
+    if type(game).world is not Game.world:
+        return True
+    view = game.view_type
+    return not game.info.hidden_information and (view is None or issubclass(view, game.state_type))

@@ -1,0 +1,103 @@
+"""Reinforcement learning: PettingZoo environments for every game that declares its encodings.
+
+>>> import meeple.rl
+>>> e = meeple.rl.env("liars-dice", seats=2)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), obs["observation"].shape == e.observation_space(e.agent_selection)["observation"].shape
+(['action_mask', 'observation', 'view'], True)
+
+:func:`env` returns a PettingZoo AEC environment (:mod:`meeple.rl.aec`)
+with a fixed action space and observation tensors built from each seat's
+view. A game declares what that takes, its encodings, as data
+(:mod:`meeple.rl.encoding`): an action space of fixed size in which each
+action id always means the same command, and a layout of named segments
+that its encoder fills from a view. :func:`check_encoding` plays random
+matches and holds a game's encodings to their declaration.
+
+The declarations (:class:`Encoding`, :class:`Actions`, :class:`Observation`,
+:class:`Segment`, :func:`register_encoding`) need nothing beyond meeple's
+core; the environment needs the ``rl`` extra (``pip install
+'meeple[rl]'``: pettingzoo, gymnasium, numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Game
+from ..engine.match import codec_for
+from ..engine.registry import resolve
+from .check import check_encoding
+from .encoding import (
+    ENTRY_POINTS,
+    Actions,
+    Encoding,
+    EncodingError,
+    EncodingFactory,
+    NoEncoding,
+    Observation,
+    Segment,
+    encoding_factory,
+    encoding_for,
+    register_encoding,
+)
+from .rewards import Reward, score, win_share, zero_sum
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+
+def env(
+    game: str | Game[Any, Any],
+    seats: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    *,
+    reward: Reward = zero_sum,
+    max_commands: int | None = None,
+) -> AECEnv[str, dict[str, Any], int]:
+    """A PettingZoo AEC environment of ``game`` at a table of ``seats`` (default: the fewest the variant allows).
+
+    ``variant`` and ``options`` choose the rules as for a match (options
+    over the variant's); ``render_mode`` is None, ``"ansi"`` or
+    ``"human"``; ``reward(outcome, seat)`` gives each agent its reward when
+    the match ends (:func:`zero_sum` by default); a match lasting
+    ``max_commands`` actions is truncated. As in PettingZoo's classic
+    environments, the environment comes in an ``OrderEnforcingWrapper``
+    (``.unwrapped`` is the :class:`~meeple.rl.aec.MeepleEnv`, whose
+    ``match`` is the referee's match). Raises :class:`NoEncoding` for a
+    game that declares no encodings, :class:`ConfigError` for seats or
+    options that make no game, and :class:`ModuleNotFoundError` naming the
+    extra when PettingZoo is not installed.
+    """
+    try:
+        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+        from .aec import MAX_COMMANDS, MeepleEnv
+    except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
+        raise ModuleNotFoundError(f"meeple.rl.env needs the rl extra (pip install 'meeple[rl]'): {e}") from e
+    g = resolve(game)
+    if variant is not None:
+        opts: dict[str, Any] = dict(g.variant_options(variant))
+    else:
+        opts = {}
+    opts.update(options or {})
+    n = g.info.seat_range(variant or g.info.variants[0])[0] if seats is None else seats
+    g.check_seats(n)
+    from ..engine.codec import options_from_map
+
+    decoded = options_from_map(codec_for(g), opts, n)
+    encoding = encoding_for(g, n, decoded)
+    raw = MeepleEnv(g, n, decoded, encoding, render_mode=render_mode, reward=reward,
+                    max_commands=MAX_COMMANDS if max_commands is None else max_commands)
+    return OrderEnforcingWrapper(raw)
+
+
+__all__ = [
+    "ENTRY_POINTS", "Actions", "Encoding", "EncodingError", "EncodingFactory", "NoEncoding",
+    "Observation", "Reward", "Segment", "check_encoding", "encoding_factory", "encoding_for", "env",
+    "register_encoding", "score", "win_share", "zero_sum",
+]

@@ -1,0 +1,295 @@
+"""A PettingZoo AEC environment over any game that declares its encodings (:mod:`meeple.rl.encoding`).
+
+The environment drives a :class:`~meeple.Match`, the referee, and gives each
+agent only what its seat may know: the observation tensor is built from the
+seat's view by the game's encoder, the action mask from the seat's legal
+commands through the game's fixed action space, and the view itself rides
+along. As in PettingZoo's classic environments:
+
+* agents are ``player_0`` .. ``player_{n-1}`` (seat *i* is ``player_i``);
+* an observation is ``{"observation": float32 vector, "action_mask": int8
+  vector, "view": the seat's view}``; the mask is all zeros for an agent
+  that may not act;
+* rewards are 0 until the match ends, then ``reward(outcome, seat)``
+  (:func:`meeple.rl.rewards.zero_sum` by default: +1/-1 for two players);
+* an action outside the mask raises (:class:`IllegalAction`); a match still
+  going after ``max_commands`` actions is truncated.
+
+Seeding: ``reset(seed=s)`` starts a stream from ``s``, and each reset after
+it (with no seed) starts the next match of that stream, so two environments
+reset with the same seed play the same matches for the same actions. The
+engine's own steps (deals, rolls) run inside ``step``, from the match's
+seed, as in any match.
+"""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..engine import ENGINE, Code, Command, Game, IllegalCommand, Match, Rng
+from ..engine.codec import options_to_map
+from .encoding import Encoding, EncodingError, encoding_for
+from .rewards import Reward, zero_sum
+
+#: Actions an environment's match may last before it is truncated.
+MAX_COMMANDS = 10_000
+_MASK64 = (1 << 64) - 1
+
+
+class IllegalAction(IllegalCommand):
+    """An action that is not legal now (outside the action mask), or not an action id at all; nothing changed.
+
+    ``action`` is what was passed, ``agent`` the agent that passed it.
+    """
+
+    def __init__(self, code: Code, message: str, action: Any, agent: str) -> None:
+        super().__init__(code, message, None)
+        self.action = action
+        self.agent = agent
+
+
+class ViewSpace(gymnasium.spaces.Space[Any]):
+    """The space of a game's views: any value of its view class (views are not sampled)."""
+
+    def __init__(self, view_type: type[Any] | None) -> None:
+        super().__init__()
+        self.view_type = view_type
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """False: a view is a game's own value, not numbers (use the ``observation`` tensor for networks)."""
+        return False
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        """Refuse: a view is what a seat sees in a match, not something to draw at random."""
+        raise NotImplementedError("a view cannot be sampled; sample the 'observation' tensor instead")
+
+    def contains(self, x: Any) -> bool:
+        """True for a value of the view class (any value when the game names none)."""
+        return self.view_type is None or isinstance(x, self.view_type)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ViewSpace) and other.view_type is self.view_type
+
+    def __hash__(self) -> int:
+        return hash((ViewSpace, self.view_type))
+
+    def __repr__(self) -> str:
+        name = self.view_type.__qualname__ if self.view_type is not None else "any"
+        return f"ViewSpace({name})"
+
+
+class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECEnv is untyped
+    """A PettingZoo AEC environment of one game at one table (see the module docstring); made by :func:`meeple.rl.env`."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        seats: int,
+        options: Any,
+        encoding: Encoding | None = None,
+        *,
+        render_mode: str | None = None,
+        reward: Reward = zero_sum,
+        max_commands: int = MAX_COMMANDS,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode is one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        self.game = game
+        self.seats = seats
+        self.options = options
+        self._options_map = options_to_map(options)
+        self.encoding = encoding if encoding is not None else encoding_for(game, seats, options)
+        self._segment_names = frozenset(s.name for s in self.encoding.observation.segments)
+        self.render_mode = render_mode
+        self.reward = reward
+        self.max_commands = max_commands
+        self.metadata = {**self.metadata, "name": f"meeple_{game.info.id.replace('-', '_')}_v{game.info.rules_version}"}
+        self.possible_agents = [f"player_{s}" for s in range(seats)]
+        self.agents = self.possible_agents[:]
+        obs = self.encoding.observation
+        low = np.concatenate([np.full(s.size, s.low, np.float32) for s in obs.segments])
+        high = np.concatenate([np.full(s.size, s.high, np.float32) for s in obs.segments])
+        n = self.encoding.actions.size
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+                "view": ViewSpace(game.view_type),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._stream: Rng | None = None
+        self.match: Match | None = None
+        self._legal: dict[int, Command] = {}
+        self._mover: int | None = None
+        self._commands = 0
+
+    # -- spaces ----------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (cached) observation space of ``agent``: a Dict of the tensor, the mask and the view."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (cached) fixed action space of ``agent``: ``Discrete(size)``."""
+        return self.action_spaces[agent]
+
+    # -- the AEC protocol -----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match: from ``seed``'s stream, or the next match of the stream (``options`` is not used)."""
+        if seed is not None:
+            self._stream = Rng(seed & _MASK64)
+        elif self._stream is None:
+            self._stream = Rng(secrets.randbits(64))
+        self.match = Match.start(self.game, self.seats, seed=self._stream.next64(), options=self._options_map)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._commands = 0
+        self._next()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The observation of ``agent``: its tensor, its action mask (zeros unless it acts now) and its view."""
+        match = self._live()
+        seat = self.possible_agents.index(agent)
+        view = match.view(seat)
+        mask = np.zeros(self.encoding.actions.size, np.int8)
+        if seat == self._mover:
+            mask[list(self._legal)] = 1
+        return {"observation": self.tensor(view, seat), "action_mask": mask, "view": view}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for the agent to act (None for one that is done); raise :class:`IllegalAction` if illegal."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self._live()
+        command = self.command_of(action, agent)
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        match.play(seat, command)
+        self._commands += 1
+        out = match.outcome
+        if out is not None:
+            self.rewards = {a: float(self.reward(out, s)) for s, a in enumerate(self.possible_agents) if a in self.rewards}
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self._commands >= self.max_commands:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if self.terminations[agent] or self.truncations[agent]:
+            self._mover, self._legal = None, {}
+            self._deads_step_first()
+        else:
+            self._next()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The referee's picture of the match (every hidden card): printed for ``"human"``, returned for ``"ansi"``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game.render(self._live().state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (the match lives in memory)."""
+
+    # -- encodings ----------------------------------------------------------------------------------
+    def tensor(self, view: Any, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The observation tensor of ``view`` for ``seat``: the game's segments, flattened and concatenated."""
+        obs = self.encoding.observation
+        values = obs.encode(view, seat)
+        if len(values) > len(obs.segments) or not set(values) <= self._segment_names:
+            unknown = sorted(set(values) - self._segment_names)
+            raise EncodingError(f"{self.game.info.id}: the encoder fills segments it does not declare: {unknown}")
+        out = np.zeros(obs.size, np.float32)
+        offset = 0
+        for s in obs.segments:
+            v = values.get(s.name)
+            n = s.size
+            if v is not None:
+                if isinstance(v, (int, float)):
+                    flat: Any = (v,)
+                elif isinstance(v, (list, tuple)) and (not v or not isinstance(v[0], (list, tuple))):
+                    flat = v  # a flat sequence of numbers: no array needed
+                else:
+                    flat = np.asarray(v, dtype=np.float32).reshape(-1)
+                if len(flat) != n:
+                    raise EncodingError(f"{self.game.info.id}: segment {s.name!r} has {len(flat)} values, not {n} "
+                                        f"(shape {s.shape})")
+                out[offset:offset + n] = flat
+            offset += n
+        return out
+
+    def command_of(self, action: Any, agent: str | None = None) -> Command:
+        """The legal command that ``action`` stands for now; :class:`IllegalAction` if it stands for none."""
+        agent = agent or self.agent_selection
+        size = self.encoding.actions.size
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalAction(Code.BAD_ARGUMENT, f"an action is an integer in 0..{size - 1}, not {action!r}",
+                                action, agent) from None
+        if not 0 <= a < size:
+            raise IllegalAction(Code.BAD_ARGUMENT, f"action {a} is outside the action space 0..{size - 1}", action, agent)
+        command = self._legal.get(a) if self.possible_agents.index(agent) == self._mover else None
+        if command is None:
+            raise IllegalAction(Code.RULE, f"action {a} ({self.encoding.actions.label(a)}) is not legal for {agent} now: "
+                                "choose where observation['action_mask'] is 1", action, agent)
+        return command
+
+    def action_of(self, command: Command, seat: int | None = None) -> int:
+        """The action id of a legal ``command`` of ``seat`` (default: the seat to act) in the current position."""
+        match = self._live()
+        seat = self._mover if seat is None else seat
+        if seat is None:
+            raise IllegalAction(Code.GAME_OVER, "no seat acts now", command, "")
+        return self.encoding.actions.index(command, match.view(seat), seat)
+
+    # -- inside ------------------------------------------------------------------------------------
+    def _live(self) -> Match:
+        if self.match is None:
+            raise gymnasium.error.ResetNeeded("call reset() before using the environment")
+        return self.match
+
+    def _next(self) -> None:
+        """Point ``agent_selection`` at the seat to act and map its legal commands to action ids."""
+        match = self._live()
+        acting = [s for s in match.to_act if s != ENGINE]
+        if not acting:
+            self._mover, self._legal = None, {}
+            return
+        seat = acting[0]
+        view = match.view(seat)
+        actions = self.encoding.actions
+        legal: dict[int, Command] = {}
+        for command in match.legal(seat):
+            a = actions.index(command, view, seat)
+            if isinstance(a, bool) or not isinstance(a, (int, np.integer)) or not 0 <= a < actions.size:
+                raise EncodingError(f"{self.game.info.id}: {command!r} got action id {a!r}, outside 0..{actions.size - 1}")
+            if a in legal:
+                raise EncodingError(f"{self.game.info.id}: {legal[a]!r} and {command!r} are legal at once and share "
+                                    f"action id {a}")
+            legal[int(a)] = command
+        self._mover, self._legal = seat, legal
+        self.agent_selection = self.possible_agents[seat]
