@@ -142,7 +142,6 @@ KNOWN = {
     "circle:meeple.games.mordred",
     "rules:meeple.games.mordred",
     # --
-    "rules:meeple.games.saboteur",
     # --
 }
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
 import pytest
 
 from meeple.engine import ENGINE, Command, Event, Rng
 from meeple.games.saboteur import GAME, SaboteurOptions, State
-from meeple.games.saboteur.data import GOAL_POSITIONS, GoalKind, Role, kind_id
+from meeple.games.saboteur.data import GoalKind, Role, kind_id
 from meeple.games.saboteur.events import RoundDealt
-from meeple.games.saboteur.state import Cell, Edition, Front, Goal
+from meeple.games.saboteur.state import Board, Cell, Edition, Front, replace
 
 
 class Table:
@@ -60,11 +59,11 @@ class Table:
         fr = list(state.front)
         for s, items in (front or {}).items():
             fr[s] = frozenset(items)
-        return attrs.evolve(state, cells=placed, front=tuple(fr))
+        return replace(state, board=Board(placed, state.board.goals), front=tuple(fr))
 
-    def goals(self, *kinds: str) -> tuple[Goal, ...]:
-        """Face-down goals of the given kinds, top to bottom."""
-        return tuple(Goal(c, r, GoalKind(k)) for (c, r), k in zip(GOAL_POSITIONS, kinds, strict=True))
+    def turn_goal(self, state: State, goal: int, rotated: bool = False) -> State:
+        """``state`` with face-down goal ``goal`` turned over (as if reached)."""
+        return replace(state, board=state.board.turn_goal(goal, state.deal.goal_kinds[goal], rotated))
 
     def play(self, state: State, seat: int, command: Command, seed: int = 1) -> tuple[State, tuple[Event, ...]]:
         """Decide and fold one command; then run any engine steps the same way."""

@@ -10,6 +10,7 @@ import meeple
 from meeple.cli import main
 from meeple.engine import ENGINE, RandomBot
 from meeple.games.saboteur import GAME
+from meeple.games.saboteur import data as d
 from meeple.games.saboteur.bot import HeuristicBot
 from meeple.games.saboteur.commands import PlayPath
 from meeple.games.saboteur.data import Role, kind_id
@@ -61,7 +62,7 @@ def test_board_is_drawn_as_a_grid_with_coordinates() -> None:
     cross = PlayPath(kind_id("crossroads"), 1, 0)
     if cross in m.legal(0):
         m.play(0, cross)
-    lines = board_lines(m.state)
+    lines = board_lines(m.state.board)
     assert lines[0].split()[0] == "-1" and "8" in lines[0].split()
     text = "\n".join(lines)
     assert "S" in text and "???" in text
@@ -99,7 +100,7 @@ def test_renderer_shows_doors_ladders_bridges_and_crystals(table: Any) -> None:
     cells = [(1, 0, "bridge"), (2, 0, "green-door-horizontal"), (3, 0, "blue-door-horizontal"),
              (0, 1, "ladder-stub-vertical"), (4, 0, "crystal-crossroads"), (5, 0, "dead-crossroads")]
     st = table.build(edition="deluxe", cells=cells, hands=[["map"], [], [], []])
-    text = "\n".join(board_lines(st))
+    text = "\n".join(board_lines(st.board))
     middle = next(line for line in text.splitlines() if line.startswith("   0 "))
     assert "-S--#--g--b--+-.x." in middle  # a dead end shows its stubs as dots
     assert "H" in text and "*" in text
@@ -110,5 +111,75 @@ def test_renderer_shows_a_mapped_goal_to_its_seat_only(table: Any) -> None:
 
     st = table.build(hands=[["map"], ["map"], [], []], goals=("coal-a", "gold", "coal-b"))
     st, _ = table.play(st, 0, PeekGoal(kind_id("map"), 1))
-    assert "?$?" in "\n".join(board_lines(st, 0))
-    assert "?$?" not in "\n".join(board_lines(st, 1)) and "?$?" not in GAME.render(st, 1)
+    assert "?$?" in GAME.render(st, 0)
+    assert "?$?" not in GAME.render(st, 1) and "?$?" not in GAME.render(st, None)
+    assert "?$?" in "\n".join(board_lines(st.board, dict(GAME.view(st, 0).known_goals)))
+
+
+# -- a person at a terminal ----------------------------------------------------------------
+
+
+def test_a_hand_shows_each_path_card_by_its_openings() -> None:
+    from meeple.games.saboteur.render import card_box, hand_lines
+
+    hand = [kind_id(n) for n in ("crossroads", "curve-a", "dead-t-vertical", "ladder-curve-b", "map")]
+    lines = hand_lines(hand)
+    assert lines[0] == "your hand:  1    2    3    4"  # path cards are numbered above their pictures
+    pictures = [line[len("your hand: "):] for line in lines[1:4]]
+    for i, kind in enumerate(hand[:4]):
+        box = card_box(kind)
+        assert [p[5 * i : 5 * i + 3].ljust(3) for p in pictures] == list(box)
+    assert card_box(kind_id("curve-a")) == ("   ", " +-", " | ")  # opens east and south (S-E)
+    assert card_box(kind_id("curve-a"), rotated=True) == (" | ", "-+ ", "   ")  # turned: north and west
+    assert card_box(kind_id("dead-t-vertical")) == (" : ", " x.", " : ")  # a dead end: stubs, no tunnel
+    assert card_box(kind_id("ladder-curve-b")) == ("   ", "-H ", " | ")
+    assert lines[-1] == "  1 crossroads, 2 curve-a, 3 dead-t-vertical, 4 ladder-curve-b, 5 map"
+    assert hand_lines([kind_id("map")]) == ["your hand: 1 map"]
+
+
+def test_the_players_view_shows_the_hand_with_its_shapes() -> None:
+    m = meeple.Match.start("saboteur", 4, seed=1)
+    out = m.render(0)
+    hand = m.view(0).hand
+    assert "your hand:" in out
+    for k in hand:
+        assert d.KINDS[k].name in out
+    if any(d.KINDS[k].category is d.Category.PATH for k in hand):
+        assert "+" in out.split("your hand:")[1]
+
+
+@pytest.mark.parametrize(("seats", "options", "bot"), [
+    (12, {"edition": "deluxe"}, "heuristic"), (12, {"edition": "deluxe", "pass_discards": 3}, "random"),
+    (10, {}, "heuristic"),
+])
+def test_every_screen_fits_a_100_column_terminal(seats: int, options: dict[str, Any], bot: str) -> None:
+    from meeple.games.saboteur.render import LEGEND, WIDTH
+
+    assert WIDTH == 100 and all(len(line) <= WIDTH for line in LEGEND)
+    m = meeple.Match.start("saboteur", seats, seed=seats, options=options)
+    bots = [GAME.bots()[bot](s) for s in range(seats)]
+    step = 0
+    while not m.is_over:
+        if step % 5 == 0:
+            for who in (*range(seats), None):
+                wide = [line for line in m.render(who).splitlines() if len(line) > WIDTH]
+                assert not wide, f"seat {who}, step {step}: {wide[0]!r}"
+            for who in range(seats):
+                for c in m.legal(who)[:30]:
+                    assert len(GAME.describe(c)) < WIDTH - 10
+        seat = next(s for s in m.to_act if s != ENGINE)
+        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+        step += 1
+
+
+def test_a_board_wider_than_the_terminal_is_drawn_in_bands(table: Any) -> None:
+    from meeple.games.saboteur.render import WIDTH
+
+    cells = [(-c, 0, "straight-horizontal") for c in range(1, 40)]
+    st = table.build(cells=cells, hands=[["map"], [], [], []])
+    lines = board_lines(st.board)
+    assert all(len(line) <= WIDTH for line in lines)
+    headers = [line for line in lines if line.strip().startswith("-40")]
+    assert headers and len(lines) > 3 * 7 * 2  # two bands of the seven rows
+    text = "\n".join(lines)
+    assert text.count("S") == 1 and text.count("???") == 9

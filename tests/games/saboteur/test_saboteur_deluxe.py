@@ -8,18 +8,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeple
 from meeple.engine import IllegalCommand, Rng
+from meeple.engine.codec import canonical, digest
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur import data as d
+from meeple.games.saboteur.board import Cell, shape, symmetric
 from meeple.games.saboteur.commands import ClearFront, Discard, Inspect, PlayPath, Steal, SwapHand, TargetAction
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.events import GoldPaid, HatSwapped, RoundEnded, ThievesReady
 from meeple.games.saboteur.rules import path_targets
-from meeple.games.saboteur.state import Front, Phase
+from meeple.games.saboteur.state import Front, Phase, replace
 
 K = kind_id
 DELUXE = {"edition": "deluxe"}
@@ -54,10 +57,10 @@ def test_deluxe_deck_adds_30_path_and_21_action_cards_to_the_base_cards() -> Non
 def test_deluxe_deals_from_all_15_dwarves_six_cards_each_ten_set_aside(seats: int) -> None:
     m = meeple.Match.start("saboteur", seats, seed=seats, options=DELUXE)
     st = m.state
-    assert Counter(st.roles) + Counter(st.leftover_roles) == Counter(d.DELUXE_ROLES)
-    assert len(st.leftover_roles) == 15 - seats
+    assert Counter(st.roles) + Counter(st.deal.leftover_roles) == Counter(d.DELUXE_ROLES)
+    assert len(st.deal.leftover_roles) == 15 - seats
     assert all(len(h) == 6 for h in st.hands)
-    assert len(st.set_aside) == 10
+    assert len(st.deal.set_aside) == 10
     assert len(st.pile) == 118 - 10 - 6 * seats
     v = m.view(0)
     assert v.set_aside_count == 10 and v.leftover_roles_count == 15 - seats
@@ -67,8 +70,8 @@ def test_deluxe_deals_from_all_15_dwarves_six_cards_each_ten_set_aside(seats: in
 def test_set_aside_cards_return_next_round(table: Any) -> None:
     st = table.build(5, edition="deluxe", hands=[["map"], [], [], [], []])
     st, _ = table.play(st, 0, Discard((K("map"),)))
-    assert st.round == 2 and len(st.set_aside) == 10
-    assert len(st.pile) + sum(len(h) for h in st.hands) + len(st.set_aside) == 118
+    assert st.round == 2 and len(st.deal.set_aside) == 10
+    assert len(st.pile) + sum(len(h) for h in st.hands) + len(st.deal.set_aside) == 118
 
 
 # -- new path cards (facts section 11) ----------------------------------------------------
@@ -92,6 +95,45 @@ def test_double_curve_joins_only_the_curve_that_touches_the_tunnel(table: Any) -
     assert (1, -1, False) in path_targets(st, K("straight-vertical"))
     assert (1, 1, False) not in path_targets(st, K("straight-vertical"))
     assert (2, 0, False) not in path_targets(st, K("straight-horizontal"))
+
+
+def test_double_curve_looks_the_same_turned_so_it_has_one_name_per_placement(table: Any) -> None:
+    """R2: two separate curves (west-north, east-south); turned 180 degrees it is the same card."""
+    dc = K("double-curve")
+    assert symmetric(dc) and symmetric(K("bridge")) and not symmetric(K("curve-a"))
+    st = table.build(edition="deluxe", hands=[["double-curve"], [], [], []])
+    targets = path_targets(st, dc)
+    assert targets and all(not rotated for _, _, rotated in targets)
+    assert PlayPath(dc, 1, 0, False) in GAME.legal_commands(st, 0)
+    assert PlayPath(dc, 1, 0, True) not in GAME.legal_commands(st, 0)
+    with pytest.raises(IllegalCommand, match="looks the same turned"):
+        GAME.decide(st, 0, PlayPath(dc, 1, 0, True), rng())
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 150))
+def test_no_two_listed_placements_make_the_same_table(seed: int, steps: int) -> None:
+    """Each placement is listed once: the boards the listed path commands lead to are all different."""
+    m = meeple.Match.start("saboteur", 5, seed=seed, options=DELUXE)
+    bot = meeple.RandomBot(seed)
+    for _ in range(steps):
+        if m.is_over:
+            return
+        seat = m.to_act[0]
+        m.play(seat, bot.choose(m.view(seat), m.legal(seat), seat))
+    if m.state.phase is not Phase.PLAY:
+        return
+    state = m.state
+    for kind in range(len(d.KINDS)):
+        if d.KINDS[kind].category is d.Category.PATH:
+            placed = [(col, row, shape(kind, rot).edges, frozenset(shape(kind, rot).groups))
+                      for col, row, rot in path_targets(state, kind)]
+            assert len(placed) == len(set(placed)), d.KINDS[kind].name
+    paths = [c for c in m.legal(state.turn) if isinstance(c, PlayPath)]
+    boards = [state.board.lay(Cell(c.col, c.row, c.card, c.rotated)) for c in paths]
+    assert len(set(boards)) == len(boards)
+    hashes = {digest(canonical(replace(state, board=b))) for b in boards}
+    assert len(hashes) == len(boards)  # one state hash per table, and one table per command
 
 
 def test_ladder_links_a_distant_tunnel_to_the_start(table: Any) -> None:
@@ -193,7 +235,8 @@ def test_trapped_winner_gets_no_share_and_is_not_counted(table: Any) -> None:
     assert _paid(events) == {3: 3, 4: 2}
 
 
-def test_geologists_share_the_visible_crystals_rounded_down(table: Any) -> None:
+def test_geologists_split_the_visible_crystals_rounded_down(table: Any) -> None:
+    """R2 (facts section 14): two geologists split one nugget per crystal, rounded down (the default)."""
     roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
     cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
     st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []])
@@ -203,6 +246,19 @@ def test_geologists_share_the_visible_crystals_rounded_down(table: Any) -> None:
                      front={1: {Front.TRAPPED}})
     _, events = table.play(st, 0, Discard((K("map"),)))
     assert _paid(events) == {0: 1, 2: 5}
+
+
+def test_geologists_option_each_pays_every_geologist_one_nugget_per_crystal(table: Any) -> None:
+    """S0: "Сколько кристаллов на карте тоннелей, столько золота получает игрок" (option ``geologists="each"``)."""
+    roles = [Role.GEOLOGIST, Role.GEOLOGIST, Role.SABOTEUR]
+    cells = [(1, 0, "crystal-crossroads"), (2, 0, "crystal-t-horizontal"), (3, 0, "crystal-t-horizontal")]
+    st = table.build(3, edition="deluxe", roles=roles, cells=cells, hands=[["map"], [], []], geologists="each")
+    _, events = table.play(st, 0, Discard((K("map"),)))
+    assert _paid(events) == {0: 3, 1: 3, 2: 5}
+    st = table.build(3, edition="deluxe", roles=roles[:1] + [Role.SABOTEUR] * 2, cells=cells,
+                     hands=[["map"], [], []])
+    _, events = table.play(st, 0, Discard((K("map"),)))
+    assert _paid(events)[0] == 3  # one geologist: both readings pay every crystal
 
 
 # -- new action cards (facts section 12) -----------------------------------------------------
@@ -234,7 +290,7 @@ def test_no_two_action_cards_of_one_type_in_front_of_a_player(table: Any) -> Non
 
 def test_hands_off_removes_a_theft_card(table: Any) -> None:
     st = table.build(edition="deluxe", hands=[["hands-off"], [], [], []], pile=["map"])
-    st = attrs.evolve(st, front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()), thieves=(1,))
+    st = replace(st, front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()), thieves=(1,))
     st, _ = table.play(st, 0, TargetAction(K("hands-off"), 1))
     assert st.front[1] == frozenset() and st.thieves == ()
 
@@ -243,14 +299,14 @@ def test_theft_order_last_played_first_then_clockwise_and_trapped_thieves_do_not
     roles = [Role.SABOTEUR] * 3 + [Role.GREEN] * 4
     st = table.build(7, edition="deluxe", roles=roles, hands=[["map"]] + [[] for _ in range(6)],
                      front={6: {Front.TRAPPED}})
-    st = attrs.evolve(st, thieves=(5, 1, 3, 6), front=tuple(
+    st = replace(st, thieves=(5, 1, 3, 6), front=tuple(
         f | {Front.THEFT} if s in (5, 1, 3, 6) else f for s, f in enumerate(st.front)))
-    st = attrs.evolve(st, gold=(0, 0, 0, 0, 0, 0, 9))
+    st = replace(st, purse=replace(st.purse, gold=(0, 0, 0, 0, 0, 0, 9)))
     st, events = table.play(st, 0, Discard((K("map"),)))
     ready = next(e for e in events if isinstance(e, ThievesReady))
     # thieves 5, 1, 3 played in that order (6 is trapped): 3 steals first, then 5, then 1
     assert ready.order == (3, 5, 1)
-    assert st.phase is Phase.THEFT and st.theft_queue[0] == 3
+    assert st.phase is Phase.THEFT and st.purse.theft_queue[0] == 3
     assert Steal(3) not in GAME.legal_commands(st, 3) and Steal(6) in GAME.legal_commands(st, 3)
     for thief in (3, 5, 1):
         assert GAME.to_act(st) == (thief,)
@@ -263,7 +319,7 @@ def test_swap_your_hand_swaps_whole_hands_and_the_other_player_draws(table: Any)
                      pile=["crossroads"])
     st, events = table.play(st, 0, SwapHand(K("swap-your-hand"), 1))
     assert st.hands[0] == (K("rockfall"), K("rockfall"))
-    assert st.hands[1] == (K("map"), K("crossroads"))
+    assert st.hands[1] == tuple(sorted((K("map"), K("crossroads"))))  # hands are kept sorted
     swap = events[0]
     assert GAME.redact(swap, 2).given is None and GAME.redact(swap, 1).given == (K("map"),)  # type: ignore[union-attr]
 
@@ -286,7 +342,7 @@ def test_swap_your_hats_draws_a_new_role_from_the_leftovers(table: Any) -> None:
     hat = next(e for e in events if isinstance(e, HatSwapped))
     assert hat.old is Role.SABOTEUR and hat.role in (Role.GEOLOGIST, Role.PROFITEER)
     assert st.roles[1] is hat.role
-    assert len(st.leftover_roles) == 1 and Role.SABOTEUR not in st.leftover_roles  # the old card is out of play
+    assert len(st.deal.leftover_roles) == 1 and Role.SABOTEUR not in st.deal.leftover_roles  # the old card is out of play
     assert GAME.view(st, 1).role is hat.role
     assert GAME.redact(hat, 0).role is None  # type: ignore[union-attr]
 
@@ -326,19 +382,19 @@ def test_swap_your_hats_may_target_yourself(table: Any) -> None:
                      hands=[["swap-your-hats"], ["map"], [], []], leftover=[Role.GEOLOGIST])
     assert TargetAction(K("swap-your-hats"), 0) in GAME.legal_commands(st, 0)
     st, _ = table.play(st, 0, TargetAction(K("swap-your-hats"), 0))
-    assert st.roles[0] is Role.GEOLOGIST and st.leftover_roles == ()
+    assert st.roles[0] is Role.GEOLOGIST and st.deal.leftover_roles == ()
     assert GAME.view(st, 0).role is Role.GEOLOGIST
 
 
 def test_thief_with_nobody_to_rob_is_skipped(table: Any) -> None:
     roles = [Role.SABOTEUR, Role.GREEN, Role.GREEN, Role.BLUE]
     st = table.build(edition="deluxe", roles=roles, hands=[["map"], [], [], []])
-    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    st = replace(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
     # the lone saboteur wins 5, so thief 1 robs seat 0
     st, _ = table.play(st, 0, Discard((K("map"),)))
     assert st.phase is Phase.THEFT and GAME.legal_commands(st, 1) == [Steal(0)]
     st = table.build(edition="deluxe", roles=[Role.GREEN] * 4, hands=[["map"], [], [], []])
-    st = attrs.evolve(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
+    st = replace(st, thieves=(1,), front=(frozenset(), frozenset({Front.THEFT}), frozenset(), frozenset()))
     st, _ = table.play(st, 0, Discard((K("map"),)))  # nobody holds gold: no theft
     assert st.phase is Phase.PLAY and st.round == 2
 

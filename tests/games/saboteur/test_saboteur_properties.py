@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,7 +16,7 @@ import meeple
 from meeple.engine import ENGINE, IllegalCommand, Rng
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur.bot import HeuristicBot
-from meeple.games.saboteur.state import Phase
+from meeple.games.saboteur.state import Phase, replace
 from meeple.testing import ALL_CHECKS, Playout, check_determinism, check_game, check_undo_redo
 
 
@@ -52,7 +51,7 @@ def test_base_gold_is_conserved_through_payouts() -> None:
         change = sum(e.amount - sum(e.cards) for r in m.records for e in r.events
                      if isinstance(e, GoldPaid) and e.amount is not None and e.cards is not None)
         # 44 nuggets in the gold deck, plus what the bank added as change (usually nothing)
-        assert sum(st.gold_deck) + sum(st.offer) + sum(st.gold) == 44 + change
+        assert sum(st.purse.deck) + sum(st.purse.offer) + sum(st.gold) == 44 + change
         assert any(r.team == "miners" for r in st.results)
 
 
@@ -142,11 +141,9 @@ def test_changing_another_hand_or_the_goals_leaves_a_view_alone() -> None:
     m = meeple.Match.start("saboteur", 5, seed=11)
     st0 = m.state
     hands = list(st0.hands)
-    hands[3], pile = (st0.pile[0], *hands[3][1:]), (hands[3][0], *st0.pile[1:])
-    changed = attrs.evolve(st0, hands=tuple(hands), pile=tuple(sorted(pile)),
-                           goals=tuple(reversed([attrs.evolve(g, col=g.col) for g in st0.goals])))
-    changed = attrs.evolve(changed, goals=tuple(attrs.evolve(a, kind=b.kind) for a, b in
-                                                zip(st0.goals, reversed(st0.goals), strict=True)))
+    hands[3], pile = tuple(sorted((st0.pile[0], *hands[3][1:]))), (hands[3][0], *st0.pile[1:])
+    changed = replace(st0, hands=tuple(hands), pile=tuple(sorted(pile)),
+                      deal=replace(st0.deal, goal_kinds=tuple(reversed(st0.deal.goal_kinds))))
     assert GAME.view(changed, 0) == GAME.view(st0, 0)
     assert GAME.view(changed, 3) != GAME.view(st0, 3)
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import attrs
 import pytest
 
 import meeple
 from meeple.engine import ENGINE, ConfigError, IllegalCommand
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur import data as d
-from meeple.games.saboteur.board import Board, shape
+from meeple.games.saboteur.board import shape
 from meeple.games.saboteur.commands import (
     BreakTool,
     Discard,
@@ -30,7 +29,7 @@ from meeple.games.saboteur.commands import (
 from meeple.games.saboteur.data import GoalKind, Role, Tool, kind_id
 from meeple.games.saboteur.events import GoalRevealed, GoldOffered, GoldPaid, RoundEnded
 from meeple.games.saboteur.rules import exact_payment, path_targets
-from meeple.games.saboteur.state import Front, Phase
+from meeple.games.saboteur.state import Front, Phase, replace
 
 K = kind_id
 
@@ -68,9 +67,9 @@ def test_coal_goals_are_the_two_curves() -> None:
 def test_role_deck_per_player_count_has_one_card_aside(seats: int, saboteurs: int, miners: int) -> None:
     m = meeple.Match.start("saboteur", seats, seed=seats)
     st = m.state
-    every = Counter(st.roles) + Counter(st.leftover_roles)
+    every = Counter(st.roles) + Counter(st.deal.leftover_roles)
     assert every == {Role.SABOTEUR: saboteurs, Role.MINER: miners}
-    assert len(st.leftover_roles) == 1
+    assert len(st.deal.leftover_roles) == 1
     assert m.view(0).leftover_roles_count == 1
 
 
@@ -80,7 +79,7 @@ def test_three_player_round_may_have_no_saboteur() -> None:
         st = meeple.Match.start("saboteur", 3, seed=seed).state
         if Role.SABOTEUR not in st.roles:
             found = True
-            assert st.leftover_roles == (Role.SABOTEUR,)
+            assert st.deal.leftover_roles == (Role.SABOTEUR,)
             break
     assert found
 
@@ -94,8 +93,9 @@ def test_hand_size_6_5_4_by_player_count(seats: int, size: int) -> None:
 
 def test_goals_lie_face_down_at_column_8_rows_minus2_0_2() -> None:
     m = meeple.Match.start("saboteur", 4, seed=9)
-    assert [(g.col, g.row) for g in m.state.goals] == [(8, -2), (8, 0), (8, 2)]
-    assert sorted(g.kind.value for g in m.state.goals) == ["coal-a", "coal-b", "gold"]
+    assert [(g.col, g.row) for g in m.state.board.goals] == [(8, -2), (8, 0), (8, 2)]
+    assert all(g.kind is None for g in m.state.board.goals)
+    assert sorted(k.value for k in m.state.deal.goal_kinds) == ["coal-a", "coal-b", "gold"]
     assert all(g.kind is None for g in m.view(0).goals)
 
 
@@ -168,12 +168,11 @@ def test_coal_goal_is_turned_to_fit_and_the_tunnel_goes_on_through_it(table: Any
     (rev,) = [e for e in events if isinstance(e, GoalRevealed)]
     assert rev.kind is GoalKind.COAL_A and rev.rotated
     assert st.phase is Phase.PLAY
-    board = Board(st.cells, st.goals)
-    assert ((8, 0), d.N) in board.network.ports
+    assert ((8, 0), d.N) in st.board.network.ports()
     # the tunnel continues north out of the coal card, into the gold goal
     st = table.build(cells=table.ROW0, hands=[["straight-vertical"], [], [], []],
                      goals=("gold", "coal-a", "coal-b"))
-    st = attrs.evolve(st, goals=(st.goals[0], attrs.evolve(st.goals[1], revealed=True, rotated=True), st.goals[2]))
+    st = table.turn_goal(st, 1, rotated=True)
     events = table.events(st, 0, PlayPath(K("straight-vertical"), 8, -1))
     assert any(isinstance(e, GoalRevealed) and e.kind is GoalKind.GOLD for e in events)
     assert any(isinstance(e, RoundEnded) and e.team == "miners" for e in events)
@@ -181,7 +180,7 @@ def test_coal_goal_is_turned_to_fit_and_the_tunnel_goes_on_through_it(table: Any
 
 def test_turned_coal_card_edges_must_be_matched(table: Any) -> None:
     st = table.build(cells=table.ROW0, hands=[["straight-horizontal"], [], [], []], goals=("gold", "coal-a", "coal-b"))
-    st = attrs.evolve(st, goals=(st.goals[0], attrs.evolve(st.goals[1], revealed=True, rotated=True), st.goals[2]))
+    st = table.turn_goal(st, 1, rotated=True)
     # the turned coal card (N-W) has a wall to the east: an east-west straight cannot lie against it
     with pytest.raises(IllegalCommand):
         GAME.decide(st, 0, PlayPath(K("straight-horizontal"), 9, 0), table_rng())
@@ -264,7 +263,7 @@ def test_map_shows_a_goal_to_its_player_alone_and_the_knowledge_stays(table: Any
 def test_discard_one_card_face_down_then_draw(table: Any) -> None:
     st = table.build(hands=[["map", "rockfall"], ["map"], [], []], pile=["crossroads"])
     st, events = table.play(st, 0, Discard((K("rockfall"),)))
-    assert st.hands[0] == (K("map"), K("crossroads"))
+    assert st.hands[0] == tuple(sorted((K("map"), K("crossroads"))))
     assert GAME.redact(events[0], 1).cards is None  # type: ignore[union-attr]
     with pytest.raises(IllegalCommand):
         GAME.decide(st, 1, Discard((K("map"), K("map"))), table_rng())
@@ -284,6 +283,54 @@ def test_players_with_empty_hands_are_skipped(table: Any) -> None:
     st = table.build(hands=[["map"], [], ["map"], []])
     st, _ = table.play(st, 0, Discard((K("map"),)))
     assert st.turn == 2
+
+
+def test_by_default_a_lap_of_passes_does_not_end_the_round(table: Any) -> None:
+    """R1, R2, S1: with the pile empty the round goes on until no player holds a card."""
+    st = table.build(hands=[["map", "map"], ["map"], ["map", "rockfall"], ["map"]])
+    for seat in range(4):
+        st, _ = table.play(st, seat, Discard((min(st.hands[seat]),)))
+    assert st.round == 1 and st.phase is Phase.PLAY and st.turn == 0
+
+
+def test_option_round_end_lap_ends_the_round_after_every_player_passed_once_the_pile_is_empty(table: Any) -> None:
+    """S0: "закончились игровая колода, а все участники пропустили по ходу" (option ``round_end="lap"``)."""
+    roles = [Role.MINER, Role.SABOTEUR, Role.MINER, Role.MINER]
+    st = table.build(hands=[["map", "map"], ["map"], ["map", "rockfall"], ["map"]], roles=roles, round_end="lap")
+    for seat in range(3):
+        st, events = table.play(st, seat, Discard((min(st.hands[seat]),)))
+        assert st.passes == seat + 1 and not any(isinstance(e, RoundEnded) for e in events)
+    assert GAME.view(st, 0).passes == 3
+    _, events = table.play(st, 3, Discard((K("map"),)))
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    assert ended.team == "saboteurs" and ended.winners == (1,) and ended.ender == 3
+
+
+def test_lap_of_passes_starts_again_after_a_card_played_face_up(table: Any) -> None:
+    st = table.build(hands=[["map", "map"], ["map", "map"], ["broken-cart", "map"], ["map"]], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))
+    st, _ = table.play(st, 1, Discard((K("map"),)))
+    st, _ = table.play(st, 2, BreakTool(K("broken-cart"), 0))
+    assert st.passes == 0
+    st, _ = table.play(st, 3, Discard((K("map"),)))
+    assert st.passes == 1 and st.phase is Phase.PLAY
+
+
+def test_lap_of_passes_counts_players_skipped_for_holding_no_cards(table: Any) -> None:
+    st = table.build(hands=[["map", "map"], [], ["map", "map"], []], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))
+    assert st.turn == 2 and st.passes == 2  # seat 0 passed, seat 1 had nothing to play
+    _, events = table.play(st, 2, Discard((K("map"),)))
+    assert any(isinstance(e, RoundEnded) for e in events)
+
+
+def test_lap_of_passes_counts_only_once_the_pile_has_run_out(table: Any) -> None:
+    st = table.build(hands=[["map"], ["map"], ["map"], ["map"]], pile=["rockfall"], round_end="lap")
+    st, _ = table.play(st, 0, Discard((K("map"),)))  # draws the last card: this pass does not count
+    assert st.passes == 0 and not st.pile
+    for seat in (1, 2, 3):
+        st, _ = table.play(st, seat, Discard((K("map"),)))
+    assert st.passes == 3 and st.phase is Phase.PLAY
 
 
 def test_next_round_starts_with_the_player_after_the_one_who_ended_it(table: Any) -> None:
@@ -313,8 +360,8 @@ def test_gold_payout_saboteur_finder_passes_to_nearest_miner_counter_clockwise(t
     assert offer.count == 5 and offer.chooser == 0
     order = []
     while st.phase is Phase.CHOOSE:
-        order.append(st.chooser)
-        st, _ = table.play(st, st.chooser, TakeGold(max(st.offer)))
+        order.append(st.purse.chooser)
+        st, _ = table.play(st, st.purse.chooser, TakeGold(max(st.purse.offer)))
     # counter-clockwise through miners only: 0, 4, 2, 0, 4
     assert order == [0, 4, 2, 0, 4]
     assert st.gold[1] == st.gold[3] == 0
@@ -325,9 +372,9 @@ def test_gold_payout_saboteur_finder_passes_to_nearest_miner_counter_clockwise(t
 def test_gold_payout_miner_finder_chooses_first(table: Any) -> None:
     roles = [Role.MINER, Role.SABOTEUR, Role.MINER, Role.MINER]
     st, _ = _gold_round(table, 4, roles, finder=2)
-    assert st.phase is Phase.CHOOSE and st.chooser == 2
-    assert GAME.legal_commands(st, 2) == [TakeGold(v) for v in sorted(set(st.offer))]
-    assert GAME.view(st, 2).offer == st.offer and GAME.view(st, 0).offer == ()
+    assert st.phase is Phase.CHOOSE and st.purse.chooser == 2
+    assert GAME.legal_commands(st, 2) == [TakeGold(v) for v in sorted(set(st.purse.offer))]
+    assert GAME.view(st, 2).offer == st.purse.offer and GAME.view(st, 0).offer == ()
 
 
 def test_gold_pass_option_passes_clockwise(table: Any) -> None:
@@ -335,8 +382,8 @@ def test_gold_pass_option_passes_clockwise(table: Any) -> None:
     st, _ = _gold_round(table, 5, roles, finder=1, gold_pass="clockwise")
     order = []
     while st.phase is Phase.CHOOSE:
-        order.append(st.chooser)
-        st, _ = table.play(st, st.chooser, TakeGold(max(st.offer)))
+        order.append(st.purse.chooser)
+        st, _ = table.play(st, st.purse.chooser, TakeGold(max(st.purse.offer)))
     assert order == [2, 4, 0, 2, 4]
 
 
@@ -360,8 +407,8 @@ def test_broken_tools_forfeit_option_skips_broken_miners(table: Any) -> None:
     st, _ = table.play(st, 2, PlayPath(K("straight-horizontal"), 7, 0))
     seen = set()
     while st.phase is Phase.CHOOSE:
-        seen.add(st.chooser)
-        st, _ = table.play(st, st.chooser, TakeGold(min(st.offer)))
+        seen.add(st.purse.chooser)
+        st, _ = table.play(st, st.purse.chooser, TakeGold(min(st.purse.offer)))
     assert seen == {0, 2} and st.gold[3] == 0
 
 
@@ -375,7 +422,32 @@ def test_saboteurs_take_4_3_3_2_nuggets_each_paid_exactly(table: Any, saboteurs:
     assert [e.seat for e in paid] == list(range(saboteurs))
     assert all(e.amount == each and sum(e.cards or ()) == each for e in paid)
     assert st.gold[:saboteurs] == (each,) * saboteurs and sum(st.gold) == each * saboteurs
-    assert len(st.gold_deck) == 28 - sum(len(e.cards or ()) for e in paid)
+    assert len(st.purse.deck) == 28 - sum(len(e.cards or ()) for e in paid)
+
+
+@pytest.mark.parametrize(("saboteurs", "cards"), [(1, 4), (2, 3), (3, 3), (4, 2)])
+def test_option_saboteur_pay_cards_gives_4_3_3_2_gold_cards_each(table: Any, saboteurs: int, cards: int) -> None:
+    """S0: "тому выдаётся 4 карты золота ... по 3 карточек ... по 2 карточек" (option ``saboteur_pay="cards"``)."""
+    seats = 10
+    roles = [Role.SABOTEUR] * saboteurs + [Role.MINER] * (seats - saboteurs)
+    hands: list[list[str]] = [["map"]] + [[] for _ in range(seats - 1)]
+    st, events = table.play(table.build(seats, roles=roles, hands=hands, saboteur_pay="cards"), 0,
+                            Discard((K("map"),)))
+    paid = [e for e in events if isinstance(e, GoldPaid)]
+    assert [e.seat for e in paid] == list(range(saboteurs))
+    assert all(e.cards is not None and len(e.cards) == cards and e.amount == sum(e.cards) for e in paid)
+    assert len(st.purse.deck) == 28 - cards * saboteurs
+    assert sum(st.gold) == sum(e.amount or 0 for e in paid)
+
+
+def test_saboteur_pay_cards_is_drawn_at_random(table: Any) -> None:
+    roles = [Role.SABOTEUR] + [Role.MINER] * 3
+    seen = set()
+    for seed in range(12):
+        st = table.build(4, roles=roles, hands=[["map"], [], [], []], saboteur_pay="cards")
+        _, events = table.play(st, 0, Discard((K("map"),)), seed=seed)
+        seen.add(next(e.cards for e in events if isinstance(e, GoldPaid)))
+    assert len(seen) > 3
 
 
 def test_saboteur_pay_uses_change_when_no_exact_cards_are_left() -> None:
@@ -392,7 +464,7 @@ def test_no_saboteur_in_play_means_nobody_is_paid(table: Any) -> None:
 
 def test_after_three_rounds_the_most_gold_wins_and_ties_share(table: Any) -> None:
     st = table.build(4, hands=[["map"], [], [], []], round=3, roles=[Role.SABOTEUR, Role.MINER, Role.MINER, Role.MINER])
-    st = attrs.evolve(st, gold=(3, 7, 7, 1))
+    st = replace(st, purse=replace(st.purse, gold=(3, 7, 7, 1)))
     st, _ = table.play(st, 0, Discard((K("map"),)))
     # the lone saboteur takes 4: 7, 7, 7, 1
     assert st.phase is Phase.OVER
@@ -406,8 +478,9 @@ def test_after_three_rounds_the_most_gold_wins_and_ties_share(table: Any) -> Non
 
 
 def test_base_game_refuses_2_and_11_players_with_a_hint() -> None:
+    """S0's first paragraph says 3-11, but its hand table and the 11 dwarf cards stop at 10 (S1, R1: 3-10)."""
     for n in (2, 11):
-        with pytest.raises(ConfigError, match="3-10"):
+        with pytest.raises(ConfigError, match=r"3-10 players.*tables stop at 10.*Deluxe"):
             meeple.Match.start("saboteur", n, seed=1)
 
 

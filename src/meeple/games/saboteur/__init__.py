@@ -10,10 +10,9 @@ protocol. Rules as implemented: ``docs/rules/saboteur.md``.
 True
 """
 
-from .rules import INFO, Saboteur
+from .game import GAME, Saboteur
+from .rules import INFO, SaboteurRules
 from .state import Edition, SaboteurOptions, State
 from .view import View
 
-GAME = Saboteur()
-
-__all__ = ["GAME", "INFO", "Edition", "Saboteur", "SaboteurOptions", "State", "View"]
+__all__ = ["GAME", "INFO", "Edition", "Saboteur", "SaboteurOptions", "SaboteurRules", "State", "View"]

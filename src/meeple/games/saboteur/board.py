@@ -1,47 +1,102 @@
-"""The tunnel board: which card lies where, what fits, and what the start reaches.
+"""The tunnel board: the cards on the table, what fits where, and what the start reaches.
 
-A :class:`Board` is built from a state's cells and goals. Its network is a
-graph of *tunnel segments* (one per group of joined edges on a card); two
-segments touch when their cards are neighbours and both facing edges are
-open and joined. Ladder cards and the start (which shows a ladder) are also
-joined to each other (Deluxe). Dead-end stubs are open edges in no segment:
-they must fit, but nothing passes through them.
+The :class:`Board` is public: the path cards laid (:class:`Cell`) and the
+three goal cards as the table sees them (:class:`GoalCard`; a goal's kind
+shows only once it is turned over). What the start reaches is the board's
+:class:`Network`:
+
+* *segments*: one per group of joined edges on a face-up card; a segment is
+  reached when a tunnel joins it to the start. Ladder cards and the start
+  (which shows a ladder) are joined to each other (Deluxe). Dead-end stubs are
+  open edges in no segment: they must fit, but nothing passes through them.
+* *holes*: the empty squares next to a face-up card, each with what it asks
+  of a card laid there (:class:`Hole`): the edges that must be open, those
+  that must be walls, and the edges through which a reached tunnel enters.
+
+The network is derived from the cards and never written to a log. A board
+works it out when first asked; a board made by :meth:`Board.lay` or
+:meth:`Board.turn_goal` from a board that already knows its network extends
+that network from the new card instead of walking the whole tunnel again.
+
+>>> board = Board.new()
+>>> sorted(board.network.holes)[:2]
+[(-1, 0), (0, -1)]
+>>> board.lay(Cell(1, 0, 0)).network.holes[(2, 0)]  # a crossroads east of the start; W = 8
+Hole(open=8, wall=0, ports=8)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import contextlib
+import functools
+from typing import NamedTuple
 
 import attrs
 
 from .data import (
     DIRECTIONS,
     GOAL_EDGES,
+    GOAL_POSITIONS,
     KINDS,
     START_EDGES,
     START_POSITION,
+    Category,
     Door,
     GoalKind,
     turn180,
 )
-from .state import Cell, Goal
 
 Pos = tuple[int, int]
+
+__all__ = [
+    "NEAR_GOALS",
+    "Board",
+    "Cell",
+    "GoalCard",
+    "Hole",
+    "Network",
+    "Tile",
+    "coal_rotation",
+    "goal_tile",
+    "orientations",
+    "route_free_of",
+    "shape",
+    "symmetric",
+]
+
+
+@attrs.frozen
+class Cell:
+    """A path card on the board at (``col``, ``row``), turned 180 degrees if ``rotated``."""
+
+    col: int
+    row: int
+    kind: int
+    rotated: bool = False
+
+
+@attrs.frozen
+class GoalCard:
+    """A goal card as the table sees it: ``kind`` is None while it lies face down."""
+
+    col: int
+    row: int
+    kind: GoalKind | None = None
+    rotated: bool = False
 
 
 @attrs.frozen
 class Tile:
-    """A card lying face up, as the network sees it."""
+    """A card lying face up, as the network sees it: open edges and the groups joined through it."""
 
     edges: int
     groups: tuple[int, ...]
     ladder: bool = False
     door: Door | None = None
     crystals: int = 0
-    removable: bool = True
 
 
-START_TILE = Tile(START_EDGES, (START_EDGES,), ladder=True, removable=False)
+START_TILE = Tile(START_EDGES, (START_EDGES,), ladder=True)
 
 
 def _shape(kind: int, rotated: bool) -> Tile:
@@ -60,16 +115,38 @@ def shape(kind: int, rotated: bool = False) -> Tile:
 
 
 def symmetric(kind: int) -> bool:
-    """True if a path card looks the same turned by 180 degrees (play it unturned)."""
-    return _SHAPES[(kind, False)] == _SHAPES[(kind, True)]
+    """True if a path card looks the same turned by 180 degrees, so it has one orientation.
+
+    The tunnels are compared as a set: a double curve (west-north and
+    east-south) turned is east-south and west-north, the same card.
+
+    >>> from .data import kind_id
+    >>> symmetric(kind_id("double-curve")), symmetric(kind_id("curve-a"))
+    (True, False)
+    """
+    plain, turned = _SHAPES[(kind, False)], _SHAPES[(kind, True)]
+    return plain.edges == turned.edges and sorted(plain.groups) == sorted(turned.groups)
+
+
+#: Every path card kind's distinct orientations: ``(rotated, tile)``, unturned first.
+_ORIENTATIONS: dict[int, tuple[tuple[bool, Tile], ...]] = {
+    i: ((False, _SHAPES[(i, False)]),) if symmetric(i) else ((False, _SHAPES[(i, False)]), (True, _SHAPES[(i, True)]))
+    for i, k in enumerate(KINDS)
+    if k.category is Category.PATH
+}
+
+
+def orientations(kind: int) -> tuple[tuple[bool, Tile], ...]:
+    """The distinct ways path card ``kind`` can lie: ``(rotated, tile)``, one for a symmetric card."""
+    return _ORIENTATIONS[kind]
 
 
 def goal_tile(kind: GoalKind, rotated: bool) -> Tile:
-    """Return the tile of a turned-over goal card."""
+    """Return the tile of a turned-over goal card (all its edges are joined)."""
     edges = GOAL_EDGES[kind]
     if rotated:
         edges = turn180(edges)
-    return Tile(edges, (edges,), removable=False)
+    return Tile(edges, (edges,))
 
 
 def coal_rotation(kind: GoalKind, arrivals: int) -> bool:
@@ -82,106 +159,229 @@ def coal_rotation(kind: GoalKind, arrivals: int) -> bool:
     return turned > plain
 
 
-class Board:
-    """The face-up cards of a state (start, path cards, turned goals) and their network."""
+def _neighbours(pos: Pos) -> tuple[Pos, ...]:
+    col, row = pos
+    return tuple((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)
 
-    __slots__ = ("_frontier", "_net", "hidden_goals", "tiles")
 
-    def __init__(self, cells: Iterable[Cell], goals: Iterable[Goal]) -> None:
-        tiles: dict[Pos, Tile] = {START_POSITION: START_TILE}
-        hidden: dict[Pos, int] = {}
-        for i, g in enumerate(goals):
-            if g.revealed:
-                tiles[(g.col, g.row)] = goal_tile(g.kind, g.rotated)
-            else:
-                hidden[(g.col, g.row)] = i
-        for c in cells:
-            tiles[(c.col, c.row)] = shape(c.kind, c.rotated)
+#: Squares next to a goal card (face down or turned), where a ladder may not lie (R2, F§11).
+NEAR_GOALS: frozenset[Pos] = frozenset(q for g in GOAL_POSITIONS for q in _neighbours(g)) - frozenset(GOAL_POSITIONS)
+
+
+class Hole(NamedTuple):
+    """An empty square next to a face-up card, and what it asks of a card laid there.
+
+    ``open``: edges facing an open edge of a neighbour (the card must open
+    them); ``wall``: edges facing a neighbour's wall (the card must close them);
+    ``ports``: edges through which a tunnel the start reaches comes in.
+    """
+
+    open: int = 0
+    wall: int = 0
+    ports: int = 0
+
+    def fits(self, edges: int) -> bool:
+        """True if a card with open ``edges`` matches every face-up neighbour (open to open, wall to wall)."""
+        return edges & self.open == self.open and not edges & self.wall
+
+
+_EMPTY = Hole()
+
+
+class Network:
+    """What the start reaches on one board: tiles, reached segments, holes, goals reached.
+
+    ``tiles`` maps each face-up card's position to its :class:`Tile` (the
+    start, path cards, turned goals); ``goals`` each face-down goal's
+    position to its index; ``reached`` holds the ``(position, group)``
+    segments joined to the start; ``holes`` every empty square next to a
+    face-up card; ``arrivals`` the face-down goals a reached tunnel points
+    into, with the goal's edges it enters through (a goal is turned as soon
+    as it is reached, so this is empty between turns).
+
+    Derived data: mutable only while it is being built, never changed after.
+    """
+
+    __slots__ = ("_frontier", "_holes", "arrivals", "goals", "holes", "reached", "tiles")
+
+    def __init__(self, tiles: dict[Pos, Tile], goals: dict[Pos, int], reached: set[tuple[Pos, int]],
+                 holes: dict[Pos, Hole], arrivals: dict[int, int]) -> None:
         self.tiles = tiles
-        self.hidden_goals = hidden
-        self._net: Network | None = None
-        self._frontier: tuple[Pos, ...] | None = None
+        self.goals = goals
+        self.reached = reached
+        self.holes = holes
+        self.arrivals = arrivals
+        self._frontier: tuple[tuple[Pos, Hole], ...] | None = None
+        self._holes: tuple[tuple[Pos, Hole], ...] | None = None
 
-    @property
-    def network(self) -> Network:
-        """The tunnel network reachable from the start (computed once)."""
-        if self._net is None:
-            self._net = reach(self.tiles, self.hidden_goals)
-        return self._net
+    @classmethod
+    def of(cls, board: Board) -> Network:
+        """Walk the network of ``board`` from scratch."""
+        goals = {(g.col, g.row): i for i, g in enumerate(board.goals) if g.kind is None}
+        net = cls({}, goals, set(), {}, {})
+        net._place(START_POSITION, START_TILE, entry=START_EDGES)
+        for g in board.goals:
+            if g.kind is not None:
+                net._place((g.col, g.row), goal_tile(g.kind, g.rotated))
+        for c in board.cells:
+            net._place((c.col, c.row), shape(c.kind, c.rotated))
+        return net
 
-    def occupied(self, pos: Pos) -> bool:
-        """True if a card (face up or a face-down goal) lies at ``pos``."""
-        return pos in self.tiles or pos in self.hidden_goals
+    def _copy(self) -> Network:
+        return Network(dict(self.tiles), dict(self.goals), set(self.reached), dict(self.holes), dict(self.arrivals))
 
-    def fits(self, pos: Pos, tile: Tile) -> bool:
-        """True if ``tile`` at ``pos`` matches every face-up neighbour (open to open, wall to wall).
+    def laid(self, pos: Pos, tile: Tile) -> Network:
+        """The network after ``tile`` is laid on the empty square ``pos``."""
+        net = self._copy()
+        net._place(pos, tile)
+        return net
 
-        Face-down goals do not constrain (facts section 15, gap 2).
+    def turned(self, pos: Pos, tile: Tile) -> Network:
+        """The network after the face-down goal at ``pos`` turns over as ``tile``."""
+        net = self._copy()
+        index = net.goals.pop(pos)
+        net._place(pos, tile, entry=net.arrivals.pop(index, 0))
+        return net
+
+    def _place(self, pos: Pos, tile: Tile, entry: int | None = None) -> None:
+        """Put ``tile`` at ``pos`` and walk on from it, changing this (new) network in place.
+
+        ``entry``: the edges through which a reached tunnel comes in (by
+        default, the hole's ports); a ladder is always joined to the start.
         """
+        tiles, holes, goals = self.tiles, self.holes, self.goals
+        hole = holes.pop(pos, _EMPTY)
+        if entry is None:
+            entry = hole.ports
+        tiles[pos] = tile
         col, row = pos
-        tiles = self.tiles
-        for edge, dc, dr, opp in DIRECTIONS:
-            other = tiles.get((col + dc, row + dr))
-            if other is not None and bool(tile.edges & edge) != bool(other.edges & opp):
-                return False
-        return True
+        for edge, dc, dr, opp in DIRECTIONS:  # the new card's edges ask things of its empty neighbours
+            q = (col + dc, row + dr)
+            if q in tiles or q in goals:
+                continue
+            h = holes.get(q, _EMPTY)
+            holes[q] = Hole(h.open | opp, h.wall, h.ports) if tile.edges & edge else Hole(h.open, h.wall | opp, h.ports)
+        stack = [(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry]
+        reached = self.reached
+        while stack:
+            node = stack.pop()
+            if node in reached:
+                continue
+            reached.add(node)
+            (col, row), gi = node
+            group = tiles[node[0]].groups[gi]
+            for edge, dc, dr, opp in DIRECTIONS:
+                if not group & edge:
+                    continue
+                q = (col + dc, row + dr)
+                other = tiles.get(q)
+                if other is not None:
+                    for j, g in enumerate(other.groups):
+                        if g & opp:
+                            stack.append((q, j))
+                            break
+                elif q in goals:
+                    index = goals[q]
+                    self.arrivals[index] = self.arrivals.get(index, 0) | opp
+                else:
+                    h = holes[q]
+                    holes[q] = Hole(h.open, h.wall, h.ports | opp)
 
-    def joins_network(self, pos: Pos, tile: Tile) -> bool:
-        """True if an open edge of ``tile`` at ``pos`` meets an open edge the start reaches."""
-        col, row = pos
-        ports = self.network.ports
-        return any(tile.edges & edge and ((col + dc, row + dr), opp) in ports for edge, dc, dr, opp in DIRECTIONS)
-
-    def touches_card(self, pos: Pos) -> bool:
-        """True if a face-up card (the start, a path card, a turned goal) is a neighbour of ``pos``."""
-        return any(p in self.tiles for p in neighbours(pos))
-
-    def next_to_goal(self, pos: Pos, goal_positions: Iterable[Pos]) -> bool:
-        """True if ``pos`` is a neighbour of any goal card, face down or turned."""
-        col, row = pos
-        near = {(col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS}
-        return any(g in near for g in goal_positions)
-
-    def frontier(self) -> tuple[Pos, ...]:
-        """Empty cells an open, reachable edge points at (where a tunnel can grow), sorted; computed once."""
+    def frontier(self) -> tuple[tuple[Pos, Hole], ...]:
+        """The holes a reached tunnel comes into (where a tunnel can grow), sorted by position."""
         if self._frontier is None:
-            out = set()
-            for (col, row), edge in self.network.ports:
-                for e, dc, dr, _ in DIRECTIONS:
-                    if e == edge:
-                        p = (col + dc, row + dr)
-                        if not self.occupied(p):
-                            out.add(p)
-            self._frontier = tuple(sorted(out))
+            self._frontier = tuple(sorted((p, h) for p, h in self.holes.items() if h.ports))
         return self._frontier
 
-    def empty_neighbours(self) -> set[Pos]:
-        """Empty cells next to a face-up card (where a ladder may go)."""
-        return {p for pos in self.tiles for p in neighbours(pos) if not self.occupied(p)}
+    def sorted_holes(self) -> tuple[tuple[Pos, Hole], ...]:
+        """Every hole, sorted by position (where a ladder may go, if not next to a goal)."""
+        if self._holes is None:
+            self._holes = tuple(sorted(self.holes.items()))
+        return self._holes
 
-    def crystals(self) -> int:
-        """Crystals visible on the board (Deluxe geologists' pay)."""
-        return sum(t.crystals for t in self.tiles.values())
+    def ports(self) -> frozenset[tuple[Pos, int]]:
+        """Every open edge of a reached segment, as ``(position, edge)``."""
+        tiles = self.tiles
+        return frozenset(
+            (pos, edge) for pos, gi in self.reached for edge, _, _, _ in DIRECTIONS if tiles[pos].groups[gi] & edge
+        )
 
 
 @attrs.frozen
-class Network:
-    """What the start reaches: segments, open edges (ports), and face-down goals reached.
+class Board:
+    """The cards face up on the table and the goal cards, as every player sees them."""
 
-    ``goals`` maps a face-down goal's index to the edges of the goal card that
-    a reached tunnel points into.
+    cells: tuple[Cell, ...] = ()
+    goals: tuple[GoalCard, ...] = ()
+
+    @classmethod
+    def new(cls) -> Board:
+        """The board of a new round: the start and three face-down goals (S0, F§7)."""
+        return cls((), tuple(GoalCard(c, r) for c, r in GOAL_POSITIONS))
+
+    @functools.cached_property
+    def network(self) -> Network:
+        """What the start reaches (worked out once per board)."""
+        return Network.of(self)
+
+    def lay(self, cell: Cell) -> Board:
+        """The board with ``cell`` laid on its empty square."""
+        board = Board((*self.cells, cell), self.goals)
+        known = _known_network(self)
+        if known is not None:
+            _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
+        return board
+
+    def turn_goal(self, index: int, kind: GoalKind, rotated: bool) -> Board:
+        """The board with face-down goal ``index`` turned over as ``kind``."""
+        g = self.goals[index]
+        goals = (*self.goals[:index], GoalCard(g.col, g.row, kind, rotated), *self.goals[index + 1 :])
+        board = Board(self.cells, goals)
+        known = _known_network(self)
+        if known is not None:
+            _keep_network(board, known.turned((g.col, g.row), goal_tile(kind, rotated)))
+        return board
+
+    def remove(self, col: int, row: int) -> Board:
+        """The board without the path card at (``col``, ``row``); its network is walked again when asked."""
+        return Board(tuple(c for c in self.cells if (c.col, c.row) != (col, row)), self.goals)
+
+    def cell_at(self, col: int, row: int) -> Cell | None:
+        """The path card at (``col``, ``row``), if any."""
+        return next((c for c in self.cells if c.col == col and c.row == row), None)
+
+    def crystals(self) -> int:
+        """Crystals visible on the board (Deluxe geologists' pay)."""
+        return sum(KINDS[c.kind].crystals for c in self.cells)
+
+
+def _known_network(board: Board) -> Network | None:
+    """``board.network`` if it is already worked out, else None (nothing is computed)."""
+    slot = Board.__dict__.get("network")
+    getter = getattr(slot, "__get__", None)
+    if getter is None or isinstance(slot, functools.cached_property):
+        return None  # a class that keeps the network elsewhere: let it be worked out on demand
+    try:
+        net: Network = getter(board, Board)
+    except AttributeError:
+        return None
+    return net
+
+
+def _keep_network(board: Board, net: Network) -> None:
+    """Remember ``net`` as the (derived) network of a board just made."""
+    with contextlib.suppress(AttributeError):  # no slot to keep it in: the board works it out when asked
+        object.__setattr__(board, "network", net)
+
+
+def route_free_of(board: Board, target: Pos, door: Door) -> bool:
+    """True if some route from the start into the card at ``target`` passes no ``door`` of that colour.
+
+    Doors do not change how cards fit or join (F§15.14); they decide the
+    Deluxe winners only, so this walk is made once, when the gold is reached.
     """
-
-    segments: frozenset[tuple[Pos, int]]
-    ports: frozenset[tuple[Pos, int]]
-    goals: dict[int, int]
-
-
-def reach(tiles: dict[Pos, Tile], hidden_goals: dict[Pos, int], blocked: Door | None = None) -> Network:
-    """Walk the network from the start; with ``blocked``, doors of that colour stop the walk."""
+    tiles = board.network.tiles
     seen: set[tuple[Pos, int]] = set()
-    ports: set[tuple[Pos, int]] = set()
-    goals: dict[int, int] = {}
     stack: list[tuple[Pos, int]] = [(START_POSITION, 0)]
     ladders_done = False
     while stack:
@@ -190,42 +390,23 @@ def reach(tiles: dict[Pos, Tile], hidden_goals: dict[Pos, int], blocked: Door | 
             continue
         seen.add(node)
         pos, gi = node
+        if pos == target:
+            return True
         tile = tiles[pos]
-        group = tile.groups[gi]
         if tile.ladder and not ladders_done:
             ladders_done = True
             for p, t in tiles.items():
-                if t.ladder and (blocked is None or t.door is not blocked):
+                if t.ladder and t.door is not door:
                     stack.extend((p, j) for j in range(len(t.groups)))
         col, row = pos
         for edge, dc, dr, opp in DIRECTIONS:
-            if not group & edge:
+            if not tile.groups[gi] & edge:
                 continue
-            ports.add((pos, edge))
-            npos = (col + dc, row + dr)
-            other = tiles.get(npos)
-            if other is None:
-                gidx = hidden_goals.get(npos)
-                if gidx is not None:
-                    goals[gidx] = goals.get(gidx, 0) | opp
-                continue
-            if blocked is not None and other.door is blocked:
+            other = tiles.get((col + dc, row + dr))
+            if other is None or other.door is door:
                 continue
             for j, g in enumerate(other.groups):
                 if g & opp:
-                    stack.append((npos, j))
+                    stack.append(((col + dc, row + dr), j))
                     break
-    return Network(frozenset(seen), frozenset(ports), goals)
-
-
-def route_free_of(tiles: dict[Pos, Tile], target: Pos, door: Door) -> bool:
-    """True if some route from the start into the card at ``target`` passes no ``door`` of that colour."""
-    net = reach(tiles, {}, blocked=door)
-    return any(p == target for p, _ in net.segments)
-
-
-def neighbours(pos: Pos) -> Iterator[Pos]:
-    """The four orthogonal neighbours of ``pos``."""
-    col, row = pos
-    for _, dc, dr, _ in DIRECTIONS:
-        yield (col + dc, row + dr)
+    return False

@@ -1,4 +1,4 @@
-"""A role-aware heuristic bot for Saboteur.
+"""A role-aware heuristic bot for Saboteur, with a memory of who acted against whom.
 
 The bot sees only its seat's :class:`~meeple.games.saboteur.view.View` and the
 legal commands. It measures the tunnel by its *reach*: the shortest Manhattan
@@ -13,6 +13,18 @@ distance from an open, start-connected edge to a goal that may hold the gold
   across the tunnel's tip), drop a rockfall on the tip once it nears a goal,
   break other players' tools, trap them (Deluxe), and discard repairs last.
 
+**Suspicion.** The view lists the round's turns as the table saw them
+(``View.deeds``); the bot reads the new ones at each of its turns and keeps a
+score per player (:class:`Suspicion`): laying a dead end across the tunnel,
+a card that takes the tunnel away from the gold, a rockfall on a useful
+tunnel, breaking or trapping a trusted player, or repairing a suspect raise
+it; cards that bring the tunnel nearer, clearing dead ends, repairing the
+trusted or breaking suspects lower it. An Inspection settles it. A digger
+then repairs and frees trusted players, and breaks or traps the most
+suspected; a saboteur breaks and traps the most trusted diggers and repairs
+its likely fellows. ``HeuristicBot(seed, suspicion=False)`` plays without the
+memory (the bot before it had one), for comparisons.
+
 >>> from meeple.games.saboteur.bot import HeuristicBot
 >>> import meeple
 >>> m = meeple.Match.start("saboteur", seats=4, seed=2)
@@ -24,7 +36,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from meeple.engine import Command, Rng
 
@@ -44,84 +56,164 @@ from .commands import (
     TargetAction,
 )
 from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
-from .state import Front, Goal
+from .state import Deed, Front
 from .view import View
 
 Pos = tuple[int, int]
 _FAR = 99
+#: Scores at which a player counts as a suspect (likely saboteur) or as trusted (likely digger).
+SUSPECT, TRUSTED = 2.0, -1.0
+_ATTACKS = (Action.BREAK, Action.TRAPPED)
+_HELPS = (Action.REPAIR, Action.FREE)
 
 
 def _goal_targets(view: View) -> list[Pos]:
     """Goal positions that may hold the gold, as far as the seat knows."""
     known = dict(view.known_goals)
+    goals = view.board.goals
     for i, kind in known.items():
-        if kind is GoalKind.GOLD and view.goals[i].kind is None:
-            return [(view.goals[i].col, view.goals[i].row)]
+        if kind is GoalKind.GOLD and goals[i].kind is None:
+            return [(goals[i].col, goals[i].row)]
     out = [
-        (g.col, g.row) for i, g in enumerate(view.goals)
+        (g.col, g.row) for i, g in enumerate(goals)
         if g.kind is None and known.get(i) not in (GoalKind.COAL_A, GoalKind.COAL_B)
     ]
-    return out or [(g.col, g.row) for g in view.goals if g.kind is None]
-
-
-def _board(view: View) -> Board:
-    goals = [Goal(g.col, g.row, g.kind or GoalKind.GOLD, g.kind is not None, g.rotated) for g in view.goals]
-    return Board(view.cells, goals)
+    return out or [(g.col, g.row) for g in goals if g.kind is None]
 
 
 class _Reach:
     """Distances from the tunnel's open, connected edges to the target goals."""
 
-    def __init__(self, view: View) -> None:
-        self.board = _board(view)
-        self.targets = _goal_targets(view)
-        self.target_set = set(self.targets)
-        net = self.board.network
-        self.ports = net.ports
+    def __init__(self, board: Board, targets: list[Pos]) -> None:
+        self.net = net = board.network
+        self.targets = targets
+        self.target_set = set(targets)
         dist: dict[Pos, int] = {}
-        for (col, row), edge in net.ports:
-            for e, dc, dr, _ in DIRECTIONS:
-                if e == edge:
-                    q = (col + dc, row + dr)
-                    d = self.dist(q)
-                    if d is not None and d < dist.get(q, _FAR):
-                        dist[q] = d
+        for q, _ in net.frontier():
+            d = self.dist(q)
+            if d is not None:
+                dist[q] = d
         self.frontier = sorted((d, q) for q, d in dist.items())
         self.now = self.frontier[0][0] if self.frontier else _FAR
+        self._after: dict[PlayPath, int] = {}
 
     def dist(self, q: Pos) -> int | None:
         """Distance from empty cell ``q`` to the nearest target (0: ``q`` is a target); None if blocked."""
         if q in self.target_set:
             return 0
-        if self.board.occupied(q):
+        if q in self.net.tiles or q in self.net.goals:
             return None
         return min(abs(q[0] - t[0]) + abs(q[1] - t[1]) for t in self.targets) if self.targets else _FAR
 
     def after(self, cmd: PlayPath) -> int:
         """The reach after laying ``cmd`` (other cards joined through it are ignored)."""
+        found = self._after.get(cmd)
+        if found is not None:
+            return found
         pos = (cmd.col, cmd.row)
         best = next((d for d, q in self.frontier if q != pos), _FAR)
         tile = shape(cmd.card, cmd.rotated)
+        hole = self.net.holes.get(pos)
+        ports = hole.ports if hole is not None else 0
         col, row = pos
         for group in tile.groups:
-            joined = tile.ladder or any(
-                group & e and ((col + dc, row + dr), opp) in self.ports for e, dc, dr, opp in DIRECTIONS
-            )
-            if not joined:
+            if not (tile.ladder or group & ports):
                 continue
             for e, dc, dr, _ in DIRECTIONS:
                 if group & e:
                     d = self.dist((col + dc, row + dr))
                     if d is not None:
                         best = min(best, d)
+        self._after[cmd] = best
         return best
 
 
-class HeuristicBot:
-    """Plays its role: diggers dig towards the gold, saboteurs block and break."""
+class Suspicion:
+    """What a seat saw each player do this round, as a score per seat: above 0 like a saboteur, below like a digger.
 
-    def __init__(self, seed: int = 0) -> None:
+    Built from the view alone: its ``deeds`` (read once each, in order) and
+    its Inspections. ``me_digger`` says which side the seat itself is on.
+    """
+
+    def __init__(self) -> None:
+        self.round = -1
+        self.seen = 0
+        self.board = Board.new()
+        self.score: dict[int, float] = {}
+
+    def update(self, view: View, me_digger: bool) -> None:
+        """Read the deeds done since the last look (a new round starts afresh)."""
+        if view.round != self.round:
+            self.round, self.seen, self.score = view.round, 0, {}
+        new = view.deeds[self.seen :]
+        self.seen = len(view.deeds)
+        if not new:
+            return
+        # the board before the new deeds: the table now, with their path cards taken back
+        cells = list(view.board.cells)
+        for deed in reversed(new):
+            if deed.cell is not None and deed.card is not None:
+                if KINDS[deed.card].category is Category.PATH:
+                    cells.remove(deed.cell)
+                else:
+                    cells.append(deed.cell)  # a rockfall took it away
+        board = self.board if tuple(cells) == self.board.cells else Board(tuple(cells), view.board.goals)
+        targets = _goal_targets(view)
+        for deed in new:
+            board = self._read(deed, board, targets, view.seat, me_digger)
+        self.board = view.board  # the table itself (goals turned included), for the next look
+
+    def of(self, view: View, seat: int) -> float:
+        """The score of ``seat``; an Inspection's answer settles it."""
+        for t, role in view.inspected:
+            if t == seat:
+                return 10.0 if role is Role.SABOTEUR else 0.0 if role in (Role.PROFITEER, Role.GEOLOGIST) else -10.0
+        return self.score.get(seat, 0.0)
+
+    def _blame(self, seat: int, amount: float) -> None:
+        self.score[seat] = self.score.get(seat, 0.0) + amount
+
+    def _read(self, deed: Deed, board: Board, targets: list[Pos], me: int | None, me_digger: bool) -> Board:
+        if deed.card is None:
+            return board
+        k = KINDS[deed.card]
+        if deed.cell is not None and k.category is Category.PATH:
+            after = board.lay(deed.cell)
+            pos = (deed.cell.col, deed.cell.row)
+            before_reach, after_reach = _Reach(board, targets).now, _Reach(after, targets).now
+            if not k.groups:
+                hole = board.network.holes.get(pos)
+                self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
+            elif after_reach < before_reach:
+                self._blame(deed.seat, -1.0)
+            elif after_reach > before_reach:
+                self._blame(deed.seat, 1.0)
+            return after
+        if k.action is Action.ROCKFALL and deed.cell is not None:
+            after = board.remove(deed.cell.col, deed.cell.row)
+            if not KINDS[deed.cell.kind].groups:
+                self._blame(deed.seat, -1.0)
+            else:
+                worse = _Reach(after, targets).now > _Reach(board, targets).now
+                self._blame(deed.seat, 2.0 if worse else 0.5)
+            return after
+        target = deed.target
+        if target is None or target == deed.seat:
+            return board
+        trust = (-10.0 if me_digger else 10.0) if target == me else self.score.get(target, 0.0)
+        if k.action in _ATTACKS:
+            self._blame(deed.seat, 1.5 if trust <= TRUSTED else -0.5 if trust >= SUSPECT else 0.3)
+        elif k.action in _HELPS:
+            self._blame(deed.seat, 1.0 if trust >= SUSPECT else -1.0 if trust <= TRUSTED else -0.3)
+        return board
+
+
+class HeuristicBot:
+    """Plays its role: diggers dig towards the gold, saboteurs block and break; both remember who did what."""
+
+    def __init__(self, seed: int = 0, suspicion: bool = True) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
+        self.suspicion = Suspicion() if suspicion else None
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return one element of ``legal`` suited to the seat's role."""
@@ -130,13 +222,22 @@ class HeuristicBot:
             return max(legal, key=lambda c: c.value if isinstance(c, TakeGold) else 0)
         if isinstance(first, Steal) or not isinstance(view, View):
             return self._rng.choice(legal)
-        if view.role is Role.SABOTEUR:
+        saboteur = view.role is Role.SABOTEUR
+        if self.suspicion is not None:
+            self.suspicion.update(view, me_digger=not saboteur)
+        if saboteur:
             return self._saboteur(view, legal, seat)
         return self._digger(view, legal, seat)
 
+    def _scores(self, view: View, seat: int) -> dict[int, float]:
+        """Every other player's score, or nothing without the memory."""
+        if self.suspicion is None:
+            return {}
+        return {t: self.suspicion.of(view, t) for t in range(view.seats) if t != seat}
+
     # -- diggers -------------------------------------------------------------------
     def _digger(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        reach = _Reach(view)
+        reach = _Reach(view.board, _goal_targets(view))
         paths = [c for c in legal if isinstance(c, PlayPath) and self._door_ok(view, c.card)]
         if paths:
             scored = sorted(paths, key=lambda c: (reach.after(c), -bin(KINDS[c.card].edges).count("1"),
@@ -148,6 +249,14 @@ class HeuristicBot:
                 return c
             if isinstance(c, TargetAction) and KINDS[c.card].action is Action.FREE and c.target == seat:
                 return c
+        scores = self._scores(view, seat)
+        if scores:
+            helped = [c for c in legal if self._acts(c, _HELPS) and scores.get(c.target, 0.0) <= TRUSTED]
+            if helped:  # repair or free the player who digs best
+                return min(helped, key=lambda c: (scores[c.target], c.target))
+            hit = [c for c in legal if self._acts(c, _ATTACKS) and scores.get(c.target, 0.0) >= SUSPECT]
+            if hit:  # break or trap the most suspected
+                return max(hit, key=lambda c: (scores[c.target], -c.target))
         maps = [c for c in legal if isinstance(c, PeekGoal)]
         known = {i for i, _ in view.known_goals}
         if maps and not any(k is GoalKind.GOLD for _, k in view.known_goals):
@@ -170,6 +279,11 @@ class HeuristicBot:
         return self._discard(view, legal, keep_paths=True)
 
     @staticmethod
+    def _acts(c: Command, actions: tuple[Action, ...]) -> TypeGuard[BreakTool | RepairTool | TargetAction]:
+        """True if ``c`` plays a card of one of ``actions`` on a player."""
+        return isinstance(c, (BreakTool, RepairTool, TargetAction)) and KINDS[c.card].action in actions
+
+    @staticmethod
     def _door_ok(view: View, card: int) -> bool:
         door = KINDS[card].door
         if door is None:
@@ -178,11 +292,13 @@ class HeuristicBot:
 
     @staticmethod
     def _cell(view: View, c: Rockfall) -> int:
-        return next(x.kind for x in view.cells if (x.col, x.row) == (c.col, c.row))
+        cell = view.board.cell_at(c.col, c.row)
+        assert cell is not None
+        return cell.kind
 
     # -- saboteurs -----------------------------------------------------------------
     def _saboteur(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        reach = _Reach(view)
+        reach = _Reach(view.board, _goal_targets(view))
         paths = [c for c in legal if isinstance(c, PlayPath)]
         if paths:
             best = max(paths, key=lambda c: (reach.after(c), not KINDS[c.card].groups))
@@ -195,11 +311,26 @@ class HeuristicBot:
         for c in legal:
             if isinstance(c, RepairTool) and c.target == seat:
                 return c
+        scores = self._scores(view, seat)
+        if scores:
+            fellows = [c for c in legal if self._acts(c, _HELPS) and scores.get(c.target, 0.0) >= SUSPECT]
+            if fellows:  # help the likely saboteur
+                return max(fellows, key=lambda c: (scores[c.target], -c.target))
         for c in legal:  # Theft lies in front of yourself, Trapped! in front of another player
-            if isinstance(c, TargetAction) and KINDS[c.card].action in (Action.THEFT, Action.TRAPPED):
+            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
                 return c
-        breaks = [c for c in legal if isinstance(c, BreakTool) and c.target != seat]
-        if breaks:
+        traps: list[TargetAction | BreakTool] = [
+            c for c in legal if isinstance(c, TargetAction) and KINDS[c.card].action is Action.TRAPPED
+        ]
+        breaks: list[TargetAction | BreakTool] = [c for c in legal if isinstance(c, BreakTool) and c.target != seat]
+        if scores:  # hit the best digger, never a likely fellow
+            for options in (traps, breaks):
+                hits = [c for c in options if scores.get(c.target, 0.0) < SUSPECT]
+                if hits:
+                    return min(hits, key=lambda c: (scores[c.target], c.target))
+        elif traps:
+            return traps[0]
+        elif breaks:
             return self._rng.choice(breaks)
         if paths:
             dead = [c for c in paths if not KINDS[c.card].groups and reach.after(c) >= reach.now]

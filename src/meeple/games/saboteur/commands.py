@@ -6,6 +6,10 @@ Every card drawn comes from the pile by the match's RNG, so a command that
 draws is an information barrier for undo; commands that always reveal
 hidden information without drawing declare ``barrier``, and so do the events
 that reveal it only sometimes (``GoalRevealed``, ``RoundEnded``).
+
+Fields only the acting player may see are declared ``secret`` (the cards of
+a face-down discard, the value of the gold card a miner takes): every other
+seat and a spectator see them as None (``Game.redact_command``).
 """
 
 from __future__ import annotations
@@ -134,9 +138,10 @@ class Inspect(Command):
 
 @attrs.frozen
 class TakeGold(Command):
-    """Base game payout: take one gold card of ``value`` from the offer."""
+    """Base game payout: take one gold card of ``value`` from the offer (others do not see which)."""
 
     tag: ClassVar[str] = "take"
+    secret: ClassVar[tuple[str, ...]] = ("value",)
     value: int
 
 

@@ -1,4 +1,4 @@
-"""Text pictures: the tunnel board as a grid, the table, and short command descriptions.
+"""Text pictures: the tunnel board as a grid, the table, hands, and short command descriptions.
 
 Each card is drawn in a 3 x 3 box. Open edges joined through the card are
 ``|`` (north, south) and ``-`` (east, west); dead-end stubs are ``:`` and
@@ -12,10 +12,16 @@ Each card is drawn in a 3 x 3 box. Open edges joined through the card are
 ``H``  a ladder;  ``g`` / ``b``  a green / blue door
 ====  ==========================================
 
-A ``*`` in the top-left corner marks a crystal.
+A ``*`` in the top-left corner marks a crystal. A hand shows each path card
+in the same box, the way it lies unturned. A seat's picture is drawn from its
+view alone (what it may know); the referee's (seat None) adds the hidden
+parts. Every line fits a terminal of :data:`WIDTH` columns.
 """
 
 from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
 
 from meeple.engine import Command
 
@@ -36,13 +42,25 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import KINDS, START_POSITION, E, GoalKind, N, S, W
-from .state import Front, Phase, State
-from .view import view
+from .data import KINDS, START_POSITION, Category, E, GoalKind, N, S, W
+from .state import Deed, Front, Phase, State
+from .view import View, view
 
-LEGEND = ("S start  ? goal  $ gold  c coal  + tunnel  x dead end  # bridge  % double curve  "
-          "H ladder  g/b door  * crystal  |- open  :. stub")
+#: The widest line any picture has (a terminal of 100 columns).
+WIDTH = 100
+LEGEND = (
+    "S start  ? goal  $ gold  c coal  + tunnel  x dead end  # bridge  % double curve  H ladder",
+    "g/b green/blue door  * crystal  | - open edge  : . dead-end stub  (a card may be turned 180 degrees)",
+)
 GOAL_NAMES = ("top", "middle", "bottom")
+FRONT_NAMES = {
+    Front.BROKEN_PICKAXE: "broken pickaxe",
+    Front.BROKEN_LANTERN: "broken lantern",
+    Front.BROKEN_CART: "broken cart",
+    Front.TRAPPED: "trapped",
+    Front.THEFT: "theft",
+}
+_BLANK = ("   ", " . ", "   ")
 
 
 def _box(tile: Tile, centre: str, crystal: bool = False) -> tuple[str, str, str]:
@@ -72,80 +90,165 @@ def _centre(kind: int) -> str:
     return "+" if k.groups else "x"
 
 
-def board_lines(state: State, seat: int | None = None) -> list[str]:
+def card_box(kind: int, rotated: bool = False) -> tuple[str, str, str]:
+    """The 3 x 3 picture of path card ``kind`` (its open edges, stubs and what it is).
+
+    >>> from .data import kind_id
+    >>> card_box(kind_id("curve-a"))
+    ('   ', ' +-', ' | ')
+    """
+    return _box(shape(kind, rotated), _centre(kind), KINDS[kind].crystals > 0)
+
+
+def board_lines(board: Board, seen: Mapping[int, GoalKind] | None = None) -> list[str]:
     """Draw the board as a grid of 3 x 3 boxes, with column and row numbers.
 
-    A face-down goal is ``???``; one that ``seat`` saw with a map shows what
-    it is in its centre (``?$?`` or ``?c?``), for that seat only.
+    A face-down goal is ``???``; one in ``seen`` (goal index to kind, what a
+    map showed the seat) shows what it is in its centre (``?$?`` or ``?c?``).
+    A board wider than :data:`WIDTH` is drawn in bands of columns, one under
+    the other.
     """
     boxes: dict[tuple[int, int], tuple[str, str, str]] = {}
-    board = Board(state.cells, state.goals)
-    boxes[START_POSITION] = _box(board.tiles[START_POSITION], "S")
-    seen = state.known_goals[seat] if seat is not None and state.known_goals else frozenset()
-    for i, g in enumerate(state.goals):
-        mark = "$" if g.kind is GoalKind.GOLD else "c"
-        if g.revealed:
-            boxes[(g.col, g.row)] = _box(goal_tile(g.kind, g.rotated), mark)
+    boxes[START_POSITION] = _box(board.network.tiles[START_POSITION], "S")
+    seen = seen or {}
+    for i, g in enumerate(board.goals):
+        if g.kind is not None:
+            boxes[(g.col, g.row)] = _box(goal_tile(g.kind, g.rotated), "$" if g.kind is GoalKind.GOLD else "c")
         elif i in seen:
-            boxes[(g.col, g.row)] = ("???", f"?{mark}?", "???")
+            boxes[(g.col, g.row)] = ("???", f"?{'$' if seen[i] is GoalKind.GOLD else 'c'}?", "???")
         else:
             boxes[(g.col, g.row)] = ("???", "???", "???")
-    for c in state.cells:
-        boxes[(c.col, c.row)] = _box(shape(c.kind, c.rotated), _centre(c.kind), KINDS[c.kind].crystals > 0)
+    for c in board.cells:
+        boxes[(c.col, c.row)] = card_box(c.kind, c.rotated)
     cols = [p[0] for p in boxes]
     rows = [p[1] for p in boxes]
     c0, c1, r0, r1 = min(cols) - 1, max(cols) + 1, min(rows) - 1, max(rows) + 1
-    lines = ["     " + "".join(f"{c:^3}" for c in range(c0, c1 + 1))]
-    for r in range(r0, r1 + 1):
-        for i in range(3):
-            label = f"{r:>4} " if i == 1 else "     "
-            lines.append(label + "".join(boxes.get((c, r), ("   ", " . ", "   "))[i] for c in range(c0, c1 + 1)))
+    band = (WIDTH - 5) // 3  # columns that fit beside the row numbers; a wider board is drawn in bands
+    lines: list[str] = []
+    for start in range(c0, c1 + 1, band):
+        span = range(start, min(start + band, c1 + 1))
+        lines.append("     " + "".join(f"{c:^3}" for c in span))
+        for r in range(r0, r1 + 1):
+            for i in range(3):
+                label = f"{r:>4} " if i == 1 else "     "
+                lines.append(label + "".join(boxes.get((c, r), _BLANK)[i] for c in span))
     return lines
 
 
+def hand_lines(hand: Sequence[int], title: str = "your hand") -> list[str]:
+    """A hand: each path card's shape drawn above its number, then every card by number and name.
+
+    >>> from .data import kind_id
+    >>> print("\\n".join(hand_lines([kind_id("crossroads"), kind_id("map")])))
+    your hand:  1
+                |
+               -+-
+                |
+      1 crossroads, 2 map
+    """
+    if not hand:
+        return [f"{title}: (empty)"]
+    head = f"{title}: "
+    pad = " " * len(head)
+    paths = [(i, card_box(k)) for i, k in enumerate(hand, 1) if KINDS[k].category is Category.PATH]
+    lines: list[str] = []
+    if paths:
+        lines.append(head + "".join(f"{i:^3}  " for i, _ in paths).rstrip())
+        for row in range(3):
+            lines.append(pad + "".join(f"{box[row]}  " for _, box in paths).rstrip())
+    names = ", ".join(f"{i} {KINDS[k].name}" for i, k in enumerate(hand, 1))
+    lines += _wrap("  ", names) if paths else _wrap(head, names)
+    return lines
+
+
+def _wrap(prefix: str, text: str, indent: str = "    ") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=prefix, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def _front_text(front: Iterable[Front]) -> str:
+    return ", ".join(FRONT_NAMES[f] for f in sorted(front, key=lambda f: f.value))
+
+
+def describe_deed(deed: Deed) -> str:
+    """One turn of the round as the table saw it, e.g. ``seat 2 laid dead-curve-a at (3, 1)``."""
+    who = f"seat {deed.seat}"
+    if deed.card is None:
+        return f"{who} discarded two cards to clear a card in front" if deed.target is not None else f"{who} passed"
+    name = KINDS[deed.card].name
+    if deed.cell is not None:
+        at = f"({deed.cell.col}, {deed.cell.row})"
+        if KINDS[deed.card].category is Category.PATH:
+            return f"{who} laid {name} at {at}{' turned' if deed.cell.rotated else ''}"
+        return f"{who} removed {KINDS[deed.cell.kind].name} at {at} with a rockfall"
+    if deed.target is not None:
+        return f"{who} played {name} on seat {deed.target}"
+    return f"{who} played {name}"
+
+
 def render(state: State, seat: int | None = None) -> str:
-    """The table as ``seat`` sees it (None: the referee sees everything)."""
-    v = view(state, seat)
-    ed = "Deluxe" if state.deluxe else "base game"
-    lines = [f"Saboteur ({ed}), {state.seats} players, round {state.round} of 3, {state.phase.value}"]
-    if state.round == 0:
+    """The table as ``seat`` sees it, drawn from its view (None: the referee sees everything)."""
+    return render_view(view(state, seat), referee=state if seat is None else None)
+
+
+def render_view(v: View, referee: State | None = None) -> str:
+    """The table as the seat of view ``v`` sees it; ``referee`` adds the hidden parts of that state."""
+    ed = "Deluxe" if v.edition.value == "deluxe" else "base game"
+    lines = [f"Saboteur ({ed}), {v.seats} players, round {v.round} of 3, {v.phase.value}"]
+    if v.round == 0:
         return lines[0]
-    lines += board_lines(state, seat)
-    lines.append(LEGEND)
-    lines.append(f"pile: {v.pile_size} cards" + (f", {v.set_aside_count} set aside" if state.deluxe else ""))
-    for s in range(state.seats):
-        marks = " ".join(sorted(f.value for f in state.front[s]))
-        who = "  <- to play" if state.phase is Phase.PLAY and state.turn == s else ""
+    lines += board_lines(v.board, dict(v.known_goals))
+    lines += LEGEND
+    aside = f", {v.set_aside_count} set aside" if v.edition.value == "deluxe" else ""
+    passes = f", {v.passes} passed in a row" if v.passes else ""
+    lines.append(f"pile: {v.pile_size} cards{aside}{passes}")
+    for s in range(v.seats):
         role = ""
-        if seat is None:
-            role = f" [{state.roles[s].value}]"
-        elif s == seat and v.role is not None:
+        if referee is not None:
+            role = f" [{referee.deal.roles[s].value}]"
+        elif s == v.seat and v.role is not None:
             role = f" [you: {v.role.value}]"
-        lines.append(f"seat {s}{role}: {v.hand_sizes[s]} cards{(' | ' + marks) if marks else ''}{who}")
-    if seat is None:
-        for s in range(state.seats):
-            lines.append(f"  hand {s}: {', '.join(KINDS[k].name for k in state.hands[s])}")
-        lines.append(f"  goals: {', '.join(g.kind.value for g in state.goals)}; gold: {list(state.gold)}")
-    else:
-        lines.append(f"your hand: {', '.join(KINDS[k].name for k in v.hand) or '(empty)'}")
+        marks = f" | {_front_text(v.front[s])}" if v.front[s] else ""
+        who = "  <- to play" if v.phase is Phase.PLAY and v.turn == s else ""
+        lines.append(f"seat {s}{role}: {v.hand_sizes[s]} cards{marks}{who}")
+    if referee is not None:
+        for s in range(v.seats):
+            lines += _wrap(f"  hand {s}: ", ", ".join(KINDS[k].name for k in referee.hands[s]) or "(empty)")
+        kinds = ", ".join(k.value for k in referee.deal.goal_kinds)
+        lines += _wrap("  ", f"goals: {kinds}; gold: {list(referee.purse.gold)}")
+    elif v.seat is not None:
+        lines += hand_lines(v.hand)
         for i, kind in v.known_goals:
             lines.append(f"you saw the {GOAL_NAMES[i]} goal: {kind.value}")
         for t, r in v.inspected:
             lines.append(f"you saw seat {t}'s dwarf card: {r.value}")
+        for k in v.known_hands:
+            names = ", ".join(KINDS[c].name for c in k.cards)
+            some = "" if k.sure == len(k.cards) else f"at least {k.sure} of "
+            lines += _wrap("", f"you know seat {k.holder} holds {some}{names}")
+        for t, old in v.put_away:
+            if old is not None:
+                lines.append(f"seat {t} put away the dwarf card {old.value}")
         if v.my_gold is not None:
             lines.append(f"your gold: {v.my_gold}")
         if v.offer:
             lines.append(f"gold on offer: {sorted(v.offer, reverse=True)}")
-    for res in state.results:
-        lines.append(f"round {res.number}: {res.team} won (winners {list(res.winners)}); "
-                     f"roles {[r.value for r in res.roles]}")
+    recent = v.deeds[-v.seats :]
+    if recent:
+        lines += _wrap("last turns: ", "; ".join(describe_deed(d) for d in recent))
+    for res in v.results:
+        roles = ", ".join(f"{s} {r.value}" for s, r in enumerate(res.roles))
+        lines += _wrap("", f"round {res.number}: {res.team} won (winners {list(res.winners)}); roles: {roles}")
     if v.gold is not None:
         lines.append(f"final gold: {list(v.gold)}")
     return "\n".join(lines)
 
 
 def describe(command: Command) -> str:
-    """A short description of a command."""
+    """A short description of a command; secret fields of a redacted command (None) are not told.
+
+    >>> describe(Discard(None))  # type: ignore[arg-type]
+    'pass, discarding face down'
+    """
     match command:
         case PlayPath(card=k, col=c, row=r, rotated=rot):
             return f"lay {KINDS[k].name} at ({c}, {r}){' turned' if rot else ''}"
@@ -157,8 +260,12 @@ def describe(command: Command) -> str:
             return f"rockfall on ({c}, {r})"
         case PeekGoal(goal=g):
             return f"map: look at the {GOAL_NAMES[g] if 0 <= g < 3 else g} goal"
+        case Discard(cards=None):
+            return "pass, discarding face down"
         case Discard(cards=cards):
             return "pass, discarding " + ", ".join(KINDS[k].name for k in cards)
+        case ClearFront(cards=None, removed=f):
+            return f"discard two cards to remove your {f.value}"
         case ClearFront(cards=cards, removed=f):
             return f"discard {', '.join(KINDS[k].name for k in cards)} to remove your {f.value}"
         case TargetAction(card=k, target=t):
@@ -167,6 +274,8 @@ def describe(command: Command) -> str:
             return f"swap your hand with seat {t}"
         case Inspect(target=t):
             return f"inspect seat {t}'s dwarf card"
+        case TakeGold(value=None):
+            return "take a gold card"
         case TakeGold(value=v):
             return f"take a gold card worth {v}"
         case Steal(target=t):
@@ -178,4 +287,5 @@ def describe(command: Command) -> str:
     return repr(command)
 
 
-__all__ = ["Front", "board_lines", "describe", "render"]
+__all__ = ["LEGEND", "WIDTH", "board_lines", "card_box", "describe", "describe_deed", "hand_lines", "render",
+           "render_view"]

@@ -1,9 +1,13 @@
 """Saboteur's rules: set-up, turns, the tunnel board, round ends and payouts.
 
-The rule texts are ``shared/seeds/000`` (Russian, base and Deluxe) and
-``shared/seeds/001`` (Armenian, base); the numbers and rulings come from
+The rule texts are ``shared/seeds/000`` (Russian, base and Deluxe: S0) and
+``shared/seeds/001`` (Armenian, base: S1); the numbers and rulings come from
 ``saboteur-facts.md``. ``docs/rules/saboteur.md`` states every rule as
 implemented, with its source.
+
+This module holds the rules alone: :class:`SaboteurRules` decides and folds;
+what a seat sees (``view.py``), the text pictures (``render.py``) and the
+bots (``bot.py``) stand on it, and ``game.py`` puts them together.
 
 >>> import meeple
 >>> m = meeple.Match.start("saboteur", seats=4, seed=1)
@@ -13,16 +17,16 @@ implemented, with its source.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import bisect
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
-import attrs
-
-from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, RandomBot, Rng
+from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
 
 from . import data
-from .board import Board, coal_rotation, goal_tile, route_free_of, shape, symmetric
+from .board import NEAR_GOALS, Board, Cell, coal_rotation, orientations, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -66,13 +70,28 @@ from .events import (
     ToolRepaired,
     TurnEnded,
 )
-from .state import Cell, Edition, Front, Goal, Phase, RoundResult, SaboteurOptions, State
-from .view import View, determinize, redact, view
+from .state import (
+    Deal,
+    Deed,
+    Edition,
+    Front,
+    GoldMove,
+    Inspection,
+    Knowledge,
+    KnownHand,
+    Phase,
+    Purse,
+    RoundResult,
+    SaboteurOptions,
+    SpentRole,
+    State,
+    replace,
+)
 
 INFO = GameInfo(
     id="saboteur",
     title="Saboteur",
-    rules_version=1,
+    rules_version=2,
     min_seats=2,
     max_seats=12,
     variants=("standard", "deluxe"),
@@ -101,6 +120,12 @@ def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]
     return tuple(out)
 
 
+def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Return the sorted ``hand`` with ``card`` put in its place."""
+    i = bisect.bisect(hand, card)
+    return (*hand[:i], card, *hand[i:])
+
+
 def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
     """True if ``hand`` holds every card of ``cards`` (with multiplicity)."""
     return all(hand.count(c) >= cards.count(c) for c in set(cards))
@@ -115,93 +140,82 @@ def hand_size(state: State) -> int:
     return data.DELUXE_HAND_SIZE if state.deluxe else data.base_hand_size(state.seats)
 
 
-def board_of(state: State) -> Board:
-    """The board of ``state`` (start, path cards and goals)."""
-    return Board(state.cells, state.goals)
-
-
 def blocked(state: State, seat: int) -> bool:
     """True if ``seat`` may not lay path cards (a broken tool or Trapped! in front)."""
     return bool(state.front[seat] & BLOCKING)
 
 
-def path_targets(state: State, kind: int, board: Board | None = None) -> list[tuple[int, int, bool]]:
-    """Every (col, row, rotated) where path card ``kind`` may be laid now.
+def path_targets(state: State | Board, kind: int) -> list[tuple[int, int, bool]]:
+    """Every (col, row, rotated) where path card ``kind`` may be laid now, by position.
 
-    ``board`` is ``board_of(state)`` when the caller already has it, so that
-    listing several kinds walks the network once.
+    A card that looks the same turned is listed unturned only.
     """
-    if board is None:
-        board = board_of(state)
-    k = KINDS[kind]
-    rotations = (False,) if symmetric(kind) else (False, True)
+    board = state.board if isinstance(state, State) else state
+    net = board.network
+    ways = orientations(kind)
     out: list[tuple[int, int, bool]] = []
-    if k.ladder:
-        goal_pos = [(g.col, g.row) for g in state.goals]
-        cells = [p for p in board.empty_neighbours() if not board.next_to_goal(p, goal_pos)]
-        for pos in sorted(cells):
-            out.extend((pos[0], pos[1], r) for r in rotations if board.fits(pos, shape(kind, r)))
+    if KINDS[kind].ladder:  # anywhere touching a face-up card, but not next to a goal
+        for pos, hole in net.sorted_holes():
+            if pos not in NEAR_GOALS:
+                out.extend((pos[0], pos[1], r) for r, tile in ways if hole.fits(tile.edges))
         return out
-    for pos in board.frontier():
-        for r in rotations:
-            tile = shape(kind, r)
-            if board.fits(pos, tile) and board.joins_network(pos, tile):
-                out.append((pos[0], pos[1], r))
+    for pos, hole in net.frontier():  # where a tunnel from the start comes in
+        out.extend((pos[0], pos[1], r) for r, tile in ways if hole.fits(tile.edges) and tile.edges & hole.ports)
     return out
 
 
-def path_allowed(state: State, kind: int, col: int, row: int, rotated: bool) -> str | None:
+def path_allowed(state: State | Board, kind: int, col: int, row: int, rotated: bool) -> str | None:
     """Return why path card ``kind`` may not lie at (col, row) turned ``rotated``, or None."""
     if rotated and symmetric(kind):
         return "this card looks the same turned: play it with rotated=False"
-    board = board_of(state)
+    board = state.board if isinstance(state, State) else state
+    net = board.network
     pos = (col, row)
-    if board.occupied(pos):
+    if pos in net.tiles or pos in net.goals:
         return f"a card already lies at ({col}, {row})"
+    hole = net.holes.get(pos)
     tile = shape(kind, rotated)
     if KINDS[kind].ladder:
-        if not board.touches_card(pos):
+        if hole is None:
             return "a ladder must touch a card on the table"
-        if board.next_to_goal(pos, [(g.col, g.row) for g in state.goals]):
+        if pos in NEAR_GOALS:
             return "a ladder may not lie next to a goal card"
-        if not board.fits(pos, tile):
+        if not hole.fits(tile.edges):
             return "the card does not fit its neighbours (open edge against wall)"
         return None
-    if not board.fits(pos, tile):
+    if hole is not None and not hole.fits(tile.edges):
         return "the card does not fit its neighbours (open edge against wall); try turning it"
-    if not board.joins_network(pos, tile):
+    if hole is None or not tile.edges & hole.ports:
         return "the card must join a tunnel that leads back to the start"
     return None
 
 
-def reached_goals(cells: tuple[Cell, ...], goals: tuple[Goal, ...]) -> list[GoalRevealed]:
-    """The goals the start now reaches, turned (coal turned to fit), until no more are reached."""
+def reveal_goals(board: Board, kinds: Sequence[GoalKind]) -> tuple[Board, list[GoalRevealed]]:
+    """Turn every goal the start now reaches (coal turned to fit), until no more are reached.
+
+    Returns the board after and the reveals, in goal order per step (a card
+    next to two goals turns both; a turned coal card carries the tunnel on).
+    """
     out: list[GoalRevealed] = []
-    goals_now = goals
-    while True:
-        net = Board(cells, goals_now).network
-        if not net.goals:
-            return out
-        for i in sorted(net.goals):
-            g = goals_now[i]
-            rot = False if g.kind is GoalKind.GOLD else coal_rotation(g.kind, net.goals[i])
-            out.append(GoalRevealed(i, g.kind, rot))
-            goals_now = _set(goals_now, i, attrs.evolve(g, revealed=True, rotated=rot))
+    while board.network.arrivals:
+        arrivals = board.network.arrivals
+        for i in sorted(arrivals):
+            kind = kinds[i]
+            rot = False if kind is GoalKind.GOLD else coal_rotation(kind, arrivals[i])
+            out.append(GoalRevealed(i, kind, rot))
+            board = board.turn_goal(i, kind, rot)
+    return board, out
 
 
-def deluxe_teams(state: State, finisher: int) -> tuple[str, ...]:
-    """Which digger teams win when ``finisher`` reached the gold in ``state`` (doors checked).
+def deluxe_teams(board: Board, role: Role) -> tuple[str, ...]:
+    """Which digger teams win when a player of ``role`` reached the gold on ``board`` (doors checked).
 
     The "at least one route" rule (facts section 14, as BGA words it): a team can
     use the gold if some route from the start passes no door of the other colour.
     """
-    board = board_of(state)
-    gold = next(g for g in state.goals if g.kind is GoalKind.GOLD)
-    tiles = dict(board.tiles)
-    tiles[(gold.col, gold.row)] = goal_tile(gold.kind, gold.rotated)
-    green_ok = route_free_of(tiles, (gold.col, gold.row), Door.BLUE)
-    blue_ok = route_free_of(tiles, (gold.col, gold.row), Door.GREEN)
-    role = state.roles[finisher]
+    gold = next((g.col, g.row) for g in board.goals if g.kind is GoalKind.GOLD)
+    green_ok = route_free_of(board, gold, Door.BLUE)
+    blue_ok = route_free_of(board, gold, Door.GREEN)
     if role is Role.GREEN:
         return ("green",) if green_ok else ("blue",) if blue_ok else ()
     if role is Role.BLUE:
@@ -211,7 +225,7 @@ def deluxe_teams(state: State, finisher: int) -> tuple[str, ...]:
 
 def round_winners(state: State, team: str) -> tuple[int, ...]:
     """The seats that win a round won by ``team`` (Deluxe: trapped players do not count)."""
-    roles = state.roles
+    roles = state.deal.roles
     if not state.deluxe:
         want = Role.MINER if team == "miners" else Role.SABOTEUR
         return tuple(s for s in range(state.seats) if roles[s] is want)
@@ -254,22 +268,25 @@ def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Commands are small immutable values: the lists of legal commands reuse them.
+_path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(PlayPath)
+_discard: Callable[[tuple[int, ...]], Discard] = functools.lru_cache(maxsize=1 << 12)(Discard)
+
+
 # -- the game --------------------------------------------------------------------------
 
 
-class Saboteur(Game[State, SaboteurOptions]):
-    """Saboteur, base game (3-10 players) and Deluxe edition (2-12), on the meeple protocol.
+class SaboteurRules(Game[State, SaboteurOptions]):
+    """Saboteur's rules, base game (3-10 players) and Deluxe edition (2-12).
 
-    >>> import meeple
-    >>> m = meeple.Match.start("saboteur", seats=5, seed=3, options={"edition": "deluxe"})
-    >>> len(m.view(0).hand)
-    6
+    What each seat sees, the renderer and the bots are added by
+    :class:`meeple.games.saboteur.game.Saboteur`, the game object the engine
+    runs.
     """
 
     info = INFO
     options_type = SaboteurOptions
     state_type = State
-    view_type = View
     commands = COMMANDS
     events = EVENTS
 
@@ -277,24 +294,20 @@ class Saboteur(Game[State, SaboteurOptions]):
     def initial_state(self, seats: int, options: SaboteurOptions) -> State:
         """The state before the first deal: no cards out, nobody has gold."""
         deluxe = options.edition is Edition.DELUXE
-        return State(
-            seats=seats,
-            options=options,
-            gold=(0,) * seats,
-            gold_deck=() if deluxe else data.GOLD_CARDS,
-        )
+        return State(seats=seats, options=options,
+                     purse=Purse(gold=(0,) * seats, deck=() if deluxe else data.GOLD_CARDS))
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The engine deals and settles; players play, choose gold or steal."""
         match state.phase:
-            case Phase.DEAL | Phase.SETTLE:
-                return (ENGINE,)
             case Phase.PLAY:
                 return (state.turn,)
+            case Phase.DEAL | Phase.SETTLE:
+                return (ENGINE,)
             case Phase.CHOOSE:
-                return (state.chooser,)
+                return (state.purse.chooser,)
             case Phase.THEFT:
-                return (state.theft_queue[0],)
+                return (state.purse.theft_queue[0],)
         return ()
 
     def auto_command(self, state: State) -> Command:
@@ -307,9 +320,10 @@ class Saboteur(Game[State, SaboteurOptions]):
         if seat == ENGINE or seat not in self.to_act(state):
             return ()
         if state.phase is Phase.CHOOSE:
-            return [TakeGold(v) for v in sorted(set(state.offer))]
+            return [TakeGold(v) for v in sorted(set(state.purse.offer))]
         if state.phase is Phase.THEFT:
-            return [Steal(t) for t in range(state.seats) if t != seat and state.gold[t] > 0]
+            gold = state.purse.gold
+            return [Steal(t) for t in range(state.seats) if t != seat and gold[t] > 0]
         return self._turn_commands(state, seat)
 
     def _turn_commands(self, state: State, seat: int) -> list[Command]:
@@ -318,12 +332,12 @@ class Saboteur(Game[State, SaboteurOptions]):
         n = state.seats
         out: list[Command] = []
         front = state.front
-        board = None if blocked(state, seat) else board_of(state)
+        can_dig = not front[seat] & BLOCKING
         for kind in kinds:
             k = KINDS[kind]
             if k.category is Category.PATH:
-                if board is not None:
-                    out.extend(PlayPath(kind, c, r, rot) for c, r, rot in path_targets(state, kind, board))
+                if can_dig:
+                    out.extend(_path(kind, c, r, rot) for c, r, rot in path_targets(state.board, kind))
                 continue
             match k.action:
                 case Action.BREAK:
@@ -337,9 +351,10 @@ class Saboteur(Game[State, SaboteurOptions]):
                         if BROKEN[tool] in front[t]
                     )
                 case Action.ROCKFALL:
-                    out.extend(Rockfall(kind, c.col, c.row) for c in sorted(state.cells, key=lambda c: (c.col, c.row)))
+                    out.extend(Rockfall(kind, c.col, c.row) for c in sorted(state.board.cells,
+                                                                           key=lambda c: (c.col, c.row)))
                 case Action.MAP:
-                    out.extend(PeekGoal(kind, i) for i, g in enumerate(state.goals) if not g.revealed)
+                    out.extend(PeekGoal(kind, i) for i, g in enumerate(state.board.goals) if g.kind is None)
                 case Action.THEFT:
                     if Front.THEFT not in front[seat]:
                         out.append(TargetAction(kind, seat))
@@ -350,14 +365,15 @@ class Saboteur(Game[State, SaboteurOptions]):
                 case Action.INSPECTION:
                     out.extend(Inspect(kind, t) for t in range(n) if t != seat)
                 case Action.SWAP_HATS:
-                    if state.leftover_roles:
+                    if state.deal.leftover_roles:
                         out.extend(TargetAction(kind, t) for t in range(n))
                 case Action.TRAPPED:
                     out.extend(TargetAction(kind, t) for t in range(n) if t != seat and Front.TRAPPED not in front[t])
                 case Action.FREE:
                     out.extend(TargetAction(kind, t) for t in range(n) if Front.TRAPPED in front[t])
+        out.extend(_discard((c,)) for c in kinds)
         most = state.options.pass_discards if state.deluxe else 1
-        for size in range(1, min(most, len(hand)) + 1):
+        for size in range(2, min(most, len(hand)) + 1):
             out.extend(Discard(c) for c in sorted(set(combinations_with_replacement(kinds, size))) if holds(hand, c))
         if state.deluxe and len(hand) >= 2 and front[seat]:
             pairs = [c for c in combinations_with_replacement(kinds, 2) if holds(hand, c)]
@@ -378,22 +394,24 @@ class Saboteur(Game[State, SaboteurOptions]):
                     raise self.illegal("no round is waiting to be paid", Code.WRONG_PHASE, command)
                 return self._settle(state, rng)
             case TakeGold(value=value):
-                if state.phase is not Phase.CHOOSE or seat != state.chooser:
+                purse = state.purse
+                if state.phase is not Phase.CHOOSE or seat != purse.chooser:
                     raise self.illegal("it is not your turn to take a gold card", Code.WRONG_PHASE, command)
-                if value not in state.offer:
+                if value not in purse.offer:
                     raise self.illegal(
-                        f"no gold card of value {value} is on offer; choose one of {sorted(set(state.offer))}",
+                        f"no gold card of value {value} is on offer; choose one of {sorted(set(purse.offer))}",
                         Code.BAD_ARGUMENT, command,
                     )
                 return self._take_gold(state, seat, value)
             case Steal(target=target):
-                if state.phase is not Phase.THEFT or not state.theft_queue or seat != state.theft_queue[0]:
+                purse = state.purse
+                if state.phase is not Phase.THEFT or not purse.theft_queue or seat != purse.theft_queue[0]:
                     raise self.illegal("it is not your turn to steal", Code.WRONG_PHASE, command)
-                if not self._valid_seat(state, target) or target == seat or state.gold[target] <= 0:
+                if not self._valid_seat(state, target) or target == seat or purse.gold[target] <= 0:
                     raise self.illegal("steal from another player who holds gold", Code.BAD_ARGUMENT, command)
                 events: tuple[Event, ...] = (Stolen(seat, target),)
                 after = self._fold(state, events)
-                if not after.theft_queue:
+                if not after.purse.theft_queue:
                     events += (self._payout_done(after),)
                 return events
         if state.phase is not Phase.PLAY or seat != state.turn:
@@ -423,13 +441,13 @@ class Saboteur(Game[State, SaboteurOptions]):
         match command:
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 self._card(state, seat, card, command, Category.PATH)
-                if blocked(state, seat):
+                if front[seat] & BLOCKING:
                     what = ", ".join(sorted(f.value for f in front[seat] & BLOCKING))
                     raise self.illegal(
                         f"you may not lay path cards while {what} lies in front of you; "
                         "play an action card or discard", Code.RULE, command,
                     )
-                why = path_allowed(state, card, col, row, rotated)
+                why = path_allowed(state.board, card, col, row, rotated)
                 if why is not None:
                     raise self.illegal(why, Code.RULE, command)
                 return self._after_path(state, seat, PathPlayed(seat, card, col, row, rotated), rng)
@@ -450,7 +468,7 @@ class Saboteur(Game[State, SaboteurOptions]):
                 return self._end_turn(state, seat, (ToolRepaired(seat, card, target, tool),), rng)
             case Rockfall(card=card, col=col, row=row):
                 self._card(state, seat, card, command, Action.ROCKFALL)
-                if not any(c.col == col and c.row == row for c in state.cells):
+                if state.board.cell_at(col, row) is None:
                     raise self.illegal(
                         f"no path card to remove at ({col}, {row}); a rockfall never removes the start or a goal",
                         Code.RULE, command,
@@ -458,10 +476,12 @@ class Saboteur(Game[State, SaboteurOptions]):
                 return self._end_turn(state, seat, (PathRemoved(seat, card, col, row),), rng)
             case PeekGoal(card=card, goal=goal):
                 self._card(state, seat, card, command, Action.MAP)
-                if not (isinstance(goal, int) and 0 <= goal < len(state.goals)) or state.goals[goal].revealed:
+                goals = state.board.goals
+                if not (isinstance(goal, int) and 0 <= goal < len(goals)) or goals[goal].kind is not None:
                     raise self.illegal("look at a face-down goal: 0 (top), 1 (middle) or 2 (bottom)",
                                        Code.BAD_ARGUMENT, command)
-                return self._end_turn(state, seat, (GoalPeeked(seat, card, goal, state.goals[goal].kind),), rng)
+                peek = GoalPeeked(seat, card, goal, state.deal.goal_kinds[goal])
+                return self._end_turn(state, seat, (peek,), rng)
             case Discard(cards=cards):
                 most = state.options.pass_discards if state.deluxe else 1
                 if not 1 <= len(cards) <= most or list(cards) != sorted(cards):
@@ -471,7 +491,8 @@ class Saboteur(Game[State, SaboteurOptions]):
                     )
                 if not holds(state.hands[seat], cards):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
-                return self._end_turn(state, seat, (CardsDiscarded(seat, len(cards), cards),), rng, draws=len(cards))
+                discarded = CardsDiscarded(seat, len(cards), cards)
+                return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case ClearFront(cards=cards, removed=removed):
                 if not state.deluxe:
                     raise self.illegal("only the Deluxe edition lets you discard two cards to clear one",
@@ -481,19 +502,23 @@ class Saboteur(Game[State, SaboteurOptions]):
                                        Code.BAD_ARGUMENT, command)
                 if removed not in front[seat]:
                     raise self.illegal(f"no {removed.value} card lies in front of you", Code.RULE, command)
-                return self._end_turn(state, seat, (FrontCleared(seat, cards, removed),), rng)
+                return self._end_turn(state, seat, (FrontCleared(seat, cards, removed),), rng, spent=2)
             case TargetAction(card=card, target=target):
                 return self._target_action(state, seat, command, card, target, rng)
             case SwapHand(card=card, target=target):
                 self._card(state, seat, card, command, Action.SWAP_HAND)
                 self._target(state, target, command, other_than=seat)
                 given = remove_cards(state.hands[seat], (card,))
-                ev = HandsSwapped(seat, card, target, given, state.hands[target])
-                return self._end_turn(state, seat, (ev,), rng, drawer=target)
+                taken = state.hands[target]
+                sizes = [len(h) for h in state.hands]
+                sizes[seat], sizes[target] = len(taken), len(given)
+                ev = HandsSwapped(seat, card, target, given, taken)
+                return self._end_turn(state, seat, (ev,), rng, drawer=target, sizes=sizes)
             case Inspect(card=card, target=target):
                 self._card(state, seat, card, command, Action.INSPECTION)
                 self._target(state, target, command, other_than=seat)
-                return self._end_turn(state, seat, (RoleInspected(seat, card, target, state.roles[target]),), rng)
+                seen = RoleInspected(seat, card, target, state.deal.roles[target])
+                return self._end_turn(state, seat, (seen,), rng)
         raise self.illegal(f"{type(command).__name__} is not a turn in saboteur", Code.UNKNOWN_COMMAND, command)
 
     def _target_action(
@@ -522,10 +547,11 @@ class Saboteur(Game[State, SaboteurOptions]):
                 if Front.TRAPPED not in front:
                     raise self.illegal(f"seat {target} is not trapped", Code.RULE, command)
             case Action.SWAP_HATS:
-                if not state.leftover_roles:
+                left = state.deal.leftover_roles
+                if not left:
                     raise self.illegal("no dwarf cards are left to draw from", Code.RULE, command)
-                pick = state.leftover_roles[rng.below(len(state.leftover_roles))]
-                events += (HatSwapped(target, state.roles[target], pick),)
+                pick = left[rng.below(len(left))]
+                events += (HatSwapped(target, state.deal.roles[target], pick),)
         return self._end_turn(state, seat, events, rng)
 
     # -- turn flow -----------------------------------------------------------------
@@ -535,41 +561,45 @@ class Saboteur(Game[State, SaboteurOptions]):
         return state
 
     def _after_path(self, state: State, seat: int, played: PathPlayed, rng: Rng) -> tuple[Event, ...]:
-        after = self.evolve(state, played)
-        reveals = reached_goals(after.cells, after.goals)
+        board = state.board.lay(Cell(played.col, played.row, played.card, played.rotated))
+        board, reveals = reveal_goals(board, state.deal.goal_kinds)
         events: tuple[Event, ...] = (played, *reveals)
-        after = self._fold(after, reveals)
         if any(r.kind is GoalKind.GOLD for r in reveals):
             if state.deluxe:
-                teams = deluxe_teams(after, seat)
+                teams = deluxe_teams(board, state.deal.roles[seat])
                 team = "+".join(teams) if teams else "saboteurs"
             else:
                 team = "miners"
-            return (*events, RoundEnded(team, seat, seat, after.roles, round_winners(after, team)))
-        return self._end_turn(state, seat, events, rng, folded=after)
+            return (*events, RoundEnded(team, seat, seat, state.deal.roles, round_winners(state, team)))
+        return self._end_turn(state, seat, events, rng)
 
     def _end_turn(
-        self, state: State, seat: int, events: tuple[Event, ...], rng: Rng, draws: int = 1, drawer: int | None = None,
-        folded: State | None = None,
+        self, state: State, seat: int, events: tuple[Event, ...], rng: Rng, *, spent: int = 1, draws: int = 1,
+        drawer: int | None = None, sizes: list[int] | None = None, passed: bool = False,
     ) -> tuple[Event, ...]:
         """Draw (while the pile lasts), then pass the turn or end the round.
 
-        ``folded`` is ``events`` already folded onto ``state``, where the caller has it.
+        ``spent`` cards left the player's hand (``sizes``: every hand size
+        after the turn's cards moved, where the caller has it); ``draws`` are
+        drawn by ``drawer`` (default: the player); ``passed``: the turn was a pass.
         """
-        after = self._fold(state, events) if folded is None else folded
-        out = list(events)
-        who = seat if drawer is None else drawer
-        for _ in range(draws):
-            if not after.pile:
-                break
-            card = after.pile[rng.below(len(after.pile))]
-            drawn = CardDrawn(who, card)
-            out.append(drawn)
-            after = self.evolve(after, drawn)
         n = state.seats
-        nxt = next((s % n for s in range(seat + 1, seat + n + 1) if after.hands[s % n]), None)
-        if nxt is None:
-            out.append(RoundEnded("saboteurs", seat, -1, after.roles, round_winners(after, "saboteurs")))
+        if sizes is None:
+            sizes = [len(h) for h in state.hands]
+            sizes[seat] -= spent
+        who = seat if drawer is None else drawer
+        pile = state.pile
+        out = list(events)
+        if pile and draws:
+            left = list(pile)
+            for _ in range(min(draws, len(left))):
+                out.append(CardDrawn(who, left.pop(rng.below(len(left)))))
+                sizes[who] += 1
+        nxt = next((s % n for s in range(seat + 1, seat + n + 1) if sizes[s % n]), None)
+        lap = state.options.round_end == "lap" and passes_after(state, seat, nxt, passed) >= n
+        if nxt is None or lap:
+            after = self._fold(state, events)  # a card in front may have changed: winners exclude the trapped
+            out.append(RoundEnded("saboteurs", seat, -1, after.deal.roles, round_winners(after, "saboteurs")))
         else:
             out.append(TurnEnded(seat, nxt))
         return tuple(out)
@@ -581,15 +611,15 @@ class Saboteur(Game[State, SaboteurOptions]):
         if number == 1:
             starter = 0
         elif state.options.next_starter == "ender":
-            starter = state.ender
+            starter = state.results[-1].ender
         else:
-            starter = (state.ender + 1) % n
+            starter = (state.results[-1].ender + 1) % n
         goals = rng.shuffled(data.GOALS)
         roles = rng.shuffled(data.DELUXE_ROLES if state.deluxe else data.base_roles(n))
         cards = rng.shuffled(data.deck(state.deluxe))
         aside = data.DELUXE_SET_ASIDE if state.deluxe else 0
         size = hand_size(state)
-        hands = tuple(tuple(cards[aside + i * size : aside + (i + 1) * size]) for i in range(n))
+        hands = tuple(tuple(sorted(cards[aside + i * size : aside + (i + 1) * size])) for i in range(n))
         pile = tuple(sorted(cards[aside + n * size :]))
         return (
             RoundDealt(
@@ -613,7 +643,7 @@ class Saboteur(Game[State, SaboteurOptions]):
         forfeit = state.options.broken_tools_forfeit
         return [
             s for s in range(state.seats)
-            if state.roles[s] is Role.MINER and not (forfeit and state.front[s] & BLOCKING)
+            if state.deal.roles[s] is Role.MINER and not (forfeit and state.front[s] & BLOCKING)
         ]
 
     def _next_chooser(self, state: State, after: int) -> int:
@@ -625,34 +655,35 @@ class Saboteur(Game[State, SaboteurOptions]):
 
     def _settle_base(self, state: State, result: RoundResult, rng: Rng) -> tuple[Event, ...]:
         n = state.seats
+        deck = list(state.purse.deck)
         if result.team == "miners":
             eligible = self._eligible_miners(state)
             if not eligible:
                 return (self._payout_done(state),)
             count = min(n, 9) if state.options.gold_cards == "players" else len(result.winners)
-            deck = list(state.gold_deck)
-            values = []
-            for _ in range(min(count, len(deck))):
-                values.append(deck.pop(rng.below(len(deck))))
+            values = [deck.pop(rng.below(len(deck))) for _ in range(min(count, len(deck)))]
             if not values:
                 return (self._payout_done(state),)
-            finder = state.finisher
+            finder = result.finisher
             first = finder if finder in eligible else self._next_chooser(state, finder)
             return (GoldOffered(len(values), tuple(values), first),)
         saboteurs = result.winners
         pay = data.SABOTEUR_PAY.get(len(saboteurs), 0)
         events: list[Event] = []
-        deck = list(state.gold_deck)
         for s in saboteurs:
-            cards = exact_payment(deck, pay)
-            for c in cards:
-                deck.remove(c)
-            events.append(GoldPaid(s, pay, cards))
+            if state.options.saboteur_pay == "cards":  # S0: so many gold cards, drawn at random
+                cards = tuple(deck.pop(rng.below(len(deck))) for _ in range(min(pay, len(deck))))
+                events.append(GoldPaid(s, sum(cards), cards))
+            else:  # R1: so many nuggets, in cards that add up
+                cards = exact_payment(deck, pay)
+                for c in cards:
+                    deck.remove(c)
+                events.append(GoldPaid(s, pay, cards))
         after = self._fold(state, events)
         return (*events, self._payout_done(after))
 
     def _take_gold(self, state: State, seat: int, value: int) -> tuple[Event, ...]:
-        rest = remove_cards(state.offer, (value,))
+        rest = remove_cards(state.purse.offer, (value,))
         nxt = self._next_chooser(state, seat) if rest else -1
         events: tuple[Event, ...] = (GoldTaken(seat, value, nxt),)
         if not rest:
@@ -661,16 +692,18 @@ class Saboteur(Game[State, SaboteurOptions]):
 
     def _settle_deluxe(self, state: State, result: RoundResult) -> tuple[Event, ...]:
         n = state.seats
+        roles = state.deal.roles
         events: list[Event] = []
         share = data.deluxe_share(len(result.winners))
         for s in result.winners:
-            cut = {Role.BOSS: 1, Role.PROFITEER: 2}.get(state.roles[s], 0)
+            cut = {Role.BOSS: 1, Role.PROFITEER: 2}.get(roles[s], 0)
             amount = max(0, share - cut)
             if amount:
                 events.append(GoldPaid(s, amount, None))
-        geologists = [s for s in range(n) if state.roles[s] is Role.GEOLOGIST]
+        geologists = [s for s in range(n) if roles[s] is Role.GEOLOGIST]
         if geologists:
-            each = board_of(state).crystals() // len(geologists)
+            crystals = state.board.crystals()
+            each = crystals // len(geologists) if state.options.geologists == "split" else crystals
             for s in geologists:
                 if each and Front.TRAPPED not in state.front[s]:
                     events.append(GoldPaid(s, each, None))
@@ -685,7 +718,7 @@ class Saboteur(Game[State, SaboteurOptions]):
 
     def _payout_done(self, state: State) -> PayoutDone:
         over = state.round >= data.ROUNDS
-        return PayoutDone(over, state.gold if over else None)
+        return PayoutDone(over, state.purse.gold if over else None)
 
     # -- evolve ------------------------------------------------------------------------
     def evolve(self, state: State, event: Event) -> State:
@@ -700,42 +733,12 @@ class Saboteur(Game[State, SaboteurOptions]):
         """After three rounds: the most gold wins; tied players share the win."""
         if state.phase is not Phase.OVER:
             return None
-        best = max(state.gold)
-        winners = tuple(s for s in range(state.seats) if state.gold[s] == best)
+        gold = state.purse.gold
+        best = max(gold)
+        winners = tuple(s for s in range(state.seats) if gold[s] == best)
         names = ", ".join(f"seat {s}" for s in winners)
         verb = "holds" if len(winners) == 1 else "share"
-        return Outcome(winners, state.gold, f"after three rounds {names} {verb} the most gold ({best} nuggets)")
-
-    # -- presentation and helpers (view.py, render.py, bot.py) ---------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` may know; see :func:`meeple.games.saboteur.view.view`."""
-        return view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """The event as ``seat`` sees it; see :func:`meeple.games.saboteur.view.redact`."""
-        return redact(event, seat)
-
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """Re-deal what ``seat`` cannot see; see :func:`meeple.games.saboteur.view.determinize`."""
-        return determinize(state, seat, rng)
-
-    def render(self, state: State, seat: int | None = None) -> str:
-        """The board as a grid, and the table as ``seat`` sees it (None: the referee)."""
-        from .render import render
-
-        return render(state, seat)
-
-    def describe(self, command: Command) -> str:
-        """A short description of a command, e.g. ``lay crossroads at (1, 0)``."""
-        from .render import describe
-
-        return describe(command)
-
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """``random`` and the role-aware ``heuristic`` bot."""
-        from .bot import HeuristicBot
-
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
+        return Outcome(winners, gold, f"after three rounds {names} {verb} the most gold ({best} nuggets)")
 
     def variant_options(self, variant: str) -> dict[str, Any]:
         """``standard`` is the base game; ``deluxe`` is ``{"edition": "deluxe"}``."""
@@ -746,42 +749,55 @@ class Saboteur(Game[State, SaboteurOptions]):
         raise ConfigError(f"saboteur has no variant {variant!r}; variants: standard, deluxe")
 
 
+def passes_after(state: State, seat: int, nxt: int | None, passed: bool) -> int:
+    """Players who passed in a row since the pile ran out, after ``seat``'s turn (option ``round_end="lap"``).
+
+    A pass made with the pile already empty counts, and so does every player
+    skipped for holding no cards; any other turn starts the count again.
+    """
+    if not passed or state.pile:
+        return 0
+    n = state.seats
+    skipped = n - 1 if nxt is None else (nxt - seat - 1) % n
+    return state.passes + 1 + skipped
+
+
 # -- evolve, one small function per event ---------------------------------------------------
 
 
 def _dealt(s: State, e: RoundDealt) -> State:
     n = s.seats
     assert e.goals is not None and e.leftover_roles is not None and e.pile is not None and e.set_aside is not None
-    roles = tuple(r for r in e.roles if r is not None)
-    hands = tuple(h for h in e.hands if h is not None)
-    return attrs.evolve(
-        s,
+    return State(
+        seats=n,
+        options=s.options,
         round=e.round,
         phase=Phase.PLAY,
         turn=e.starter,
-        starter=e.starter,
-        roles=roles,
-        leftover_roles=e.leftover_roles,
-        hands=hands,
+        passes=0,
+        hands=tuple(tuple(sorted(h)) for h in e.hands if h is not None),
         pile=e.pile,
-        set_aside=e.set_aside,
-        discards=((),) * n,
-        cells=(),
-        goals=tuple(Goal(c, r, k) for (c, r), k in zip(data.GOAL_POSITIONS, e.goals, strict=True)),
+        board=Board.new(),
         front=(frozenset(),) * n,
         thieves=(),
-        known_goals=(frozenset(),) * n,
-        inspections=(),
-        offer=(),
-        chooser=-1,
-        theft_queue=(),
-        ender=-1,
-        finisher=-1,
+        deeds=(),
+        deal=Deal(
+            starter=e.starter,
+            roles=tuple(r for r in e.roles if r is not None),
+            leftover_roles=e.leftover_roles,
+            spent_roles=(),
+            goal_kinds=e.goals,
+            set_aside=e.set_aside,
+            discards=((),) * n,
+        ),
+        known=Knowledge(goals=(frozenset(),) * n),
+        purse=replace(s.purse, offer=(), chooser=-1, theft_queue=()),
+        results=s.results,
     )
 
 
-def _take(s: State, seat: int, cards: Iterable[int]) -> tuple[tuple[int, ...], ...]:
-    return _set(s.hands, seat, remove_cards(s.hands[seat], cards))
+def _take(s: State, seat: int, card: int) -> tuple[tuple[int, ...], ...]:
+    return _set(s.hands, seat, remove_cards(s.hands[seat], (card,)))
 
 
 def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = None) -> tuple[frozenset[Front], ...]:
@@ -793,145 +809,174 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
     return _set(s.front, seat, f)
 
 
+def _played(s: State, deed: Deed, **changes: Any) -> State:
+    """The state after ``deed.seat`` played ``deed.card`` face up from its hand (plus ``changes``)."""
+    assert deed.card is not None
+    fields: dict[str, Any] = {
+        "hands": _take(s, deed.seat, deed.card),
+        "deeds": (*s.deeds, deed),
+        "passes": 0,
+        "known": _known_after_play(s.known, deed.seat, deed.card),
+    }
+    fields.update(changes)
+    return replace(s, **fields)
+
+
 def _path_played(s: State, e: PathPlayed) -> State:
-    return attrs.evolve(s, hands=_take(s, e.seat, (e.card,)), cells=(*s.cells, Cell(e.col, e.row, e.card, e.rotated)))
+    cell = Cell(e.col, e.row, e.card, e.rotated)
+    return _played(s, Deed(e.seat, e.card, cell=cell), board=s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
-    g = attrs.evolve(s.goals[e.goal], revealed=True, rotated=e.rotated)
-    return attrs.evolve(s, goals=_set(s.goals, e.goal, g))
+    return replace(s, board=s.board.turn_goal(e.goal, e.kind, e.rotated))
 
 
 def _tool_broken(s: State, e: ToolBroken) -> State:
     (tool,) = KINDS[e.card].tools
-    s = attrs.evolve(s, hands=_take(s, e.seat, (e.card,)))
-    return attrs.evolve(s, front=_front(s, e.target, add=BROKEN[tool]))
+    return _played(s, Deed(e.seat, e.card, e.target), front=_front(s, e.target, add=BROKEN[tool]))
 
 
 def _tool_repaired(s: State, e: ToolRepaired) -> State:
-    s = attrs.evolve(s, hands=_take(s, e.seat, (e.card,)))
-    return attrs.evolve(s, front=_front(s, e.target, drop=BROKEN[e.tool]))
+    return _played(s, Deed(e.seat, e.card, e.target), front=_front(s, e.target, drop=BROKEN[e.tool]))
 
 
 def _path_removed(s: State, e: PathRemoved) -> State:
-    cells = tuple(c for c in s.cells if (c.col, c.row) != (e.col, e.row))
-    return attrs.evolve(s, hands=_take(s, e.seat, (e.card,)), cells=cells)
+    return _played(s, Deed(e.seat, e.card, cell=s.board.cell_at(e.col, e.row)), board=s.board.remove(e.col, e.row))
 
 
 def _goal_peeked(s: State, e: GoalPeeked) -> State:
-    known = _set(s.known_goals, e.seat, s.known_goals[e.seat] | {e.goal})
-    return attrs.evolve(s, hands=_take(s, e.seat, (e.card,)), known_goals=known)
+    known = s.known
+    goals = _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})
+    return _played(s, Deed(e.seat, e.card), known=replace(_known_after_play(known, e.seat, e.card), goals=goals))
+
+
+def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
+    """The changes when ``seat`` discards ``cards`` face down."""
+    pile = tuple(sorted((*s.deal.discards[seat], *cards)))
+    return {
+        "hands": _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
+        "deal": replace(s.deal, discards=_set(s.deal.discards, seat, pile)),
+        "known": _known_after_discard(s.known, seat, len(cards)),
+    }
 
 
 def _discarded(s: State, e: CardsDiscarded) -> State:
     assert e.cards is not None
-    return attrs.evolve(
-        s, hands=_take(s, e.seat, e.cards), discards=_set(s.discards, e.seat, (*s.discards[e.seat], *e.cards))
-    )
+    passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
+    return replace(s, deeds=(*s.deeds, Deed(e.seat, None)), passes=passes, **_face_down(s, e.seat, e.cards))
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
     assert e.cards is not None
     thieves = tuple(t for t in s.thieves if t != e.seat) if e.removed is Front.THEFT else s.thieves
-    return attrs.evolve(
-        s,
-        hands=_take(s, e.seat, e.cards),
-        discards=_set(s.discards, e.seat, (*s.discards[e.seat], *e.cards)),
-        front=_front(s, e.seat, drop=e.removed),
-        thieves=thieves,
-    )
+    return replace(s, deeds=(*s.deeds, Deed(e.seat, None, e.seat)), passes=0, front=_front(s, e.seat, drop=e.removed),
+                   thieves=thieves, **_face_down(s, e.seat, e.cards))
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
     assert e.card is not None
-    return attrs.evolve(
-        s, pile=remove_cards(s.pile, (e.card,)), hands=_set(s.hands, e.seat, (*s.hands[e.seat], e.card))
-    )
+    return replace(s, pile=remove_cards(s.pile, (e.card,)), hands=_set(s.hands, e.seat, add_card(s.hands[e.seat], e.card)))
 
 
 def _action_played(s: State, e: ActionPlayed) -> State:
-    s = attrs.evolve(s, hands=_take(s, e.seat, (e.card,)))
+    deed = Deed(e.seat, e.card, e.target)
     match KINDS[e.card].action:
         case Action.THEFT:
-            return attrs.evolve(s, front=_front(s, e.target, add=Front.THEFT), thieves=(*s.thieves, e.target))
+            return _played(s, deed, front=_front(s, e.target, add=Front.THEFT), thieves=(*s.thieves, e.target))
         case Action.HANDS_OFF:
             thieves = tuple(t for t in s.thieves if t != e.target)
-            return attrs.evolve(s, front=_front(s, e.target, drop=Front.THEFT), thieves=thieves)
+            return _played(s, deed, front=_front(s, e.target, drop=Front.THEFT), thieves=thieves)
         case Action.TRAPPED:
-            return attrs.evolve(s, front=_front(s, e.target, add=Front.TRAPPED))
+            return _played(s, deed, front=_front(s, e.target, add=Front.TRAPPED))
         case Action.FREE:
-            return attrs.evolve(s, front=_front(s, e.target, drop=Front.TRAPPED))
-    return s
+            return _played(s, deed, front=_front(s, e.target, drop=Front.TRAPPED))
+    return _played(s, deed)
 
 
 def _hands_swapped(s: State, e: HandsSwapped) -> State:
     assert e.given is not None and e.taken is not None
-    hands = _set(_set(s.hands, e.seat, e.taken), e.target, e.given)
-    return attrs.evolve(s, hands=hands)
+    s = _played(s, Deed(e.seat, e.card, e.target))
+    hands = _set(_set(s.hands, e.seat, tuple(sorted(e.taken))), e.target, tuple(sorted(e.given)))
+    return replace(s, hands=hands, known=_known_after_swap(s.known, e.seat, e.target, e.given, e.taken))
 
 
 def _role_inspected(s: State, e: RoleInspected) -> State:
     assert e.role is not None
-    return attrs.evolve(s, hands=_take(s, e.seat, (e.card,)), inspections=(*s.inspections, (e.seat, e.target, e.role)))
+    s = _played(s, Deed(e.seat, e.card, e.target))
+    return replace(s, known=replace(s.known, roles=(*s.known.roles, Inspection(e.seat, e.target, e.role))))
 
 
 def _hat_swapped(s: State, e: HatSwapped) -> State:
-    assert e.role is not None
-    left = list(s.leftover_roles)
+    assert e.role is not None and e.old is not None
+    deal, known = s.deal, s.known
+    left = list(deal.leftover_roles)
     left.remove(e.role)
-    return attrs.evolve(s, roles=_set(s.roles, e.target, e.role), leftover_roles=tuple(left))
+    # the old card leaves play; those who saw it with Inspection know what it shows, and that no longer
+    # tells them the target's role
+    saw = frozenset({e.target} | {i.viewer for i in known.roles if i.target == e.target})
+    deal = replace(deal, roles=_set(deal.roles, e.target, e.role), leftover_roles=tuple(left),
+                   spent_roles=(*deal.spent_roles, SpentRole(e.target, e.old, saw)))
+    known = replace(known, roles=tuple(i for i in known.roles if i.target != e.target))
+    return replace(s, deal=deal, known=known)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    return attrs.evolve(s, turn=e.next)
+    if s.options.round_end == "lap" and s.passes and not s.pile:
+        return replace(s, turn=e.next, passes=s.passes + (e.next - e.seat - 1) % s.seats)
+    return replace(s, turn=e.next)
 
 
 def _round_ended(s: State, e: RoundEnded) -> State:
-    result = RoundResult(s.round, e.team, e.ender, e.roles, e.winners)
-    return attrs.evolve(s, phase=Phase.SETTLE, ender=e.ender, finisher=e.finisher, results=(*s.results, result))
+    result = RoundResult(s.round, e.team, e.ender, e.finisher, e.roles, e.winners)
+    return replace(s, phase=Phase.SETTLE, results=(*s.results, result))
 
 
 def _gold_offered(s: State, e: GoldOffered) -> State:
     assert e.values is not None
-    return attrs.evolve(
-        s, phase=Phase.CHOOSE, offer=e.values, chooser=e.chooser, gold_deck=remove_cards(s.gold_deck, e.values)
-    )
+    purse = replace(s.purse, offer=e.values, chooser=e.chooser, deck=remove_cards(s.purse.deck, e.values))
+    return replace(s, phase=Phase.CHOOSE, purse=purse)
 
 
 def _gold_taken(s: State, e: GoldTaken) -> State:
     assert e.value is not None
-    gold = _set(s.gold, e.seat, s.gold[e.seat] + e.value)
-    return attrs.evolve(s, offer=remove_cards(s.offer, (e.value,)), gold=gold, chooser=e.next)
+    p = s.purse
+    gold = _set(p.gold, e.seat, p.gold[e.seat] + e.value)
+    ledger = (*p.ledger, GoldMove(s.round, e.seat, (e.value,), e.value, True))
+    return replace(s, purse=replace(p, offer=remove_cards(p.offer, (e.value,)), gold=gold, chooser=e.next,
+                                    ledger=ledger))
 
 
 def _gold_paid(s: State, e: GoldPaid) -> State:
     assert e.amount is not None
-    deck = s.gold_deck if e.cards is None else remove_cards(s.gold_deck, e.cards)
-    return attrs.evolve(s, gold=_set(s.gold, e.seat, s.gold[e.seat] + e.amount), gold_deck=deck)
+    p = s.purse
+    gold = _set(p.gold, e.seat, p.gold[e.seat] + e.amount)
+    if e.cards is None:  # Deluxe: tokens from the bank
+        return replace(s, purse=replace(p, gold=gold))
+    ledger = (*p.ledger, GoldMove(s.round, e.seat, e.cards, e.amount, False))
+    return replace(s, purse=replace(p, gold=gold, deck=remove_cards(p.deck, e.cards), ledger=ledger))
 
 
-def _ready_thieves(s: State, queue: tuple[int, ...]) -> tuple[int, ...]:
+def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, ...]:
     """Drop thieves at the head of the queue who have nobody to steal from."""
-    while queue and not any(t != queue[0] and s.gold[t] > 0 for t in range(s.seats)):
+    while queue and not any(t != queue[0] and g > 0 for t, g in enumerate(gold)):
         queue = queue[1:]
     return queue
 
 
 def _thieves_ready(s: State, e: ThievesReady) -> State:
-    queue = _ready_thieves(s, e.order)
-    return attrs.evolve(s, phase=Phase.THEFT if queue else s.phase, theft_queue=queue)
+    queue = _ready_thieves(s.purse.gold, e.order)
+    return replace(s, phase=Phase.THEFT if queue else s.phase, purse=replace(s.purse, theft_queue=queue))
 
 
 def _stolen(s: State, e: Stolen) -> State:
-    gold = _set(_set(s.gold, e.target, s.gold[e.target] - 1), e.seat, s.gold[e.seat] + 1)
-    s = attrs.evolve(s, gold=gold)
-    return attrs.evolve(s, theft_queue=_ready_thieves(s, s.theft_queue[1:]))
+    p = s.purse
+    gold = _set(_set(p.gold, e.target, p.gold[e.target] - 1), e.seat, p.gold[e.seat] + 1)
+    return replace(s, purse=replace(p, gold=gold, theft_queue=_ready_thieves(gold, p.theft_queue[1:])))
 
 
 def _payout_done(s: State, e: PayoutDone) -> State:
-    return attrs.evolve(
-        s, phase=Phase.OVER if e.game_over else Phase.DEAL, offer=(), chooser=-1, theft_queue=()
-    )
+    return replace(s, phase=Phase.OVER if e.game_over else Phase.DEAL,
+                   purse=replace(s.purse, offer=(), chooser=-1, theft_queue=()))
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
@@ -958,3 +1003,53 @@ _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
     Stolen: _stolen,
     PayoutDone: _payout_done,
 }
+
+
+# -- what hand swaps taught: Knowledge.hands ------------------------------------------------
+
+
+def _known_after_play(known: Knowledge, holder: int, card: int) -> Knowledge:
+    """``holder`` played ``card`` face up: it leaves what others know of the hand."""
+    if not known.hands:
+        return known
+    out = []
+    for k in known.hands:
+        if k.holder == holder and card in k.cards:
+            k = replace(k, cards=remove_cards(k.cards, (card,)), sure=max(0, k.sure - 1))
+        if k.cards:
+            out.append(k)
+    return replace(known, hands=tuple(out))
+
+
+def _known_after_discard(known: Knowledge, holder: int, count: int) -> Knowledge:
+    """``holder`` discarded ``count`` cards face down: others are sure of fewer of the cards they knew.
+
+    The cards are still known to be in the hand or among the discards of the
+    players who held the hand since (``KnownHand.discarded_by``).
+    """
+    if not known.hands:
+        return known
+    out = []
+    for k in known.hands:
+        if k.holder == holder and k.sure:
+            spill = k.discarded_by if holder in k.discarded_by else tuple(sorted((*k.discarded_by, holder)))
+            k = replace(k, sure=max(0, k.sure - count), discarded_by=spill)
+        out.append(k)
+    return replace(known, hands=tuple(out))
+
+
+def _known_after_swap(known: Knowledge, seat: int, target: int, given: tuple[int, ...],
+                      taken: tuple[int, ...]) -> Knowledge:
+    """``seat`` gave ``given`` to ``target`` and took ``taken``: what anyone knew moves with the hands."""
+    moved = {seat: target, target: seat}
+    out = []
+    for k in known.hands:
+        holder = moved.get(k.holder, k.holder)
+        if k.viewer in (seat, target) and holder in (seat, target):
+            continue  # replaced below: the two now know each other's hand exactly
+        out.append(replace(k, holder=holder) if holder != k.holder else k)
+    if given:
+        out.append(KnownHand(seat, target, tuple(sorted(given)), len(given), ()))
+    if taken:
+        out.append(KnownHand(target, seat, tuple(sorted(taken)), len(taken), ()))
+    return replace(known, hands=tuple(sorted(out, key=lambda k: (k.viewer, k.holder))))

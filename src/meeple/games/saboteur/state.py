@@ -1,15 +1,30 @@
-"""The referee's state of a Saboteur match, and its small value types."""
+"""The referee's state of a Saboteur match, and its small value types.
+
+The state is grouped the way the table is: the tunnel (:class:`~.board.Board`,
+public), the cards in hands and the pile, the cards in front of players and
+the round's public record (:class:`Deed`), the face-down part of the deal
+(:class:`Deal`: roles, goal kinds, set-aside cards, discards), what players
+learned in secret (:class:`Knowledge`) and the gold (:class:`Purse`).
+"""
 
 from __future__ import annotations
 
 import enum
-from typing import Literal
+import operator
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, cast
 
 import attrs
 
 from meeple.engine import ConfigError, Options
 
+from .board import Board, Cell, GoalCard
 from .data import GoalKind, Role
+
+__all__ = [
+    "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "GoldMove", "Inspection", "Knowledge", "KnownHand",
+    "Phase", "Purse", "RoundResult", "SaboteurOptions", "SpentRole", "State", "replace",
+]
 
 
 class Edition(enum.Enum):
@@ -26,10 +41,16 @@ class SaboteurOptions(Options):
     * ``edition``: ``base`` (3-10 players) or ``deluxe`` (base + expansion, 2-12 players).
     * ``gold_cards``: base payout draws one gold card per ``players`` (R1, 9 at 10 players)
       or per ``miners`` (UBG).
-    * ``next_starter``: the next round starts with the player ``after-ender`` (R1, R2)
+    * ``saboteur_pay``: base saboteurs are paid 4/3/3/2 ``nuggets`` in gold cards that add up
+      (R1, S1) or 4/3/3/2 gold ``cards`` drawn at random (S0).
+    * ``next_starter``: the next round starts with the player ``after-ender`` (S0, R1, R2)
       or with the ``ender`` (the Armenian seed text).
+    * ``round_end``: without the gold, a round ends when the pile is empty and ``empty-hands``
+      (R1, R2, S1), or after a ``lap`` of passes once the pile is empty (a reading of S0).
     * ``pass_discards``: Deluxe pass discards one card (the Russian seed text) or up to
       ``3`` (R2), drawing as many.
+    * ``geologists``: Deluxe geologists ``split`` one nugget per crystal between them (R2)
+      or ``each`` get one per crystal (S0, which speaks of one geologist).
     * ``broken_tools_forfeit``: R1's optional rule: a miner with a broken tool at round
       end gets no gold (base game).
     * ``gold_pass``: base payout passes the gold cards ``counter-clockwise`` (R1) or
@@ -42,22 +63,28 @@ class SaboteurOptions(Options):
     pass_discards: int = 1
     broken_tools_forfeit: bool = False
     gold_pass: Literal["counter-clockwise", "clockwise"] = "counter-clockwise"
+    saboteur_pay: Literal["nuggets", "cards"] = "nuggets"
+    round_end: Literal["empty-hands", "lap"] = "empty-hands"
+    geologists: Literal["split", "each"] = "split"
 
     def validate(self, seats: int) -> None:
-        """Base game: 3-10 players; Deluxe: 2-12; ``pass_discards`` 1 or 3 (Deluxe only)."""
-        if self.edition is Edition.BASE and not 3 <= seats <= 10:
+        """Base game: 3-10 players; Deluxe: 2-12; each option only where its edition has the rule."""
+        base = self.edition is Edition.BASE
+        if base and not 3 <= seats <= 10:
             raise ConfigError(
-                f"saboteur: the base game is for 3-10 players, not {seats}; "
-                "the Deluxe edition (--variant deluxe) takes 2-12"
+                f"saboteur: the base game is for 3-10 players, not {seats} (its hand and dwarf card tables stop "
+                "at 10); the Deluxe edition (--variant deluxe) takes 2-12"
             )
         if self.pass_discards not in (1, 3):
             raise ConfigError(f"saboteur: pass_discards is 1 or 3, not {self.pass_discards}")
-        if self.pass_discards != 1 and self.edition is not Edition.DELUXE:
+        if self.pass_discards != 1 and base:
             raise ConfigError("saboteur: pass_discards applies to the Deluxe edition only")
-        if self.broken_tools_forfeit and self.edition is not Edition.BASE:
-            raise ConfigError("saboteur: broken_tools_forfeit applies to the base game only")
-        if self.gold_pass != "counter-clockwise" and self.edition is not Edition.BASE:
-            raise ConfigError("saboteur: gold_pass applies to the base game only")
+        if self.geologists != "split" and base:
+            raise ConfigError("saboteur: geologists applies to the Deluxe edition only")
+        for name, default in (("broken_tools_forfeit", False), ("gold_pass", "counter-clockwise"),
+                              ("saboteur_pay", "nuggets"), ("gold_cards", "players")):
+            if getattr(self, name) != default and not base:
+                raise ConfigError(f"saboteur: {name} applies to the base game only")
 
 
 class Phase(enum.Enum):
@@ -82,24 +109,119 @@ class Front(enum.Enum):
 
 
 @attrs.frozen
-class Cell:
-    """A path card on the board at (``col``, ``row``), turned 180 degrees if ``rotated``."""
+class Deed:
+    """One turn of the round as every player saw it.
 
-    col: int
-    row: int
-    kind: int
-    rotated: bool = False
+    ``card`` is the card played face up (its kind), or None when cards were
+    discarded face down (a pass; or two cards to remove a card in front of
+    the player, then ``target`` is that player). ``target`` is the player a
+    card was played on; ``cell`` the path card laid, or the one a rockfall
+    removed.
+    """
+
+    seat: int
+    card: int | None
+    target: int | None = None
+    cell: Cell | None = None
 
 
 @attrs.frozen
-class Goal:
-    """A goal card at (``col``, ``row``); ``kind`` is hidden until ``revealed``."""
+class SpentRole:
+    """A dwarf card put away by Swap Your Hats: whose it was, and who knows what it shows."""
 
-    col: int
-    row: int
-    kind: GoalKind
-    revealed: bool = False
-    rotated: bool = False
+    seat: int
+    role: Role
+    known_by: frozenset[int]
+
+
+@attrs.frozen
+class Deal:
+    """The round's face-down cards, as the engine dealt them (hidden from the players).
+
+    ``discards`` are each player's face-down discards this round (sorted);
+    ``spent_roles`` the dwarf cards Swap Your Hats put out of play.
+    """
+
+    starter: int = 0
+    roles: tuple[Role, ...] = ()
+    leftover_roles: tuple[Role, ...] = ()
+    spent_roles: tuple[SpentRole, ...] = ()
+    goal_kinds: tuple[GoalKind, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    discards: tuple[tuple[int, ...], ...] = ()
+
+
+@attrs.frozen
+class Inspection:
+    """``viewer`` looked at ``target``'s dwarf card and saw ``role`` (dropped when the target swaps hats)."""
+
+    viewer: int
+    target: int
+    role: Role
+
+
+@attrs.frozen
+class KnownHand:
+    """What ``viewer`` knows of ``holder``'s hand, from a hand swap.
+
+    ``holder`` holds at least ``sure`` of ``cards`` (sorted); those of them no
+    longer held lie among the face-down discards of the players
+    ``discarded_by`` (who held the hand when they discarded). Right after a
+    swap, ``sure`` is every card; a card played face up from the hand leaves
+    ``cards``, a face-down discard lowers ``sure``; the knowledge moves with
+    the hand when it is swapped again.
+    """
+
+    viewer: int
+    holder: int
+    cards: tuple[int, ...]
+    sure: int
+    discarded_by: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class Knowledge:
+    """What players learned in secret this round.
+
+    ``goals[seat]``: the goal indices ``seat`` looked at with a map;
+    ``roles``: the dwarf cards seen with Inspection; ``hands``: what hand
+    swaps showed of other hands.
+    """
+
+    goals: tuple[frozenset[int], ...] = ()
+    roles: tuple[Inspection, ...] = ()
+    hands: tuple[KnownHand, ...] = ()
+
+
+@attrs.frozen
+class GoldMove:
+    """Gold cards a player took in a base-game payout: ``picked`` from the miners' offer, or a saboteur's pay.
+
+    ``amount`` is the nuggets received (more than the cards add up to when the
+    bank made change).
+    """
+
+    round: int
+    seat: int
+    cards: tuple[int, ...]
+    amount: int
+    picked: bool
+
+
+@attrs.frozen
+class Purse:
+    """The gold: each player's nuggets, the base gold cards left, and a payout under way.
+
+    ``ledger`` lists, in order, the gold cards each player took (base game),
+    so that a search can re-deal the values a player never saw.
+    """
+
+    gold: tuple[int, ...] = ()
+    deck: tuple[int, ...] = ()
+    offer: tuple[int, ...] = ()
+    chooser: int = -1
+    theft_queue: tuple[int, ...] = ()
+    ledger: tuple[GoldMove, ...] = ()
 
 
 @attrs.frozen
@@ -107,48 +229,87 @@ class RoundResult:
     """A finished round: who won, who ended it, and every role (public once the round ends).
 
     ``team`` is "miners", "saboteurs", "green", "blue" or "green+blue";
-    ``winners`` are the seats that share the pay (Deluxe: trapped players excluded).
+    ``ender`` played or discarded the card that ended it, ``finisher`` laid
+    the card that reached the gold (-1: nobody); ``winners`` are the seats
+    that share the pay (Deluxe: trapped players excluded).
     """
 
     number: int
     team: str
     ender: int
+    finisher: int
     roles: tuple[Role, ...]
     winners: tuple[int, ...]
 
 
 @attrs.frozen
 class State:
-    """Everything the referee knows. Hidden parts: roles, hands, pile, goals, gold, discards."""
+    """Everything the referee knows.
+
+    Public: the board, the cards in front of players, the thieves, the
+    round's deeds, hand and pile sizes, results. Hidden: hands (sorted), the
+    pile (unordered: draws pick at random), the deal, the knowledge, the gold.
+    ``passes`` counts the players who passed in a row since the pile ran out
+    (option ``round_end="lap"`` only).
+    """
 
     seats: int
     options: SaboteurOptions
     round: int = 0
     phase: Phase = Phase.DEAL
     turn: int = 0
-    starter: int = 0
-    roles: tuple[Role, ...] = ()
-    leftover_roles: tuple[Role, ...] = ()
+    passes: int = 0
     hands: tuple[tuple[int, ...], ...] = ()
     pile: tuple[int, ...] = ()
-    set_aside: tuple[int, ...] = ()
-    discards: tuple[tuple[int, ...], ...] = ()
-    cells: tuple[Cell, ...] = ()
-    goals: tuple[Goal, ...] = ()
+    board: Board = attrs.field(factory=Board)
     front: tuple[frozenset[Front], ...] = ()
     thieves: tuple[int, ...] = ()
-    known_goals: tuple[frozenset[int], ...] = ()
-    inspections: tuple[tuple[int, int, Role], ...] = ()
-    gold: tuple[int, ...] = ()
-    gold_deck: tuple[int, ...] = ()
-    offer: tuple[int, ...] = ()
-    chooser: int = -1
-    theft_queue: tuple[int, ...] = ()
-    ender: int = -1
-    finisher: int = -1
+    deeds: tuple[Deed, ...] = ()
+    deal: Deal = attrs.field(factory=Deal)
+    known: Knowledge = attrs.field(factory=Knowledge)
+    purse: Purse = attrs.field(factory=Purse)
     results: tuple[RoundResult, ...] = ()
 
     @property
     def deluxe(self) -> bool:
         """True in the Deluxe edition."""
         return self.options.edition is Edition.DELUXE
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        """Every player's dwarf card this round (hidden; public once the round ends)."""
+        return self.deal.roles
+
+    @property
+    def gold(self) -> tuple[int, ...]:
+        """Every player's nuggets (hidden until the game ends)."""
+        return self.purse.gold
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The path cards on the board."""
+        return self.board.cells
+
+
+T = TypeVar("T")
+_GETTERS: dict[type, tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]] = {}
+
+
+def replace(value: T, **changes: Any) -> T:
+    """A copy of the attrs value ``value`` with ``changes`` (``attrs.evolve`` for the hot paths).
+
+    >>> replace(Purse(gold=(1, 2)), chooser=1).chooser
+    1
+    """
+    cls = type(value)
+    found = _GETTERS.get(cls)
+    if found is None:
+        names = [a.name for a in attrs.fields(cast(Any, cls))]
+        get = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+        found = _GETTERS[cls] = (get, {n: i for i, n in enumerate(names)})
+    getter, index = found
+    fields = list(getter(value))
+    for name, v in changes.items():
+        fields[index[name]] = v
+    out: T = cls(*fields)
+    return out
