@@ -166,6 +166,101 @@ def rule_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
                       extra={"matches_per_s": round(r * played[0] / max(played[1], 1), 1)}))
 
 
+#: Candidate first moves a search decision tries, each with its own determinized world and playout.
+SEARCH_CANDIDATES = 8
+
+
+def _random_playout(game: Game[Any, Any], state: Any, pick: Rng, seed: int) -> tuple[Any, int]:
+    """Play ``state`` to its end with uniformly random legal commands, through the protocol alone.
+
+    Returns the final state and the number of commands played. Engine steps
+    (``auto_command``) draw from an RNG of ``seed``, as a search bot's own
+    simulation would: it never sees the match's RNG.
+    """
+    decide, evolve, to_act, legal = game.decide, game.evolve, game.to_act, game.legal_commands
+    rng = Rng(seed)
+    for n in range(MAX_STEPS):
+        acting = to_act(state)
+        if not acting:
+            return state, n
+        seat = acting[0]
+        if seat == ENGINE:
+            command = game.auto_command(state)
+        else:
+            options = legal(state, seat)
+            command = options[pick.below(len(options))]
+        for e in decide(state, seat, command, rng):
+            state = evolve(state, e)
+    raise RuntimeError(f"{game.info.id}: a random playout did not end within {MAX_STEPS} commands")
+
+
+def search_decision(game: Game[Any, Any], state: Any, seat: int, rng: Rng) -> tuple[Any, int, int]:
+    """One decision of a flat Monte Carlo search bot, as a search bot of any game would make it.
+
+    Up to :data:`SEARCH_CANDIDATES` legal commands are tried; for each, a
+    world the seat cannot tell from the real one is drawn with
+    ``determinize(state, seat, rng)`` (the seat's knowledge only: the game's
+    contract), the command is played there and the world is played out at
+    random to the end. The command whose playout scored best for the seat
+    (a win, then its score) is chosen. Returns (command, playouts, commands
+    played in them).
+    """
+    legal = list(game.legal_commands(state, seat))
+    if len(legal) > SEARCH_CANDIDATES:
+        legal = [legal[i] for i in sorted(rng.shuffled(range(len(legal)))[:SEARCH_CANDIDATES])]
+    best, best_key, commands = legal[0], None, 0
+    for command in legal:
+        world = game.determinize(state, seat, rng)
+        try:
+            events = game.decide(world, seat, command, Rng(rng.next64()))
+        except meeple.IllegalCommand:
+            continue  # legal in the real world only (it shows the seat's hidden hand); not in this sample
+        for e in events:
+            world = game.evolve(world, e)
+        world, n = _random_playout(game, world, rng, rng.next64())
+        commands += n + 1
+        outcome = game.outcome(world)
+        key = (0, 0) if outcome is None else (seat in outcome.winners, outcome.scores[seat])
+        if best_key is None or key > best_key:
+            best, best_key = command, key
+    return best, len(legal), commands
+
+
+def search_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
+    """Decisions and playouts per second of a flat Monte Carlo search bot, at positions of the corpus.
+
+    Each decision determinizes the position for the acting seat and plays a
+    random playout to the end for each of up to :data:`SEARCH_CANDIDATES`
+    legal commands (see :func:`search_decision`): the work a search bot
+    does, and the figure its users feel.
+    """
+    game, gid, seats = corpus.game, corpus.game.info.id, corpus.seats
+    step = max(1, len(corpus.player_steps) // 64)
+    positions = corpus.player_steps[::step]  # spread over the matches, from set-up to the end
+    at = [0]
+    totals = [0, 0, 0]  # decisions, playouts, commands
+
+    def work() -> int:
+        state, seat = positions[at[0] % len(positions)]
+        _, playouts, commands = search_decision(game, state, seat, Rng(at[0]))
+        at[0] += 1
+        totals[0] += 1
+        totals[1] += playouts
+        totals[2] += commands
+        return 1
+
+    r = rate(work, budget)
+    per_decision = totals[1] / max(totals[0], 1)
+    per_playout = totals[2] / max(totals[1], 1)
+    report.works[(gid, "search")] = work
+    report.add(Figure("search bot decisions/s (determinize + playouts)", gid, r, "decisions/s", seats,
+                      note=f"up to {SEARCH_CANDIDATES} candidates, each a determinized world played out at random",
+                      extra={"playouts_per_decision": round(per_decision, 2),
+                             "commands_per_playout": round(per_playout, 1)}))
+    report.add(Figure("search bot playouts/s", gid, r * per_decision, "playouts/s", seats,
+                      extra={"commands_per_s": round(r * per_decision * per_playout)}))
+
+
 def log_figures(report: Report, corpus: Corpus, budget: Budget) -> tuple[float, float, float]:
     """Replay, load and verify rates of the corpus logs; log sizes. Returns (replay events/s, replay records/s, verify records/s)."""
     gid, seats = corpus.game.info.id, corpus.seats

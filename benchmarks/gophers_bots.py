@@ -1,120 +1,192 @@
-"""Gophers bot figures: heuristic vs random win rates, game length, and the worst legal-move list.
+"""Gophers figures: how games end, heuristic vs random win rates, seat balance, the legal-move lists.
 
 Run from the repository root::
 
     python benchmarks/gophers_bots.py [games per configuration, default 200]
+    python benchmarks/gophers_bots.py --speed [repeats, default 9]
 
-For every rule set and seat count, one heuristic bot plays against random
-bots (its seat rotates game by game); a shared win counts as a fraction.
-The fair share of a seat is 1/players. Then heuristic bots fill every seat,
-to show the first player's advantage. Then the largest collection list the
-rules allow (a 10-card hand at a store) is searched for and timed.
+1. **Ends**: for every rule set and seat count, heuristic bots in every seat,
+   then random bots in every seat: the share of games that end by the seed's
+   rule (deck and hand, or a kind gone from the beginner bank) rather than
+   the stall guard, the mean length, the largest hand, and in the beginner
+   rules the longest chain of gift moves in one turn.
+2. **Win rates**: one heuristic bot against random bots (its seat rotates
+   game by game; a shared win counts as a fraction); the fair share is
+   1/players. Then heuristic bots everywhere: how often seat 0 wins.
+``--speed`` instead times the random playout of ``run.py`` (2 players, the
+same seeds and picks) against OpenSpiel's ``python_tic_tac_toe`` random
+playout, the two run back to back in turns (``harness.paired_ratio``), so
+that a loaded machine slows both alike; it prints the median ratio.
+
+3. **Legal lists**: big hands at a store: how many whole collections they
+   hold (counted, not listed) against the commands ``legal_commands`` lists
+   (the next cards), and the time of one ``legal_commands`` call (the
+   quickest of five batches).
 """
 
 from __future__ import annotations
 
-import itertools
 import sys
 import time
+from collections import Counter
+
+import attrs
 
 from meeple import Match
-from meeple.engine import ENGINE, RandomBot, Rng
+from meeple.engine import ENGINE, RandomBot
 from meeple.games.gophers import GAME, GophersOptions, Phase, State
 from meeple.games.gophers.bot import HeuristicBot
-from meeple.games.gophers.combos import hand_combinations
 from meeple.games.gophers.data import SPREADS, SUPPLY_KINDS, VALUES, Card, LabelKind, sort_cards
+from meeple.games.gophers.events import ExtraMove, TurnEnded
+from meeple.games.gophers.state import Cards, Table
 
 VARIANTS = ("standard", "simplified", "advanced", "beginner")
 
 
-def play_one(variant: str, seats: int, seed: int, hero: int | None) -> tuple[float, int, int]:
-    """Play one match; return (hero's share of the win, commands played, hero's score).
+def play_one(variant: str, seats: int, seed: int, heroes: set[int]) -> tuple[Match, int, int]:
+    """Play one match, heuristic bots in ``heroes``, random ones elsewhere.
 
-    ``hero`` is the seat of the heuristic bot among random ones; None: heuristic
-    bots in every seat, and the figures are seat 0's.
+    Returns the match, the longest chain of gift moves in a turn and the largest hand seen.
     """
     m = Match.start(GAME, seats, seed=seed, options=GAME.variant_options(variant))
-    bots = [HeuristicBot(seed * 10 + s) if hero is None or s == hero else RandomBot(seed * 10 + s)
-            for s in range(seats)]
-    hero = 0 if hero is None else hero
-    steps = 0
+    bots = [HeuristicBot(seed * 10 + s) if s in heroes else RandomBot(seed * 10 + s) for s in range(seats)]
+    chain = longest = biggest = 0
     while m.to_act:
         seat = next(s for s in m.to_act if s != ENGINE)
-        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
-        steps += 1
-    out = m.outcome
-    assert out is not None
-    share = 1.0 / len(out.winners) if hero in out.winners else 0.0
-    return share, steps, out.scores[hero]
+        for e in m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat)):
+            if isinstance(e, ExtraMove):
+                chain += 1
+                longest = max(longest, chain)
+            elif isinstance(e, TurnEnded):
+                chain = 0
+        biggest = max(biggest, max(map(len, m.state.hands), default=0))
+    return m, longest, biggest
+
+
+def ends(games: int) -> None:
+    print(f"how games end, {games} games per row (seed: by the rule text's end; guard: by the stall guard)")
+    print(f"{'variant':<11} {'bots':<10} {'players':>7} {'seed end':>9} {'guard':>6} {'avg cmds':>9} "
+          f"{'max hand':>9} {'max gift chain':>15}")
+    for variant in VARIANTS:
+        for kind in ("heuristic", "random"):
+            for seats in (2, 3, 4):
+                t = time.perf_counter()
+                reasons: Counter[str] = Counter()
+                length = chain = hand = 0
+                for seed in range(games):
+                    m, longest, biggest = play_one(variant, seats, seed, set(range(seats)) if kind == "heuristic" else set())
+                    assert m.outcome is not None
+                    reasons["guard" if "rounds passed" in m.outcome.reason else "seed"] += 1
+                    length += len(m)
+                    chain, hand = max(chain, longest), max(hand, biggest)
+                dt = time.perf_counter() - t
+                print(f"{variant:<11} {kind:<10} {seats:>7} {reasons['seed'] / games:>8.1%} {reasons['guard']:>6} "
+                      f"{length / games:>9.0f} {hand:>9} {chain if variant == 'beginner' else '-':>15}   ({dt:.1f}s)",
+                      flush=True)
 
 
 def win_rates(games: int) -> None:
-    print(f"heuristic (1 seat) vs random bots, {games} games per row")
-    print(f"{'variant':<11} {'players':>7} {'heuristic wins':>15} {'fair share':>10} {'avg commands':>12}")
+    print(f"\nheuristic (1 seat) vs random bots, {games} games per row; then heuristic bots in every seat")
+    print(f"{'variant':<11} {'players':>7} {'heuristic wins':>15} {'fair share':>10} {'seat 0 wins, all heuristic':>27}")
     for variant in VARIANTS:
         for seats in (2, 3, 4):
+            share = 0.0
+            first = 0.0
+            for seed in range(games):
+                hero = seed % seats
+                out = play_one(variant, seats, seed, {hero})[0].outcome
+                assert out is not None
+                share += 1.0 / len(out.winners) if hero in out.winners else 0.0
+                out = play_one(variant, seats, seed, set(range(seats)))[0].outcome
+                assert out is not None
+                first += 1.0 / len(out.winners) if 0 in out.winners else 0.0
+            print(f"{variant:<11} {seats:>7} {share / games:>14.1%} {1 / seats:>10.1%} {first / games:>27.1%}",
+                  flush=True)
+
+
+def count_collections(hand: tuple[Card, ...], target: int) -> int:
+    """How many whole collections (added and subtracted multisets) make ``target`` at a store."""
+    ways: Counter[int] = Counter({0: 1})
+    for face, copies in Counter(hand).items():
+        nxt: Counter[int] = Counter()
+        for total, n in ways.items():
+            for added in range(copies + 1):
+                for subtracted in range(copies - added + 1):
+                    nxt[total + (added - subtracted) * face.value] += n
+        ways = nxt
+    return ways[target]
+
+
+def legal_lists(reps: int = 50) -> None:
+    print("\nbig hands at a store: whole collections (counted) against the commands listed")
+    stores = [(sp, h, lab.count) for sp in SPREADS for h, lab in enumerate(sp.labels) if lab.kind is LabelKind.STORE]
+    every = tuple(Card(k, v) for k in SUPPLY_KINDS for v in VALUES)
+    hands = {
+        "10 cards, ten values": tuple(Card(SUPPLY_KINDS[i % 3], v) for i, v in enumerate(VALUES)),
+        "14 cards": every[:7] + every[10:17],
+        "30 cards, one of each": every,
+        "60 cards, the whole box": every + every,
+    }
+    for name, hand in hands.items():
+        sp, hole, target = max(stores, key=lambda s: count_collections(hand, s[2]))
+        state = State(seats=2, options=GophersOptions(), phase=Phase.COLLECT, spread=sp.number,
+                      positions=(hole, (hole + 1) % 20), collectors=(0,),
+                      cards=Cards((sort_cards(list(hand)), ()), ((0,) * len(hand), ()), (), ()),
+                      table=Table(((), ()), ((), ()), (), (0, 0), (0, 1), (0, 0)))
+        dt = float("inf")
+        for _ in range(5):  # the quickest of five batches (the machine is shared)
+            copies = [attrs.evolve(state) for _ in range(reps)]  # distinct states: nothing is remembered
             t = time.perf_counter()
-            results = [play_one(variant, seats, seed, seed % seats) for seed in range(games)]
-            wins = sum(r[0] for r in results) / games
-            length = sum(r[1] for r in results) / games
-            dt = time.perf_counter() - t
-            print(f"{variant:<11} {seats:>7} {wins:>14.1%} {1 / seats:>10.1%} {length:>12.0f}   ({dt:.1f}s)")
+            for one in copies:
+                legal = GAME.legal_commands(one, 0)
+            dt = min(dt, (time.perf_counter() - t) / reps)
+        print(f"  {name:<24} store {target:>2}: {count_collections(hand, target):>16,} collections, "
+              f"{len(legal):>3} commands listed in {dt * 1e6:,.0f} us")
 
 
-def seat_balance(games: int) -> None:
-    """Heuristic bots in every seat: how often the first player (seat 0) wins."""
-    print(f"\nheuristic bots in every seat, {games} games per row: the first player's wins")
-    print(f"{'variant':<11} {'players':>7} {'seat 0 wins':>12} {'fair share':>10}")
-    for variant in VARIANTS:
-        for seats in (2, 3, 4):
-            wins = sum(play_one(variant, seats, seed, None)[0] for seed in range(games)) / games
-            print(f"{variant:<11} {seats:>7} {wins:>11.1%} {1 / seats:>10.1%}")
+def speed(repeats: int) -> None:
+    """Gophers random playouts against OpenSpiel tic-tac-toe playouts, paired, in one process."""
+    import random
+    from pathlib import Path
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import baselines
+    import open_spiel.python.games  # noqa: F401  (registers the pure-Python games)
+    import pyspiel
+    from harness import Budget, paired_ratio, rate
 
-def worst_collection_list(samples: int = 200) -> None:
-    """Search 10-card hands at every store count for the longest list of collections."""
-    counts = sorted({lab.count for sp in SPREADS for lab in sp.labels if lab.kind is LabelKind.STORE})
-    faces = [Card(k, v) for k in SUPPLY_KINDS for v in VALUES]
-    rng = Rng(2026)
-    kinds = frozenset(SUPPLY_KINDS)
-    best: tuple[int, tuple[Card, ...], int] = (0, (), 0)
-    a, b, w = SUPPLY_KINDS
-    candidates = [
-        tuple(Card(SUPPLY_KINDS[i % 3], v) for i, v in enumerate(VALUES)),  # ten distinct values
-        tuple(Card(k, v) for k in (a, b) for v in range(1, 6)),
-        (*(Card(k, v) for k in (a, b) for v in range(1, 5)), Card(a, 5), Card(a, 6)),
-        (*(Card(k, v) for k in (a, b, w) for v in range(1, 4)), Card(a, 4)),
-    ]
-    candidates += [tuple(rng.shuffled(faces)[:10]) for _ in range(samples)]
-    for hand, target in itertools.product(candidates, counts):
-        n = sum(1 for _ in hand_combinations(hand, target, True, kinds))
-        if n > best[0]:
-            best = (n, hand, target)
-    n, hand, target = best
-    t = time.perf_counter()
-    reps = 20
-    for _ in range(reps):
-        listed = sum(1 for _ in hand_combinations(hand, target, True, kinds))
-    dt = (time.perf_counter() - t) / reps
-    print(f"\nworst collection list found: {listed} combinations (+ pass) for store count {target}")
-    print(f"  hand {' '.join(map(repr, hand))}")
-    print(f"  combinations enumerated in {dt * 1000:.1f} ms")
-    # the same hand on a store of that count, through the Game API
-    sp, hole = next((sp, h) for sp in SPREADS for h, lab in enumerate(sp.labels)
-                    if lab.kind is LabelKind.STORE and lab.count == target)
-    other = next(h for h in range(len(sp.labels)) if h != hole)
-    state = State(seats=2, options=GophersOptions(), phase=Phase.COLLECT, spread=sp.number, positions=(hole, other),
-                  hands=(sort_cards(list(hand)), ()), plus=((), ()), minus=((), ()), baskets=(0, 1), own_digs=(0, 0),
-                  collectors=(0,))
-    t = time.perf_counter()
-    for _ in range(reps):
-        legal = GAME.legal_commands(state, 0)
-    dt = (time.perf_counter() - t) / reps
-    print(f"  GAME.legal_commands on spread {sp.number}, hole {hole}: {len(legal)} commands in {dt * 1000:.1f} ms")
+    from meeple.engine import Rng
+
+    def gophers(matches: int = 12) -> int:  # the workload of run.py's "random playout commands/s"
+        n = 0
+        for seed in range(matches):
+            m = Match.start(GAME, 2, seed=seed)
+            pick = Rng(seed + 7919)
+            while m.to_act:
+                acting = m.to_act
+                seat = acting[0] if acting[0] != ENGINE else acting[1]
+                legal = m.legal(seat)
+                m.play(seat, legal[pick.below(len(legal))])
+            n += len(m)
+        return n
+
+    ttt = pyspiel.load_game("python_tic_tac_toe")
+    rnd = random.Random(3)
+
+    def tic_tac_toe() -> int:
+        return len(baselines._random_actions(ttt, rnd))
+
+    budget = Budget(repeats=repeats, min_time=0.3, matches=12, long_records=0)
+    print(f"gophers random playout: {rate(gophers, budget):,.0f} commands/s; "
+          f"tic-tac-toe: {rate(tic_tac_toe, budget):,.0f} actions/s")
+    print(f"gophers / python_tic_tac_toe, paired over {repeats} repeats: {paired_ratio(gophers, tic_tac_toe, budget):.2f}x")
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--speed"]:
+        speed(int(sys.argv[2]) if len(sys.argv) > 2 else 9)
+        sys.exit(0)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    legal_lists()
+    ends(n)
     win_rates(n)
-    seat_balance(n)
-    worst_collection_list()

@@ -3,6 +3,7 @@
     python benchmarks/run.py            # a few minutes
     python benchmarks/run.py --quick    # under a minute
     nox -s bench -- --quick
+    python benchmarks/run.py --quick --src /elsewhere/src   # measure another source tree's meeple
 
 Prints one JSON line per figure as it is measured (``{"name", "subject",
 "seats", "value", "unit", "note"}``), then a readable table and the goals of
@@ -27,9 +28,28 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-for p in (HERE, ROOT / "examples", ROOT / "src"):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+
+
+def source_tree(argv: Sequence[str]) -> Path:
+    """The ``src`` directory whose meeple is measured: ``--src PATH``, else this checkout's.
+
+    Read from the command line before meeple is imported, so that the same
+    benchmark code can measure another version of the library
+    (``compare.py --base COMMIT`` runs it on a checkout of that commit).
+    """
+    for i, arg in enumerate(argv):
+        if arg == "--src" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if arg.startswith("--src="):
+            return Path(arg.partition("=")[2]).resolve()
+    return ROOT / "src"
+
+
+SRC = source_tree(sys.argv[1:])
+for p in (HERE, SRC.parent / "examples", SRC):
+    if str(p) in sys.path:
+        sys.path.remove(str(p))
+    sys.path.insert(0, str(p))
 
 import baselines  # noqa: E402
 import game_figures  # noqa: E402
@@ -73,6 +93,7 @@ def bench_game(report: Report, gid: str, budget: Budget) -> dict[str, Any]:
             game_figures.match_rate(report, game, vseats[0], opts, name, factory, budget, label=f", variant {variant}")
     corpus = game_figures.Corpus(game, ref, base, budget.matches)
     game_figures.rule_figures(report, corpus, budget)
+    game_figures.search_figures(report, corpus, budget)
     replay_rate, replay_records, verify_rate = game_figures.log_figures(report, corpus, budget)
     cursor = game_figures.cursor_figures(report, corpus.longest, budget, " (the longest corpus match)")
     return {"replay": replay_rate, "replay_records": replay_records, "verify": verify_rate, **cursor}
@@ -168,7 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--min-time", type=float, help="seconds per repeat")
     ap.add_argument("--matches", type=int, help="matches per corpus")
     ap.add_argument("--long-records", type=int, help="records of the long match (default 10,000)")
+    ap.add_argument("--src", help="the src directory of the meeple to measure (default: this checkout's)")
     args = ap.parse_args(argv)
+    if args.src is not None and Path(args.src).resolve() != Path(meeple.__file__).resolve().parents[1]:
+        ap.error(f"--src must be given on the command line (meeple is already imported from {meeple.__file__})")
     budget = QUICK if args.quick else FULL
     budget = Budget(
         repeats=args.repeats or budget.repeats,
@@ -178,8 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     started = time.perf_counter()
     report = Report()
-    print(f"# meeple {meeple.__version__} benchmarks on Python {platform.python_version()} "
-          f"({platform.machine()}), {'quick' if args.quick else 'full'} run: {budget}", flush=True)
+    print(f"# meeple {meeple.__version__} from {Path(meeple.__file__).parent} benchmarks on Python "
+          f"{platform.python_version()} ({platform.machine()}), {'quick' if args.quick else 'full'} run: {budget}",
+          flush=True)
     results: dict[str, Any] = {}
     if not args.no_baselines:
         results["floor"] = baselines.floor(report, budget)

@@ -105,9 +105,14 @@ class BidMade(Event):
 
 @attrs.frozen
 class LiarCalled(Event):
-    """``seat`` called; all dice were shown; ``loser`` lost."""
+    """``seat`` called; all dice were shown; ``loser`` lost.
+
+    Showing the dice reveals what was hidden, so the call cannot be taken back
+    by a player's undo (an information barrier).
+    """
 
     tag: ClassVar[str] = "called"
+    barrier: ClassVar[bool] = True
     seat: int
     dice: tuple[tuple[int, ...], ...]
     count: int
@@ -296,6 +301,14 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         if isinstance(event, DiceRolled) and event.seat != seat:
             return DiceRolled(event.seat, None)
         return event
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        """Re-roll every die ``seat`` has not seen (all of them but its own, until the call shows them)."""
+        if state.loser is not None or not state.dice:
+            return state
+        opts = state.options
+        dice = tuple(d if s == seat else rng.dice(len(d), opts.sides) for s, d in enumerate(state.dice))
+        return State(state.seats, opts, dice, state.bids, state.turn, None)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.loser is None:

@@ -280,3 +280,24 @@ def test_the_plain_check_of_a_command_agrees_with_the_codec_round_trip() -> None
     assert len(m) == 1
     m.play(0, liars_dice.Bid(1, 2))
     assert codec.plain_check(liars_dice.DiceRolled) is None  # a tuple field: only the round trip can tell
+
+
+def test_the_plain_check_accepts_enum_members_exactly_as_the_round_trip_does() -> None:
+    from meeple.games.kings import DrawCamp, People
+    from meeple.games.saboteur.data import Tool
+
+    codec = codec_for(meeple.get_game("kings"))
+    plain = codec.plain_check(DrawCamp)
+    assert plain is not None  # an enum field no longer forces the codec's round trip on every play
+    for value, ok in [*((p, True) for p in People), (People.__members__[next(iter(People.__members__))].value, False),
+                      (Tool.PICKAXE, False), (None, False)]:
+        cmd = DrawCamp(value)  # type: ignore[arg-type]
+        assert plain(cmd) is ok
+        try:
+            back = codec.hook(DrawCamp)(meeple.engine.unstructure(cmd))
+        except (meeple.DecodeError, TypeError):
+            back = None
+        if ok:
+            assert back == cmd and back.people is value
+        else:
+            assert back is None or back != cmd or back.people is not value

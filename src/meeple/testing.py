@@ -19,8 +19,9 @@ import attrs
 from .engine import ENGINE, Code, Command, IllegalCommand, Match, RandomBot, Rng, verify
 from .engine.codec import options_to_map, pack, unstructure
 from .engine.game import Game
-from .engine.match import codec_for
+from .engine.match import codec_for, derive_salt, seed_at
 from .engine.registry import resolve
+from .engine.rng import GOLDEN_GAMMA, MASK64
 
 #: A seed whose msgpack form is distinctive, so leak scans find it.
 LEAK_SEED = 0xC0FFEE_5EED_0F_AB1E
@@ -226,30 +227,243 @@ def _any_command(m: Match) -> Command:
     return m.game.commands[0].__new__(m.game.commands[0])
 
 
-def check_views(p: Playout, samples: int = 20, rng_seed: int = 3) -> None:
-    """Views hide what they must: unchanged by re-dealing hidden parts; no seed, no RNG position."""
+def _rng_before(m: Match, seq: int) -> Rng:
+    """The RNG that record ``seq`` of ``m`` was decided with (its seed, the counter after record ``seq - 1``)."""
+    records = m._records
+    seeds = m._seeds
+    assert seeds is not None, "a playout has its seed"
+    return Rng(seed_at(seeds, seq), records[seq - 1].rng if seq else 0)
+
+
+def _fold(game: Game[Any, Any], state: Any, events: Iterable[Any]) -> Any:
+    for e in events:
+        state = game.evolve(state, e)
+    return state
+
+
+def _redacted(game: Game[Any, Any], events: Iterable[Any], seat: int | None) -> tuple[Any, ...]:
+    return tuple(red for e in events if (red := game.redact(e, seat)) is not None)
+
+
+def _positions(n: int, samples: int) -> list[int]:
+    return sorted({n, *range(0, n + 1, max(1, n // samples))})
+
+
+def _observers(m: Match) -> tuple[int | None, ...]:
+    return (*range(m.seats), None)
+
+
+def check_views(p: Playout, samples: int = 20, worlds: int = 2, rng_seed: int = 3) -> None:
+    """Nothing a seat is shown changes when only what it may not know changes.
+
+    At sampled positions, for every seat and the spectator, ``determinize``
+    gives worlds the seat cannot tell from the real one. In each, the seat's
+    view, who is to act, the seat's legal commands and its picture
+    (``render``) must be those of the real position, and the next record's
+    command and events as the seat sees them must be too, wherever that
+    command can be played in the other world. A record that tells the two
+    worlds apart reveals hidden information: that is a rule only where the
+    record is an information barrier (it drew randomness, or its command or
+    an event declares ``barrier``), and then the view after it must show what
+    was revealed. A game that declares hidden information must provide
+    ``determinize``, and it must change some state.
+    """
     m = p.match.fork()
     game = m.game
+    hidden = game.info.hidden_information
+    if hidden and type(game).determinize is Game.determinize:
+        raise _fail(p, None, "the game declares hidden information but keeps the default determinize "
+                             "(which re-deals nothing, so no leak check can see a leak): provide one")
+    records = p.match.records
     n = len(m)
-    seed_bytes = pack(p.seed)
     rng = Rng(rng_seed)
-    for i in range(0, n + 1, max(1, n // samples)):
+    changed = 0
+    for i in _positions(n, samples):
         m.seek(i)
         st = m.state
-        for seat in (*range(m.seats), None):
+        acting = game.to_act(st)
+        over = game.outcome(st) is not None
+        nxt = records[i] if i < n else None
+        after = None
+        if nxt is not None:
+            m.seek(i + 1)
+            after = m.state
+            m.seek(i)
+        for seat in _observers(m):
             v = game.view(st, seat)
-            data = pack(unstructure(v))
-            if len(seed_bytes) >= 5 and seed_bytes in data:
-                raise _fail(p, i, f"the view of seat {seat} contains the seed")
-            other = game.determinize(st, seat, rng)
-            if game.view(other, seat) != v:
-                raise _fail(p, i, f"the view of seat {seat} changed when only hidden information changed")
-        for r in m.records[-3:]:
-            for e in r.events:
-                for seat in range(m.seats):
-                    red = game.redact(e, seat)
-                    if red is not None and len(seed_bytes) >= 5 and seed_bytes in pack(unstructure(red)):
-                        raise _fail(p, i, "a redacted event contains the seed")
+            legal = None
+            if seat is not None and seat in acting:
+                legal = list(game.legal_commands(st, seat))
+            picture = game.render(st, seat) if seat is not None else None
+            for _ in range(worlds):
+                w = game.determinize(st, seat, rng)
+                if w != st:
+                    changed += 1
+                what = f"when only what seat {seat} may not know changed" if seat is not None else \
+                    "for a spectator when only hidden information changed"
+                if game.view(w, seat) != v:
+                    raise _fail(p, i, f"the view of seat {seat} changed {what}")
+                if game.to_act(w) != acting:
+                    raise _fail(p, i, f"who is to act changed {what}: {game.to_act(w)} instead of {acting}")
+                if (game.outcome(w) is not None) != over:
+                    raise _fail(p, i, f"whether the match is over changed {what}")
+                if legal is not None and seat is not None and list(game.legal_commands(w, seat)) != legal:
+                    raise _fail(p, i, f"the legal commands of seat {seat} changed {what}")
+                if picture is not None and game.render(w, seat) != picture:
+                    raise _fail(p, i, f"the picture of seat {seat} (render) changed {what}")
+                if nxt is not None:
+                    _check_next_record(p, m, i, nxt, after, w, seat, what)
+    if hidden and changed == 0:
+        raise _fail(p, None, "determinize never changed a state: it must re-deal what each seat cannot see")
+
+
+def _check_next_record(p: Playout, m: Match, i: int, record: Any, after: Any, world: Any, seat: int | None,
+                       what: str) -> None:
+    """Record ``i`` as ``seat`` sees it is the same in ``world`` wherever it can be played there alike."""
+    game = m.game
+    actor, command = record.actor, record.command
+    if actor == ENGINE:
+        try:
+            command = game.auto_command(world)
+        except Exception as e:  # the engine's command must exist in every world the seat cannot tell apart
+            raise _fail(p, i, f"the engine has no command in a world seat {seat} cannot tell apart: {e!r}") from e
+        if game.redact_command(command, actor, seat) != game.redact_command(record.command, actor, seat):
+            raise _fail(p, i, f"the engine's command as seat {seat} sees it changed {what}")
+    try:
+        events = tuple(game.decide(world, actor, command, _rng_before(m, i)))
+    except IllegalCommand:
+        return  # the actor knows more than the seat: its command fits only the real world
+    there = _fold(game, world, events)
+    same_view = game.view(there, seat) == game.view(after, seat) and game.to_act(there) == game.to_act(after)
+    same_events = _redacted(game, events, seat) == _redacted(game, record.events, seat)
+    if same_view and same_events:
+        return
+    if same_view:
+        raise _fail(p, i, f"the events of record {i} as seat {seat} sees them changed {what}, "
+                          f"though its view after them did not: {_redacted(game, record.events, seat)!r}")
+    # The record tells the seat which world it is in: it reveals hidden information,
+    # which only an information barrier may do (else a player could look, then undo).
+    drew = record.rng != (m._records[i - 1].rng if i else 0)
+    if not (drew or record.command.barrier or any(e.barrier for e in record.events)):
+        raise _fail(p, i, f"record {i} ({type(record.command).__name__}) reveals hidden information to seat {seat} "
+                          f"(its view after it differs between worlds it could not tell apart before), but it is not "
+                          f"an information barrier: if the reveal is a rule, declare barrier on the event that "
+                          f"reveals; if not, it is a leak")
+
+
+def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 24, rng_seed: int = 4) -> None:
+    """Commands with the same public effect look the same to every other seat.
+
+    At sampled positions, the acting seats' legal commands are decided side
+    by side (with the same RNG). For every other seat and the spectator, two
+    commands whose redacted events, view after and seats to act are the same
+    must also be the same once redacted (:meth:`Game.redact_command`): a field
+    that changes nothing the seat sees is the actor's secret.
+    """
+    m = p.match.fork()
+    game = m.game
+    rng = Rng(rng_seed)
+    for i in _positions(len(m), samples):
+        m.seek(i)
+        st = m.state
+        for actor in game.to_act(st):
+            if actor == ENGINE:
+                continue
+            legal = list(game.legal_commands(st, actor))
+            if len(legal) > per_position:
+                legal = [legal[j] for j in sorted(rng.shuffled(range(len(legal)))[:per_position])]
+            decided = []
+            for cmd in legal:
+                try:
+                    events = tuple(game.decide(st, actor, cmd, _rng_before(m, i)))
+                except IllegalCommand as e:
+                    raise _fail(p, i, f"a listed legal command was refused: {cmd!r}: {e}") from e
+                decided.append((cmd, events, _fold(game, st, events)))
+            for seat in _observers(m):
+                if seat == actor:
+                    continue
+                shown: dict[bytes, tuple[Command, bytes]] = {}
+                for cmd, events, there in decided:
+                    key = pack(unstructure([list(_redacted(game, events, seat)), game.view(there, seat),
+                                            list(game.to_act(there))]))
+                    seen = game.redact_command(cmd, actor, seat)
+                    form = pack(unstructure(seen))
+                    first = shown.setdefault(key, (cmd, form))
+                    if first[1] != form:
+                        raise _fail(p, i, f"seat {seat} can tell {first[0]!r} from {cmd!r} by the command alone "
+                                          f"(their effects look the same to it): declare the secret fields "
+                                          f"(Command.secret) or redact them in redact_command")
+
+
+#: The shift of :func:`check_rng_blind`: the same draws from another seed and counter.
+_RNG_SHIFT = 0x5EED_0FF5E7
+
+
+def check_rng_blind(p: Playout, samples: int = 30) -> None:
+    """``decide`` uses the RNG only to draw: its events never hold the seed or the RNG position.
+
+    Record by record, the command is decided again with an RNG whose seed
+    and counter differ but whose draws are the same (SplitMix64's word ``n``
+    of seed ``s`` is word ``n + k`` of seed ``s - k * gamma``); the events and
+    the number of words drawn must not change.
+    """
+    m = p.match.fork()
+    game = m.game
+    records = p.match.records
+    for i in _positions(len(records) - 1, samples) if records else ():
+        m.seek(i)
+        base = _rng_before(m, i)
+        shifted = Rng((base.seed - _RNG_SHIFT * GOLDEN_GAMMA) & MASK64, base.counter + _RNG_SHIFT)
+        r = records[i]
+        events = tuple(game.decide(m.state, r.actor, r.command, shifted))
+        if events != r.events:
+            raise _fail(p, i, "the events changed when only the RNG's seed and position changed, not its draws: "
+                              "decide writes the seed or the RNG position into its events")
+        if shifted.counter - _RNG_SHIFT != r.rng:
+            raise _fail(p, i, "decide drew a different number of words from an RNG with the same draws")
+
+
+def _needles(p: Playout) -> tuple[list[bytes], list[str]]:
+    seeds = [s for _, s in (p.match._seeds or ())]
+    # a small seed's bytes turn up anywhere (0 is one byte); only distinctive ones are scanned for
+    raw = [n for s in seeds if s >= 1 << 32 for n in (pack(s), s.to_bytes(8, "big"))]
+    raw += [derive_salt(s) for s in seeds]
+    text = [t for s in seeds if s >= 1 << 24 for t in (str(s), f"{s:x}", f"{s:X}")]
+    return raw, text
+
+
+def check_secrets(p: Playout, samples: int = 20) -> None:
+    """No seat-facing value holds the seed or the commitment's salt.
+
+    Scanned, for every seat and the spectator: views at sampled positions,
+    every record as the seat is shown it (:meth:`Match.records_for`: redacted
+    command and events), the seat's picture (``render``) and the
+    descriptions of the commands it is shown (``describe``).
+    """
+    m = p.match.fork()
+    game = m.game
+    raw, text = _needles(p)
+
+    def scan(value: Any, what: str, at: int | None) -> None:
+        data = pack(unstructure(value))
+        if any(needle in data for needle in raw):
+            raise _fail(p, at, f"{what} holds the seed or its salt")
+
+    def scan_text(value: str, what: str, at: int | None) -> None:
+        if any(t in value for t in text):
+            raise _fail(p, at, f"{what} shows the seed")
+
+    for seat in _observers(m):
+        for r in m.records_for(seat):
+            scan(r.command, f"record {r.seq}'s command as seat {seat} sees it", r.seq)
+            scan(list(r.events), f"record {r.seq}'s events as seat {seat} sees them", r.seq)
+            scan_text(game.describe(r.command), f"the description of record {r.seq} for seat {seat}", r.seq)
+    for i in _positions(len(m), samples):
+        m.seek(i)
+        for seat in _observers(m):
+            scan(m.view(seat), f"the view of seat {seat}", i)
+            if seat is not None:
+                scan_text(m.render(seat), f"the picture of seat {seat}", i)
 
 
 def check_corruption(p: Playout, flips: int = 8, rng_seed: int = 5) -> None:
@@ -274,6 +488,9 @@ ALL_CHECKS = (
     check_fork,
     check_illegal_atomic,
     check_views,
+    check_command_redaction,
+    check_rng_blind,
+    check_secrets,
     check_corruption,
 )
 

@@ -470,11 +470,12 @@ class Codec:
     def plain_check(self, cls: type) -> Callable[[Any], bool] | None:
         """A fast test that a ``cls`` value would survive unstructure -> structure unchanged, or None.
 
-        Given for attrs classes whose fields are all int, str, bool or bytes,
-        positional, with no validators, converters or init hooks: then the round trip
-        rebuilds an equal value exactly when every field holds a value of
-        exactly its type, which the returned function checks. For other
-        classes (None) only the round trip itself can tell.
+        Given for attrs classes whose fields are all int, str, bool, bytes or
+        enums of int or str values, positional, with no validators, converters
+        or init hooks: then the round trip rebuilds an equal value exactly when
+        every field holds a value of exactly its type (for an enum, one of its
+        members), which the returned function checks. For other classes (None)
+        only the round trip itself can tell.
         """
         if cls in self._plain:
             return self._plain[cls]
@@ -482,15 +483,16 @@ class Codec:
         if attrs.has(cls) and not hasattr(cls, "__attrs_post_init__") and not hasattr(cls, "__attrs_pre_init__"):
             attrs.resolve_types(cls)
             tests: list[str] | None = []
-            for f in attrs.fields(cls):
-                exact = _INLINE_EXACT.get(self.hook(f.type))
+            ns: dict[str, Any] = {}
+            for i, f in enumerate(attrs.fields(cls)):
+                exact = _INLINE_EXACT.get(self.hook(f.type)) or _plain_enum(f.type)
                 if (exact is None or f.validator is not None or f.converter is not None or not f.init or f.kw_only
                         or tests is None):
                     tests = None
                     break
-                tests.append(f"o.{f.name}.__class__ is {exact.__name__}")
+                ns[f"t{i}"] = exact
+                tests.append(f"o.{f.name}.__class__ is t{i}")
             if tests is not None:
-                ns: dict[str, Any] = {}
                 exec(f"def plain(o):\n    return {' and '.join(tests) or 'True'}\n", ns)
                 check = ns["plain"]
         self._plain[cls] = check
@@ -607,6 +609,13 @@ class Codec:
             return fn(v)
 
         return tagged
+
+
+def _plain_enum(tp: Any) -> type | None:
+    """``tp`` if it is an enum whose members round-trip by value (int or str values), else None."""
+    if isinstance(tp, type) and issubclass(tp, enum.Enum) and all(type(m.value) in (int, str) for m in tp):
+        return tp
+    return None
 
 
 def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:

@@ -7,7 +7,17 @@ from collections import Counter
 import pytest
 
 from meeple.games.gophers import GophersOptions, Variant
-from meeple.games.gophers.data import COLS, HOLES, SPREADS, SUPPLY_KINDS, Kind, LabelKind, Spread
+from meeple.games.gophers.data import (
+    BEGINNER_VALUES,
+    COLS,
+    HOLES,
+    SPREADS,
+    SUPPLY_KINDS,
+    Kind,
+    LabelKind,
+    Spread,
+    beginner_bank,
+)
 from meeple.games.gophers.rules import build_deck
 
 
@@ -84,3 +94,26 @@ def test_simplified_box_removes_two_dig_cards_and_values_8_to_10() -> None:
 def test_removed_values_option_takes_those_cards_out() -> None:
     deck = build_deck(GophersOptions(removed_values=(1, 5)))
     assert not any(c.value in (1, 5) for c in deck if c.kind is not Kind.DIG)
+
+
+def test_the_beginner_bank_holds_exactly_the_values_some_hole_of_their_kind_asks_for() -> None:
+    # so every card left in the bank can be taken alone somewhere, and a kind can run out
+    for kind in SUPPLY_KINDS:
+        asked = {lab.count for sp in SPREADS for lab in sp.labels
+                 if lab.kind is LabelKind.SUPPLY and lab.supply is kind and lab.count <= 10}
+        assert set(BEGINNER_VALUES[kind]) == asked, kind
+    bank = beginner_bank()
+    assert len(bank) == 2 * sum(len(v) for v in BEGINNER_VALUES.values()) == 48
+    assert beginner_bank((2, 9)) == tuple(c for c in bank if c.value not in (2, 9))
+
+
+def test_every_beginner_bank_card_can_be_taken_on_its_own_at_some_hole() -> None:
+    import meeple
+    from meeple.games.gophers.combos import can_collect_bank
+    from meeple.games.gophers.data import Card
+
+    state = meeple.Match.start("gophers", seats=2, seed=1, options={"variant": "beginner"}).state
+    for c in state.bank:
+        holes = [lab for sp in SPREADS for lab in sp.labels if lab.kind is LabelKind.SUPPLY and lab.supply is c.kind]
+        assert any(can_collect_bank((c,), (), (c.kind,), lab.count) for lab in holes), c
+    assert not can_collect_bank((Card(Kind.ACORN, 1),), (), (Kind.ACORN,), 2), "a lone 1 could not leave the bank"

@@ -1,9 +1,13 @@
-"""Golden logs of Underground Kings: they pin rules version 1 and the event format.
+"""Golden logs of Underground Kings: they pin the rules version and the event format.
 
-Each committed log (heuristic bots, seed 20261129) must keep loading, replaying and verifying byte for byte,
-and end with the same scores. If a rule change breaks this test, raise
-``rules_version`` and keep the old logs readable; never rewrite them to make
-the test pass. To write them for a new rules version::
+Each committed log of the current rules version (heuristic bots, seed
+20261129) must keep loading, replaying and verifying byte for byte, and end
+with the same scores. If a rule change breaks this test, raise
+``rules_version``; never rewrite a released version's logs to make the test
+pass. Logs of a rules version the library no longer plays are kept too: they
+must be refused with ``UnsupportedLog`` naming their version (version 1: the
+first card list, and a retreat that did not show the hand). To write the
+logs of a new rules version::
 
     python tests/games/kings/test_kings_golden.py --write
 """
@@ -16,15 +20,18 @@ from pathlib import Path
 import pytest
 
 import meeple
-from meeple.engine import read_log
+from meeple.engine import UnsupportedLog, read_log
 from meeple.games.kings import GAME
 
 HERE = Path(__file__).parent / "golden"
+VERSION = GAME.info.rules_version
 #: (file stem, seats, variant, expected winners, expected scores)
 CASES = [
-    ("kings-3p-standard-v1", 3, "standard", (0,), (22, 5, 17)),
-    ("kings-2p-discard-v1", 2, "discard", (0,), (18, 10)),
+    (f"kings-3p-standard-v{VERSION}", 3, "standard", (0,), (20, 19, 9)),
+    (f"kings-2p-discard-v{VERSION}", 2, "discard", (1,), (9, 18)),
 ]
+#: logs of rules versions this library no longer plays
+RETIRED = sorted(p for p in HERE.glob("*.meeple") if not p.name.split(".")[0].endswith(f"-v{VERSION}"))
 
 
 def _write() -> None:  # pragma: no cover - run by hand
@@ -59,6 +66,23 @@ def test_golden_log_replays_verifies_and_keeps_its_result(
     outcome = match.outcome
     assert outcome is not None and (outcome.winners, outcome.scores) == (winners, scores)
     assert match.to_bytes(hide_seed=hidden) == data, "re-saving a golden log changed its bytes"
+
+
+def test_there_are_logs_of_a_retired_rules_version() -> None:
+    assert any("-v1" in p.name for p in RETIRED)
+
+
+@pytest.mark.parametrize("path", RETIRED, ids=[p.name for p in RETIRED])
+def test_a_log_of_a_retired_rules_version_is_refused_naming_its_version(path: Path) -> None:
+    data = path.read_bytes()
+    old = path.name.split(".")[0].rsplit("-v", 1)[1]
+    message = f"kings rules version {old}; this library has version {VERSION}"
+    with pytest.raises(UnsupportedLog, match=message):
+        read_log(data)
+    with pytest.raises(UnsupportedLog, match=message):
+        meeple.Match.from_bytes(data)
+    report = meeple.verify(data)
+    assert not report.ok and f"rules version {old}" in report.summary()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,6 +11,7 @@ from meeple.engine import Command, IllegalCommand, Rng
 from meeple.games.kings import GAME, Phase, State
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CARDS, PEOPLES
+from meeple.games.kings.rules import play_problem, takes
 from meeple.testing import check_game
 
 
@@ -81,6 +82,11 @@ def test_decide_accepts_exactly_the_legal_commands_and_keeps_every_card(seed: in
     for other in range(seats):
         if other != seat:
             assert GAME.legal_commands(state, other) == ()
+    # the tables the rules use (takes) and the reasons they give (play_problem) agree everywhere
+    for s in range(seats):
+        for slot in state.mines:
+            for card in range(80):
+                assert (card in takes(state, s, slot)) == (play_problem(state, s, card, slot) is None)
 
 
 @given(seed=st.integers(0, 2**64 - 1), seats=st.integers(2, 4))

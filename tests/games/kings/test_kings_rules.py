@@ -23,6 +23,7 @@ from meeple.games.kings.events import (
     MineCaptured,
     MineDeveloped,
     MineTurned,
+    Retreated,
 )
 
 ORCS, GOBLINS, DWARVES, GIANTS = People.ORCS, People.GOBLINS, People.DWARVES, People.GIANTS
@@ -32,7 +33,7 @@ M_1_1_1 = Mine(1, 1, 1)
 M_2_2_2 = Mine(2, 2, 2)
 M_2_3_1 = Mine(2, 3, 1)
 M_3_3_2 = Mine(3, 3, 2)
-M_5_2_3_O = Mine(5, 2, 3, overseer=True)
+M_5_1_3_O = Mine(5, 1, 3, overseer=True)
 M_2_1_1_O = Mine(2, 1, 1, overseer=True)
 M_5_3_3 = Mine(5, 3, 3)
 
@@ -132,6 +133,36 @@ def test_every_people_carries_the_same_mine_sides() -> None:
 def test_mine_values_follow_the_documented_formula() -> None:
     for m in MINE_SIDES:
         assert m.value == m.depth + m.overseer + (m.depth >= 3) + (m.defence == 3)
+
+
+def test_an_overseer_sits_only_where_the_top_worker_stays_low() -> None:
+    # designed here (docs/rules/kings.md, "The card list"): the workers climb under the ordering rule, so after
+    # three or four of them the top is usually 7-9 and few squads of one's own people beat it; an overseer mine
+    # is shallow, or a depth-3 mine of defence 1 that its owner takes at once
+    for m in MINE_SIDES:
+        if m.overseer:
+            assert m.depth <= 2 or (m.depth == 3 and m.defence == 1), m.label()
+        if m.defence == 3:
+            assert m.depth <= 3, m.label()
+    assert Mine(5, 1, 3, overseer=True) in MINE_SIDES and Mine(3, 3, 1, overseer=True) in MINE_SIDES
+
+
+def test_the_deep_overseer_mine_pays_its_designed_value() -> None:
+    # designed table: #16 is "5pt def1 dep3+O"; three foreign workers, then the owner's own people on top
+    workers = [card(GOBLINS, 1), card(DWARVES, 2), card(GIANTS, 3)]
+    st = table(hands=[[card(ORCS, 4)], []], mines=[(M_5_1_3_O, 0, workers)], developed=[[], []])
+    events, after = act(st, 0, Play(card(ORCS, 4), 0))
+    assert MineDeveloped(0, 0, 5, (*workers, card(ORCS, 4))) in events
+    assert GAME.outcome(attrs.evolve(after, phase=Phase.OVER)).scores == (5, 0)  # type: ignore[union-attr]
+
+
+def test_a_guarded_mine_captured_by_a_handed_squad_costs_its_new_owner_at_the_end() -> None:
+    # seed: a mine may be handed to a rival ("уступить сопернику"); an undeveloped mine scores minus its value
+    st = table(hands=[[card(GOBLINS, 6)], []], mines=[(Mine(5, 3, 3), None, [card(ORCS, 2), card(DWARVES, 4)])],
+               deck=[card(GIANTS, 1), card(GIANTS, 2)])
+    events, after = act(st, 0, Play(card(GOBLINS, 6), 0))
+    assert any(isinstance(e, MineCaptured) and e.owner == 1 for e in events)
+    assert GAME.outcome(attrs.evolve(after, phase=Phase.OVER)).scores == (0, -5)  # type: ignore[union-attr]
 
 
 def test_mine_sides_have_defence_1_to_3_and_overseer_mines() -> None:
@@ -306,7 +337,7 @@ def test_discard_variant_removes_developed_mines_squads() -> None:
 
 def test_overseer_mine_needs_a_squad_of_the_owners_people_on_top() -> None:
     workers = [card(GOBLINS, 1), card(DWARVES, 2), card(GIANTS, 4)]
-    st = table(hands=[[card(ORCS, 7), card(GOBLINS, 8)], []], mines=[(M_5_2_3_O, 0, workers)])
+    st = table(hands=[[card(ORCS, 7), card(GOBLINS, 8)], []], mines=[(M_5_1_3_O, 0, workers)])
     # the depth is reached: no more foreign workers, and nothing is developed yet
     assert refused(st, 0, Play(card(GOBLINS, 8), 0)).code is Code.RULE
     assert GAME.legal_commands(st, 0) == (Play(card(ORCS, 7), 0),)
@@ -317,14 +348,14 @@ def test_overseer_mine_needs_a_squad_of_the_owners_people_on_top() -> None:
 
 def test_overseer_obeys_the_ordering_rule() -> None:
     workers = [card(GOBLINS, 1), card(DWARVES, 2), card(GIANTS, 9)]
-    st = table(hands=[[card(ORCS, 7), card(ORCS, 0)], []], mines=[(M_5_2_3_O, 0, workers)])
+    st = table(hands=[[card(ORCS, 7), card(ORCS, 0)], []], mines=[(M_5_1_3_O, 0, workers)])
     refused(st, 0, Play(card(ORCS, 7), 0))
     events, _ = act(st, 0, Play(card(ORCS, 0), 0))  # 0 beats 9
     assert any(isinstance(e, MineDeveloped) for e in events)
 
 
 def test_overseer_may_not_come_before_the_workers() -> None:
-    st = table(hands=[[card(ORCS, 7)], []], mines=[(M_5_2_3_O, 0, [card(GOBLINS, 1)])])
+    st = table(hands=[[card(ORCS, 7)], []], mines=[(M_5_1_3_O, 0, [card(GOBLINS, 1)])])
     refused(st, 0, Play(card(ORCS, 7), 0))
 
 
@@ -379,6 +410,21 @@ def test_player_who_cannot_play_retreats_a_squad_to_the_camp() -> None:
     refused(after, 0, DrawCamp(GOBLINS))
 
 
+def test_a_retreating_player_shows_the_hand_and_the_rest_stays_known() -> None:
+    # "cannot play" is public, so the hand is shown (designed here: docs/rules/kings.md, "A player who cannot play")
+    hand = [card(ORCS, 3), card(GOBLINS, 4), card(DWARVES, 2)]
+    st = table(hands=[hand, [card(GIANTS, 1)]], mines=[(M_5_3_3, None, [card(GIANTS, 8)])])
+    events, after = act(st, 0, Retreat(card(GOBLINS, 4)))
+    assert events == (Retreated(0, card(GOBLINS, 4), tuple(sorted(hand))),)
+    assert GAME.redact(events[0], 1) == events[0] and GAME.redact(events[0], None) == events[0]
+    assert after.open_cards[0] == tuple(sorted((card(ORCS, 3), card(DWARVES, 2))))
+    assert GAME.view(after, 1).open_hands[0] == after.open_cards[0]
+    for s in range(5):  # a world the other seat cannot tell apart keeps the shown cards
+        assert GAME.determinize(after, 1, Rng(s)).hands[0] == after.hands[0]
+    _, drawn = act(after, 0, DrawDeck())
+    assert set(drawn.open_cards[0]) == set(after.open_cards[0]) and len(drawn.hands[0]) == 3
+
+
 def test_retreat_is_refused_while_a_play_exists() -> None:
     st = table(hands=[[card(ORCS, 9)], []], mines=[(M_5_3_3, None, [card(GIANTS, 8)])])
     assert refused(st, 0, Retreat(card(ORCS, 9))).code is Code.RULE
@@ -402,6 +448,16 @@ def test_game_ends_when_a_capture_turns_up_the_last_deck_card() -> None:
     assert after.phase is Phase.OVER and after.deck == ()
 
 
+def test_the_round_is_not_finished_so_early_seats_may_have_one_turn_more() -> None:
+    # seed: "Игра заканчивается, как только из колоды взята последняя карта": seat 0 takes the last card of a
+    # 3-player game and seats 1 and 2 get no turn to answer (the first-seat edge of docs/rules/kings.md)
+    st = table(peoples=(ORCS, GOBLINS, DWARVES), hands=[[card(ORCS, 1)], [], []],
+               mines=[(M_5_3_3, None, [])], deck=[card(GIANTS, 6)])
+    _, after = act(st, 0, Play(card(ORCS, 1), 0))
+    _, after = act(after, 0, DrawDeck())
+    assert after.phase is Phase.OVER and GAME.to_act(after) == ()
+
+
 def test_game_goes_on_while_the_deck_has_cards() -> None:
     st = table(hands=[[], []], deck=[card(GIANTS, 6), card(GIANTS, 7)], phase=Phase.DRAW)
     _, after = act(st, 0, DrawDeck())
@@ -412,7 +468,7 @@ def test_scoring_counts_developed_mines_plus_and_owned_undeveloped_mines_minus()
     st = table(
         hands=[[], []],
         mines=[(M_5_3_3, 0, [card(GOBLINS, 1)]), (M_2_3_1, 1, []), (M_3_3_2, None, [])],
-        developed=[[M_2_2_2, M_5_2_3_O], [M_1_1_1]],
+        developed=[[M_2_2_2, M_5_1_3_O], [M_1_1_1]],
         phase=Phase.OVER,
     )
     outcome = GAME.outcome(st)
@@ -473,5 +529,15 @@ def test_options_and_variants_are_checked() -> None:
 
 def test_describe_names_the_squad_and_the_mine() -> None:
     assert GAME.describe(Play(card(GOBLINS, 7), 3)) == "play goblins 7 (card 27) on mine 3"
+    assert GAME.describe(Retreat(card(GOBLINS, 7))) == "show the hand and retreat goblins 7 (card 27) to the camp"
     assert GAME.describe(DrawCamp(DWARVES)) == "draw from the dwarves camp pile"
     assert GAME.describe(DrawDeck()) == "draw from the deck"
+
+
+def test_describe_reads_commands_whose_fields_are_none() -> None:
+    # what a redacted command looks like (Game.redact_command): no field may make describe fail or guess
+    none: object = None
+    assert GAME.describe(Play(none, 3)) == "play a squad on mine 3"  # type: ignore[arg-type]
+    assert GAME.describe(Play(none, none)) == "play a squad"  # type: ignore[arg-type]
+    assert GAME.describe(Retreat(none)) == "show the hand and retreat a squad to the camp"  # type: ignore[arg-type]
+    assert GAME.describe(DrawCamp(none)) == "draw from a camp pile"  # type: ignore[arg-type]

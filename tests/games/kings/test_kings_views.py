@@ -7,7 +7,7 @@ from meeple.engine import Rng
 from meeple.games.kings import GAME
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play
 from meeple.games.kings.data import CARDS
-from meeple.games.kings.events import DeckShuffled, DrewFromCamp, DrewFromDeck, HandDealt, MineTurned
+from meeple.games.kings.events import DeckShuffled, DrewFromCamp, DrewFromDeck, HandDealt, MineTurned, Retreated
 from meeple.games.kings.view import backs
 
 
@@ -81,23 +81,28 @@ def test_redaction_hides_a_deck_draw_from_other_seats_only() -> None:
 
 
 def test_events_for_a_seat_never_name_a_card_it_cannot_see() -> None:
-    m = _midgame(seed=6, seats=2, steps=80)
-    seen: set[int] = set()
-    from_camp: set[int] = set()
-    for e in m.events_for(0):
-        if isinstance(e, DrewFromCamp) and e.seat == 1:
-            from_camp.add(e.card)
-        for name in ("card", "cards", "order", "squads"):
-            value = getattr(e, name, None)
-            if isinstance(value, int):
-                seen.add(value)
-            elif isinstance(value, tuple):
-                seen.update(value)
-    # a card in the other hand was dealt or drawn from the deck (never seen) or taken from the camp (seen)
-    opponent = set(m.state.hands[1])
-    assert opponent & seen == opponent & from_camp
-    assert opponent - from_camp  # the check is not empty
-    assert all(s.card not in seen for s in m.state.mines)
+    checked = 0
+    for seed in range(6, 16):
+        m = _midgame(seed=seed, seats=2, steps=80)
+        seen: set[int] = set()
+        known: set[int] = set()  # cards the other seat took from the camp or showed in a retreat
+        for e in m.events_for(0):
+            if isinstance(e, DrewFromCamp) and e.seat == 1:
+                known.add(e.card)
+            if isinstance(e, Retreated) and e.seat == 1:
+                known.update(e.hand)
+            for name in ("card", "cards", "order", "squads", "hand"):
+                value = getattr(e, name, None)
+                if isinstance(value, int):
+                    seen.add(value)
+                elif isinstance(value, tuple):
+                    seen.update(value)
+        # a card in the other hand was dealt or drawn from the deck (never seen), or seen by all
+        opponent = set(m.state.hands[1])
+        assert opponent & seen == opponent & known
+        assert all(s.card not in seen for s in m.state.mines)
+        checked += len(opponent - known)
+    assert checked  # the check is not empty
 
 
 def test_render_shows_mines_stacks_camp_and_scores() -> None:

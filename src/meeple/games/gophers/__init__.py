@@ -10,9 +10,9 @@ standard, simplified, advanced (baskets) and beginner (5+).
 """
 
 from .data import Card, Kind
+from .game import GAME, Gophers
 from .options import GophersOptions, Variant
-from .rules import GAME, Gophers
-from .state import Phase, State
+from .state import Phase, State, Turn
 from .view import View
 
-__all__ = ["GAME", "Card", "Gophers", "GophersOptions", "Kind", "Phase", "State", "Variant", "View"]
+__all__ = ["GAME", "Card", "Gophers", "GophersOptions", "Kind", "Phase", "State", "Turn", "Variant", "View"]

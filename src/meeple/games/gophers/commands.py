@@ -1,4 +1,13 @@
-"""What players (and the engine) may ask for in Gophers."""
+"""What players (and the engine) may ask for in Gophers.
+
+No command carries a secret: every field of every command is seen at the
+table (a kept gift card goes face up, laid cards are shown), so none
+declares ``secret`` fields and other seats see each command whole.
+
+Commands name cards as a player says them, ``"A7"``, ``"B10"``, ``"D"``
+(:func:`~.data.card` reads a name, ``repr`` of a card writes one), so every
+field of a command is a plain number or string.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +16,6 @@ from typing import ClassVar
 import attrs
 
 from meeple.engine import Command
-
-from .data import Card
 
 
 @attrs.frozen
@@ -49,48 +56,85 @@ class Dig(Command):
 
 @attrs.frozen
 class Move(Command):
-    """Walk to ``dest``, jumping the pawns of the seats in ``jumped`` (sorted) on the way.
+    """Walk to hole ``dest``, jumping on the way the pawns of the seats in ``jumps``.
 
-    A walk that shows gift cards or ends in a draw holds a barrier event
-    (``GiftOffered``, ``CardDrawn``), so a player may not undo that walk.
+    ``jumps`` holds one bit per seat (bit ``s`` for seat ``s``): 0 jumps
+    nobody, ``0b110`` jumps seats 1 and 2; :attr:`jumped` lists them. (A
+    number keeps every field of every command plain, and gives a fixed
+    action space its index.) A walk that shows gift cards or ends in a
+    draw holds a barrier event (``GiftOffered``, ``CardDrawn``), so a player
+    may not undo that walk.
+
+    >>> Move(7, 0b110).jumped
+    (1, 2)
     """
 
     tag: ClassVar[str] = "move"
     dest: int
-    jumped: tuple[int, ...] = ()
+    jumps: int = 0
+
+    @property
+    def jumped(self) -> tuple[int, ...]:
+        """The seats whose pawns the walk jumps, in order."""
+        return tuple(s for s in range(self.jumps.bit_length()) if self.jumps >> s & 1)
 
 
 @attrs.frozen
 class TakeGift(Command):
-    """Keep ``card`` of the three gift cards (a dig card is used at once)."""
+    """Keep the gift card named ``card`` (``"A7"``; a dig card, ``"D"``, is used at once)."""
 
     tag: ClassVar[str] = "take_gift"
-    card: Card
+    card: str
+
+
+@attrs.frozen
+class Add(Command):
+    """Lay the card named ``card`` (``"A7"``) as an added card of the collection you are making.
+
+    With hands the card comes from your hand; in the beginner rules it is
+    taken from the bank. Cards are laid in the order of
+    :data:`~.data.FACES` (acorns, berries, wheat; by value), and for one
+    value the added cards before the subtracted ones, so each collection
+    has exactly one way to be laid. A card is legal only if the collection
+    can still be completed.
+    """
+
+    tag: ClassVar[str] = "add"
+    card: str
+
+
+@attrs.frozen
+class Subtract(Command):
+    """Lay the card named ``card`` as a subtracted card (beginner rules: give it back as change from your pile).
+
+    Same order rule as :class:`Add`. Not in the simplified rules.
+    """
+
+    tag: ClassVar[str] = "subtract"
+    card: str
 
 
 @attrs.frozen
 class Collect(Command):
-    """Collect the supplies at your hole: ``plus`` cards added, ``minus`` cards subtracted.
+    """Finish the collection: the laid cards make exactly the count at your hole.
 
-    Both are sorted tuples of cards. With hands, both come from your hand; in
-    the beginner rules ``plus`` comes from the bank and ``minus`` is change
-    given back from your pile.
+    Added cards go to your face-up pile, subtracted ones to the face-down
+    pile (beginner rules: the taken cards to your pile, the change to the bank).
     """
 
     tag: ClassVar[str] = "collect"
-    plus: tuple[Card, ...]
-    minus: tuple[Card, ...] = ()
 
 
 @attrs.frozen
 class Pass(Command):
-    """Do not collect now (the mover's turn is then unproductive).
+    """Do not collect now (only before laying a card; the mover's turn is then unproductive).
 
-    The mover's pass draws a card (``CardDrawn``, a barrier event), so a
-    player may not undo it.
+    Every seat that stands on a supply is asked, whether it could collect or
+    not, so a pass tells nobody anything about a hand. The mover's pass
+    draws a card (``CardDrawn``, a barrier event), so a player may not undo it.
     """
 
     tag: ClassVar[str] = "pass"
 
 
-COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Collect, Pass)
+COMMANDS: tuple[type[Command], ...] = (Deal, Place, OpenBook, Roll, Dig, Move, TakeGift, Add, Subtract, Collect, Pass)

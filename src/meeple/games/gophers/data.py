@@ -33,6 +33,10 @@ class Kind(enum.Enum):
     WHEAT = "wheat"
     DIG = "dig"
 
+    # Members are compared by identity, so they may hash by identity too: at C
+    # speed, where the default hashes the member's name in Python.
+    __hash__ = object.__hash__
+
 
 #: The three supply kinds, in the order cards are sorted and printed.
 SUPPLY_KINDS: tuple[Kind, ...] = (Kind.ACORN, Kind.BERRY, Kind.WHEAT)
@@ -40,33 +44,62 @@ SUPPLY_KINDS: tuple[Kind, ...] = (Kind.ACORN, Kind.BERRY, Kind.WHEAT)
 #: One-letter names used in labels, commands and the renderer.
 LETTER: dict[Kind, str] = {Kind.ACORN: "A", Kind.BERRY: "B", Kind.WHEAT: "W", Kind.DIG: "D"}
 _BY_LETTER = {v: k for k, v in LETTER.items()}
-_KIND_ORDER = {Kind.ACORN: 0, Kind.BERRY: 1, Kind.WHEAT: 2, Kind.DIG: 3}
 
 
-@attrs.frozen
+def _face_value(card: Card, _attribute: object, value: int) -> None:
+    if value.__class__ is not int or not (value == 0 if card.kind is Kind.DIG else 1 <= value <= 10):
+        raise ValueError(f"no {card.kind.value} card has the value {value!r} (supplies 1..10, the dig card 0)")
+
+
+@attrs.frozen(eq=False)
 class Card:
     """One card: a supply ``kind`` with face ``value`` 1..10, or a dig card (value 0).
 
-    Cards of the same kind and value are identical, so hands and piles are
-    sorted tuples of cards (multisets), not sets of card ids.
+    Cards of the same kind and value are identical, and in the program they
+    are one object: the box has 31 faces and ``Card(kind, value)`` always
+    returns the one of that face, so cards compare and hash by identity (as
+    fast as ints). Hands and piles are sorted tuples of cards (multisets).
 
-    >>> Card(Kind.BERRY, 7)
-    B7
+    >>> Card(Kind.BERRY, 7), Card(Kind.BERRY, 7) is card("B7")
+    (B7, True)
     """
 
     kind: Kind
-    value: int
+    value: int = attrs.field(validator=_face_value)
+
+    def __new__(cls, kind: Kind, value: int) -> Card:
+        # Only an exact face is looked up: attrs' __init__ then sets the same
+        # values again on the shared object. Anything else (True for 1, 1.0)
+        # gets an object of its own, which its validator refuses.
+        if value.__class__ is not int or kind.__class__ is not Kind:
+            return super().__new__(cls)
+        found = _FACE.get((kind, value))
+        if found is None:
+            found = super().__new__(cls)
+            if value == 0 if kind is Kind.DIG else 1 <= value <= 10:
+                _FACE[kind, value] = found  # a card of the box (anything else fails its validator)
+        return found
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Kind, int]]:
+        return (Card, (self.kind, self.value))
 
     @property
-    def key(self) -> tuple[int, int]:
-        """The sort key: kind (acorn, berry, wheat, dig), then value."""
-        return (_KIND_ORDER[self.kind], self.value)
+    def key(self) -> int:
+        """The sort key: the card's place in :data:`FACES` (acorns, berries, wheat, dig; then value)."""
+        return RANK[self]
 
     def __repr__(self) -> str:
         return "D" if self.kind is Kind.DIG else f"{LETTER[self.kind]}{self.value}"
 
 
+_FACE: dict[tuple[Kind, int], Card] = {}
+
+
 DIG = Card(Kind.DIG, 0)
+
+
+#: Each card of the box by its name (``"A7"``, ``"D"``).
+CARD_NAMED: dict[str, Card] = {}
 
 
 def card(text: str) -> Card:
@@ -75,21 +108,31 @@ def card(text: str) -> Card:
     >>> card("W10")
     W10
     """
-    if text == "D":
-        return DIG
+    found = CARD_NAMED.get(text)
+    if found is not None:
+        return found
     kind = _BY_LETTER.get(text[:1])
-    if kind is None or kind is Kind.DIG or not text[1:].isdigit():
+    if kind is None or kind is Kind.DIG or not text[1:].isdigit() or not 1 <= int(text[1:]) <= 10:
         raise ValueError(f"not a card name: {text!r} (use A7, B10, W1 or D)")
     return Card(kind, int(text[1:]))
 
 
+#: Every card face in the canonical order: acorns 1..10, berries 1..10,
+#: wheat ears 1..10, then the dig card. Hands, piles and collections list
+#: cards in this order.
+FACES: tuple[Card, ...] = (*(Card(k, v) for k in (Kind.ACORN, Kind.BERRY, Kind.WHEAT) for v in range(1, 11)), DIG)
+#: The position of each face in :data:`FACES` (the sort key of cards).
+RANK: dict[Card, int] = {c: i for i, c in enumerate(FACES)}
+CARD_NAMED.update((repr(c), c) for c in FACES)
+
+
 def sort_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
-    """Return ``cards`` as a sorted tuple (the canonical form of a multiset of cards)."""
-    return tuple(sorted(cards, key=_card_key))
+    """Return ``cards`` as a sorted tuple (the canonical form of a multiset of cards).
 
-
-def _card_key(c: Card) -> tuple[int, int]:
-    return c.key
+    >>> sort_cards([card("W2"), card("A9"), card("A1")])
+    (A1, A9, W2)
+    """
+    return tuple(sorted(cards, key=RANK.__getitem__))
 
 
 #: Face values printed on supply cards (designed: 1..10, so the simplified
@@ -107,9 +150,6 @@ DIG_REMOVED_SIMPLIFIED = 2
 VALUES_REMOVED_SIMPLIFIED: tuple[int, ...] = (8, 9, 10)
 #: Cards dealt to each player at set-up (seed text: "по шесть карт").
 HAND_SIZE = 6
-#: Default hand limit (designed: keeps the set of signed combinations small;
-#: see the rules page).
-HAND_LIMIT = 10
 #: Cards shown by a gift (seed text: "три верхние карты").
 GIFT_CARDS = 3
 #: The end trigger: the deck is empty and some hand holds at most this many
@@ -117,6 +157,26 @@ GIFT_CARDS = 3
 END_HAND = 3
 #: The die has six faces, one per spread of the book.
 DIE = 6
+#: Book rolls (portals and dig cards) allowed in one turn (designed: a safety
+#: stop for portal chains; a chain this long has probability below 10**-6).
+MAX_BOOK_ROLLS = 12
+#: Beginner rules: extra moves that gifts may give in one turn (designed, as
+#: the portal chains are capped: the twelfth gift in a row moves no more).
+MAX_EXTRA_MOVES = 12
+#: Rounds in a row of unproductive turns that draw no card after which the
+#: game ends (designed: a safety stop; the mover draws after every
+#: unproductive turn, so it counts only once the deck is empty; with five
+#: rounds it ended games in which collections were still possible, see the
+#: rules page for the figures).
+STALL_ROUNDS = 20
+#: Beginner rules: the same guard, in rounds without a collection (designed:
+#: longer, because every card of the bank can be taken somewhere and only
+#: wandering pawns delay the end; see the rules page).
+STALL_ROUNDS_BEGINNER = 100
+#: Beginner rules: most cards taken from the bank and given back as change in
+#: one collection (seed text: "одной картой, можно двумя-тремя ... со сдачей").
+BANK_TAKE = 3
+BANK_CHANGE = 2
 
 
 def supply_cards(removed_values: tuple[int, ...] = ()) -> tuple[Card, ...]:
@@ -291,3 +351,30 @@ def spread(number: int) -> Spread:
 def label_census() -> Counter[str]:
     """Count the label kinds over the whole book (used by the docs and tests)."""
     return Counter(lab.kind.value for s in SPREADS for lab in s.labels)
+
+
+# -- the beginner bank -----------------------------------------------------------------
+
+#: Beginner rules (5+): the face values of each kind laid out in the open bank,
+#: two cards of each (designed). They are the values 1..10 that some hole of
+#: that kind asks for exactly, so every card left in the bank can be taken on
+#: its own somewhere in the book and the bank can always run out of a kind,
+#: which is how the seed ends the game. With all of 1..10 the last cards of a
+#: kind were often a lone 1 or 3 that no hole could take, and games stalled
+#: (see the rules page for the figures).
+BEGINNER_VALUES: dict[Kind, tuple[int, ...]] = {
+    Kind.ACORN: (2, 3, 4, 5, 6, 7, 8, 9, 10),
+    Kind.BERRY: (2, 3, 4, 6, 7, 8, 9, 10),
+    Kind.WHEAT: (2, 4, 5, 7, 8, 9, 10),
+}
+
+
+def beginner_bank(removed_values: tuple[int, ...] = ()) -> tuple[Card, ...]:
+    """The open bank of the beginner rules, sorted, minus ``removed_values``.
+
+    >>> len(beginner_bank()), beginner_bank()[:3]
+    (48, (A2, A2, A3))
+    """
+    return tuple(
+        Card(k, v) for k in SUPPLY_KINDS for v in BEGINNER_VALUES[k] if v not in removed_values for _ in range(COPIES)
+    )

@@ -101,11 +101,17 @@ class GiftOffered(Event):
 
 @attrs.frozen
 class GiftTaken(Event):
-    """``seat`` kept ``card``; ``returned`` went to the bottom of the deck (None: hidden)."""
+    """``seat`` kept ``card``, the ``index``-th of the offer; ``returned`` went under the deck (None: hidden).
+
+    Everybody sees which of the cards was taken and the kept card itself
+    (it goes face up); the others go under the deck in the order they were
+    drawn, so only the mover knows what lies there.
+    """
 
     tag: ClassVar[str] = "gift_taken"
     seat: int
     card: Card
+    index: int
     returned: tuple[Card, ...] | None
 
 
@@ -119,15 +125,34 @@ class ExtraMove(Event):
 
 @attrs.frozen
 class CollectionOpened(Event):
-    """These seats, in this order, may collect at their holes now."""
+    """These seats, in this order, are asked to collect at their holes now.
+
+    With hands, every seat on a supply or store that holds cards is asked,
+    whether it can collect or not (a hand's contents must not show). In the
+    beginner rules everything is open, so only seats that can collect are asked.
+    """
 
     tag: ClassVar[str] = "collection_opened"
     collectors: tuple[int, ...]
 
 
 @attrs.frozen
+class CardLaid(Event):
+    """``seat`` laid ``card`` for its collection, ``subtracted`` or added.
+
+    With hands the card leaves the hand; in the beginner rules an added card
+    leaves the bank and a subtracted one (change) leaves the seat's pile.
+    """
+
+    tag: ClassVar[str] = "card_laid"
+    seat: int
+    card: Card
+    subtracted: bool
+
+
+@attrs.frozen
 class Collected(Event):
-    """``seat`` collected ``count`` supplies with ``plus`` added and ``minus`` subtracted."""
+    """``seat`` collected ``count`` supplies with the laid cards: ``plus`` added, ``minus`` subtracted."""
 
     tag: ClassVar[str] = "collected"
     seat: int
@@ -203,6 +228,6 @@ class GameEnded(Event):
 
 EVENTS: tuple[type[Event], ...] = (
     Dealt, BankLaid, Placed, BookOpened, Rolled, Moved, DigPlayed, BookRolled, GiftOffered, GiftTaken,
-    ExtraMove, CollectionOpened, Collected, Passed, CardDrawn, BasketsTaken, BasketRedeemed, TurnEnded,
+    ExtraMove, CollectionOpened, CardLaid, Collected, Passed, CardDrawn, BasketsTaken, BasketRedeemed, TurnEnded,
     GameEnded,
 )

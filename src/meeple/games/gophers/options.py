@@ -1,4 +1,4 @@
-"""The options of Gophers: which of the four rule sets, and two designed knobs."""
+"""The options of Gophers: which of the four rule sets, and which card values are taken out."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import attrs
 
 from meeple.engine import ConfigError, Options
 
-from .data import HAND_LIMIT, HAND_SIZE, VALUES, VALUES_REMOVED_SIMPLIFIED
+from .data import BEGINNER_VALUES, SUPPLY_KINDS, VALUES, VALUES_REMOVED_SIMPLIFIED
 
 
 class Variant(enum.Enum):
@@ -32,17 +32,16 @@ class Variant(enum.Enum):
 class GophersOptions(Options):
     """Options of a Gophers match; every field has a default.
 
-    ``variant`` picks the rule set; ``hand_limit`` (6..10) is the most cards
-    a hand may hold (an unproductive turn draws only below it); ``removed_values``
-    takes supply cards of those face values out of the box (the beginner
-    rules suggest it to force combinations; it works in every variant).
+    ``variant`` picks the rule set; ``removed_values`` takes supply cards of
+    those face values out of the box (the beginner rules suggest it to force
+    combinations; it works in every variant). Hands have no limit: the seed
+    has the mover draw after every unproductive turn.
 
     >>> GophersOptions().variant
     <Variant.STANDARD: 'standard'>
     """
 
     variant: Variant = Variant.STANDARD
-    hand_limit: int = HAND_LIMIT
     removed_values: tuple[int, ...] = ()
 
     @property
@@ -61,9 +60,7 @@ class GophersOptions(Options):
         return self.variant is Variant.BEGINNER
 
     def validate(self, seats: int) -> None:
-        """Reject a hand limit outside 6..10 and removals that leave fewer than three values."""
-        if not HAND_SIZE <= self.hand_limit <= HAND_LIMIT:
-            raise ConfigError(f"gophers: hand_limit must be {HAND_SIZE}..{HAND_LIMIT}, not {self.hand_limit}")
+        """Reject unknown or unsorted removed values, and removals that leave fewer than three values of a kind."""
         bad = [v for v in self.removed_values if v not in VALUES]
         if bad:
             raise ConfigError(f"gophers: removed_values must be card values 1..10, not {bad}")
@@ -71,8 +68,10 @@ class GophersOptions(Options):
             raise ConfigError("gophers: removed_values lists a value twice")
         if sorted(self.removed_values) != list(self.removed_values):
             raise ConfigError("gophers: list removed_values in increasing order")
-        left = set(VALUES) - set(self.removed_values)
-        if self.variant is Variant.SIMPLIFIED:
-            left -= set(VALUES_REMOVED_SIMPLIFIED)
-        if len(left) < 3:
-            raise ConfigError("gophers: removed_values must leave at least three face values")
+        for kind in SUPPLY_KINDS:
+            left = set(BEGINNER_VALUES[kind] if self.beginner else VALUES) - set(self.removed_values)
+            if self.variant is Variant.SIMPLIFIED:
+                left -= set(VALUES_REMOVED_SIMPLIFIED)
+            if len(left) < 3:
+                what = f"the beginner bank's {kind.value} cards" if self.beginner else "the box"
+                raise ConfigError(f"gophers: removed_values must leave at least three face values in {what}")

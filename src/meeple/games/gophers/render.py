@@ -1,26 +1,71 @@
 """Text pictures of a Gophers position, and short names of commands.
 
 The open spread is drawn as its grid of holes: each hole shows its number,
-its label (``A5`` acorns, ``B7`` berries, ``W3`` wheat ears, ``S9`` a store,
-``P`` a portal, ``G`` a gift, ``.`` nothing) and the pawn on it (``@0`` is
-seat 0's pawn). ``---`` and ``|`` are tunnels; blanks are walls.
+its label and the pawn on it; tunnels join holes, blanks are walls. Under
+the board a key (:data:`KEY`, :data:`CARD_KEY`) explains every symbol the
+picture uses.
 """
 
 from __future__ import annotations
 
 from meeple.engine import Command
 
-from .commands import Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, TakeGift
+from .commands import Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
 from .data import COLS, ROWS, Card, spread
+from .rules import score
 from .state import Phase, State
 
 _CELL = 9
-#: The key printed under the spread.
-LEGEND = "(A acorns, B berries, W wheat ears, S store: any kind, P portal, G gift; @n: seat n's pawn)"
+
+#: Every symbol drawn on the board, with its meaning, in the order the key prints them.
+KEY: tuple[tuple[str, str], ...] = (
+    ("07", "hole number"),
+    ("A5", "5 acorns"),
+    ("B5", "5 berries"),
+    ("W5", "5 wheat ears"),
+    ("S9", "store: 9 of any kind"),
+    ("P", "portal"),
+    ("G", "gift"),
+    (".", "nothing"),
+    ("@1", "seat 1's pawn"),
+    ("-", "tunnel to the right"),
+    ("|", "tunnel below"),
+    ("blank", "wall"),
+)
+
+#: What the lines under the board use: card names and the two piles.
+CARD_KEY: tuple[tuple[str, str], ...] = (
+    ("A7 B7 W7", "acorn, berry, wheat-ear card of value 7"),
+    ("D", "dig card"),
+    ("?", "a card you have not seen"),
+    ("+[...]", "face-up pile (added cards and gifts)"),
+    ("-[...]", "face-down pile (subtracted cards)"),
+)
 
 
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(map(repr, cards)) if cards else "-"
+def legend(width: int = 78, baskets: bool = False) -> str:
+    """The key printed under the board, wrapped to ``width`` columns.
+
+    >>> print(legend(40).splitlines()[0])
+    Key: 07 hole number; A5 5 acorns;
+    """
+    entries = [f"{sym} {meaning}" for sym, meaning in (*KEY, *CARD_KEY)]
+    if baskets:
+        entries.append("baskets [0, 2] the owners whose baskets a seat holds")
+    lines: list[str] = []
+    line = "Key:"
+    for e in entries:
+        piece = f" {e};"
+        if len(line) + len(piece) > width and line != "Key:":
+            lines.append(line)
+            line = "    "
+        line += piece
+    lines.append(line.rstrip(";"))
+    return "\n".join(lines)
+
+
+def _cards(cards: tuple[Card | None, ...]) -> str:
+    return " ".join("?" if c is None else repr(c) for c in cards) if cards else "-"
 
 
 def draw_spread(number: int, positions: tuple[int, ...] = ()) -> str:
@@ -53,17 +98,16 @@ def render(state: State, seat: int | None = None) -> str:
     """The position as ``seat`` sees it (None: the referee, who sees every hand)."""
     opts = state.options
     lines = [f"Gophers ({opts.variant.value}), {state.seats} players"]
-    if state.phase in (Phase.DEAL,):
+    if state.phase is Phase.DEAL:
         return "\n".join([*lines, "  (not dealt yet)"])
     if state.spread:
         lines.append(f"Spread {state.spread} of 6")
         lines.append(draw_spread(state.spread, state.positions))
-        lines.append(LEGEND)
     else:
         placed = [f"seat {s} on hole {h}" for s, h in enumerate(state.positions) if h >= 0]
         lines.append("The book is not open yet; pawns: " + (", ".join(placed) or "none placed"))
-    from .rules import score
-
+    lines.append(legend(baskets=opts.baskets))
+    turn = state.turn
     for s in range(state.seats):
         you = " (you)" if s == seat else ""
         if opts.beginner:
@@ -71,17 +115,25 @@ def render(state: State, seat: int | None = None) -> str:
         elif seat is None or s == seat:
             hand = f"hand {_cards(state.hands[s])}"
         else:
-            hand = f"hand {len(state.hands[s])} cards"
+            known = [c for c, m in zip(state.hands[s], state.seen[s]) if m >> seat & 1]
+            hand = f"hand {len(state.hands[s])} cards" + (f" (you know {_cards(tuple(known))})" if known else "")
         basket = ""
         if opts.baskets:
             held = [o for o, h in enumerate(state.baskets) if h == s]
             basket = f"; baskets {held}"
+        up, down = " ".join(map(repr, state.plus[s])), " ".join(map(repr, state.minus[s]))
         lines.append(f"seat {s}{you}: hole {state.positions[s]}; score {score(state, s)}; {hand}; "
-                     f"pile +[{_cards(state.plus[s])}] -[{_cards(state.minus[s])}]{basket}")
+                     f"pile +[{up}] -[{down}]{basket}")
     if opts.beginner:
         lines.append(f"bank: {_cards(state.bank)}")
     else:
-        lines.append(f"deck: {len(state.deck)} cards")
+        deck = f"deck: {len(state.deck)} cards"
+        if seat is not None:
+            known_deck = [f"{c!r} {i + 1}{_nth(i + 1)} from the top"
+                          for i, (c, m) in enumerate(zip(state.deck, state.deck_seen)) if m >> seat & 1]
+            if known_deck:
+                deck += f" (you know: {', '.join(known_deck)})"
+        lines.append(deck)
     match state.phase:
         case Phase.PLACE:
             lines.append(f"seat {state.current} places a pawn")
@@ -90,21 +142,37 @@ def render(state: State, seat: int | None = None) -> str:
         case Phase.MOVE:
             lines.append(f"seat {state.current} rolled {state.roll}: walk (or dig)")
         case Phase.GIFT:
-            offer = _cards(state.gift_offer) if seat is None or seat == state.current else f"{len(state.gift_offer)} cards"
+            if seat is None or seat == state.current:
+                offer = _cards(turn.offer)
+            else:
+                offer = _cards(tuple(c if m >> seat & 1 else None for c, m in zip(turn.offer, turn.offer_seen)))
             lines.append(f"seat {state.current} chooses a gift: {offer}")
         case Phase.COLLECT:
-            lines.append(f"seat {state.collectors[0]} may collect (then {list(state.collectors[1:])})")
+            who = state.collectors[0]
+            laid = ""
+            if turn.added or turn.subtracted:
+                laid = f", has laid {_collection(turn.added, turn.subtracted)}"
+            then = ", ".join(map(str, state.collectors[1:]))
+            lines.append(f"seat {who} may collect{laid}" + (f" (then seat {then})" if then else ""))
         case Phase.OVER:
             lines.append(f"game over: {state.end_reason}")
     return "\n".join(lines)
 
 
+def _nth(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def _collection(plus: tuple[Card, ...], minus: tuple[Card, ...]) -> str:
+    return " + ".join(map(repr, plus)) + "".join(f" - {c!r}" for c in minus)
+
+
 def describe(command: Command) -> str:
-    """A short human name of a command.
+    """A short human name of a command (no Gophers command carries a secret).
 
     >>> from .data import card
-    >>> describe(Collect((card("A9"),), (card("A2"),)))
-    'collect A9 - A2'
+    >>> describe(Subtract("A2"))
+    'lay A2, subtracted'
     """
     match command:
         case Deal():
@@ -117,13 +185,17 @@ def describe(command: Command) -> str:
             return "roll the die"
         case Dig():
             return "play a dig card"
-        case Move(dest=d, jumped=j):
+        case Move(dest=d):
+            j = command.jumped
             return f"walk to hole {d}" + (f" jumping {', '.join(f'seat {s}' for s in j)}" if j else "")
         case TakeGift(card=c):
-            return f"keep gift {c!r}"
-        case Collect(plus=p, minus=m):
-            text = " + ".join(map(repr, p))
-            return "collect " + text + "".join(f" - {c!r}" for c in m)
+            return f"keep gift {c}"
+        case Add(card=c):
+            return f"lay {c}, added"
+        case Subtract(card=c):
+            return f"lay {c}, subtracted"
+        case Collect():
+            return "collect with the laid cards"
         case Pass():
             return "pass (do not collect)"
     return repr(command)

@@ -5,39 +5,47 @@ Read top to bottom it follows the seed text's order: set-up ("Подготовк
 ("Сбор припасов"), gifts, scoring ("Подсчёт очков"), then the variants'
 differences (which are hooks on :class:`~.options.GophersOptions`).
 ``docs/rules/gophers.md`` is the rules page with every designed choice.
+
+This module knows nothing of views, text or bots: :mod:`.game` puts the
+game object together from the rules, :mod:`.view`, :mod:`.render` and :mod:`.bot`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
-
-import attrs
+import functools
+from collections.abc import Callable, Sequence
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
 
-from . import render as _render
-from . import view as _view
-from .combos import Combination, bank_combinations, hand_combinations
-from .commands import COMMANDS, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, TakeGift
+from .combos import Step, bank_steps, can_collect_bank, can_collect_hand, hand_steps, laid_sum
+from .commands import COMMANDS, Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
 from .data import (
+    BANK_CHANGE,
+    BANK_TAKE,
+    CARD_NAMED,
     DIE,
     DIG,
     DIG_CARDS,
     DIG_REMOVED_SIMPLIFIED,
     END_HAND,
+    FACES,
     GIFT_CARDS,
     HAND_SIZE,
     HOLES,
+    MAX_BOOK_ROLLS,
+    MAX_EXTRA_MOVES,
+    RANK,
+    SPREADS,
+    STALL_ROUNDS,
+    STALL_ROUNDS_BEGINNER,
     SUPPLY_KINDS,
     VALUES_REMOVED_SIMPLIFIED,
     Card,
     Kind,
     Label,
     LabelKind,
+    beginner_bank,
     sort_cards,
-    spread,
     supply_cards,
 )
 from .events import (
@@ -48,6 +56,7 @@ from .events import (
     BookOpened,
     BookRolled,
     CardDrawn,
+    CardLaid,
     Collected,
     CollectionOpened,
     Dealt,
@@ -62,14 +71,15 @@ from .events import (
     Rolled,
     TurnEnded,
 )
+from .fold import fold, pile_score
 from .options import GophersOptions, Variant
 from .state import Phase, State
-from .walk import Walk, walks
+from .walk import walk_outcomes
 
 INFO = GameInfo(
     id="gophers",
     title="Gophers (Проныры)",
-    rules_version=1,
+    rules_version=2,
     min_seats=2,
     max_seats=4,
     variants=tuple(v.value for v in Variant),
@@ -78,18 +88,17 @@ INFO = GameInfo(
 
 #: Names of the supplies in end messages.
 PLURAL = {Kind.ACORN: "acorns", Kind.BERRY: "berries", Kind.WHEAT: "wheat ears"}
-#: Book rolls allowed in one turn (designed: a safety stop for portal chains;
-#: a chain this long has probability below 10**-6).
-MAX_BOOK_ROLLS = 12
-#: Unproductive turns in a row without drawing a card after which the game
-#: ends (designed: five full rounds of nobody collecting means nobody can).
-STALL_ROUNDS = 5
-#: Beginner rules: most cards taken from the bank and given back as change in
-#: one collection (seed text: "одной картой, можно двумя-тремя ... со сдачей").
-BANK_TAKE = 3
-BANK_CHANGE = 2
+
+# The commands without arguments, and those with one, built once.
+ROLL, DIG_CARD, COLLECT, PASS = Roll(), Dig(), Collect(), Pass()
+_PLACE = tuple(Place(h) for h in range(HOLES))
+_ADD = {c: Add(repr(c)) for c in FACES}
+_SUBTRACT = {c: Subtract(repr(c)) for c in FACES}
+_TAKE = {c: TakeGift(repr(c)) for c in FACES}
+_START = {False: (ROLL,), True: (ROLL, DIG_CARD)}
 
 
+@functools.lru_cache(maxsize=64)
 def build_deck(options: GophersOptions) -> tuple[Card, ...]:
     """Return the box's cards for ``options``, in a fixed order (before shuffling).
 
@@ -106,40 +115,95 @@ def build_deck(options: GophersOptions) -> tuple[Card, ...]:
 
 def label_at(state: State, seat: int) -> Label:
     """The label of ``seat``'s hole on the open spread."""
-    return spread(state.spread).labels[state.positions[seat]]
+    return _LABELS[state.spread][state.positions[seat]]
 
 
-def other_pawns(state: State, seat: int) -> dict[int, int]:
-    """Map each hole holding another seat's pawn to that seat."""
-    return {h: s for s, h in enumerate(state.positions) if s != seat and h >= 0}
+#: The labels of each spread by number (``_LABELS[0]`` is unused).
+_LABELS = ((), *(sp.labels for sp in SPREADS))
 
 
-def legal_walks(state: State, seat: int) -> frozenset[Walk]:
-    """Every walk outcome ``seat`` may choose for the rolled number."""
-    return walks(spread(state.spread), state.positions[seat], state.roll, other_pawns(state, seat))
+def supply_of(label: Label) -> tuple[Kind, ...]:
+    """The kinds of card a label takes: its own kind for a supply, any for a store, none otherwise."""
+    if label.kind is LabelKind.SUPPLY:
+        assert label.supply is not None
+        return (label.supply,)
+    if label.kind is LabelKind.STORE:
+        return SUPPLY_KINDS
+    return ()
 
 
-def collections(state: State, seat: int) -> Iterator[Combination]:
-    """Yield every (plus, minus) with which ``seat`` may collect at its hole now."""
-    lab = label_at(state, seat)
-    if lab.kind is LabelKind.SUPPLY:
-        assert lab.supply is not None
-        kinds: tuple[Kind, ...] = (lab.supply,)
-    elif lab.kind is LabelKind.STORE:
-        kinds = SUPPLY_KINDS
-    else:
-        return
-    opts = state.options
-    if opts.beginner:
-        for k in kinds:
-            yield from bank_combinations(state.bank, state.plus[seat], lab.count, k, BANK_TAKE, BANK_CHANGE)
-    else:
-        yield from hand_combinations(state.hands[seat], lab.count, opts.subtraction, frozenset(kinds))
+#: The kinds each hole of each spread takes (``_TAKES[spread][hole]``).
+_TAKES = ((), *(tuple(supply_of(lab) for lab in sp.labels) for sp in SPREADS))
+
+
+def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
+    """The kinds of card ``seat`` may collect with at its hole now (none off supplies and stores)."""
+    return _TAKES[state.spread][state.positions[seat]]
+
+
+def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
+    """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted).
+
+    The book never changes, so the walks of each position are worked out
+    once and remembered (the most recent few thousand positions).
+    """
+    positions = state.positions
+    key = (state.spread, state.roll, seat, positions)
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) >= 1 << 13:
+            _MOVES.clear()
+        pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
+        outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
+        found = _MOVES[key] = tuple(_MOVE[d, sum(1 << j for j in jumped)] for d, jumped in outcomes)
+    return found
+
+
+#: The seats in turn order from each seat (``_ORDER[seats][first]``).
+_ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(9))
+
+#: Every walk command there can be, made once: (hole, bits of the seats jumped).
+_MOVE = {(d, j): Move(d, j) for d in range(HOLES) for j in range(1 << 4)}
+#: The walks of recent positions (the engine's Move objects, shared).
+_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[Move, ...]] = {}
+
+
+def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
+    """The cards ``seat`` may lay next for its collection (see :mod:`.combos`).
+
+    The last answer is remembered: ``decide`` asks again for the state that
+    ``legal_commands`` was just asked about.
+    """
+    global _LAST_STEPS
+    last = _LAST_STEPS
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    kinds = takes_at(state, seat)
+    steps: tuple[Step, ...] = ()
+    if kinds:
+        lab = label_at(state, seat)
+        turn = state.turn
+        if state.options.beginner:
+            steps = tuple(bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted))
+        else:
+            steps = tuple(hand_steps(state.hands[seat], kinds, lab.count, state.options.subtraction,
+                                     turn.added, turn.subtracted))
+    _LAST_STEPS = (state, seat, steps)
+    return steps
+
+
+_LAST_STEPS: tuple[State | None, int, tuple[Step, ...]] = (None, -1, ())
 
 
 def can_collect(state: State, seat: int) -> bool:
-    """True if ``seat`` has at least one way to collect at its hole now."""
-    return next(collections(state, seat), None) is not None
+    """True if ``seat`` could collect at its hole now (with nothing laid yet)."""
+    kinds = takes_at(state, seat)
+    if not kinds:
+        return False
+    lab = label_at(state, seat)
+    if state.options.beginner:
+        return can_collect_bank(state.bank, state.plus[seat], kinds, lab.count)
+    return can_collect_hand(state.hands[seat], kinds, lab.count, state.options.subtraction)
 
 
 def can_dig(state: State, seat: int) -> bool:
@@ -150,14 +214,13 @@ def can_dig(state: State, seat: int) -> bool:
 
 
 def score(state: State, seat: int) -> int:
-    """The seat's score so far.
+    """The seat's score so far, from its piles.
 
-    Standard rules: the face-up pile's values minus the face-down pile's.
-    Beginner rules: the total of the kind the seat has least of.
+    Standard rules: the face-up pile's values minus the face-down pile's
+    (S "Подсчёт очков"). Beginner rules: the total of the kind the seat has
+    least of. The fold keeps the same figures in ``state.table.scores``.
     """
-    if state.options.beginner:
-        return min(sum(c.value for c in state.plus[seat] if c.kind is k) for k in SUPPLY_KINDS)
-    return sum(c.value for c in state.plus[seat]) - sum(c.value for c in state.minus[seat])
+    return pile_score(state.options.beginner, state.plus[seat], state.minus[seat])
 
 
 def tie_break(state: State, seat: int) -> int:
@@ -171,43 +234,41 @@ def tie_break(state: State, seat: int) -> int:
     return -sum(c.value for c in state.minus[seat])
 
 
-def _contains(pool: Sequence[Card], cards: Sequence[Card]) -> bool:
-    need = Counter(cards)
-    have = Counter(pool)
-    return all(have[c] >= n for c, n in need.items())
-
-
-def _remove(pool: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
-    out = list(pool)
-    for c in cards:
-        out.remove(c)
-    return tuple(out)
-
-
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return (*t[:i], v, *t[i + 1 :])
-
-
 class _Tx:
-    """The events of one command, folded as they are emitted so later rules see them."""
+    """The events of one command; ``state`` is the state after those emitted so far.
 
-    def __init__(self, game: Gophers, state: State) -> None:
-        self.game = game
-        self.state = state
+    The events are folded only when a later rule reads ``state``, so a
+    command whose rules read nothing after emitting (a roll, a laid card)
+    folds nothing here: the engine folds its events once. The folds made
+    here are handed to ``evolve`` (see :attr:`GophersRules._folds`).
+    """
+
+    def __init__(self, state: State) -> None:
+        self._state = state
         self.events: list[Event] = []
+        self.folds: list[tuple[State, Event, State]] = []
+
+    @property
+    def state(self) -> State:
+        """The state after every event emitted so far."""
+        folds, events = self.folds, self.events
+        while len(folds) < len(events):
+            before = self._state
+            event = events[len(folds)]
+            self._state = fold(before, event)
+            folds.append((before, event, self._state))
+        return self._state
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = self.game.evolve(self.state, event)
 
 
-class Gophers(Game[State, GophersOptions]):
-    """Gophers ("Проныры") on the meeple protocol, with all four rule sets as a ``variant`` option."""
+class GophersRules(Game[State, GophersOptions]):
+    """The rules of Gophers ("Проныры"), all four rule sets; :class:`~.game.Gophers` adds views, text and bots."""
 
     info = INFO
     options_type = GophersOptions
     state_type = State
-    view_type = _view.View
     commands = COMMANDS
     events = EVENTS
 
@@ -218,13 +279,13 @@ class Gophers(Game[State, GophersOptions]):
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """ENGINE deals and opens the book; then the player to move, or the next collector."""
-        match state.phase:
-            case Phase.DEAL | Phase.OPEN:
-                return (ENGINE,)
-            case Phase.COLLECT:
-                return state.collectors[:1]
-            case Phase.OVER:
-                return ()
+        phase = state.phase
+        if phase is Phase.COLLECT:
+            return state.collectors[:1]
+        if phase is Phase.DEAL or phase is Phase.OPEN:
+            return (ENGINE,)
+        if phase is Phase.OVER:
+            return ()
         return (state.current,)
 
     def auto_command(self, state: State) -> Command:
@@ -234,88 +295,121 @@ class Gophers(Game[State, GophersOptions]):
     # -- legal commands ------------------------------------------------------------
     def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act)."""
-        if seat not in self.to_act(state) or seat == ENGINE:
-            return ()
-        match state.phase:
-            case Phase.PLACE:
-                taken = set(state.positions)
-                return [Place(h) for h in range(HOLES) if h not in taken]
-            case Phase.START:
-                return [Roll(), Dig()] if can_dig(state, seat) else [Roll()]
-            case Phase.MOVE:
-                out: list[Command] = [Move(d, j) for d, j in sorted(legal_walks(state, seat))]
-                if can_dig(state, seat):
-                    out.append(Dig())
-                return out
-            case Phase.GIFT:
-                return [TakeGift(c) for c in sort_cards(list(set(state.gift_offer)))]
-            case Phase.COLLECT:
-                return [*(Collect(p, m) for p, m in collections(state, seat)), Pass()]
+        phase = state.phase
+        if phase is Phase.COLLECT:
+            if not state.collectors or seat != state.collectors[0]:
+                return ()
+            turn = state.turn
+            out: list[Command] = [(_SUBTRACT if sub else _ADD)[c] for c, sub in collect_steps(state, seat)]
+            if turn.added:
+                if laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count:
+                    out.append(COLLECT)
+            elif not turn.subtracted:
+                out.append(PASS)
+            return out
+        if seat != state.current or phase is Phase.DEAL or phase is Phase.OPEN or phase is Phase.OVER:
+            return ()  # the engine's turn, or not this seat's
+        if phase is Phase.START:
+            return _START[can_dig(state, seat)]
+        if phase is Phase.MOVE:
+            moves = legal_moves(state, seat)
+            return (*moves, DIG_CARD) if can_dig(state, seat) else moves
+        if phase is Phase.PLACE:
+            taken = state.positions
+            return [p for p in _PLACE if p.hole not in taken]
+        if phase is Phase.GIFT:
+            return [_TAKE[c] for c in sort_cards(list(set(state.turn.offer)))]
         return ()
 
     # -- decide ---------------------------------------------------------------------
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (see the module docstring)."""
-        tx = _Tx(self, state)
-        match command:
-            case Deal():
-                self._need(state, Phase.DEAL, command)
-                self._deal(tx, rng)
-            case OpenBook():
-                self._need(state, Phase.OPEN, command)
-                tx.emit(BookOpened(rng.die(DIE)))
-            case Place(hole=hole):
-                self._need(state, Phase.PLACE, command)
-                if not 0 <= hole < HOLES:
-                    raise self.illegal(f"holes are numbered 0..{HOLES - 1}, not {hole}", Code.BAD_ARGUMENT, command)
-                if hole in state.positions:
-                    raise self.illegal(f"hole {hole} already holds a pawn: choose an empty hole", Code.RULE, command)
-                tx.emit(Placed(seat, hole))
-            case Roll():
-                self._need(state, Phase.START, command)
-                tx.emit(Rolled(seat, rng.die(DIE)))
-            case Dig():
-                if state.phase not in (Phase.START, Phase.MOVE):
-                    raise self.illegal("a dig card is played instead of walking, before or after the roll",
-                                       Code.WRONG_PHASE, command)
-                if not can_dig(state, seat):
-                    raise self.illegal("you have no dig card", Code.NOT_IN_HAND, command)
-                self._dig(tx, rng, from_gift=False)
-            case Move(dest=dest, jumped=jumped):
-                self._need(state, Phase.MOVE, command)
-                if (dest, jumped) not in legal_walks(state, seat):
-                    raise self.illegal(
-                        f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
-                        f"{dest} jumping {list(jumped)}; see the legal moves", Code.RULE, command)
-                tx.emit(Moved(seat, dest, jumped))
-                if dest == state.positions[seat]:
-                    self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
-                else:
-                    self._arrive(tx, rng)
-            case TakeGift(card=card):
-                self._need(state, Phase.GIFT, command)
-                if card not in state.gift_offer:
-                    raise self.illegal(f"{card!r} is not among the gift cards {list(state.gift_offer)}",
-                                       Code.BAD_ARGUMENT, command)
-                self._take_gift(tx, rng, card)
-            case Collect():
-                self._need(state, Phase.COLLECT, command)
-                self._check_collect(state, seat, command)
-                lab = label_at(state, seat)
-                tx.emit(Collected(seat, command.plus, command.minus, lab.count))
-                self._after_collector(tx)
-            case Pass():
-                self._need(state, Phase.COLLECT, command)
-                tx.emit(Passed(seat))
-                self._after_collector(tx)
-            case _:
-                raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
+        """Check ``command`` against the rules and return its events.
+
+        Each command has its phase and one small rule below (``_on_roll``,
+        ``_on_move``, ...), looked up by the command's type.
+        """
+        rule = _RULES.get(type(command))
+        if rule is None:
+            raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
+        phases, apply = rule
+        if state.phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise self.illegal(f"{type(command).__name__} is for the {wanted} phase; the game is in the "
+                               f"{state.phase.value} phase", Code.WRONG_PHASE, command)
+        tx = _Tx(state)
+        apply(self, tx, state, seat, command, rng)
+        self._folds = tx.folds
         return tuple(tx.events)
 
-    def _need(self, state: State, phase: Phase, command: Command) -> None:
-        if state.phase is not phase:
-            raise self.illegal(f"{type(command).__name__} is for the {phase.value} phase; the game is in the "
-                               f"{state.phase.value} phase", Code.WRONG_PHASE, command)
+    def _on_roll(self, tx: _Tx, state: State, seat: int, command: Roll, rng: Rng) -> None:
+        tx.emit(Rolled(seat, rng.die(DIE)))
+
+    def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
+        if command not in legal_moves(state, seat):
+            raise self.illegal(
+                f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
+                f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
+        tx.emit(Moved(seat, command.dest, command.jumped))
+        if command.dest == state.positions[seat]:
+            self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
+        else:
+            self._arrive(tx, rng)
+
+    def _on_lay(self, tx: _Tx, state: State, seat: int, command: Add | Subtract, rng: Rng) -> None:
+        sub = command.__class__ is Subtract
+        card = self._named(command.card, command)
+        self._check_lay(state, seat, card, sub, command)
+        tx.emit(CardLaid(seat, card, sub))
+
+    def _on_collect(self, tx: _Tx, state: State, seat: int, command: Collect, rng: Rng) -> None:
+        turn = state.turn
+        lab = label_at(state, seat)
+        made = laid_sum(turn.added, turn.subtracted)
+        if not turn.added or made != lab.count:
+            raise self.illegal(f"the laid cards make {made}; the hole needs exactly {lab.count}: lay more cards",
+                               Code.RULE, command)
+        tx.emit(Collected(seat, turn.added, turn.subtracted, lab.count))
+        self._after_collector(tx)
+
+    def _on_pass(self, tx: _Tx, state: State, seat: int, command: Pass, rng: Rng) -> None:
+        if state.turn.added or state.turn.subtracted:
+            raise self.illegal("you have laid cards: finish the collection", Code.RULE, command)
+        tx.emit(Passed(seat))
+        self._after_collector(tx)
+
+    def _on_dig(self, tx: _Tx, state: State, seat: int, command: Dig, rng: Rng) -> None:
+        if not can_dig(state, seat):
+            raise self.illegal("you have no dig card", Code.NOT_IN_HAND, command)
+        self._dig(tx, rng, from_gift=False)
+
+    def _on_take_gift(self, tx: _Tx, state: State, seat: int, command: TakeGift, rng: Rng) -> None:
+        card = self._named(command.card, command)
+        if card not in state.turn.offer:
+            raise self.illegal(f"{command.card} is not among the gift cards {list(state.turn.offer)}",
+                               Code.BAD_ARGUMENT, command)
+        self._take_gift(tx, rng, card)
+
+    def _named(self, name: str, command: Command) -> Card:
+        """The card of the box with that name, or IllegalCommand."""
+        found = CARD_NAMED.get(name)
+        if found is None:
+            raise self.illegal(f"{name!r} names no card of the box: write A7, B10, W1 or D", Code.BAD_ARGUMENT,
+                               command)
+        return found
+
+    def _on_place(self, tx: _Tx, state: State, seat: int, command: Place, rng: Rng) -> None:
+        hole = command.hole
+        if not 0 <= hole < HOLES:
+            raise self.illegal(f"holes are numbered 0..{HOLES - 1}, not {hole}", Code.BAD_ARGUMENT, command)
+        if hole in state.positions:
+            raise self.illegal(f"hole {hole} already holds a pawn: choose an empty hole", Code.RULE, command)
+        tx.emit(Placed(seat, hole))
+
+    def _on_deal(self, tx: _Tx, state: State, seat: int, command: Deal, rng: Rng) -> None:
+        self._deal(tx, rng)
+
+    def _on_open(self, tx: _Tx, state: State, seat: int, command: OpenBook, rng: Rng) -> None:
+        tx.emit(BookOpened(rng.die(DIE)))
 
     def _deal(self, tx: _Tx, rng: Rng) -> None:
         """Set-up: six cards to each player (beginner: the open bank), rest is the deck."""
@@ -323,7 +417,7 @@ class Gophers(Game[State, GophersOptions]):
         opts = s.options
         if opts.beginner:
             tx.emit(Dealt((), ((),) * s.seats))
-            tx.emit(BankLaid(sort_cards(list(supply_cards(opts.removed_values)))))
+            tx.emit(BankLaid(beginner_bank(opts.removed_values)))
             return
         deck = rng.shuffled(build_deck(opts))
         hands = tuple(sort_cards(list(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(s.seats))
@@ -344,18 +438,20 @@ class Gophers(Game[State, GophersOptions]):
             self._open_collection(tx)
 
     def _arrive(self, tx: _Tx, rng: Rng) -> None:
-        """Resolve the mover's hole: portals roll again (chaining), a gift offers cards."""
+        """Resolve the mover's hole: portals roll again (chaining), a gift offers cards or another move."""
         while True:
             s = tx.state
             lab = label_at(s, s.current)
-            if lab.kind is LabelKind.PORTAL and s.book_turns < MAX_BOOK_ROLLS:
+            turn = s.turn
+            if lab.kind is LabelKind.PORTAL and turn.book_rolls < MAX_BOOK_ROLLS:
                 if self._book_roll(tx, rng):
                     continue
-            elif lab.kind is LabelKind.GIFT and not s.gift_used:
+            elif lab.kind is LabelKind.GIFT:
                 if s.options.beginner:
-                    tx.emit(ExtraMove(s.current))
-                    return
-                if s.deck:
+                    if turn.extra_moves < MAX_EXTRA_MOVES:
+                        tx.emit(ExtraMove(s.current))
+                        return
+                elif not turn.gift_used and s.deck:
                     tx.emit(GiftOffered(s.current, s.deck[:GIFT_CARDS]))
                     return
             break
@@ -363,59 +459,75 @@ class Gophers(Game[State, GophersOptions]):
 
     def _take_gift(self, tx: _Tx, rng: Rng, card: Card) -> None:
         s = tx.state
-        returned = list(s.gift_offer)
-        returned.remove(card)
-        tx.emit(GiftTaken(s.current, card, tuple(returned)))
+        offer = s.turn.offer
+        index = offer.index(card)
+        tx.emit(GiftTaken(s.current, card, index, (*offer[:index], *offer[index + 1 :])))
         if card == DIG:
             self._dig(tx, rng, from_gift=True)
         else:
             self._open_collection(tx)
 
     def _open_collection(self, tx: _Tx) -> None:
-        """The mover may collect; after a turn of the book everybody may, in turn order."""
+        """Ask the mover to collect; after a turn of the book, everybody, in turn order.
+
+        With hands every seat on a supply or store is asked, able or not: at
+        a table "cannot" and "will not" look the same, and the record must
+        not tell hands apart. Only a seat with no card at all (its hand size
+        is public) is not asked. The beginner rules hide nothing, so only
+        seats that can collect are asked there.
+        """
         s = tx.state
-        order = [(s.current + i) % s.seats for i in range(s.seats)]
-        who = tuple(x for x in order if (x == s.current or s.turned) and can_collect(s, x))
+        current = s.current
+        order = _ORDER[s.seats][current] if s.turn.turned else (current,)
+        if s.options.beginner:
+            who = tuple([x for x in order if can_collect(s, x)])
+        else:
+            hands = s.cards.hands
+            who = tuple([x for x in order if hands[x] and takes_at(s, x)])
         if who:
             tx.emit(CollectionOpened(who))
         else:
             self._end_turn(tx)
 
-    def _check_collect(self, state: State, seat: int, cmd: Collect) -> None:
+    def _check_lay(self, state: State, seat: int, card: Card, sub: bool, cmd: Command) -> None:
+        """Refuse a card that may not be laid next, naming the rule it breaks."""
+        if card is DIG:
+            raise self.illegal("a dig card is not part of a collection", Code.BAD_ARGUMENT, cmd)
+        if (card, sub) in collect_steps(state, seat):
+            return
         lab = label_at(state, seat)
-        if lab.kind not in (LabelKind.SUPPLY, LabelKind.STORE):
+        opts = state.options
+        turn = state.turn
+        kinds = supply_of(lab)
+        if not kinds:
             raise self.illegal(f"there are no supplies at hole {state.positions[seat]}: pass", Code.RULE, cmd)
-        plus, minus = cmd.plus, cmd.minus
-        if not plus:
-            raise self.illegal("add at least one card", Code.BAD_ARGUMENT, cmd)
-        if sort_cards(list(plus)) != plus or sort_cards(list(minus)) != minus:
-            raise self.illegal("list the cards in sorted order (acorns, berries, wheat; then by value)",
-                               Code.BAD_ARGUMENT, cmd)
-        allowed = SUPPLY_KINDS if lab.kind is LabelKind.STORE else (lab.supply,)
-        if any(c.kind not in allowed for c in (*plus, *minus)):
-            raise self.illegal(f"hole {state.positions[seat]} takes {', '.join(k.value for k in allowed if k)} only",
+        if card.kind not in kinds:
+            raise self.illegal(f"hole {state.positions[seat]} takes {', '.join(k.value for k in kinds)} only",
                                Code.RULE, cmd)
-        if {c.value for c in plus} & {c.value for c in minus}:
-            raise self.illegal("a value may not be both added and subtracted (they cancel out)", Code.RULE, cmd)
-        total = sum(c.value for c in plus) - sum(c.value for c in minus)
-        if total != lab.count:
-            raise self.illegal(f"the cards make {total}, the hole needs exactly {lab.count}", Code.RULE, cmd)
-        if state.options.beginner:
-            if len({c.kind for c in plus} | {c.kind for c in minus}) != 1:
+        if sub and not opts.subtraction:
+            raise self.illegal("the simplified rules use addition only", Code.RULE, cmd)
+        if opts.beginner:
+            if sub and card not in state.plus[seat]:
+                raise self.illegal("change comes from your own supplies: you do not hold that card",
+                                   Code.NOT_IN_HAND, cmd)
+            if not sub and card not in state.bank:
+                raise self.illegal("the bank does not hold that card", Code.NOT_IN_HAND, cmd)
+            laid = (*turn.added, *turn.subtracted)
+            if laid and laid[0].kind is not card.kind:
                 raise self.illegal("take (and give change in) one kind of supply", Code.RULE, cmd)
-            if len(plus) > BANK_TAKE or len(minus) > BANK_CHANGE:
+            if (not sub and len(turn.added) >= BANK_TAKE) or (sub and len(turn.subtracted) >= BANK_CHANGE):
                 raise self.illegal(f"take at most {BANK_TAKE} cards and give at most {BANK_CHANGE} as change",
                                    Code.RULE, cmd)
-            if not _contains(state.bank, plus):
-                raise self.illegal("the bank does not hold those cards", Code.NOT_IN_HAND, cmd)
-            if not _contains(state.plus[seat], minus):
-                raise self.illegal("change comes from your own supplies: you do not hold those cards",
-                                   Code.NOT_IN_HAND, cmd)
-            return
-        if minus and not state.options.subtraction:
-            raise self.illegal("the simplified rules use addition only", Code.RULE, cmd)
-        if not _contains(state.hands[seat], (*plus, *minus)):
-            raise self.illegal("you do not hold those cards", Code.NOT_IN_HAND, cmd)
+            if card in (turn.subtracted if not sub else turn.added):
+                raise self.illegal("a value may not be both taken and given back: that would change nothing",
+                                   Code.RULE, cmd)
+        elif card not in state.hands[seat]:
+            raise self.illegal("you do not hold that card", Code.NOT_IN_HAND, cmd)
+        last = max([(RANK[c], False) for c in turn.added] + [(RANK[c], True) for c in turn.subtracted], default=None)
+        if last is not None and (RANK[card], sub) < last:
+            raise self.illegal("lay cards in order: acorns, berries, wheat ears, each by value, and for one value "
+                               "the added cards before the subtracted ones", Code.RULE, cmd)
+        raise self.illegal(f"with that card the count {lab.count} can no longer be made", Code.RULE, cmd)
 
     def _after_collector(self, tx: _Tx) -> None:
         if not tx.state.collectors:
@@ -426,20 +538,21 @@ class Gophers(Game[State, GophersOptions]):
         s = tx.state
         mover = s.current
         opts = s.options
+        turn = s.turn
         drew = False
-        if not s.productive and not opts.beginner and s.deck and len(s.hands[mover]) < opts.hand_limit:
+        if not turn.productive and not opts.beginner and s.deck:
             tx.emit(CardDrawn(mover, s.deck[0]))
             drew = True
-        if opts.baskets and s.productive:
-            for victim in s.jumped:
+        if opts.baskets and turn.productive:
+            for victim in turn.jumped:
                 owners = tuple(o for o, holder in enumerate(tx.state.baskets) if holder == victim)
                 if owners:
                     tx.emit(BasketsTaken(mover, victim, owners))
             holder = tx.state.baskets[mover]
             if holder != mover:
-                tx.emit(BasketRedeemed(mover, holder, s.haul[0], s.haul[1]))
-        idle = 0 if s.productive or drew else s.idle + 1
-        tx.emit(TurnEnded(mover, s.productive, (mover + 1) % s.seats, idle))
+                tx.emit(BasketRedeemed(mover, holder, turn.haul[0], turn.haul[1]))
+        idle = 0 if turn.productive or drew else s.idle + 1
+        tx.emit(TurnEnded(mover, turn.productive, (mover + 1) % s.seats, idle))
         reason = self._end_reason(tx.state)
         if reason:
             tx.emit(GameEnded(reason))
@@ -449,99 +562,34 @@ class Gophers(Game[State, GophersOptions]):
             for k in SUPPLY_KINDS:
                 if not any(c.kind is k for c in s.bank):
                     return f"the bank ran out of {PLURAL[k]}"
+            rounds = STALL_ROUNDS_BEGINNER
         else:
             if not s.deck:
                 for seat, hand in enumerate(s.hands):
                     if len(hand) <= END_HAND:
                         return f"the deck is empty and seat {seat} holds {len(hand)} cards"
-        if s.idle >= STALL_ROUNDS * s.seats:
-            return f"{STALL_ROUNDS} rounds passed without a productive turn or a draw"
+            rounds = STALL_ROUNDS
+        if s.idle >= rounds * s.seats:
+            return f"{rounds} rounds passed without a productive turn or a draw"
         return ""
 
     # -- evolve -------------------------------------------------------------------
+    #: The folds of the last ``decide``: (state, event, next state). Decide folds
+    #: its events as it goes (later rules read them), and the engine then folds
+    #: the very same events into the very same state; ``evolve`` hands back the
+    #: state decide already made when it is given the same two objects.
+    _folds: Sequence[tuple[State, Event, State]] = ()
+
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state (pure; never draws)."""
-        s = state
-        match event:
-            case Dealt(deck=deck, hands=hands):
-                n = s.seats
-                return attrs.evolve(
-                    s, phase=Phase.PLACE, deck=deck or (), hands=tuple(h or () for h in hands),
-                    positions=(-1,) * n, plus=((),) * n, minus=((),) * n, baskets=tuple(range(n)),
-                    own_digs=(0,) * n, current=0)
-            case BankLaid(bank=bank):
-                return attrs.evolve(s, bank=bank, own_digs=(1,) * s.seats)
-            case Placed(seat=seat, hole=hole):
-                nxt = seat + 1
-                return attrs.evolve(s, positions=_set(s.positions, seat, hole),
-                                    current=nxt % s.seats, phase=Phase.PLACE if nxt < s.seats else Phase.OPEN)
-            case BookOpened(roll=roll):
-                return attrs.evolve(s, spread=roll, phase=Phase.START, current=0)
-            case Rolled(roll=roll):
-                return attrs.evolve(s, roll=roll, phase=Phase.MOVE)
-            case Moved(seat=seat, dest=dest, jumped=jumped):
-                return attrs.evolve(s, positions=_set(s.positions, seat, dest), jumped=(*s.jumped, *jumped))
-            case DigPlayed(seat=seat, from_gift=from_gift):
-                if from_gift:
-                    return s
-                if s.options.beginner:
-                    return attrs.evolve(s, own_digs=_set(s.own_digs, seat, s.own_digs[seat] - 1))
-                return attrs.evolve(s, hands=_set(s.hands, seat, _remove(s.hands[seat], (DIG,))))
-            case BookRolled(roll=roll, turned=turned):
-                if turned:
-                    return attrs.evolve(s, spread=roll, turned=True, book_turns=s.book_turns + 1)
-                return attrs.evolve(s, book_turns=s.book_turns + 1)
-            case GiftOffered(cards=cards):
-                cards = cards or ()
-                return attrs.evolve(s, phase=Phase.GIFT, gift_offer=cards, deck=s.deck[len(cards) :],
-                                    gift_used=True)
-            case GiftTaken(seat=seat, card=card, returned=returned):
-                s = attrs.evolve(s, gift_offer=(), deck=s.deck + (returned or ()))
-                if card == DIG:
-                    return s
-                return attrs.evolve(s, plus=_set(s.plus, seat, sort_cards([*s.plus[seat], card])),
-                                    productive=True, haul=((*s.haul[0], card), s.haul[1]))
-            case ExtraMove():
-                return attrs.evolve(s, phase=Phase.START, roll=0, gift_used=True)
-            case CollectionOpened(collectors=who):
-                return attrs.evolve(s, phase=Phase.COLLECT, collectors=who)
-            case Collected(seat=seat, plus=plus, minus=minus):
-                s = attrs.evolve(s, collectors=s.collectors[1:])
-                if s.options.beginner:
-                    pile = sort_cards([*_remove(s.plus[seat], minus), *plus])
-                    s = attrs.evolve(s, bank=sort_cards([*_remove(s.bank, plus), *minus]),
-                                     plus=_set(s.plus, seat, pile))
-                else:
-                    s = attrs.evolve(
-                        s, hands=_set(s.hands, seat, _remove(s.hands[seat], (*plus, *minus))),
-                        plus=_set(s.plus, seat, sort_cards([*s.plus[seat], *plus])),
-                        minus=_set(s.minus, seat, sort_cards([*s.minus[seat], *minus])))
-                if seat == s.current:
-                    s = attrs.evolve(s, productive=True, haul=((*s.haul[0], *plus), (*s.haul[1], *minus)))
-                return s
-            case Passed():
-                return attrs.evolve(s, collectors=s.collectors[1:])
-            case CardDrawn(seat=seat, card=card):
-                assert card is not None
-                return attrs.evolve(s, hands=_set(s.hands, seat, sort_cards([*s.hands[seat], card])),
-                                    deck=s.deck[1:])
-            case BasketsTaken(seat=seat, owners=owners):
-                return attrs.evolve(s, baskets=tuple(seat if o in owners else h for o, h in enumerate(s.baskets)))
-            case BasketRedeemed(owner=owner, holder=holder, plus=plus, minus=minus):
-                return attrs.evolve(
-                    s,
-                    plus=_set(_set(s.plus, owner, _remove(s.plus[owner], plus)), holder,
-                              sort_cards([*s.plus[holder], *plus])),
-                    minus=_set(_set(s.minus, owner, _remove(s.minus[owner], minus)), holder,
-                               sort_cards([*s.minus[holder], *minus])),
-                    baskets=_set(s.baskets, owner, owner))
-            case TurnEnded(next=nxt, idle=idle):
-                return attrs.evolve(
-                    s, phase=Phase.START, current=nxt, roll=0, turned=False, book_turns=0, gift_used=False,
-                    gift_offer=(), collectors=(), jumped=(), productive=False, haul=((), ()), idle=idle)
-            case GameEnded(reason=reason):
-                return attrs.evolve(s, phase=Phase.OVER, end_reason=reason)
-        raise TypeError(f"gophers cannot fold {event!r}")
+        for before, done, after in self._folds:
+            if done is event and before is state:
+                return after
+        return self.fold(state, event)
+
+    def fold(self, state: State, event: Event) -> State:
+        """Fold one event into the state (see :mod:`.fold`)."""
+        return fold(state, event)
 
     # -- outcome -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -554,34 +602,18 @@ class Gophers(Game[State, GophersOptions]):
         winners = tuple(s for s in range(state.seats) if ranks[s] == best)
         return Outcome(winners, scores, state.end_reason)
 
-    # -- views, text, bots --------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> _view.View:
-        """What ``seat`` may know (see :mod:`.view`)."""
-        return _view.view(state, seat)
 
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """Hide other seats' cards and the deck order (see :mod:`.view`)."""
-        return _view.redact(event, seat)
-
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """Re-deal every card ``seat`` cannot see (see :mod:`.view`)."""
-        return _view.determinize(state, seat, rng)
-
-    def render(self, state: State, seat: int | None = None) -> str:
-        """Draw the open spread, the pawns, the labels and the piles (see :mod:`.render`)."""
-        return _render.render(state, seat)
-
-    def describe(self, command: Command) -> str:
-        """A short text for a command, e.g. ``collect A9 - A2``."""
-        return _render.describe(command)
-
-    def bots(self) -> Mapping[str, Any]:
-        """``random`` and ``heuristic`` bot factories."""
-        from meeple.engine import RandomBot
-
-        from .bot import HeuristicBot
-
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
-
-
-GAME = Gophers()
+#: Each command's phases and rule (see :meth:`GophersRules.decide`).
+_RULES: dict[type[Command], tuple[tuple[Phase, ...], Callable[..., None]]] = {
+    Roll: ((Phase.START,), GophersRules._on_roll),
+    Move: ((Phase.MOVE,), GophersRules._on_move),
+    Add: ((Phase.COLLECT,), GophersRules._on_lay),
+    Subtract: ((Phase.COLLECT,), GophersRules._on_lay),
+    Collect: ((Phase.COLLECT,), GophersRules._on_collect),
+    Pass: ((Phase.COLLECT,), GophersRules._on_pass),
+    Dig: ((Phase.START, Phase.MOVE), GophersRules._on_dig),
+    TakeGift: ((Phase.GIFT,), GophersRules._on_take_gift),
+    Place: ((Phase.PLACE,), GophersRules._on_place),
+    Deal: ((Phase.DEAL,), GophersRules._on_deal),
+    OpenBook: ((Phase.OPEN,), GophersRules._on_open),
+}

@@ -1,29 +1,42 @@
 """What each seat may know: views, redacted events, and determinization.
 
 Secret: every hand but your own, the order (and so the contents) of the
-deck, the gift cards offered to somebody else and the two cards they return
-to the bottom. Public: the open spread, the pawns, every pile (collected cards
-are shown to prove the sum), hand and deck sizes, baskets, the beginner bank.
+deck, the gift cards offered to somebody else and the cards they put back
+under the deck. Public: the open spread, the pawns, every pile (collected
+cards are shown to prove the sum), the cards being laid for a collection,
+hand and deck sizes, baskets, the beginner bank.
+
+A seat also knows the cards it put under the deck after its own gift, and
+where they go from there (see :mod:`.state`); its view lists them
+(``known_deck``, ``known_hands``, the known cards of another seat's
+``gift_offer``) and :func:`determinize` keeps them in place.
 """
 
 from __future__ import annotations
+
+from itertools import compress
 
 import attrs
 
 from meeple.engine import Event, Rng
 
-from .data import Card, sort_cards
+from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import Variant
-from .state import Phase, State
+from .state import Cards, Phase, State, builder
 
 
 @attrs.frozen
 class View:
     """One seat's knowledge of the match (``seat`` None: a spectator, who sees no hand).
 
-    Per-seat tuples are indexed by seat; ``hand`` is the viewer's own hand and
-    ``gift_offer`` the cards offered to the viewer (empty unless it is choosing).
+    Per-seat tuples are indexed by seat. ``hand`` is the viewer's own hand;
+    ``known_hands[s]`` the cards of seat ``s``'s hand the viewer knows;
+    ``known_deck`` the deck cards it knows, as (place from the top, card);
+    ``gift_offer`` the gift cards on show, as far as the viewer knows them
+    (all of them for the mover, None for a card it has not seen).
+    ``collectors`` are the seats still to be asked to collect, the first
+    of them laying ``laid`` (added, subtracted).
     """
 
     seat: int | None
@@ -35,15 +48,17 @@ class View:
     positions: tuple[int, ...]
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
+    known_hands: tuple[tuple[Card, ...], ...]
     deck_size: int
+    known_deck: tuple[tuple[int, Card], ...]
     plus: tuple[tuple[Card, ...], ...]
     minus: tuple[tuple[Card, ...], ...]
     bank: tuple[Card, ...]
     own_digs: tuple[int, ...]
     baskets: tuple[int, ...]
-    gift_offer: tuple[Card, ...]
-    gift_size: int
+    gift_offer: tuple[Card | None, ...]
     collectors: tuple[int, ...]
+    laid: tuple[tuple[Card, ...], tuple[Card, ...]]
     turned: bool
     jumped: tuple[int, ...]
     productive: bool
@@ -51,38 +66,38 @@ class View:
     end_reason: str
 
 
+_new_view = builder(View)
+
+
+def _knows(mask: int, seat: int | None) -> bool:
+    return seat is not None and bool(mask >> seat & 1)
+
+
 def view(state: State, seat: int | None) -> View:
     """Return what ``seat`` may know of ``state``."""
-    from .rules import score  # rules imports this module
-
-    n = state.seats if state.hands else 0
-    mine = state.hands[seat] if seat is not None and seat < len(state.hands) else ()
-    offer = state.gift_offer if seat is not None and seat == state.current else ()
-    return View(
-        seat=seat,
-        variant=state.options.variant,
-        phase=state.phase,
-        spread=state.spread,
-        current=state.current,
-        roll=state.roll,
-        positions=state.positions,
-        hand=mine,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        deck_size=len(state.deck),
-        plus=state.plus,
-        minus=state.minus,
-        bank=state.bank,
-        own_digs=state.own_digs,
-        baskets=state.baskets,
-        gift_offer=offer,
-        gift_size=len(state.gift_offer),
-        collectors=state.collectors,
-        turned=state.turned,
-        jumped=state.jumped,
-        productive=state.productive,
-        scores=tuple(score(state, s) for s in range(n)),
-        end_reason=state.end_reason,
-    )
+    cards, table, turn = state.cards, state.table, state.turn
+    hands = cards.hands
+    n = state.seats if hands else 0
+    mine = hands[seat] if seat is not None and seat < len(hands) else ()
+    offer: tuple[Card | None, ...] = turn.offer
+    if offer and (seat is None or seat != state.current):
+        offer = tuple(c if _knows(m, seat) else None for c, m in zip(offer, turn.offer_seen))
+    known_hands: tuple[tuple[Card, ...], ...] = ((),) * n
+    known_deck: tuple[tuple[int, Card], ...] = ()
+    if seat is not None:
+        bit = 1 << seat
+        if any(map(any, cards.seen)):
+            known_hands = tuple(
+                () if s == seat or not any(seen) else tuple([c for c, m in zip(hand, seen) if m & bit])
+                for s, (hand, seen) in enumerate(zip(hands, cards.seen)))
+        deck_seen = cards.deck_seen
+        if any(deck_seen):
+            deck = cards.deck
+            known_deck = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
+    return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
+                mine, tuple(map(len, hands)), known_hands, len(cards.deck), known_deck, table.plus, table.minus,
+                table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
+                turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason)
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
@@ -92,34 +107,68 @@ def redact(event: Event, seat: int | None) -> Event | None:
             return Dealt(None, tuple(h if s == seat else None for s, h in enumerate(hands)))
         case GiftOffered(seat=owner) if owner != seat:
             return GiftOffered(owner, None)
-        case GiftTaken(seat=owner, card=card) if owner != seat:
-            return GiftTaken(owner, card, None)
+        case GiftTaken(seat=owner, card=card, index=index) if owner != seat:
+            return GiftTaken(owner, card, index, None)
         case CardDrawn(seat=owner) if owner != seat:
             return CardDrawn(owner, None)
     return event
 
 
 def determinize(state: State, seat: int | None, rng: Rng) -> State:
-    """Re-deal every card ``seat`` cannot see: other hands, the deck, another seat's gift offer.
+    """Re-deal every card ``seat`` cannot know: the rest of other hands, the deck, another seat's gift offer.
 
-    Sizes stay as they are, so ``view(determinize(s, seat, rng), seat) == view(s, seat)``.
+    Cards the seat knows stay where they are (its hand, the cards it put
+    under the deck and where they went since); sizes and who knows which
+    place stay too, so ``view(determinize(s, seat, rng), seat) == view(s, seat)``.
+    The beginner rules hide nothing: the state comes back as it is.
+
+    >>> import meeple
+    >>> m = meeple.Match.start("gophers", seats=2, seed=1)
+    >>> other = determinize(m.state, 0, Rng(5))
+    >>> other.hands[0] == m.state.hands[0], other.hands[1] == m.state.hands[1]
+    (True, False)
     """
     if state.options.variant is Variant.BEGINNER or not state.hands:
         return state
-    others = [s for s in range(state.seats) if s != seat]
+    turn, c = state.turn, state.cards
+    bit = 0 if seat is None else 1 << seat
     hide_offer = state.phase is Phase.GIFT and seat != state.current
-    pool: list[Card] = list(state.deck)
+    # the cards to deal again: each place the seat does not know
+    plain_deck = not any(c.deck_seen)
+    unknown = range(len(c.deck)) if plain_deck else [i for i, m in enumerate(c.deck_seen) if not m & bit]
+    pool = [c.deck[i] for i in unknown]
+    others = [s for s in range(state.seats) if s != seat]
     for s in others:
-        pool.extend(state.hands[s])
+        seen = c.seen[s]
+        if any(seen):
+            pool.extend(card for card, m in zip(c.hands[s], seen) if not m & bit)
+        else:
+            pool.extend(c.hands[s])
     if hide_offer:
-        pool.extend(state.gift_offer)
-    cards = list(rng.shuffled(pool))
-    hands = list(state.hands)
+        pool.extend(card for card, m in zip(turn.offer, turn.offer_seen) if not m & bit)
+    dealt = rng.shuffled(pool)
+    n = len(unknown)
+    if plain_deck:
+        deck = tuple(dealt[:n])
+    else:
+        placed = list(c.deck)
+        for i, card in zip(unknown, dealt):
+            placed[i] = card
+        deck = tuple(placed)
+    cards = iter(dealt[n:])
+    hands, seens = list(c.hands), list(c.seen)
     for s in others:
-        k = len(state.hands[s])
-        hands[s], cards = sort_cards(cards[:k]), cards[k:]
-    offer = state.gift_offer
+        seen = c.seen[s]
+        if any(seen):  # cards known to somebody keep their masks: they move with their places
+            held = [(card if m & bit else next(cards), m) for card, m in zip(c.hands[s], seen)]
+            held.sort(key=lambda cm: (RANK[cm[0]], cm[1]))
+            hands[s] = tuple(card for card, _ in held)
+            seens[s] = tuple(m for _, m in held)
+        else:
+            hands[s] = sort_cards([next(cards) for _ in seen])
+    offer = turn.offer
     if hide_offer:
-        k = len(offer)
-        offer, cards = tuple(cards[:k]), cards[k:]
-    return attrs.evolve(state, hands=tuple(hands), deck=tuple(cards), gift_offer=offer)
+        offer = tuple(card if m & bit else next(cards) for card, m in zip(turn.offer, turn.offer_seen))
+    return attrs.evolve(state, cards=Cards(tuple(hands), tuple(seens), deck, c.deck_seen),
+                        turn=attrs.evolve(turn, offer=offer) if hide_offer else turn)
+

@@ -20,32 +20,12 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
-from .data import Spread
+from .data import Spread, spread
 
 #: A walk's outcome: the hole it ends on and the seats whose pawns it jumped (sorted).
 Walk = tuple[int, tuple[int, ...]]
-
-
-def _hops(sp: Spread, here: int, visited: frozenset[int], pawns: Mapping[int, int]) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """Yield one step from ``here``: (landing hole, seats jumped, holes passed)."""
-    for n in sp.neighbours[here]:
-        if n in visited:
-            continue
-        if n not in pawns:
-            yield n, (), (n,)
-            continue
-        stack: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = [(n, (pawns[n],), (n,))]
-        while stack:
-            cur, seats, path = stack.pop()
-            for m in sp.neighbours[cur]:
-                if m in visited or m in path:
-                    continue
-                if m in pawns:
-                    stack.append((m, (*seats, pawns[m]), (*path, m)))
-                else:
-                    yield m, seats, (*path, m)
 
 
 def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> frozenset[Walk]:
@@ -53,19 +33,55 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 
     ``pawns`` maps each hole holding another player's pawn to that seat (the
     walker's own pawn is not in it). See the module docstring for the rules.
+    Holes visited and seats jumped are kept as bit masks.
     """
-    by_length: list[set[Walk]] = [set() for _ in range(steps + 1)]
-    by_length[0].add((start, ()))
+    nbrs = sp.neighbours
+    occupied = 0
+    for h in pawns:
+        occupied |= 1 << h
+    by_length: list[set[tuple[int, int]]] = [set() for _ in range(steps + 1)]
 
-    def dfs(here: int, k: int, visited: frozenset[int], jumped: tuple[int, ...]) -> None:
-        by_length[k].add((here, tuple(sorted(jumped))))
+    def dfs(here: int, k: int, visited: int, jumped: int) -> None:
+        by_length[k].add((here, jumped))
         if k == steps:
             return
-        for land, seats, path in _hops(sp, here, visited, pawns):
-            dfs(land, k + 1, visited.union(path), (*jumped, *seats))
+        for n in nbrs[here]:
+            bit = 1 << n
+            if visited & bit:
+                continue
+            if not occupied & bit:
+                dfs(n, k + 1, visited | bit, jumped)
+                continue
+            # a jump: through this pawn and any pawns joined to it, to the first free hole
+            stack = [(n, visited | bit, jumped | 1 << pawns[n])]
+            while stack:
+                cur, passed, seats = stack.pop()
+                for m in nbrs[cur]:
+                    mb = 1 << m
+                    if passed & mb:
+                        continue
+                    if occupied & mb:
+                        stack.append((m, passed | mb, seats | 1 << pawns[m]))
+                    else:
+                        dfs(m, k + 1, passed | mb, seats)
 
-    dfs(start, 0, frozenset((start,)), ())
+    dfs(start, 0, 1 << start, 0)
     for k in range(steps, -1, -1):
         if by_length[k]:
-            return frozenset(by_length[k])
+            return frozenset((h, _SEATS[j]) for h, j in by_length[k])
     return frozenset()  # pragma: no cover - length 0 always holds the start
+
+
+#: The sorted seats of each bit mask of seats.
+_SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
+
+
+def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Walk, ...]:
+    """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
+
+    (The rules remember the walks of recent positions, see ``rules.legal_moves``.)
+
+    >>> walk_outcomes(1, 0, 1, ())
+    ((1, ()), (5, ()))
+    """
+    return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))

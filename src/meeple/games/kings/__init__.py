@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .data import CARDS, MINE_SIDES, Card, Mine, People
-from .rules import INFO, KingsGame, beats
+from .game import GAME, INFO, KingsGame
+from .rules import beats
 from .state import KingsOptions, MineSlot, Phase, State
 from .view import KingsView, MineView
-
-#: The game object the registry loads (``meeple.Match.start("kings", ...)``).
-GAME = KingsGame()
 
 __all__ = [
     "CARDS", "GAME", "INFO", "MINE_SIDES", "Card", "DrawCamp", "DrawDeck", "KingsGame", "KingsOptions",

@@ -21,6 +21,10 @@ from .view import KingsView, MineView
 class HeuristicBot:
     """Greedy bot: develops its mines, captures good ones, hands bad ones away.
 
+    On a mine that needs an overseer it keeps the workers under a squad of
+    its own people that it holds, and it is wary of capturing such a mine
+    with no likely overseer in hand.
+
     >>> import meeple
     >>> from meeple.games.kings.bot import HeuristicBot
     >>> m = meeple.Match.start("kings", seats=2, seed=3)
@@ -31,10 +35,17 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
+        # worked out once per decision, for every command scored in it
+        self._mines: dict[int, MineView] = {}
+        self._overseers: list[int] = []
+        self._prospects: dict[int, float] = {}
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return the legal command with the best score."""
         assert isinstance(view, KingsView)
+        self._mines = {m.number: m for m in view.mines}
+        self._overseers = _overseers(view, seat)
+        self._prospects = {}
         best: list[Command] = []
         best_score = float("-inf")
         for cmd in legal:
@@ -65,23 +76,47 @@ class HeuristicBot:
         lead = v.scores[seat] - max(s for i, s in enumerate(v.scores) if i != seat)
         return -0.3 * lead
 
+    def _prospect(self, v: KingsView, mine: MineView) -> float:
+        found = self._prospects.get(mine.number)
+        if found is None:
+            found = self._prospects[mine.number] = _prospect(v, mine.mine)
+        return found
+
     def _play(self, v: KingsView, cmd: Play, seat: int) -> float:
-        mine = next(m for m in v.mines if m.number == cmd.mine)
+        mine = self._mines[cmd.mine]
         card = CARDS[cmd.card]
         waste = _waste(mine, cmd.card)
         if mine.owner == seat:
             if len(mine.stack) + 1 == mine.mine.depth + (1 if mine.mine.overseer else 0):
                 return 20.0 + 2.0 * mine.mine.value - 0.1 * waste
-            return 6.0 + mine.mine.value / (mine.mine.depth + 1) - 0.3 * waste
+            score = 6.0 + mine.mine.value / (mine.mine.depth + 1) - 0.3 * waste
+            overseers = self._overseers
+            if mine.mine.overseer and overseers and not any(beats(s, card.strength) for s in overseers):
+                score -= 3.0  # keep the top under an overseer in hand
+            return score
         # a central mine
         if len(mine.stack) + 1 >= mine.mine.defence:
             owner = v.peoples.index(card.people) if card.people in v.peoples else seat
-            worth = _prospect(v, mine.mine)
+            worth = self._prospect(v, mine)
             if owner == seat:
+                if mine.mine.overseer and worth > 0:
+                    others = [s for c, s in zip(v.hand, _strengths(v.hand)) if c != cmd.card and CARDS[c].people is v.peoples[seat]]
+                    if max(others, default=-1) < 2 + mine.mine.depth:
+                        worth *= 0.3  # no squad of our own in hand that is likely to beat the top workers
                 return 4.0 + worth - 0.1 * waste
             return -worth * 1.5 - 0.1 * waste
         # putting a squad on a mine that someone else will finish
-        return -0.5 - 0.2 * waste - 0.3 * max(0.0, _prospect(v, mine.mine))
+        return -0.5 - 0.2 * waste - 0.3 * max(0.0, self._prospect(v, mine))
+
+
+def _strengths(cards: Sequence[int]) -> list[int]:
+    return [CARDS[c].strength for c in cards]
+
+
+def _overseers(v: KingsView, seat: int) -> list[int]:
+    """The strengths of the squads of the seat's own people in its hand (its possible overseers)."""
+    own = v.peoples[seat]
+    return [CARDS[c].strength for c in v.hand if CARDS[c].people is own]
 
 
 def _waste(mine: MineView, card: int) -> float:

@@ -2,6 +2,11 @@
 
 A turn is two commands: :class:`Play` (or :class:`Retreat` when no squad can
 be played), then :class:`DrawDeck` or :class:`DrawCamp`.
+
+No command carries a secret: a squad is played or retreated face up (its
+event names it to everybody), a camp pile is public and a deck draw names no
+card. Every class declares so (``secret = ()``), and the test suite checks
+that the command a seat is shown says nothing its redacted events do not.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ class SetUp(Command):
     """The engine deals the King cards, shuffles the deck and lays out the table."""
 
     tag: ClassVar[str] = "setup"
+    secret: ClassVar[tuple[str, ...]] = ()
 
 
 @attrs.frozen
@@ -35,15 +41,21 @@ class Play(Command):
     """
 
     tag: ClassVar[str] = "play"
+    secret: ClassVar[tuple[str, ...]] = ()  # the squad goes face up onto the mine
     card: int
     mine: int
 
 
 @attrs.frozen
 class Retreat(Command):
-    """With no legal play, put squad ``card`` from hand on its people's camp pile."""
+    """With no legal play, show your hand and put squad ``card`` from it on its people's camp pile.
+
+    Showing the hand proves that no squad in it can be played; the rest of
+    the hand stays known to everybody until played (``Retreated.hand``).
+    """
 
     tag: ClassVar[str] = "retreat"
+    secret: ClassVar[tuple[str, ...]] = ()  # the squad goes face up onto the camp
     card: int
 
 
@@ -57,6 +69,7 @@ class DrawDeck(Command):
     """
 
     tag: ClassVar[str] = "draw_deck"
+    secret: ClassVar[tuple[str, ...]] = ()
 
 
 @attrs.frozen
@@ -64,4 +77,5 @@ class DrawCamp(Command):
     """Draw the top squad of the camp pile of ``people`` into hand."""
 
     tag: ClassVar[str] = "draw_camp"
+    secret: ClassVar[tuple[str, ...]] = ()  # the camp piles are public
     people: People

@@ -10,18 +10,19 @@ the list is designed here (``docs/rules/kings.md``, "The cards"):
 * which mine side is printed on which squad is rotated by three places per
   people, so a mine side seen on the back of a card (the deck's top card, the
   backs of an opponent's hand) narrows its squad side down to four different
-  strengths, one per people (eight cards for the one mine side printed
+  strengths, one per people (eight cards for the three mine sides printed
   twice), never to a single card.
 
 >>> len(CARDS), CARDS[0].people, CARDS[0].strength
 (80, <People.ORCS: 'orcs'>, 0)
 >>> sum(m.value for m in MINE_SIDES)
-71
+63
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 import attrs
 
@@ -36,12 +37,28 @@ TOP_STRENGTH = 9
 
 
 class People(enum.Enum):
-    """The four peoples; each player is the king of one (its King card)."""
+    """The four peoples; each player is the king of one (its King card).
 
-    ORCS = "orcs"
-    GOBLINS = "goblins"
-    DWARVES = "dwarves"
-    GIANTS = "giants"
+    ``index`` is the people's place in :data:`PEOPLES`: its cards are ids
+    ``20 * index`` to ``20 * index + 19``, and its camp pile is
+    ``camp[index]``.
+
+    >>> People("dwarves").index
+    2
+    """
+
+    index: int
+
+    def __new__(cls, value: str, index: int) -> People:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.index = index
+        return member
+
+    ORCS = "orcs", 0
+    GOBLINS = "goblins", 1
+    DWARVES = "dwarves", 2
+    GIANTS = "giants", 3
 
 
 #: The peoples in card-id order (cards 0-19 are orcs, 20-39 goblins, ...).
@@ -91,8 +108,8 @@ def mine_value(defence: int, depth: int, overseer: bool) -> int:
     deck runs out, and then it costs its value), plus one for defence 3 (three
     squads to take it: it is taken late and by whoever plays the last squad).
 
-    >>> mine_value(defence=3, depth=4, overseer=True)
-    7
+    >>> mine_value(defence=1, depth=3, overseer=True)
+    5
     """
     return depth + int(overseer) + int(depth >= 3) + int(defence == 3)
 
@@ -101,31 +118,36 @@ def _mine(defence: int, depth: int, overseer: bool = False) -> Mine:
     return Mine(mine_value(defence, depth, overseer), defence, depth, overseer)
 
 
-#: The 20 mine sides every people carries, one per card: five of depth 1,
-#: six of depth 2, five of depth 3 and four of depth 4; defence 1, 2, 3 on
-#: six, eight and six of them; eight need an overseer. Listed so that the two
-#: cards of one strength (index i and i + 10) carry unlike mines.
+#: The 20 mine sides every people carries, one per card: six of depth 1,
+#: seven of depth 2, five of depth 3 and two of depth 4; defence 1, 2, 3 on
+#: six, eight and six of them; seven need an overseer. An overseer must beat
+#: the top worker, and the workers climb under the ordering rule, so an
+#: overseer sits only on shallow mines (depth 1-2, where the top stays low)
+#: and on one depth-3 mine of defence 1 (taken at once, by the player who
+#: wants it); guarded mines (defence 3, taken late) are at most three deep.
+#: Listed so that the two cards of one strength (index i and i + 10) carry
+#: unlike mines.
 MINE_SIDES: tuple[Mine, ...] = (
     _mine(1, 1),
     _mine(2, 4),
     _mine(1, 2),
-    _mine(1, 3),
+    _mine(2, 3),
     _mine(3, 1),
     _mine(1, 2, overseer=True),
     _mine(3, 3),
     _mine(1, 1, overseer=True),
-    _mine(1, 4, overseer=True),
+    _mine(1, 4),
     _mine(2, 2),
     _mine(2, 1),
     _mine(2, 3),
     _mine(3, 2),
-    _mine(3, 4),
+    _mine(3, 3),
     _mine(2, 1, overseer=True),
     _mine(2, 2, overseer=True),
-    _mine(2, 3, overseer=True),
+    _mine(1, 3, overseer=True),
     _mine(2, 2),
-    _mine(3, 4, overseer=True),
-    _mine(3, 3, overseer=True),
+    _mine(3, 2, overseer=True),
+    _mine(3, 1, overseer=True),
 )
 
 #: Places the mine sides are rotated by from one people to the next.
@@ -144,3 +166,21 @@ def _build_cards() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _build_cards()
 #: Number of cards in the game.
 DECK_SIZE = len(CARDS)
+
+
+def _mine_key(m: Mine) -> tuple[int, int, int, bool]:
+    return (m.value, m.defence, m.depth, m.overseer)
+
+
+#: Every card's place in the order of mine sides (by value, defence, depth, overseer), and its side.
+_BACK_RANK = tuple(sorted({_mine_key(m) for m in MINE_SIDES}).index(_mine_key(c.mine)) for c in CARDS)
+_BACK = tuple(c.mine for c in CARDS)
+
+
+def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
+    """The mine sides of ``cards``, sorted by value, defence, depth, overseer (what the table sees of a hand).
+
+    >>> [m.label() for m in backs([0, 1])]
+    ['1pt def1 dep1', '5pt def2 dep4']
+    """
+    return tuple([_BACK[c] for c in sorted(cards, key=_BACK_RANK.__getitem__)])

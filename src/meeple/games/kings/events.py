@@ -98,11 +98,17 @@ class MineDeveloped(Event):
 
 @attrs.frozen
 class Retreated(Event):
-    """``seat`` could not play and put squad ``card`` on its people's camp pile."""
+    """``seat`` could not play: it showed its ``hand`` and put squad ``card`` from it on its people's camp pile.
+
+    The rest of the shown hand stays known to everybody until it is played
+    (the state's ``open_cards``): a public "I cannot play" says something of
+    a hand, so the hand is shown rather than left to be guessed at.
+    """
 
     tag: ClassVar[str] = "retreated"
     seat: int
     card: int
+    hand: tuple[int, ...]
 
 
 @attrs.frozen

@@ -1,8 +1,11 @@
-"""A text picture of the table: mines and their stacks, the camp, hands and scores."""
+"""Text for people: a picture of the table (mines and their stacks, the camp, hands, scores) and commands in words."""
 
 from __future__ import annotations
 
-from .data import CARDS, PEOPLES
+from meeple.engine import Command
+
+from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
+from .data import CARDS, DECK_SIZE, PEOPLES, People
 from .scoring import winners
 from .state import Phase, State
 from .view import view
@@ -47,7 +50,7 @@ def render(state: State, seat: int | None = None) -> str:
         else:
             lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
             if v.open_hands[s]:
-                lines.append("    taken from the camp: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
+                lines.append("    seen by all: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
     if v.phase is Phase.OVER:
         best = winners(state)
         names = " and ".join(f"seat {s} ({state.peoples[s].value})" for s in best)
@@ -57,3 +60,32 @@ def render(state: State, seat: int | None = None) -> str:
     else:
         lines.append(f"Seat {v.turn} plays a squad")
     return "\n".join(lines)
+
+
+def describe(command: Command) -> str:
+    """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``.
+
+    Kings commands carry no secret, but a field read as None (a redacted or
+    a hand-made command) is described without it.
+
+    >>> describe(Play(27, 3)), describe(Play(None, 3))  # type: ignore[arg-type]
+    ('play goblins 7 (card 27) on mine 3', 'play a squad on mine 3')
+    """
+    match command:
+        case Play(card=card, mine=mine):
+            squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
+            return f"play {squad} on mine {mine}" if mine is not None else f"play {squad}"
+        case Retreat(card=card):
+            squad = f"{CARDS[card].squad_label()} (card {card})" if _is_card(card) else "a squad"
+            return f"show the hand and retreat {squad} to the camp"
+        case DrawDeck():
+            return "draw from the deck"
+        case DrawCamp(people=people):
+            return f"draw from the {people.value} camp pile" if isinstance(people, People) else "draw from a camp pile"
+        case SetUp():
+            return "set up the table"
+    return repr(command)
+
+
+def _is_card(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DECK_SIZE

@@ -1,22 +1,23 @@
 """The rules of Underground Kings: legal moves, decide, evolve and the end.
 
 Read top to bottom it follows the rulebook (``docs/rules/kings.md``):
-set-up, the ordering rule, where a squad may go, capture, work and
-development, drawing, the stuck hand, and the end of the game.
+the ordering rule, where a squad may go, capture, work and development,
+drawing, the stuck hand, and the end of the game. These are plain functions
+of the state; :mod:`.game` assembles them with the views, the text and the
+bots into the game object.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import bisect
+from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
-import attrs
+from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
-from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, RandomBot, Rng
-
-from . import view as _view
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, People
+from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, Card, People, backs
 from .events import (
     CampLaid,
     DeckShuffled,
@@ -34,20 +35,9 @@ from .events import (
 from .scoring import scores, winners
 from .state import KingsOptions, MineSlot, Phase, State
 
-INFO = GameInfo(
-    id="kings",
-    title="Underground Kings",
-    rules_version=1,
-    min_seats=2,
-    max_seats=4,
-    variants=("standard", "discard"),
-    summary="Send squads to capture mines, then work them with foreign prisoners.",
-)
-
-_VARIANTS: Mapping[str, dict[str, Any]] = {
-    "standard": {},
-    "discard": {"developed_cards": "discard"},
-}
+#: The phases, looked up once: on Python 3.11 an enum member looked up on its class costs
+#: several times a plain name, and the rules ask for them several times per command.
+_SETUP, _PLAY, _DRAW, _OVER = Phase.SETUP, Phase.PLAY, Phase.DRAW, Phase.OVER
 
 
 # -- the ordering rule and where a squad may go ------------------------------------
@@ -70,6 +60,56 @@ def beats(strength: int, top: int | None) -> bool:
 def top_strength(slot: MineSlot) -> int | None:
     """The strength of the top squad on a mine, or None if it holds none."""
     return CARDS[slot.stack[-1]].strength if slot.stack else None
+
+
+def _squads(allowed: Callable[[Card], bool]) -> tuple[frozenset[int], ...]:
+    """For every top (0-9, then 10 for an empty mine): the ids of the allowed squads that beat it."""
+    return tuple(
+        frozenset(c.id for c in CARDS if allowed(c) and beats(c.strength, None if top == 10 else top))
+        for top in range(TOP_STRENGTH + 2)
+    )
+
+
+#: What a mine takes, by the strength of its top squad (index 10: an empty mine), as sets of card
+#: ids worked out once from the ordering rule: any squad (a central mine), the squads foreign to a
+#: people (the workers of its king's mines), the squads of a people (their overseers).
+_ANY = _squads(lambda c: True)
+_FOREIGN = tuple(_squads(lambda c, p=p: c.people is not p) for p in PEOPLES)  # type: ignore[misc]
+_OWN = tuple(_squads(lambda c, p=p: c.people is p) for p in PEOPLES)  # type: ignore[misc]
+_NOTHING: frozenset[int] = frozenset()
+#: The index of an empty mine in those tables, and every card's strength and mine side by id.
+_EMPTY = TOP_STRENGTH + 1
+_STRENGTH = tuple(c.strength for c in CARDS)
+_MINE = tuple(c.mine for c in CARDS)
+
+
+def takes(state: State, seat: int, slot: MineSlot) -> frozenset[int]:
+    """The cards ``seat`` may play onto ``slot`` now (whether in its hand or not).
+
+    A central mine takes any squad, an own mine foreign workers until its
+    depth is reached, then, if it needs one, an overseer of the owner's own
+    people; another player's mine takes nothing. The ordering rule holds
+    everywhere. :func:`play_problem` says in words why a card is not among them.
+    """
+    own = state.peoples[seat].index
+    return _takes(slot, seat, _FOREIGN[own], _OWN[own])
+
+
+def _takes(
+    slot: MineSlot, seat: int, workers: tuple[frozenset[int], ...], overseers: tuple[frozenset[int], ...]
+) -> frozenset[int]:
+    stack = slot.stack
+    top = _STRENGTH[stack[-1]] if stack else _EMPTY
+    if slot.owner is None:
+        return _ANY[top]
+    if slot.owner != seat:
+        return _NOTHING
+    mine = _MINE[slot.card]
+    if len(stack) < mine.depth:
+        return workers[top]
+    if mine.overseer and len(stack) == mine.depth:
+        return overseers[top]
+    return _NOTHING
 
 
 def play_problem(state: State, seat: int, card: int, slot: MineSlot) -> str | None:
@@ -103,10 +143,41 @@ def play_problem(state: State, seat: int, card: int, slot: MineSlot) -> str | No
 
 def playable(state: State, seat: int) -> tuple[tuple[int, int], ...]:
     """Every (card, mine number) pair ``seat`` may play now, in hand then mine order."""
-    targets = [m for m in state.mines if m.owner is None or m.owner == seat]
-    return tuple(
-        (card, m.number) for card in state.hands[seat] for m in targets if play_problem(state, seat, card, m) is None
-    )
+    return tuple((play.card, play.mine) for play in _plays(state, seat))
+
+
+def _plays(state: State, seat: int) -> list[Play]:
+    """Every play ``seat`` may make now, in hand then mine order (the commands themselves)."""
+    own = state.peoples[seat].index
+    workers, overseers = _FOREIGN[own], _OWN[own]
+    targets = []
+    for m in state.mines:
+        owner = m.owner
+        if owner is None:
+            allowed = _ANY[_STRENGTH[m.stack[-1]] if m.stack else _EMPTY]
+        elif owner == seat:
+            allowed = _takes(m, seat, workers, overseers)
+        else:
+            continue
+        if allowed:
+            number = m.number
+            targets.append((allowed, _PLAYS_ONTO[number] if number < len(_PLAYS_ONTO) else _plays_onto(number)))
+    return [plays[card] for card in state.hands[seat] for allowed, plays in targets if card in allowed]
+
+
+#: The commands a player may be offered, made once and shared (they are frozen): the plays onto
+#: each mine number by card (made when that mine is first offered), the retreats by card, the draws.
+_PLAYS_ONTO: list[tuple[Play, ...]] = []
+_RETREATS = tuple(Retreat(card) for card in range(DECK_SIZE))
+_DRAW_DECK = DrawDeck()
+_DRAW_CAMP = tuple(DrawCamp(p) for p in PEOPLES)
+
+
+def _plays_onto(number: int) -> tuple[Play, ...]:
+    while len(_PLAYS_ONTO) <= number:
+        n = len(_PLAYS_ONTO)
+        _PLAYS_ONTO.append(tuple(Play(card, n) for card in range(DECK_SIZE)))
+    return _PLAYS_ONTO[number]
 
 
 def capturer(state: State, seat: int, card: int) -> int:
@@ -119,365 +190,340 @@ def capturer(state: State, seat: int, card: int) -> int:
     return seat if owner is None else owner
 
 
-def developed_after(slot: MineSlot, card: int) -> bool:
-    """True if playing ``card`` onto the owned ``slot`` develops it.
-
-    A mine is developed at its depth in workers, or, if it needs an overseer,
-    when that overseer is played on top of them.
-    """
-    mine = CARDS[slot.card].mine
-    return len(slot.stack) + 1 == mine.depth + (1 if mine.overseer else 0)
+# -- the turn ----------------------------------------------------------------------------
 
 
-# -- the game --------------------------------------------------------------------------
+def initial_state(seats: int, options: KingsOptions) -> State:
+    """The empty table; the engine's :class:`SetUp` deals it."""
+    return State(seats=seats, options=options)
 
 
-class KingsGame(Game[State, KingsOptions]):
-    """Underground Kings (Kings Under Mountains) on the meeple protocol.
-
-    >>> import meeple
-    >>> m = meeple.Match.start("kings", seats=2, seed=1)
-    >>> m.to_act, len(m.view(0).hand)
-    ((0,), 6)
-    """
-
-    info = INFO
-    options_type = KingsOptions
-    state_type = State
-    view_type = _view.KingsView
-    commands = (SetUp, Play, Retreat, DrawDeck, DrawCamp)
-    events = (
-        KingsDealt,
-        DeckShuffled,
-        MineTurned,
-        CampLaid,
-        HandDealt,
-        SquadPlayed,
-        MineCaptured,
-        MineDeveloped,
-        Retreated,
-        DrewFromDeck,
-        DrewFromCamp,
-        GameEnded,
-    )
-
-    # -- turn structure ----------------------------------------------------------
-    def initial_state(self, seats: int, options: KingsOptions) -> State:
-        """The empty table; the engine's :class:`SetUp` deals it."""
-        return State(seats=seats, options=options)
-
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
-        if state.phase is Phase.SETUP:
-            return (ENGINE,)
-        if state.phase is Phase.OVER:
-            return ()
+def to_act(state: State) -> tuple[int, ...]:
+    """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
+    phase = state.phase
+    if phase is _PLAY or phase is _DRAW:
         return (state.turn,)
+    return (ENGINE,) if phase is _SETUP else ()
 
-    def auto_command(self, state: State) -> Command:
-        """The engine's only command: set up the table."""
-        return SetUp()
 
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every play (or, with none, every retreat), or every draw, for ``seat``."""
-        if state.phase not in (Phase.PLAY, Phase.DRAW) or seat != state.turn:
-            return ()
-        if state.phase is Phase.PLAY:
-            plays = playable(state, seat)
-            if plays:
-                return tuple(Play(card, mine) for card, mine in plays)
-            return tuple(Retreat(card) for card in state.hands[seat])
-        out: list[Command] = [DrawDeck()]
-        if not state.retreated:
-            out.extend(DrawCamp(p) for p, pile in zip(PEOPLES, state.camp) if pile)
-        return tuple(out)
+def legal_commands(state: State, seat: int) -> Sequence[Command]:
+    """Every play (or, with none, every retreat), or every draw, for ``seat``."""
+    if seat != state.turn:
+        return ()
+    phase = state.phase
+    if phase is _PLAY:
+        plays = _plays(state, seat)
+        if plays:
+            return tuple(plays)
+        return tuple([_RETREATS[card] for card in state.hands[seat]])
+    if phase is _DRAW:
+        if state.retreated:
+            return (_DRAW_DECK,)
+        return (_DRAW_DECK, *compress(_DRAW_CAMP, state.camp))  # the piles that hold a squad
+    return ()
 
-    # -- decide ---------------------------------------------------------------------
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (see the module docstring)."""
-        match command:
-            case SetUp():
-                if state.phase is not Phase.SETUP:
-                    raise self.illegal("the table is already set up", Code.WRONG_PHASE, command)
-                return self._set_up(state, rng)
-            case Play(card=card, mine=number):
-                self._expect(state, seat, Phase.PLAY, command)
-                self._check_card(state, seat, card, command)
-                slot = state.mine(number) if _is_int(number) else None
-                if slot is None:
-                    on_table = ", ".join(str(m.number) for m in state.mines)
-                    raise self.illegal(f"there is no mine {number!r} on the table; mines: {on_table}", Code.BAD_ARGUMENT, command)
-                problem = play_problem(state, seat, card, slot)
-                if problem is not None:
-                    raise self.illegal(problem, Code.RULE, command)
-                return self._play(state, seat, card, slot)
-            case Retreat(card=card):
-                self._expect(state, seat, Phase.PLAY, command)
-                self._check_card(state, seat, card, command)
-                if playable(state, seat):
-                    raise self.illegal("you can play a squad onto a mine, so you may not retreat", Code.RULE, command)
-                return (Retreated(seat, card),)
-            case DrawDeck():
-                self._expect(state, seat, Phase.DRAW, command)
-                return self._draw_deck(state, seat)
-            case DrawCamp(people=people):
-                self._expect(state, seat, Phase.DRAW, command)
-                if not isinstance(people, People):
-                    raise self.illegal(f"{people!r} is not a people", Code.BAD_ARGUMENT, command)
-                if state.retreated:
-                    raise self.illegal("after a retreat you must draw from the deck", Code.RULE, command)
-                pile = state.camp[PEOPLES.index(people)]
-                if not pile:
-                    raise self.illegal(f"the {people.value} camp pile is empty; draw from the deck or another pile", Code.RULE, command)
-                return (DrewFromCamp(seat, people, pile[-1]),)
-        raise self.illegal(f"unknown command {command!r}", Code.UNKNOWN_COMMAND, command)
 
-    def _expect(self, state: State, seat: int, phase: Phase, command: Command) -> None:
-        if state.phase is not phase or seat != state.turn:
-            step = "play a squad (or retreat)" if state.phase is Phase.PLAY else "draw a card"
-            raise self.illegal(f"now is not the time for that: seat {state.turn} must {step}", Code.WRONG_PHASE, command)
+# -- decide -----------------------------------------------------------------------------------
 
-    def _check_card(self, state: State, seat: int, card: object, command: Command) -> None:
-        hand = state.hands[seat]
-        if not _is_int(card) or card not in hand:
-            raise self.illegal(f"card {card!r} is not in your hand; your hand: {list(hand)}", Code.NOT_IN_HAND, command)
 
-    def _set_up(self, state: State, rng: Rng) -> tuple[Event, ...]:
-        peoples = rng.shuffled(PEOPLES)[: state.seats]
-        order = rng.shuffled(range(DECK_SIZE))
-        events: list[Event] = [KingsDealt(peoples), DeckShuffled(order)]
-        for i in range(CENTRAL_MINES):
-            events.append(MineTurned(i, order[i], CARDS[order[i]].mine))
-        pos = CENTRAL_MINES
-        events.append(CampLaid(order[pos : pos + CAMP_START]))
-        pos += CAMP_START
-        for s in range(state.seats):
-            cards = tuple(sorted(order[pos : pos + HAND_SIZE]))
-            events.append(HandDealt(s, cards, _view.backs(cards)))
-            pos += HAND_SIZE
-        return tuple(events)
+def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Check ``command`` by ``seat`` against the rules and return its events, or raise :class:`IllegalCommand`."""
+    step = _DECIDE.get(type(command))
+    if step is None:
+        raise IllegalCommand(Code.UNKNOWN_COMMAND, f"unknown command {command!r}", command)
+    return step(state, seat, command, rng)
 
-    def _play(self, state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
-        events: list[Event] = [SquadPlayed(seat, card, slot.number)]
-        mine = CARDS[slot.card].mine
-        squads = (*slot.stack, card)
-        if slot.owner is None:
-            if len(squads) >= mine.defence:
-                events.append(MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, squads))
-                top = state.deck[0]
-                events.append(MineTurned(state.next_number, top, CARDS[top].mine))
-                if len(state.deck) == 1:
-                    events.append(GameEnded("the last card of the deck was turned up as a new mine"))
-        elif developed_after(slot, card):
-            events.append(MineDeveloped(seat, slot.number, mine.value, squads))
-        return tuple(events)
 
-    def _draw_deck(self, state: State, seat: int) -> tuple[Event, ...]:
+def _decide_set_up(state: State, seat: int, command: SetUp, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _SETUP:
+        raise IllegalCommand(Code.WRONG_PHASE, "the table is already set up", command)
+    return _set_up(state, rng)
+
+
+def _decide_play(state: State, seat: int, command: Play, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _PLAY or seat != state.turn:
+        raise _wrong_time(state, command)
+    card, number = command.card, command.mine
+    if type(card) is not int or card not in state.hands[seat]:
+        raise _not_in_hand(state, seat, card, command)
+    i = state.mine_index(number) if type(number) is int else None
+    if i is None:
+        on_table = ", ".join(str(m.number) for m in state.mines)
+        raise IllegalCommand(Code.BAD_ARGUMENT, f"there is no mine {number!r} on the table; mines: {on_table}", command)
+    slot = state.mines[i]
+    own = state.peoples[seat].index
+    if card not in _takes(slot, seat, _FOREIGN[own], _OWN[own]):
+        problem = play_problem(state, seat, card, slot) or f"mine {slot.number} takes no squad now"
+        raise IllegalCommand(Code.RULE, problem, command)
+    return _play(state, seat, card, slot)
+
+
+def _decide_retreat(state: State, seat: int, command: Retreat, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _PLAY or seat != state.turn:
+        raise _wrong_time(state, command)
+    card = command.card
+    if type(card) is not int or card not in state.hands[seat]:
+        raise _not_in_hand(state, seat, card, command)
+    if _plays(state, seat):
+        raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
+    return (Retreated(seat, card, state.hands[seat]),)
+
+
+def _decide_draw_deck(state: State, seat: int, command: DrawDeck, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _DRAW or seat != state.turn:
+        raise _wrong_time(state, command)
+    return _draw_deck(state, seat)
+
+
+def _decide_draw_camp(state: State, seat: int, command: DrawCamp, rng: Rng) -> tuple[Event, ...]:
+    if state.phase is not _DRAW or seat != state.turn:
+        raise _wrong_time(state, command)
+    people = command.people
+    if not isinstance(people, People):
+        raise IllegalCommand(Code.BAD_ARGUMENT, f"{people!r} is not a people", command)
+    if state.retreated:
+        raise IllegalCommand(Code.RULE, "after a retreat you must draw from the deck", command)
+    pile = state.camp[people.index]
+    if not pile:
+        raise IllegalCommand(Code.RULE, f"the {people.value} camp pile is empty; draw from the deck or another pile", command)
+    return (DrewFromCamp(seat, people, pile[-1]),)
+
+
+_DECIDE: dict[type[Command], Callable[[State, int, Any, Rng], tuple[Event, ...]]] = {
+    SetUp: _decide_set_up,
+    Play: _decide_play,
+    Retreat: _decide_retreat,
+    DrawDeck: _decide_draw_deck,
+    DrawCamp: _decide_draw_camp,
+}
+
+
+def _wrong_time(state: State, command: Command) -> IllegalCommand:
+    step = "play a squad (or retreat)" if state.phase is _PLAY else "draw a card"
+    return IllegalCommand(Code.WRONG_PHASE, f"now is not the time for that: seat {state.turn} must {step}", command)
+
+
+def _not_in_hand(state: State, seat: int, card: object, command: Command) -> IllegalCommand:
+    hand = state.hands[seat]
+    return IllegalCommand(Code.NOT_IN_HAND, f"card {card!r} is not in your hand; your hand: {list(hand)}", command)
+
+
+def _set_up(state: State, rng: Rng) -> tuple[Event, ...]:
+    peoples = rng.shuffled(PEOPLES)[: state.seats]
+    order = rng.shuffled(range(DECK_SIZE))
+    events: list[Event] = [KingsDealt(peoples), DeckShuffled(order)]
+    for i in range(CENTRAL_MINES):
+        events.append(MineTurned(i, order[i], CARDS[order[i]].mine))
+    pos = CENTRAL_MINES
+    events.append(CampLaid(order[pos : pos + CAMP_START]))
+    pos += CAMP_START
+    for s in range(state.seats):
+        cards = tuple(sorted(order[pos : pos + HAND_SIZE]))
+        events.append(HandDealt(s, cards, backs(cards)))
+        pos += HAND_SIZE
+    return tuple(events)
+
+
+def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
+    played = SquadPlayed(seat, card, slot.number)
+    mine = _MINE[slot.card]
+    on_it = len(slot.stack) + 1
+    if slot.owner is None:
+        if on_it < mine.defence:
+            return (played,)
         top = state.deck[0]
-        events: list[Event] = [DrewFromDeck(seat, top, CARDS[top].mine)]
+        captured = MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, (*slot.stack, card))
+        turned = MineTurned(state.next_number, top, _MINE[top])
         if len(state.deck) == 1:
-            events.append(GameEnded("the last card of the deck was drawn"))
-        return tuple(events)
-
-    # -- evolve -----------------------------------------------------------------------
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (one small step per event type)."""
-        fn = _EVOLVE.get(type(event))
-        if fn is None:
-            raise TypeError(f"kings: unknown event {event!r}")
-        return fn(state, event)
-
-    # -- views, outcome, presentation ----------------------------------------------
-    def view(self, state: State, seat: int | None) -> _view.KingsView:
-        """What ``seat`` knows (see :func:`meeple.games.kings.view.view`)."""
-        return _view.view(state, seat)
-
-    def redact(self, event: Event, seat: int | None) -> Event | None:
-        """``event`` with what ``seat`` may not see set to None."""
-        return _view.redact(event, seat)
-
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """A state ``seat`` cannot tell from ``state`` (hidden cards re-dealt)."""
-        return _view.determinize(state, seat, rng)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """Scores and winners once the deck is exhausted, else None."""
-        if state.phase is not Phase.OVER:
-            return None
-        pts = scores(state)
-        win = winners(state)
-        best = pts[win[0]]
-        if len(win) == 1:
-            reason = f"the deck ran out; seat {win[0]} has the most points ({best})"
-        else:
-            reason = f"the deck ran out; seats {', '.join(map(str, win))} tie on {best} points and developed mines"
-        return Outcome(win, pts, reason)
-
-    def render(self, state: State, seat: int | None = None) -> str:
-        """The table as text, as ``seat`` sees it (None: the referee)."""
-        from .render import render
-
-        return render(state, seat)
-
-    def describe(self, command: Command) -> str:
-        """A short description of a command, e.g. ``play goblins 7 (card 27) on mine 3``."""
-        match command:
-            case Play(card=card, mine=mine) if _is_card(card):
-                return f"play {CARDS[card].squad_label()} (card {card}) on mine {mine}"
-            case Retreat(card=card) if _is_card(card):
-                return f"retreat {CARDS[card].squad_label()} (card {card}) to the camp"
-            case DrawDeck():
-                return "draw from the deck"
-            case DrawCamp(people=people) if isinstance(people, People):
-                return f"draw from the {people.value} camp pile"
-            case SetUp():
-                return "set up the table"
-        return repr(command)
-
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """``random`` and ``heuristic`` bots (``factory(seed) -> bot``)."""
-        from .bot import HeuristicBot
-
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
-
-    def variant_options(self, variant: str) -> dict[str, Any]:
-        """``standard``: no options; ``discard``: developed mines' squads leave the game."""
-        if variant not in _VARIANTS:
-            raise ConfigError(f"kings has no variant {variant!r}; variants: {', '.join(INFO.variants)}")
-        return dict(_VARIANTS[variant])
+            return (played, captured, turned, GameEnded("the last card of the deck was turned up as a new mine"))
+        return (played, captured, turned)
+    if on_it == mine.depth + mine.overseer:  # developed: its workers, and its overseer if it needs one
+        return (played, MineDeveloped(seat, slot.number, mine.value, (*slot.stack, card)))
+    return (played,)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
+    top = state.deck[0]
+    drawn = DrewFromDeck(seat, top, _MINE[top])
+    if len(state.deck) == 1:
+        return (drawn, GameEnded("the last card of the deck was drawn"))
+    return (drawn,)
 
 
-def _is_card(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DECK_SIZE
+# -- the end ------------------------------------------------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """Scores and winners once the deck is exhausted, else None."""
+    if state.phase is not _OVER:
+        return None
+    pts = scores(state)
+    win = winners(state)
+    best = pts[win[0]]
+    if len(win) == 1:
+        reason = f"the deck ran out; seat {win[0]} has the most points ({best})"
+    else:
+        reason = f"the deck ran out; seats {', '.join(map(str, win))} tie on {best} points and developed mines"
+    return Outcome(win, pts, reason)
 
 
 # -- evolve, one small function per event ------------------------------------------------
 
 
-def _replace_mine(state: State, slot: MineSlot) -> tuple[MineSlot, ...]:
-    return tuple(slot if m.number == slot.number else m for m in state.mines)
+def evolve(state: State, event: Event) -> State:
+    """Fold one event into the state (one small step per event type)."""
+    fn = _EVOLVE.get(type(event))
+    if fn is None:
+        raise TypeError(f"kings: unknown event {event!r}")
+    return fn(state, event)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    """``attrs.evolve(state, **changes)`` at a fraction of its cost (it runs for every event).
+
+    The state has no validators or converters, and keeps its fields in a
+    ``__dict__``, so a changed copy is the old fields updated with the new.
+    """
+    return _changed(state, changes)
+
+
+def _changed(state: State, changes: dict[str, Any]) -> State:
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
+
+
+#: The camp pile of every card (its people's, in ``PEOPLES`` order).
+_PILE = tuple(c.people.index for c in CARDS)
 
 
 def _to_camp(camp: tuple[tuple[int, ...], ...], cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     piles = list(camp)
     for c in cards:
-        i = PEOPLES.index(CARDS[c].people)
+        i = _PILE[c]
         piles[i] = (*piles[i], c)
     return tuple(piles)
 
 
+def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with item ``i`` replaced (hands, piles and lists per seat are tuples)."""
+    return (*items[:i], value, *items[i + 1 :])
+
+
 def _kings_dealt(state: State, e: KingsDealt) -> State:
-    return attrs.evolve(
-        state,
-        peoples=e.peoples,
-        hands=tuple(() for _ in e.peoples),
-        open_cards=tuple(() for _ in e.peoples),
-        developed=tuple(() for _ in e.peoples),
-    )
+    none = tuple(() for _ in e.peoples)
+    return _replace(state, peoples=e.peoples, hands=none, open_cards=none, developed=none)
 
 
 def _deck_shuffled(state: State, e: DeckShuffled) -> State:
     assert e.order is not None, "a redacted event cannot be folded"
-    return attrs.evolve(state, deck=e.order)
+    return _replace(state, deck=e.order)
 
 
 def _mine_turned(state: State, e: MineTurned) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return attrs.evolve(
-        state,
-        deck=state.deck[1:],
-        mines=(*state.mines, MineSlot(e.number, e.card)),
-        next_number=e.number + 1,
-    )
+    mines = (*state.mines, MineSlot(e.number, e.card))
+    return _changed(state, {"deck": state.deck[1:], "mines": mines, "next_number": e.number + 1})
 
 
 def _camp_laid(state: State, e: CampLaid) -> State:
-    return attrs.evolve(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
+    return _replace(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
 
 
 def _hand_dealt(state: State, e: HandDealt) -> State:
     assert e.cards is not None, "a redacted event cannot be folded"
-    hands = list(state.hands)
-    hands[e.seat] = e.cards
-    phase = Phase.PLAY if e.seat == state.seats - 1 else state.phase
-    return attrs.evolve(state, deck=state.deck[len(e.cards) :], hands=tuple(hands), phase=phase)
+    phase = _PLAY if e.seat == state.seats - 1 else state.phase
+    return _replace(state, deck=state.deck[len(e.cards) :], hands=_set(state.hands, e.seat, e.cards), phase=phase)
 
 
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(c for c in hand if c != card)
-
-
-def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
-    hands = list(state.hands)
-    hands[seat] = _without(hands[seat], card)
-    open_cards = list(state.open_cards)
-    open_cards[seat] = _without(open_cards[seat], card)
-    return {"hands": tuple(hands), "open_cards": tuple(open_cards)}
+    if card not in hand:
+        return hand
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
 
 
 def _squad_played(state: State, e: SquadPlayed) -> State:
-    slot = state.mine(e.mine)
-    assert slot is not None
-    slot = attrs.evolve(slot, stack=(*slot.stack, e.card))
-    return attrs.evolve(state, mines=_replace_mine(state, slot), phase=Phase.DRAW, **_from_hand(state, e.seat, e.card))
+    i = state.mine_index(e.mine)
+    assert i is not None
+    mines = state.mines
+    slot = mines[i]
+    seat, card = e.seat, e.card
+    changes = _from_hand(state, seat, card)
+    changes["mines"] = (*mines[:i], MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, card)), *mines[i + 1 :])
+    changes["phase"] = _DRAW
+    return _changed(state, changes)
+
+
+def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
+    """The changes of ``card`` leaving the hand of ``seat`` (and its known cards, if it was one)."""
+    hand = state.hands[seat]
+    i = hand.index(card)
+    changes = {"hands": _set(state.hands, seat, hand[:i] + hand[i + 1 :])}
+    if card in state.open_cards[seat]:
+        changes["open_cards"] = _set(state.open_cards, seat, _without(state.open_cards[seat], card))
+    return changes
 
 
 def _mine_captured(state: State, e: MineCaptured) -> State:
-    slot = state.mine(e.mine)
-    assert slot is not None
-    slot = attrs.evolve(slot, owner=e.owner, stack=())
-    return attrs.evolve(state, mines=_replace_mine(state, slot), camp=_to_camp(state.camp, e.squads))
+    i = state.mine_index(e.mine)
+    assert i is not None
+    mines = state.mines
+    slot = MineSlot(e.mine, mines[i].card, e.owner, ())
+    return _changed(state, {"mines": (*mines[:i], slot, *mines[i + 1 :]), "camp": _to_camp(state.camp, e.squads)})
 
 
 def _mine_developed(state: State, e: MineDeveloped) -> State:
     slot = state.mine(e.mine)
     assert slot is not None
-    developed = list(state.developed)
-    developed[e.seat] = (*developed[e.seat], slot.card)
+    developed = _set(state.developed, e.seat, (*state.developed[e.seat], slot.card))
     mines = tuple(m for m in state.mines if m.number != e.mine)
     if state.options.developed_cards == "camp":
-        return attrs.evolve(state, mines=mines, developed=tuple(developed), camp=_to_camp(state.camp, e.squads))
-    return attrs.evolve(state, mines=mines, developed=tuple(developed), discard=(*state.discard, *e.squads))
+        return _replace(state, mines=mines, developed=developed, camp=_to_camp(state.camp, e.squads))
+    return _replace(state, mines=mines, developed=developed, discard=(*state.discard, *e.squads))
 
 
 def _retreated(state: State, e: Retreated) -> State:
-    return attrs.evolve(
+    rest = _without(state.hands[e.seat], e.card)
+    return _replace(
         state,
         camp=_to_camp(state.camp, (e.card,)),
-        phase=Phase.DRAW,
+        phase=_DRAW,
         retreated=True,
-        **_from_hand(state, e.seat, e.card),
+        hands=_set(state.hands, e.seat, rest),
+        open_cards=_set(state.open_cards, e.seat, rest),  # the rest of the shown hand is known to all
     )
 
 
-def _next_turn(state: State, seat: int, card: int, **changes: Any) -> State:
-    hands = list(state.hands)
-    hands[seat] = tuple(sorted((*hands[seat], card)))
-    return attrs.evolve(
-        state, hands=tuple(hands), phase=Phase.PLAY, retreated=False, turn=(seat + 1) % state.seats, **changes
-    )
+def _next_turn(state: State, seat: int, card: int) -> dict[str, Any]:
+    """The changes of ``seat`` taking ``card`` into its hand, which ends its turn."""
+    hand = state.hands[seat]
+    i = bisect.bisect(hand, card)  # hands are sorted
+    return {"hands": _set(state.hands, seat, (*hand[:i], card, *hand[i:])), "phase": _PLAY, "retreated": False,
+            "turn": (seat + 1) % state.seats}
 
 
 def _drew_from_deck(state: State, e: DrewFromDeck) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
-    return _next_turn(state, e.seat, e.card, deck=state.deck[1:])
+    changes = _next_turn(state, e.seat, e.card)
+    changes["deck"] = state.deck[1:]
+    return _changed(state, changes)
 
 
 def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
-    i = PEOPLES.index(e.people)
-    camp = list(state.camp)
-    camp[i] = camp[i][:-1]
-    open_cards = list(state.open_cards)
-    open_cards[e.seat] = tuple(sorted((*open_cards[e.seat], e.card)))
-    return _next_turn(state, e.seat, e.card, camp=tuple(camp), open_cards=tuple(open_cards))
+    changes = _next_turn(state, e.seat, e.card)
+    i = e.people.index
+    changes["camp"] = _set(state.camp, i, state.camp[i][:-1])
+    known = state.open_cards[e.seat]
+    j = bisect.bisect(known, e.card)
+    changes["open_cards"] = _set(state.open_cards, e.seat, (*known[:j], e.card, *known[j:]))
+    return _changed(state, changes)
 
 
 def _game_ended(state: State, e: GameEnded) -> State:
-    return attrs.evolve(state, phase=Phase.OVER)
+    return _replace(state, phase=_OVER)
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {

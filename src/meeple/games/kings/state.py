@@ -6,8 +6,11 @@ squad side of every mine. Players get a :class:`~meeple.games.kings.view.KingsVi
 
 from __future__ import annotations
 
+import bisect
 import enum
-from typing import Literal
+import operator
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import attrs
 
@@ -36,6 +39,13 @@ class KingsOptions(Options):
             raise ConfigError(f"kings: developed_cards must be 'camp' or 'discard', not {self.developed_cards!r}")
 
 
+#: The named variants and the options that select them.
+VARIANTS: Mapping[str, Mapping[str, Any]] = {
+    "standard": {},
+    "discard": {"developed_cards": "discard"},
+}
+
+
 class Phase(enum.Enum):
     """Where a match stands: set-up, a player's play or draw step, or over."""
 
@@ -62,11 +72,14 @@ class MineSlot:
     stack: tuple[int, ...] = ()
 
 
+_NUMBER = operator.attrgetter("number")
+
+
 def _empty_camp() -> tuple[tuple[int, ...], ...]:
     return tuple(() for _ in PEOPLES)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """The referee's state of a match.
 
@@ -75,7 +88,8 @@ class State:
     table by number; ``developed`` the mine cards each seat has developed;
     ``camp`` one pile per people (in :data:`~meeple.games.kings.data.PEOPLES`
     order) from bottom to top; ``open_cards`` the cards in each hand that
-    everybody saw taken from the camp; ``retreated`` is set while a player
+    everybody has seen (taken from the camp, or shown in a retreat);
+    ``retreated`` is set while a player
     who could not play waits to draw (then only from the deck).
     """
 
@@ -94,12 +108,20 @@ class State:
     next_number: int = 0
     retreated: bool = False
 
+    # A changed copy of the state is made for every event, so the state keeps its fields in a
+    # __dict__ rather than slots: copying it is then two dict updates (see rules._replace),
+    # about half the cost of a slotted class's __init__. It is frozen all the same.
+
     def mine(self, number: int) -> MineSlot | None:
         """Return the mine on the table with this number, or None."""
-        for m in self.mines:
-            if m.number == number:
-                return m
-        return None
+        i = self.mine_index(number)
+        return None if i is None else self.mines[i]
+
+    def mine_index(self, number: int) -> int | None:
+        """Return where the mine with this number is in ``mines``, or None (they are in number order)."""
+        mines = self.mines
+        i = bisect.bisect_left(mines, number, key=_NUMBER)
+        return i if i < len(mines) and mines[i].number == number else None
 
     def seat_of(self, people: People) -> int | None:
         """Return the seat playing ``people``, or None if nobody does."""

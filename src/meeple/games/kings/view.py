@@ -5,7 +5,8 @@ The cards are double-sided, so what a player sees follows the table:
 * its own hand (both sides);
 * the *mine side* of every card in every other hand (the backs face the
   table) and of the deck's top card, never their squad side, except for
-  the cards a player took from the camp, which everybody saw;
+  the cards a player took from the camp or showed when it retreated, which
+  everybody saw;
 * everything squad side up: the stacks on the mines, the camp piles (whole:
   every card in them was laid or played openly), the discard;
 * the mine side of every mine on the table and developed; the squad side
@@ -16,29 +17,16 @@ The order of the deck below its top card is hidden from everybody.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
 
 import attrs
 
 from meeple.engine import Event, Rng
 
-from .data import CARDS, Mine, People
+from .data import CARDS, Mine, People, backs
 from .events import DeckShuffled, DrewFromDeck, HandDealt, MineTurned
 from .scoring import scores
 from .state import MineSlot, Phase, State
-
-
-def _mine_key(m: Mine) -> tuple[int, int, int, bool]:
-    return (m.value, m.defence, m.depth, m.overseer)
-
-
-def backs(cards: Iterable[int]) -> tuple[Mine, ...]:
-    """The mine sides of ``cards``, sorted (what the table sees of a hand).
-
-    >>> [m.label() for m in backs([0, 1])]
-    ['1pt def1 dep1', '5pt def2 dep4']
-    """
-    return tuple(sorted((CARDS[c].mine for c in cards), key=_mine_key))
 
 
 @attrs.frozen
@@ -57,7 +45,8 @@ class KingsView:
 
     ``hand`` is the seat's own card ids (empty for a spectator); ``hand_backs``
     the mine sides of every seat's hand; ``open_hands`` the cards in each
-    hand that everybody saw taken from the camp; ``deck_top`` the mine side of the
+    hand that everybody has seen (taken from the camp, or shown in a
+    retreat); ``deck_top`` the mine side of the
     deck's top card; ``mines`` the mines on the table (central ones have no
     owner); ``developed`` the mine sides each seat has developed; ``camp``
     the camp piles per people, bottom to top; ``scores`` the points as the
@@ -90,17 +79,31 @@ def view(state: State, seat: int | None) -> KingsView:
         turn=state.turn,
         peoples=state.peoples,
         hand=own,
-        hand_backs=tuple(backs(h) for h in state.hands),
+        hand_backs=tuple([_backs(h) for h in state.hands]),
         open_hands=state.open_cards,
         deck_size=len(state.deck),
         deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
-        mines=tuple(MineView(m.number, m.owner, CARDS[m.card].mine, m.stack) for m in state.mines),
+        mines=tuple([_mine_view(m.number, m.owner, m.card, m.stack) for m in state.mines]),
         developed=tuple(tuple(CARDS[c].mine for c in dev) for dev in state.developed),
         camp=state.camp,
         discard=state.discard,
         scores=scores(state) if state.peoples else (),
         must_draw_deck=state.retreated,
     )
+
+
+# A view is built for every move a bot or a client is shown, and most of the table is as it was
+# one move before: the mines and hands it shows are remembered (they are frozen values).
+
+
+@functools.lru_cache(maxsize=4096)
+def _mine_view(number: int, owner: int | None, card: int, stack: tuple[int, ...]) -> MineView:
+    return MineView(number, owner, CARDS[card].mine, stack)
+
+
+@functools.lru_cache(maxsize=4096)
+def _backs(hand: tuple[int, ...]) -> tuple[Mine, ...]:
+    return backs(hand)
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
@@ -128,7 +131,8 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     cards under mines) is re-dealt among those places, keeping each visible
     mine side: a card in another hand, under a mine, or on top of the deck is
     replaced by a card with the same mine side; the rest of the deck gets
-    what is left, shuffled. Cards a player took from the camp stay put.
+    what is left, shuffled. Cards everybody has seen in a hand (taken from
+    the camp, shown in a retreat) stay put.
     """
     if state.phase is Phase.SETUP:
         return state
