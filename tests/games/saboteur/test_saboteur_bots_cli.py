@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import meeple
@@ -15,6 +16,7 @@ from meeple.games.saboteur.bot import HeuristicBot
 from meeple.games.saboteur.commands import PlayPath
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.render import board_lines, describe
+from meeple.games.saboteur.state import SaboteurOptions
 
 
 class _ByRole:
@@ -183,3 +185,14 @@ def test_a_board_wider_than_the_terminal_is_drawn_in_bands(table: Any) -> None:
     assert headers and len(lines) > 3 * 7 * 2  # two bands of the seven rows
     text = "\n".join(lines)
     assert text.count("S") == 1 and text.count("???") == 9
+
+
+def test_every_option_declares_its_help_on_its_field(capsys: pytest.CaptureFixture[str]) -> None:
+    # the help lives with the option (attrs metadata), and `meeple games saboteur` shows it
+    fields = attrs.fields(SaboteurOptions)
+    assert all(f.metadata.get("help") for f in fields)
+    assert main(["games", "saboteur"]) == 0
+    out = capsys.readouterr().out
+    assert "(no help text)" not in out
+    for f in fields:
+        assert f.metadata["help"] in out

@@ -23,7 +23,7 @@ HERE = Path(__file__).parent / "golden"
 #: (file stem, seats, options, expected winners, expected scores)
 CASES = [
     ("saboteur-base-v2", 5, {}, (0, 4), (6, 3, 0, 3, 6)),
-    ("saboteur-deluxe-v2", 7, {"edition": "deluxe"}, (2, 6), (5, 3, 7, 4, 5, 4, 7)),
+    ("saboteur-deluxe-v2", 7, {"edition": "deluxe"}, (1, 6), (6, 7, 3, 1, 2, 6, 7)),
 ]
 OLD = ["saboteur-base-v1.meeple", "saboteur-deluxe-v1.meeple"]
 

@@ -27,7 +27,7 @@ from meeple.games.saboteur.commands import (
     TakeGold,
 )
 from meeple.games.saboteur.data import GoalKind, Role, Tool, kind_id
-from meeple.games.saboteur.events import GoalRevealed, GoldOffered, GoldPaid, RoundEnded
+from meeple.games.saboteur.events import GoalRevealed, GoldOffered, GoldPaid, GoldTaken, RoundEnded
 from meeple.games.saboteur.rules import exact_payment, path_targets
 from meeple.games.saboteur.state import Front, Phase, replace
 
@@ -375,6 +375,21 @@ def test_gold_payout_miner_finder_chooses_first(table: Any) -> None:
     assert st.phase is Phase.CHOOSE and st.purse.chooser == 2
     assert GAME.legal_commands(st, 2) == [TakeGold(v) for v in sorted(set(st.purse.offer))]
     assert GAME.view(st, 2).offer == st.purse.offer and GAME.view(st, 0).offer == ()
+
+
+def test_taking_gold_hands_the_rest_to_the_next_miner_and_is_an_undo_barrier(table: Any) -> None:
+    # F§8: the finder chooses one card and passes the rest on; the next miner now sees them
+    roles = [Role.MINER, Role.SABOTEUR, Role.MINER, Role.MINER]
+    st, _ = _gold_round(table, 4, roles, finder=2)
+    assert GAME.view(st, 0).offer == ()
+    taken = max(st.purse.offer)
+    rest = list(st.purse.offer)
+    rest.remove(taken)
+    st, events = table.play(st, 2, TakeGold(taken))
+    (took,) = [e for e in events if isinstance(e, GoldTaken)]
+    assert took.next == st.purse.chooser == 0  # counter-clockwise, past the saboteur at seat 1
+    assert sorted(GAME.view(st, 0).offer) == sorted(rest)
+    assert took.barrier  # the taker may not undo once the next miner has looked
 
 
 def test_gold_pass_option_passes_clockwise(table: Any) -> None:

@@ -132,7 +132,7 @@ def test_knowledge_of_a_hand_follows_plays_discards_and_further_swaps(table: Any
     (k,) = GAME.view(st, 0).known_hands
     assert (k.cards, k.sure, k.discarded_by) == ((K("rockfall"),), 0, (1,))
     for w in worlds(st, 0):  # the rockfall is still in seat 1's hand or among its discards
-        assert K("rockfall") in w.hands[1] + w.deal.discards[1]
+        assert K("rockfall") in w.hands[1] + w.discards[1]
 
 
 def test_knowledge_moves_with_the_hand_when_it_is_swapped_again(table: Any) -> None:

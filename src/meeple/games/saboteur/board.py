@@ -27,9 +27,7 @@ Hole(open=8, wall=0, ports=8)
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from typing import NamedTuple
 
 import attrs
 
@@ -57,6 +55,7 @@ __all__ = [
     "Network",
     "Tile",
     "coal_rotation",
+    "fitting",
     "goal_tile",
     "orientations",
     "route_free_of",
@@ -168,24 +167,77 @@ def _neighbours(pos: Pos) -> tuple[Pos, ...]:
 NEAR_GOALS: frozenset[Pos] = frozenset(q for g in GOAL_POSITIONS for q in _neighbours(g)) - frozenset(GOAL_POSITIONS)
 
 
-class Hole(NamedTuple):
+class Hole(int):
     """An empty square next to a face-up card, and what it asks of a card laid there.
 
     ``open``: edges facing an open edge of a neighbour (the card must open
     them); ``wall``: edges facing a neighbour's wall (the card must close them);
-    ``ports``: edges through which a tunnel the start reaches comes in.
+    ``ports``: edges through which a tunnel the start reaches comes in. The
+    three edge masks are packed in one small int (``open | wall << 4 | ports
+    << 8``), so a hole is its own key in the table of cards that fit it.
+
+    >>> Hole.of(open=8, ports=8)
+    Hole(open=8, wall=0, ports=8)
     """
 
-    open: int = 0
-    wall: int = 0
-    ports: int = 0
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, open: int = 0, wall: int = 0, ports: int = 0) -> Hole:
+        """The hole asking these edges open, these closed, with a tunnel coming in through ``ports``."""
+        return cls(open | wall << 4 | ports << 8)
+
+    @property
+    def open(self) -> int:
+        """Edges that must be open."""
+        return self & 15
+
+    @property
+    def wall(self) -> int:
+        """Edges that must be walls."""
+        return self >> 4 & 15
+
+    @property
+    def ports(self) -> int:
+        """Edges a reached tunnel comes in through."""
+        return self >> 8
 
     def fits(self, edges: int) -> bool:
         """True if a card with open ``edges`` matches every face-up neighbour (open to open, wall to wall)."""
-        return edges & self.open == self.open and not edges & self.wall
+        need = self & 15
+        return edges & need == need and not edges & (self >> 4 & 15)
+
+    def __repr__(self) -> str:
+        return f"Hole(open={self.open}, wall={self.wall}, ports={self.ports})"
 
 
-_EMPTY = Hole()
+_EMPTY = Hole(0)
+_PATH_KINDS = tuple(i for i, k in enumerate(KINDS) if k.category is Category.PATH)
+_FITTING: dict[int, dict[int, tuple[bool, ...]]] = {}
+
+
+def fitting(hole: Hole) -> dict[int, tuple[bool, ...]]:
+    """Every path card kind that may lie in ``hole``, with the rotations that fit (a table, by hole).
+
+    A card fits when it matches every face-up neighbour; it must also open
+    onto a tunnel the start reaches (``ports``), except a ladder, which is
+    joined to the start anyway (the caller keeps ladders away from goals).
+
+    >>> from .data import kind_id
+    >>> fitting(Hole.of(open=8, ports=8))[kind_id("curve-b")]  # a hole entered from the west
+    (False,)
+    """
+    found = _FITTING.get(hole)
+    if found is None:
+        found = {}
+        for kind in _PATH_KINDS:
+            ladder = KINDS[kind].ladder
+            rots = tuple(r for r, tile in _ORIENTATIONS[kind]
+                         if hole.fits(tile.edges) and (ladder or tile.edges & hole.ports))
+            if rots:
+                found[kind] = rots
+        _FITTING[int(hole)] = found
+    return found
 
 
 class Network:
@@ -199,10 +251,11 @@ class Network:
     into, with the goal's edges it enters through (a goal is turned as soon
     as it is reached, so this is empty between turns).
 
-    Derived data: mutable only while it is being built, never changed after.
+    Derived data: mutable only while it is being built, never changed after
+    (``memo`` and the cached lists only grow, with values worked out from it).
     """
 
-    __slots__ = ("_frontier", "_holes", "arrivals", "goals", "holes", "reached", "tiles")
+    __slots__ = ("_frontier", "_holes", "_targets", "arrivals", "goals", "holes", "memo", "reached", "tiles")
 
     def __init__(self, tiles: dict[Pos, Tile], goals: dict[Pos, int], reached: set[tuple[Pos, int]],
                  holes: dict[Pos, Hole], arrivals: dict[int, int]) -> None:
@@ -213,6 +266,9 @@ class Network:
         self.arrivals = arrivals
         self._frontier: tuple[tuple[Pos, Hole], ...] | None = None
         self._holes: tuple[tuple[Pos, Hole], ...] | None = None
+        self._targets: dict[int, tuple[tuple[int, int, bool], ...]] = {}
+        #: lists the rules derive from this network (their legal commands), kept with it
+        self.memo: dict[object, object] = {}
 
     @classmethod
     def of(cls, board: Board) -> Network:
@@ -228,7 +284,8 @@ class Network:
         return net
 
     def _copy(self) -> Network:
-        return Network(dict(self.tiles), dict(self.goals), set(self.reached), dict(self.holes), dict(self.arrivals))
+        # the goals and the arrivals rarely change: shared, and copied where they do (_place, turned)
+        return Network(dict(self.tiles), self.goals, set(self.reached), dict(self.holes), self.arrivals)
 
     def laid(self, pos: Pos, tile: Tile) -> Network:
         """The network after ``tile`` is laid on the empty square ``pos``."""
@@ -239,6 +296,7 @@ class Network:
     def turned(self, pos: Pos, tile: Tile) -> Network:
         """The network after the face-down goal at ``pos`` turns over as ``tile``."""
         net = self._copy()
+        net.goals, net.arrivals = dict(net.goals), dict(net.arrivals)
         index = net.goals.pop(pos)
         net._place(pos, tile, entry=net.arrivals.pop(index, 0))
         return net
@@ -259,8 +317,7 @@ class Network:
             q = (col + dc, row + dr)
             if q in tiles or q in goals:
                 continue
-            h = holes.get(q, _EMPTY)
-            holes[q] = Hole(h.open | opp, h.wall, h.ports) if tile.edges & edge else Hole(h.open, h.wall | opp, h.ports)
+            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
         stack = [(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry]
         reached = self.reached
         while stack:
@@ -282,10 +339,9 @@ class Network:
                             break
                 elif q in goals:
                     index = goals[q]
-                    self.arrivals[index] = self.arrivals.get(index, 0) | opp
+                    self.arrivals = {**self.arrivals, index: self.arrivals.get(index, 0) | opp}
                 else:
-                    h = holes[q]
-                    holes[q] = Hole(h.open, h.wall, h.ports | opp)
+                    holes[q] = Hole(holes[q] | opp << 8)
 
     def frontier(self) -> tuple[tuple[Pos, Hole], ...]:
         """The holes a reached tunnel comes into (where a tunnel can grow), sorted by position."""
@@ -298,6 +354,50 @@ class Network:
         if self._holes is None:
             self._holes = tuple(sorted(self.holes.items()))
         return self._holes
+
+    def targets(self, kind: int) -> tuple[tuple[int, int, bool], ...]:
+        """Every ``(col, row, rotated)`` where path card ``kind`` may be laid, by position (worked out once per kind).
+
+        A ladder goes on any hole not next to a goal (it touches a face-up card
+        by being in a hole); any other card where a reached tunnel comes in.
+        """
+        found = self._targets.get(kind)
+        if found is None:
+            ladder = KINDS[kind].ladder
+            out: list[tuple[int, int, bool]] = []
+            for pos, hole in self.sorted_holes() if ladder else self.frontier():
+                if ladder and pos in NEAR_GOALS:
+                    continue
+                fit = _FITTING.get(hole)
+                rots = (fitting(hole) if fit is None else fit).get(kind)
+                if rots is not None:
+                    out += [(pos[0], pos[1], r) for r in rots]
+            found = self._targets[kind] = tuple(out)
+        return found
+
+    def joins_more(self, pos: Pos, tile: Tile) -> bool:
+        """True if ``tile`` laid at ``pos`` could reach further than its own square: a face-down goal, or a tunnel not yet reached.
+
+        When False, laying it turns no goal over (the walk stops at the card).
+        """
+        hole = self.holes.get(pos)
+        entry = hole.ports if hole is not None else 0
+        col, row = pos
+        for group in tile.groups:
+            if not (tile.ladder or group & entry):
+                continue
+            for edge, dc, dr, opp in DIRECTIONS:
+                if not group & edge:
+                    continue
+                q = (col + dc, row + dr)
+                if q in self.goals:
+                    return True
+                other = self.tiles.get(q)
+                if other is not None:
+                    j = next((j for j, g in enumerate(other.groups) if g & opp), None)
+                    if j is not None and (q, j) not in self.reached:
+                        return True
+        return False
 
     def ports(self) -> frozenset[tuple[Pos, int]]:
         """Every open edge of a reached segment, as ``(position, edge)``."""
@@ -324,12 +424,20 @@ class Board:
         """What the start reaches (worked out once per board)."""
         return Network.of(self)
 
+    @functools.cached_property
+    def _laid(self) -> dict[Cell | Pos, Board]:
+        """The boards made from this one by :meth:`lay` and :meth:`remove` (one board, one network, for one change)."""
+        return {}
+
     def lay(self, cell: Cell) -> Board:
-        """The board with ``cell`` laid on its empty square."""
-        board = Board((*self.cells, cell), self.goals)
-        known = _known_network(self)
-        if known is not None:
-            _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
+        """The board with ``cell`` laid on its empty square (the same board each time for the same card)."""
+        laid = self._laid
+        board = laid.get(cell)
+        if board is None:
+            board = laid[cell] = Board((*self.cells, cell), self.goals)
+            known = _known_network(self)
+            if known is not None:
+                _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
         return board
 
     def turn_goal(self, index: int, kind: GoalKind, rotated: bool) -> Board:
@@ -343,8 +451,16 @@ class Board:
         return board
 
     def remove(self, col: int, row: int) -> Board:
-        """The board without the path card at (``col``, ``row``); its network is walked again when asked."""
-        return Board(tuple(c for c in self.cells if (c.col, c.row) != (col, row)), self.goals)
+        """The board without the path card at (``col``, ``row``); its network is walked again when asked.
+
+        The same board each time for the same square, as with :meth:`lay`.
+        """
+        laid = self._laid
+        key = (col, row)
+        board = laid.get(key)
+        if board is None:
+            board = laid[key] = Board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+        return board
 
     def cell_at(self, col: int, row: int) -> Cell | None:
         """The path card at (``col``, ``row``), if any."""
@@ -370,8 +486,10 @@ def _known_network(board: Board) -> Network | None:
 
 def _keep_network(board: Board, net: Network) -> None:
     """Remember ``net`` as the (derived) network of a board just made."""
-    with contextlib.suppress(AttributeError):  # no slot to keep it in: the board works it out when asked
+    try:  # noqa: SIM105 - a try costs less than contextlib.suppress on this hot path
         object.__setattr__(board, "network", net)
+    except AttributeError:  # no slot to keep it in: the board works it out when asked
+        pass
 
 
 def route_free_of(board: Board, target: Pos, door: Door) -> bool:

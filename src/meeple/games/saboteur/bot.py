@@ -36,7 +36,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 from meeple.engine import Command, Rng
 
@@ -64,6 +64,8 @@ _FAR = 99
 #: Scores at which a player counts as a suspect (likely saboteur) or as trusted (likely digger).
 SUSPECT, TRUSTED = 2.0, -1.0
 _ATTACKS = (Action.BREAK, Action.TRAPPED)
+#: How many open edges each card shows (a digger prefers the card that opens most).
+_OPEN: tuple[int, ...] = tuple(bin(k.edges).count("1") for k in KINDS)
 _HELPS = (Action.REPAIR, Action.FREE)
 
 
@@ -81,6 +83,34 @@ def _goal_targets(view: View) -> list[Pos]:
     return out or [(g.col, g.row) for g in goals if g.kind is None]
 
 
+def _distance(q: Pos, targets: Sequence[Pos]) -> int:
+    col, row = q
+    best = _FAR
+    for tc, tr in targets:
+        d = abs(col - tc) + abs(row - tr)
+        if d < best:
+            best = d
+    return best
+
+
+def reach(board: Board, targets: tuple[Pos, ...]) -> int:
+    """The reach of ``board``: the least distance from a hole a reached tunnel comes into to a target goal.
+
+    Worked out once per board and targets (every bot at the table shares the board).
+    """
+    memo = board.network.memo
+    key = ("reach", targets)
+    found = cast("int | None", memo.get(key))
+    if found is None:
+        found = _FAR
+        for q, _ in board.network.frontier():
+            d = _distance(q, targets)
+            if d < found:
+                found = d
+        memo[key] = found
+    return found
+
+
 class _Reach:
     """Distances from the tunnel's open, connected edges to the target goals."""
 
@@ -88,14 +118,15 @@ class _Reach:
         self.net = net = board.network
         self.targets = targets
         self.target_set = set(targets)
-        dist: dict[Pos, int] = {}
-        for q, _ in net.frontier():
-            d = self.dist(q)
-            if d is not None:
-                dist[q] = d
-        self.frontier = sorted((d, q) for q, d in dist.items())
-        self.now = self.frontier[0][0] if self.frontier else _FAR
-        self._after: dict[PlayPath, int] = {}
+        key = ("frontier", tuple(targets))
+        frontier = cast("tuple[tuple[int, Pos], ...] | None", net.memo.get(key))
+        if frontier is None:  # worked out once per board and targets
+            frontier = tuple(sorted((_distance(q, targets), q) for q, _ in net.frontier()))
+            net.memo[key] = frontier
+        self.frontier = frontier
+        self.now = frontier[0][0] if frontier else _FAR
+        # the best distance elsewhere, whatever square a card takes
+        self._second = frontier[1][0] if len(frontier) > 1 else _FAR
 
     def dist(self, q: Pos) -> int | None:
         """Distance from empty cell ``q`` to the nearest target (0: ``q`` is a target); None if blocked."""
@@ -103,15 +134,13 @@ class _Reach:
             return 0
         if q in self.net.tiles or q in self.net.goals:
             return None
-        return min(abs(q[0] - t[0]) + abs(q[1] - t[1]) for t in self.targets) if self.targets else _FAR
+        return _distance(q, self.targets)
 
     def after(self, cmd: PlayPath) -> int:
         """The reach after laying ``cmd`` (other cards joined through it are ignored)."""
-        found = self._after.get(cmd)
-        if found is not None:
-            return found
         pos = (cmd.col, cmd.row)
-        best = next((d for d, q in self.frontier if q != pos), _FAR)
+        frontier = self.frontier
+        best = (self._second if frontier[0][1] == pos else self.now) if frontier else _FAR
         tile = shape(cmd.card, cmd.rotated)
         hole = self.net.holes.get(pos)
         ports = hole.ports if hole is not None else 0
@@ -122,9 +151,8 @@ class _Reach:
             for e, dc, dr, _ in DIRECTIONS:
                 if group & e:
                     d = self.dist((col + dc, row + dr))
-                    if d is not None:
-                        best = min(best, d)
-        self._after[cmd] = best
+                    if d is not None and d < best:
+                        best = d
         return best
 
 
@@ -138,29 +166,30 @@ class Suspicion:
     def __init__(self) -> None:
         self.round = -1
         self.seen = 0
-        self.board = Board.new()
+        self.board: Board | None = None
         self.score: dict[int, float] = {}
 
-    def update(self, view: View, me_digger: bool) -> None:
-        """Read the deeds done since the last look (a new round starts afresh)."""
+    def update(self, view: View, me_digger: bool, targets: list[Pos] | None = None) -> None:
+        """Read the deeds done since the last look (a new round starts afresh); ``targets``: the goals that may be gold."""
         if view.round != self.round:
-            self.round, self.seen, self.score = view.round, 0, {}
+            self.round, self.seen, self.score, self.board = view.round, 0, {}, None
         new = view.deeds[self.seen :]
         self.seen = len(view.deeds)
         if not new:
             return
-        # the board before the new deeds: the table now, with their path cards taken back
-        cells = list(view.board.cells)
-        for deed in reversed(new):
-            if deed.cell is not None and deed.card is not None:
-                if KINDS[deed.card].category is Category.PATH:
-                    cells.remove(deed.cell)
-                else:
-                    cells.append(deed.cell)  # a rockfall took it away
-        board = self.board if tuple(cells) == self.board.cells else Board(tuple(cells), view.board.goals)
-        targets = _goal_targets(view)
+        board = self.board
+        if board is None:  # the first look this round: the table now, with the new deeds' cards taken back
+            cells = list(view.board.cells)
+            for deed in reversed(new):
+                if deed.cell is not None and deed.card is not None:
+                    if KINDS[deed.card].category is Category.PATH:
+                        cells.remove(deed.cell)
+                    else:
+                        cells.append(deed.cell)  # a rockfall took it away
+            board = Board(tuple(cells), view.board.goals)
+        goals = tuple(_goal_targets(view) if targets is None else targets)
         for deed in new:
-            board = self._read(deed, board, targets, view.seat, me_digger)
+            board = self._read(deed, board, goals, view.seat, me_digger)
         self.board = view.board  # the table itself (goals turned included), for the next look
 
     def of(self, view: View, seat: int) -> float:
@@ -173,14 +202,14 @@ class Suspicion:
     def _blame(self, seat: int, amount: float) -> None:
         self.score[seat] = self.score.get(seat, 0.0) + amount
 
-    def _read(self, deed: Deed, board: Board, targets: list[Pos], me: int | None, me_digger: bool) -> Board:
+    def _read(self, deed: Deed, board: Board, targets: tuple[Pos, ...], me: int | None, me_digger: bool) -> Board:
         if deed.card is None:
             return board
         k = KINDS[deed.card]
         if deed.cell is not None and k.category is Category.PATH:
             after = board.lay(deed.cell)
             pos = (deed.cell.col, deed.cell.row)
-            before_reach, after_reach = _Reach(board, targets).now, _Reach(after, targets).now
+            before_reach, after_reach = reach(board, targets), reach(after, targets)
             if not k.groups:
                 hole = board.network.holes.get(pos)
                 self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
@@ -194,7 +223,7 @@ class Suspicion:
             if not KINDS[deed.cell.kind].groups:
                 self._blame(deed.seat, -1.0)
             else:
-                worse = _Reach(after, targets).now > _Reach(board, targets).now
+                worse = reach(after, targets) > reach(board, targets)
                 self._blame(deed.seat, 2.0 if worse else 0.5)
             return after
         target = deed.target
@@ -223,11 +252,13 @@ class HeuristicBot:
         if isinstance(first, Steal) or not isinstance(view, View):
             return self._rng.choice(legal)
         saboteur = view.role is Role.SABOTEUR
+        targets = _goal_targets(view)
         if self.suspicion is not None:
-            self.suspicion.update(view, me_digger=not saboteur)
+            self.suspicion.update(view, me_digger=not saboteur, targets=targets)
+        reach = _Reach(view.board, targets)
         if saboteur:
-            return self._saboteur(view, legal, seat)
-        return self._digger(view, legal, seat)
+            return self._saboteur(view, legal, seat, reach)
+        return self._digger(view, legal, seat, reach)
 
     def _scores(self, view: View, seat: int) -> dict[int, float]:
         """Every other player's score, or nothing without the memory."""
@@ -236,14 +267,13 @@ class HeuristicBot:
         return {t: self.suspicion.of(view, t) for t in range(view.seats) if t != seat}
 
     # -- diggers -------------------------------------------------------------------
-    def _digger(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        reach = _Reach(view.board, _goal_targets(view))
+    def _digger(self, view: View, legal: Sequence[Command], seat: int, reach: _Reach) -> Command:
         paths = [c for c in legal if isinstance(c, PlayPath) and self._door_ok(view, c.card)]
+        afters = [reach.after(c) for c in paths]
         if paths:
-            scored = sorted(paths, key=lambda c: (reach.after(c), -bin(KINDS[c.card].edges).count("1"),
-                                                   -KINDS[c.card].crystals))
-            if reach.after(scored[0]) < reach.now:
-                return scored[0]
+            first = min(range(len(paths)), key=lambda i: (afters[i], -_OPEN[paths[i].card], -KINDS[paths[i].card].crystals))
+            if afters[first] < reach.now:
+                return paths[first]
         for c in legal:
             if isinstance(c, RepairTool) and c.target == seat:
                 return c
@@ -270,9 +300,9 @@ class HeuristicBot:
             if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
                 return c
         if paths:
-            good = [c for c in paths if KINDS[c.card].groups and reach.after(c) <= reach.now]
+            good = [i for i, c in enumerate(paths) if KINDS[c.card].groups and afters[i] <= reach.now]
             if good and reach.now > 0:
-                return min(good, key=lambda c: reach.after(c))
+                return paths[min(good, key=lambda i: afters[i])]
         clear = [c for c in legal if isinstance(c, ClearFront) and c.removed is not Front.THEFT]
         if clear and len(view.hand) >= 4:
             return clear[0]
@@ -297,13 +327,13 @@ class HeuristicBot:
         return cell.kind
 
     # -- saboteurs -----------------------------------------------------------------
-    def _saboteur(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        reach = _Reach(view.board, _goal_targets(view))
+    def _saboteur(self, view: View, legal: Sequence[Command], seat: int, reach: _Reach) -> Command:
         paths = [c for c in legal if isinstance(c, PlayPath)]
+        afters = [reach.after(c) for c in paths]
         if paths:
-            best = max(paths, key=lambda c: (reach.after(c), not KINDS[c.card].groups))
-            if reach.after(best) > reach.now:
-                return best
+            best = max(range(len(paths)), key=lambda i: (afters[i], not KINDS[paths[i].card].groups))
+            if afters[best] > reach.now:
+                return paths[best]
         if reach.now <= 3:
             rocks = [c for c in legal if isinstance(c, Rockfall) and KINDS[self._cell(view, c)].groups]
             if rocks:
@@ -333,9 +363,9 @@ class HeuristicBot:
         elif breaks:
             return self._rng.choice(breaks)
         if paths:
-            dead = [c for c in paths if not KINDS[c.card].groups and reach.after(c) >= reach.now]
+            dead = [i for i, c in enumerate(paths) if not KINDS[c.card].groups and afters[i] >= reach.now]
             if dead:
-                return max(dead, key=lambda c: reach.after(c))
+                return paths[max(dead, key=lambda i: afters[i])]
         return self._discard(view, legal, keep_paths=False)
 
     @staticmethod

@@ -37,7 +37,9 @@ class Category(enum.Enum):
 
 
 class Tool(enum.Enum):
-    """The three tools a broken-tool card can break."""
+    """The three tools a broken-tool card can break (members hash by identity: they are singletons)."""
+
+    __hash__ = object.__hash__
 
     PICKAXE = "pickaxe"
     LANTERN = "lantern"

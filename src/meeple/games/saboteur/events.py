@@ -209,9 +209,13 @@ class GoldOffered(Event):
 
 @attrs.frozen
 class GoldTaken(Event):
-    """``seat`` took a gold card of ``value``; ``next`` picks next (-1: none left)."""
+    """``seat`` took a gold card of ``value``; ``next`` picks next (-1: none left).
+
+    An undo barrier: the cards left are handed to ``next``, who now sees them.
+    """
 
     tag: ClassVar[str] = "gold_taken"
+    barrier: ClassVar[bool] = True
     seat: int
     value: int | None
     next: int

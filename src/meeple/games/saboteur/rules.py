@@ -26,7 +26,7 @@ from typing import Any
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
 
 from . import data
-from .board import NEAR_GOALS, Board, Cell, coal_rotation, orientations, route_free_of, shape, symmetric
+from .board import NEAR_GOALS, Board, Cell, coal_rotation, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -113,11 +113,11 @@ DIGGERS = frozenset({Role.MINER, Role.GREEN, Role.BLUE})
 
 
 def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
-    """Return ``hand`` without one copy of each of ``cards``."""
-    out = list(hand)
+    """Return ``hand`` without one copy of each of ``cards`` (order kept)."""
     for c in cards:
-        out.remove(c)
-    return tuple(out)
+        i = hand.index(c)
+        hand = hand[:i] + hand[i + 1 :]
+    return hand
 
 
 def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -151,17 +151,7 @@ def path_targets(state: State | Board, kind: int) -> list[tuple[int, int, bool]]
     A card that looks the same turned is listed unturned only.
     """
     board = state.board if isinstance(state, State) else state
-    net = board.network
-    ways = orientations(kind)
-    out: list[tuple[int, int, bool]] = []
-    if KINDS[kind].ladder:  # anywhere touching a face-up card, but not next to a goal
-        for pos, hole in net.sorted_holes():
-            if pos not in NEAR_GOALS:
-                out.extend((pos[0], pos[1], r) for r, tile in ways if hole.fits(tile.edges))
-        return out
-    for pos, hole in net.frontier():  # where a tunnel from the start comes in
-        out.extend((pos[0], pos[1], r) for r, tile in ways if hole.fits(tile.edges) and tile.edges & hole.ports)
-    return out
+    return list(board.network.targets(kind))
 
 
 def path_allowed(state: State | Board, kind: int, col: int, row: int, rotated: bool) -> str | None:
@@ -268,9 +258,33 @@ def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: The tools a broken-tool or repair card shows, in a fixed order (by name).
+_TOOLS: dict[int, tuple[Tool, ...]] = {i: tuple(sorted(k.tools, key=lambda t: t.value)) for i, k in enumerate(KINDS)}
 # Commands are small immutable values: the lists of legal commands reuse them.
 _path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(PlayPath)
-_discard: Callable[[tuple[int, ...]], Discard] = functools.lru_cache(maxsize=1 << 12)(Discard)
+_IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
+#: Passing with one card, for every card kind.
+_DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
+#: A card played on each of the (at most 12) players, for every card kind played on a player.
+_ON_PLAYER: dict[int, tuple[Command, ...]] = {}
+for _i, _k in enumerate(KINDS):
+    if _k.action is Action.BREAK:
+        _ON_PLAYER[_i] = tuple(BreakTool(_i, t) for t in range(12))
+    elif _k.action in (Action.THEFT, Action.HANDS_OFF, Action.SWAP_HATS, Action.TRAPPED, Action.FREE):
+        _ON_PLAYER[_i] = tuple(TargetAction(_i, t) for t in range(12))
+    elif _k.action is Action.SWAP_HAND:
+        _ON_PLAYER[_i] = tuple(SwapHand(_i, t) for t in range(12))
+    elif _k.action is Action.INSPECTION:
+        _ON_PLAYER[_i] = tuple(Inspect(_i, t) for t in range(12))
+
+
+def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
+    """Every ``PlayPath`` of path card ``kind`` on ``board`` (worked out once per board and kind)."""
+    memo = board.network.memo
+    found = memo.get(kind)
+    if found is None:
+        found = memo[kind] = tuple(_path(kind, c, r, rot) for c, r, rot in board.network.targets(kind))
+    return found  # type: ignore[return-value]
 
 
 # -- the game --------------------------------------------------------------------------
@@ -328,54 +342,48 @@ class SaboteurRules(Game[State, SaboteurOptions]):
 
     def _turn_commands(self, state: State, seat: int) -> list[Command]:
         hand = state.hands[seat]
-        kinds = sorted(set(hand))
+        kinds = tuple(dict.fromkeys(hand))  # the hand is sorted: each kind once, in order
         n = state.seats
         out: list[Command] = []
         front = state.front
         can_dig = not front[seat] & BLOCKING
+        board = state.board
         for kind in kinds:
-            k = KINDS[kind]
-            if k.category is Category.PATH:
+            if _IS_PATH[kind]:
                 if can_dig:
-                    out.extend(_path(kind, c, r, rot) for c, r, rot in path_targets(state.board, kind))
+                    out += path_commands(board, kind)
                 continue
-            match k.action:
+            on = _ON_PLAYER.get(kind)
+            match KINDS[kind].action:
                 case Action.BREAK:
-                    (tool,) = k.tools
-                    out.extend(BreakTool(kind, t) for t in range(n) if BROKEN[tool] not in front[t])
+                    broken = BROKEN[_TOOLS[kind][0]]
+                    out += [c for t, c in zip(range(n), on or ()) if broken not in front[t]]
                 case Action.REPAIR:
-                    out.extend(
-                        RepairTool(kind, t, tool)
-                        for t in range(n)
-                        for tool in sorted(k.tools, key=lambda x: x.value)
-                        if BROKEN[tool] in front[t]
-                    )
+                    out += [RepairTool(kind, t, tool) for t in range(n) if front[t] for tool in _TOOLS[kind]
+                            if BROKEN[tool] in front[t]]
                 case Action.ROCKFALL:
-                    out.extend(Rockfall(kind, c.col, c.row) for c in sorted(state.board.cells,
-                                                                           key=lambda c: (c.col, c.row)))
+                    out += [Rockfall(kind, c, r) for c, r in sorted((c.col, c.row) for c in board.cells)]
                 case Action.MAP:
-                    out.extend(PeekGoal(kind, i) for i, g in enumerate(state.board.goals) if g.kind is None)
+                    out += [PeekGoal(kind, i) for i, g in enumerate(board.goals) if g.kind is None]
                 case Action.THEFT:
                     if Front.THEFT not in front[seat]:
                         out.append(TargetAction(kind, seat))
                 case Action.HANDS_OFF:
-                    out.extend(TargetAction(kind, t) for t in range(n) if Front.THEFT in front[t])
-                case Action.SWAP_HAND:
-                    out.extend(SwapHand(kind, t) for t in range(n) if t != seat)
-                case Action.INSPECTION:
-                    out.extend(Inspect(kind, t) for t in range(n) if t != seat)
+                    out += [c for t, c in zip(range(n), on or ()) if Front.THEFT in front[t]]
+                case Action.SWAP_HAND | Action.INSPECTION:
+                    out += [c for t, c in zip(range(n), on or ()) if t != seat]
                 case Action.SWAP_HATS:
                     if state.deal.leftover_roles:
-                        out.extend(TargetAction(kind, t) for t in range(n))
+                        out += (on or ())[:n]
                 case Action.TRAPPED:
-                    out.extend(TargetAction(kind, t) for t in range(n) if t != seat and Front.TRAPPED not in front[t])
+                    out += [c for t, c in zip(range(n), on or ()) if t != seat and Front.TRAPPED not in front[t]]
                 case Action.FREE:
-                    out.extend(TargetAction(kind, t) for t in range(n) if Front.TRAPPED in front[t])
-        out.extend(_discard((c,)) for c in kinds)
-        most = state.options.pass_discards if state.deluxe else 1
+                    out += [c for t, c in zip(range(n), on or ()) if Front.TRAPPED in front[t]]
+        out += [_DISCARD_ONE[c] for c in kinds]
+        most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
         for size in range(2, min(most, len(hand)) + 1):
             out.extend(Discard(c) for c in sorted(set(combinations_with_replacement(kinds, size))) if holds(hand, c))
-        if state.deluxe and len(hand) >= 2 and front[seat]:
+        if front[seat] and state.deluxe and len(hand) >= 2:
             pairs = [c for c in combinations_with_replacement(kinds, 2) if holds(hand, c)]
             for item in sorted(front[seat], key=lambda f: f.value):
                 out.extend(ClearFront(c, item) for c in pairs)
@@ -561,6 +569,8 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         return state
 
     def _after_path(self, state: State, seat: int, played: PathPlayed, rng: Rng) -> tuple[Event, ...]:
+        if not state.board.network.joins_more((played.col, played.row), shape(played.card, played.rotated)):
+            return self._end_turn(state, seat, (played,), rng)  # the card reaches no further than itself
         board = state.board.lay(Cell(played.col, played.row, played.card, played.rotated))
         board, reveals = reveal_goals(board, state.deal.goal_kinds)
         events: tuple[Event, ...] = (played, *reveals)
@@ -591,11 +601,18 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         pile = state.pile
         out = list(events)
         if pile and draws:
-            left = list(pile)
-            for _ in range(min(draws, len(left))):
-                out.append(CardDrawn(who, left.pop(rng.below(len(left)))))
-                sizes[who] += 1
-        nxt = next((s % n for s in range(seat + 1, seat + n + 1) if sizes[s % n]), None)
+            if draws == 1:
+                out.append(CardDrawn(who, pile[rng.below(len(pile))]))
+            else:
+                left = list(pile)
+                for _ in range(min(draws, len(left))):
+                    out.append(CardDrawn(who, left.pop(rng.below(len(left)))))
+            sizes[who] += min(draws, len(pile))
+        nxt = None
+        for i in range(1, n + 1):  # the next player clockwise who holds cards
+            if sizes[(seat + i) % n]:
+                nxt = (seat + i) % n
+                break
         lap = state.options.round_end == "lap" and passes_after(state, seat, nxt, passed) >= n
         if nxt is None or lap:
             after = self._fold(state, events)  # a card in front may have changed: winners exclude the trapped
@@ -777,6 +794,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
         passes=0,
         hands=tuple(tuple(sorted(h)) for h in e.hands if h is not None),
         pile=e.pile,
+        discards=((),) * n,
         board=Board.new(),
         front=(frozenset(),) * n,
         thieves=(),
@@ -788,7 +806,6 @@ def _dealt(s: State, e: RoundDealt) -> State:
             spent_roles=(),
             goal_kinds=e.goals,
             set_aside=e.set_aside,
-            discards=((),) * n,
         ),
         known=Knowledge(goals=(frozenset(),) * n),
         purse=replace(s.purse, offer=(), chooser=-1, theft_queue=()),
@@ -812,14 +829,8 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
 def _played(s: State, deed: Deed, **changes: Any) -> State:
     """The state after ``deed.seat`` played ``deed.card`` face up from its hand (plus ``changes``)."""
     assert deed.card is not None
-    fields: dict[str, Any] = {
-        "hands": _take(s, deed.seat, deed.card),
-        "deeds": (*s.deeds, deed),
-        "passes": 0,
-        "known": _known_after_play(s.known, deed.seat, deed.card),
-    }
-    fields.update(changes)
-    return replace(s, **fields)
+    known = _known_after_play(s.known, deed.seat, deed.card)
+    return replace(s, hands=_take(s, deed.seat, deed.card), deeds=(*s.deeds, deed), passes=0, known=known, **changes)
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
@@ -845,17 +856,19 @@ def _path_removed(s: State, e: PathRemoved) -> State:
 
 
 def _goal_peeked(s: State, e: GoalPeeked) -> State:
+    s = _played(s, Deed(e.seat, e.card))
     known = s.known
-    goals = _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})
-    return _played(s, Deed(e.seat, e.card), known=replace(_known_after_play(known, e.seat, e.card), goals=goals))
+    return replace(s, known=replace(known, goals=_set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
 
 
 def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
     """The changes when ``seat`` discards ``cards`` face down."""
-    pile = tuple(sorted((*s.deal.discards[seat], *cards)))
+    pile = s.discards[seat]
+    for c in cards:
+        pile = add_card(pile, c)
     return {
         "hands": _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
-        "deal": replace(s.deal, discards=_set(s.deal.discards, seat, pile)),
+        "discards": _set(s.discards, seat, pile),
         "known": _known_after_discard(s.known, seat, len(cards)),
     }
 
@@ -921,7 +934,7 @@ def _hat_swapped(s: State, e: HatSwapped) -> State:
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    if s.options.round_end == "lap" and s.passes and not s.pile:
+    if s.passes and not s.pile and s.options.round_end == "lap":
         return replace(s, turn=e.next, passes=s.passes + (e.next - e.seat - 1) % s.seats)
     return replace(s, turn=e.next)
 

@@ -3,14 +3,13 @@
 The state is grouped the way the table is: the tunnel (:class:`~.board.Board`,
 public), the cards in hands and the pile, the cards in front of players and
 the round's public record (:class:`Deed`), the face-down part of the deal
-(:class:`Deal`: roles, goal kinds, set-aside cards, discards), what players
+(:class:`Deal`: roles, goal kinds, set-aside cards), what players
 learned in secret (:class:`Knowledge`) and the gold (:class:`Purse`).
 """
 
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, cast
 
@@ -57,15 +56,31 @@ class SaboteurOptions(Options):
       ``clockwise`` (the Armenian seed text: "to the nearest miner on the left").
     """
 
-    edition: Edition = Edition.BASE
-    gold_cards: Literal["players", "miners"] = "players"
-    next_starter: Literal["after-ender", "ender"] = "after-ender"
-    pass_discards: int = 1
-    broken_tools_forfeit: bool = False
-    gold_pass: Literal["counter-clockwise", "clockwise"] = "counter-clockwise"
-    saboteur_pay: Literal["nuggets", "cards"] = "nuggets"
-    round_end: Literal["empty-hands", "lap"] = "empty-hands"
-    geologists: Literal["split", "each"] = "split"
+    edition: Edition = attrs.field(default=Edition.BASE, metadata={
+        "help": "which box: 'base' (3-10 players) or 'deluxe' (the base game with the expansion, 2-12 players)"})
+    gold_cards: Literal["players", "miners"] = attrs.field(default="players", metadata={
+        "help": "base payout draws one gold card per 'players' (the published rules; 9 at 10 players) or per 'miners'"})
+    next_starter: Literal["after-ender", "ender"] = attrs.field(default="after-ender", metadata={
+        "help": "who starts the next round: the player 'after-ender' (the published rules) or the 'ender' "
+                "(the Armenian text)"})
+    pass_discards: int = attrs.field(default=1, metadata={
+        "help": "Deluxe: how many cards a pass may discard, drawing as many: 1 (the Russian text) or 3 "
+                "(the expansion rules)"})
+    broken_tools_forfeit: bool = attrs.field(default=False, metadata={
+        "help": "the published optional rule: a miner with a broken tool at the end of a round gets no gold "
+                "(base game)"})
+    gold_pass: Literal["counter-clockwise", "clockwise"] = attrs.field(default="counter-clockwise", metadata={
+        "help": "the direction gold cards pass in the base payout: 'counter-clockwise' (the published rules) or "
+                "'clockwise' (the Armenian text)"})
+    saboteur_pay: Literal["nuggets", "cards"] = attrs.field(default="nuggets", metadata={
+        "help": "base game: winning saboteurs get 4/3/3/2 'nuggets' in gold cards that add up (the published "
+                "rules) or 4/3/3/2 gold 'cards' drawn at random (the Russian text)"})
+    round_end: Literal["empty-hands", "lap"] = attrs.field(default="empty-hands", metadata={
+        "help": "without the gold, a round ends when the pile and every hand are empty ('empty-hands', the "
+                "published rules) or after a 'lap' of passes once the pile is empty (a reading of the Russian text)"})
+    geologists: Literal["split", "each"] = attrs.field(default="split", metadata={
+        "help": "Deluxe: geologists 'split' one nugget per crystal between them (the expansion rules) or 'each' "
+                "get one per crystal (the Russian text)"})
 
     def validate(self, seats: int) -> None:
         """Base game: 3-10 players; Deluxe: 2-12; each option only where its edition has the rule."""
@@ -99,7 +114,13 @@ class Phase(enum.Enum):
 
 
 class Front(enum.Enum):
-    """A card lying face up in front of a player."""
+    """A card lying face up in front of a player.
+
+    Members hash by identity (they are singletons), which is what sets of
+    them need; nothing iterates such a set without sorting it.
+    """
+
+    __hash__ = object.__hash__
 
     BROKEN_PICKAXE = "broken-pickaxe"
     BROKEN_LANTERN = "broken-lantern"
@@ -138,8 +159,7 @@ class SpentRole:
 class Deal:
     """The round's face-down cards, as the engine dealt them (hidden from the players).
 
-    ``discards`` are each player's face-down discards this round (sorted);
-    ``spent_roles`` the dwarf cards Swap Your Hats put out of play.
+    ``spent_roles`` are the dwarf cards Swap Your Hats put out of play.
     """
 
     starter: int = 0
@@ -148,7 +168,6 @@ class Deal:
     spent_roles: tuple[SpentRole, ...] = ()
     goal_kinds: tuple[GoalKind, ...] = ()
     set_aside: tuple[int, ...] = ()
-    discards: tuple[tuple[int, ...], ...] = ()
 
 
 @attrs.frozen
@@ -248,7 +267,8 @@ class State:
 
     Public: the board, the cards in front of players, the thieves, the
     round's deeds, hand and pile sizes, results. Hidden: hands (sorted), the
-    pile (unordered: draws pick at random), the deal, the knowledge, the gold.
+    pile (unordered: draws pick at random), each player's face-down discards
+    this round (sorted), the deal, the knowledge, the gold.
     ``passes`` counts the players who passed in a row since the pile ran out
     (option ``round_end="lap"`` only).
     """
@@ -261,6 +281,7 @@ class State:
     passes: int = 0
     hands: tuple[tuple[int, ...], ...] = ()
     pile: tuple[int, ...] = ()
+    discards: tuple[tuple[int, ...], ...] = ()
     board: Board = attrs.field(factory=Board)
     front: tuple[frozenset[Front], ...] = ()
     thieves: tuple[int, ...] = ()
@@ -292,24 +313,33 @@ class State:
 
 
 T = TypeVar("T")
-_GETTERS: dict[type, tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]] = {}
+_COPIERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
+
+
+def _copier(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
+    """Write (once per class and set of changed fields) a function that copies an instance with those fields new."""
+    names = [a.name for a in attrs.fields(cast(Any, cls))]
+    unknown = sorted(set(changed) - set(names))
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(map(repr, unknown))}")
+    args = ", ".join(n if n in changed else f"o.{n}" for n in names)
+    namespace: dict[str, Any] = {"cls": cls}
+    exec(f"def copy_{cls.__name__}(o, {', '.join(changed)}):\n    return cls({args})\n", namespace)
+    fn: Callable[..., Any] = namespace[f"copy_{cls.__name__}"]
+    _COPIERS[(cls, changed)] = fn
+    return fn
 
 
 def replace(value: T, **changes: Any) -> T:
     """A copy of the attrs value ``value`` with ``changes`` (``attrs.evolve`` for the hot paths).
 
+    The copying function for each class and set of changed fields is written
+    once, the way attrs writes ``__init__``; an unknown field raises ``TypeError``.
+
     >>> replace(Purse(gold=(1, 2)), chooser=1).chooser
     1
     """
-    cls = type(value)
-    found = _GETTERS.get(cls)
-    if found is None:
-        names = [a.name for a in attrs.fields(cast(Any, cls))]
-        get = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
-        found = _GETTERS[cls] = (get, {n: i for i, n in enumerate(names)})
-    getter, index = found
-    fields = list(getter(value))
-    for name, v in changes.items():
-        fields[index[name]] = v
-    out: T = cls(*fields)
+    key = (type(value), tuple(changes))
+    fn = _COPIERS.get(key) or _copier(*key)
+    out: T = fn(value, *changes.values())
     return out

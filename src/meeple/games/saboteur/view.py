@@ -114,9 +114,12 @@ def view(state: State, seat: int | None) -> View:
     hand: tuple[int, ...] = ()
     if mine:
         assert seat is not None
-        known_goals = tuple((i, deal.goal_kinds[i]) for i in sorted(known.goals[seat]))
-        inspected = tuple((i.target, i.role) for i in known.roles if i.viewer == seat)
-        known_hands = tuple(k for k in known.hands if k.viewer == seat)
+        if known.goals[seat]:
+            known_goals = tuple((i, deal.goal_kinds[i]) for i in sorted(known.goals[seat]))
+        if known.roles:
+            inspected = tuple((i.target, i.role) for i in known.roles if i.viewer == seat)
+        if known.hands:
+            known_hands = tuple(k for k in known.hands if k.viewer == seat)
         role = deal.roles[seat]
         hand = state.hands[seat]
     over = state.phase is Phase.OVER
@@ -131,7 +134,7 @@ def view(state: State, seat: int | None) -> View:
         passes=state.passes,
         role=role,
         hand=hand,
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand_sizes=tuple(map(len, state.hands)),
         pile_size=len(state.pile),
         set_aside_count=len(deal.set_aside),
         leftover_roles_count=len(deal.leftover_roles),
@@ -139,7 +142,8 @@ def view(state: State, seat: int | None) -> View:
         known_goals=known_goals,
         inspected=inspected,
         known_hands=known_hands,
-        put_away=tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles),
+        put_away=tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles)
+        if deal.spent_roles else (),
         front=state.front,
         thieves=state.thieves,
         deeds=state.deeds,
@@ -238,10 +242,10 @@ def _redeal_cards(state: State, me: int | None, rng: Rng) -> State:
     pool: list[int] = [*state.pile, *deal.set_aside]
     for s in others:
         pool += state.hands[s]
-        pool += deal.discards[s]
+        pool += state.discards[s]
     in_hand: dict[int, list[int]] = {s: [] for s in others}
     in_discards: dict[int, list[int]] = {s: [] for s in others}
-    room = {s: len(deal.discards[s]) for s in others}
+    room = {s: len(state.discards[s]) for s in others}
     for k in state.known.hands:  # what a swap showed me stays true in every world
         if k.viewer != me or k.holder == me:
             continue
@@ -255,10 +259,10 @@ def _redeal_cards(state: State, me: int | None, rng: Rng) -> State:
             room[p] -= 1
             in_discards[p].append(c)
     pool = list(rng.shuffled(pool))
-    hands, discards = list(state.hands), list(deal.discards)
+    hands, discards = list(state.hands), list(state.discards)
     for s in others:
         for table, fixed, size in ((hands, in_hand[s], len(state.hands[s])),
-                                   (discards, in_discards[s], len(deal.discards[s]))):
+                                   (discards, in_discards[s], len(state.discards[s]))):
             need = size - len(fixed)
             table[s] = tuple(sorted((*fixed, *pool[:need])))
             pool = pool[need:]
@@ -275,8 +279,8 @@ def _redeal_cards(state: State, me: int | None, rng: Rng) -> State:
                 k = replace(k, cards=tuple(sorted(held + gone)))
             redrawn.append(k)
         known = replace(known, hands=tuple(redrawn))
-    return replace(state, hands=tuple(hands), pile=pile, known=known,
-                   deal=replace(deal, discards=tuple(discards), set_aside=set_aside))
+    return replace(state, hands=tuple(hands), pile=pile, discards=tuple(discards), known=known,
+                   deal=replace(deal, set_aside=set_aside))
 
 
 def _redeal_roles(state: State, me: int | None, rng: Rng) -> State:
