@@ -320,6 +320,16 @@ class IdentityDeterminize(Pairs):
         return state
 
 
+class ClaimsOpen(Pairs):
+    """Says its matches hide nothing (so no re-deal is expected), though it deals hidden hands."""
+
+    def hides_information(self, options: Options) -> bool:
+        return False
+
+    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
+        return state
+
+
 class SeedInEvents(Pairs):
     """The deal writes (part of) the seed into its event, so into the state and every view."""
 
@@ -427,6 +437,7 @@ def test_the_honest_game_passes_every_check(seats: int, register: Any) -> None:
         (LeakyLegal, "the legal commands of seat .* changed"),
         (LeakyRender, "the picture of seat .* changed"),
         (UnbarredReveal, "not an information barrier"),
+        (ClaimsOpen, "say.* these options hide nothing, but redact hides"),
     ],
 )
 def test_each_kind_of_leak_fails_the_kit(cls: type[Pairs], message: str, register: Any) -> None:

@@ -266,7 +266,9 @@ def check_views(p: Playout, samples: int = 20, worlds: int = 2, rng_seed: int = 
     record is an information barrier (it drew randomness, or its command or
     an event declares ``barrier``), and then the view after it must show what
     was revealed. A game that declares hidden information must provide
-    ``determinize``, and it must change some state.
+    ``determinize``, and it must change some state wherever the match's
+    options hide something (:meth:`Game.hides_information`); where they
+    hide nothing, ``redact`` must show every event whole.
     """
     m = p.match.fork()
     game = m.game
@@ -278,6 +280,12 @@ def check_views(p: Playout, samples: int = 20, worlds: int = 2, rng_seed: int = 
     n = len(m)
     rng = Rng(rng_seed)
     changed = 0
+    if not game.hides_information(m.options):  # then nothing is redacted either: a seat sees each record whole
+        for r in records:
+            for seat in _observers(m):
+                if _redacted(game, r.events, seat) != tuple(r.events):
+                    raise _fail(p, r.seq, f"the game says these options hide nothing, but redact hides part of "
+                                          f"record {r.seq} from seat {seat}")
     for i in _positions(n, samples):
         m.seek(i)
         st = m.state
@@ -313,7 +321,7 @@ def check_views(p: Playout, samples: int = 20, worlds: int = 2, rng_seed: int = 
                     raise _fail(p, i, f"the picture of seat {seat} (render) changed {what}")
                 if nxt is not None:
                     _check_next_record(p, m, i, nxt, after, w, seat, what)
-    if hidden and changed == 0:
+    if hidden and changed == 0 and game.hides_information(m.options):
         raise _fail(p, None, "determinize never changed a state: it must re-deal what each seat cannot see")
 
 

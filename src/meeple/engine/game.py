@@ -16,6 +16,7 @@ class, its command, event, state and view classes, and pure functions::
     outcome(state)                       -> Outcome, or None while the game goes on
     world(view, seat, rng)               -> a full State sampled from seat's view alone
                                             (optional: search bots need it)
+    hides_information(options)           -> whether such a match hides anything from a seat
     render(state, seat)                  -> text for a terminal
 
 Subclass :class:`Game` and fill those in; the engine (``Match``, logs,
@@ -96,6 +97,8 @@ class GameInfo:
     max_seats: int
     variants: tuple[str, ...] = ("standard",)
     has_chance: bool = True
+    #: True if some match of the game hides something from a seat; a game
+    #: whose variants differ says which do in :meth:`Game.hides_information`.
     hidden_information: bool = True
     summary: str = ""
     #: Seat ranges of variants that differ from ``min_seats..max_seats``, as
@@ -250,6 +253,16 @@ class Game(abc.ABC, Generic[S, O]):
                 f"{self.info.id} has no variant {variant!r}; variants: {', '.join(self.info.variants)}"
             )
         return {} if variant == self.info.variants[0] else {"variant": variant}
+
+    def hides_information(self, options: O) -> bool:
+        """Whether a match with ``options`` hides anything from some seat (``info.hidden_information``).
+
+        A game that hides information in some of its variants only (an open
+        rule set for children, say) answers per options, so that the
+        conformance kit expects ``determinize`` to re-deal something exactly
+        where something is hidden.
+        """
+        return self.info.hidden_information
 
     def determinize(self, state: S, seat: Seat | None, rng: Rng) -> S:
         """Return a state ``seat`` cannot tell from ``state``: hidden parts re-dealt at random.

@@ -110,6 +110,26 @@ def test_the_mover_knows_the_cards_it_put_under_the_deck_and_determinize_keeps_t
     assert any(w.deck[2:] != state.deck[2:] for w in other), "seat 1 never saw the returned cards"
 
 
+def test_the_others_see_the_kept_gift_card_but_not_its_place_in_the_offer_and_it_cannot_be_taken_back() -> None:
+    # S "Если фишка оказывается на подарке": the kept card goes to the pile (face up), the rest under the deck
+    state = make([1, 19], ["", ""], phase=Phase.MOVE, roll=1, deck="A7 B3 W9 A1")
+    state, _ = play(state, 0, Move(2))
+    _, events = play(state, 0, TakeGift("B3"))
+    taken = next(e for e in events if isinstance(e, GiftTaken))
+    assert taken == GiftTaken(0, card("B3"), 1, cards_in_order("A7 W9"))
+    assert GAME.redact(taken, 0) == taken
+    for seat in (1, None):
+        assert GAME.redact(taken, seat) == GiftTaken(0, card("B3"), None, None)
+    m = Match.start(GAME, 2, seed=5)
+    while m.to_act:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        gift = [c for c in m.legal(seat) if isinstance(c, TakeGift)]
+        m.play(seat, gift[0] if gift else RandomBot(len(m)).choose(m.view(seat), m.legal(seat), seat))
+        if gift:
+            break
+    assert gift and GiftTaken.barrier and not m.can_undo(seat), "the others saw a card of a hidden offer"
+
+
 def cards_in_order(names: str) -> tuple[Any, ...]:
     """Cards in the order given (a deck, not a sorted hand)."""
     return tuple(card(c) for c in names.split())
@@ -169,17 +189,15 @@ def test_a_known_card_in_another_seats_gift_offer_stays_known_to_the_seat_that_p
 def _blind(event: Event | None, seat: int | None) -> Event | None:
     """``event`` with what chance newly shows ``seat`` blanked.
 
-    Hidden cards come to light in three ways: the seat's own draw, its own
-    gift offer, and the place in another seat's gift offer of the card that
-    seat keeps. In a determinized world they may differ: that is the chance
-    the seat cannot know yet. Everything else must be equal.
+    Hidden cards come to light in two ways: the seat's own draw and its own
+    gift offer. In a determinized world they may differ: that is the chance
+    the seat cannot know yet. Everything else must be equal (the place in
+    another seat's offer of the card it keeps too: it is not shown).
     """
     if isinstance(event, CardDrawn) and event.seat == seat:
         return CardDrawn(seat, None)
     if isinstance(event, GiftOffered) and event.seat == seat:
         return GiftOffered(seat, None)
-    if isinstance(event, GiftTaken) and event.seat != seat:
-        return GiftTaken(event.seat, event.card, -1, event.returned)
     return event
 
 
@@ -228,6 +246,21 @@ def test_a_seat_cannot_tell_a_determinized_world_from_the_real_one(variant: str,
 def test_the_beginner_rules_hide_nothing_so_determinize_keeps_the_state() -> None:
     for state in _states("beginner", 2, 3, every=25):
         assert all(GAME.determinize(state, seat, Rng(1)) is state for seat in (0, 1, None))
+
+
+def test_the_game_says_per_variant_what_it_hides_and_the_beginner_records_are_shown_whole() -> None:
+    # S "Начальные правила": no hands ("Карты не раздаются игрокам на руки"), the bank open to all
+    for variant in GAME.info.variants:
+        options = Match.start(GAME, 2, seed=1, options=GAME.variant_options(variant)).options
+        assert GAME.hides_information(options) == (variant != "beginner")
+    m = Match.start(GAME, 3, seed=4, options={"variant": "beginner"})
+    bots = [RandomBot(s) for s in range(3)]
+    while m.to_act and len(m) < 400:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+    for r in m.records:
+        for seat in (0, 1, 2, None):
+            assert tuple(GAME.redact(e, seat) for e in r.events) == r.events
 
 
 @pytest.mark.parametrize("variant", ["standard", "advanced", "beginner"])

@@ -77,3 +77,15 @@ def test_evolve_gives_what_folding_gives_whether_or_not_decide_folded_first() ->
             s_plain = fold(s_plain, e)
         assert s_memo == s_plain
         m.play(seat, cmd)
+
+
+def test_every_option_declares_its_own_help_on_its_field() -> None:
+    import attrs
+
+    from meeple.catalog import describe_game
+    from meeple.games.gophers import GophersOptions
+
+    fields = attrs.fields(GophersOptions)
+    assert all(f.metadata.get("help") for f in fields)
+    shown = {o.name: o.help for o in describe_game("gophers").options}
+    assert shown == {f.name: f.metadata["help"] for f in fields}

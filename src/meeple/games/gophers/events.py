@@ -103,15 +103,19 @@ class GiftOffered(Event):
 class GiftTaken(Event):
     """``seat`` kept ``card``, the ``index``-th of the offer; ``returned`` went under the deck (None: hidden).
 
-    Everybody sees which of the cards was taken and the kept card itself
-    (it goes face up); the others go under the deck in the order they were
-    drawn, so only the mover knows what lies there.
+    Everybody sees the kept card (it goes face up in the mover's pile); the
+    others go under the deck in the order they were drawn, so only the mover
+    knows what lies there, and which place of the offer the kept card had
+    (``index``, None to the other seats: it would tell worlds apart that they
+    cannot tell apart otherwise). An information barrier: the kept card of a
+    hidden offer is shown, so the choice cannot be taken back.
     """
 
     tag: ClassVar[str] = "gift_taken"
+    barrier: ClassVar[bool] = True
     seat: int
     card: Card
-    index: int
+    index: int | None
     returned: tuple[Card, ...] | None
 
 

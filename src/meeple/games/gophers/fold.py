@@ -166,6 +166,7 @@ def _gift_offered(s: State, e: GiftOffered) -> State:
 def _gift_taken(s: State, e: GiftTaken) -> State:
     turn, c = s.turn, s.cards
     offer, seen, i = turn.offer, turn.offer_seen, e.index
+    assert i is not None, "only a redacted GiftTaken hides the place, and the state folds the referee's events"
     cards = replace_cards(c, deck=(*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
                           deck_seen=(*c.deck_seen, *seen[:i], *seen[i + 1 :]))
     if e.card is DIG:

@@ -41,8 +41,12 @@ class GophersOptions(Options):
     <Variant.STANDARD: 'standard'>
     """
 
-    variant: Variant = Variant.STANDARD
-    removed_values: tuple[int, ...] = ()
+    variant: Variant = attrs.field(default=Variant.STANDARD, metadata={
+        "help": "the rule set: 'standard', 'simplified' (addition only), 'advanced' (with baskets) "
+                "or 'beginner' (the 5+ rules)"})
+    removed_values: tuple[int, ...] = attrs.field(default=(), metadata={
+        "help": "face values of supply cards taken out of the box, in increasing order "
+                "(at least three values must stay)"})
 
     @property
     def subtraction(self) -> bool:

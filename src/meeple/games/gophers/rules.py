@@ -272,6 +272,14 @@ class GophersRules(Game[State, GophersOptions]):
     commands = COMMANDS
     events = EVENTS
 
+    def hides_information(self, options: GophersOptions) -> bool:
+        """The hands and the deck are secret; the beginner rules have neither (an open bank), so hide nothing.
+
+        >>> GophersRules().hides_information(GophersOptions(Variant.BEGINNER))
+        False
+        """
+        return not options.beginner
+
     # -- set-up ------------------------------------------------------------------
     def initial_state(self, seats: int, options: GophersOptions) -> State:
         """The box before the deal."""

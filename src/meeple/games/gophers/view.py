@@ -117,12 +117,12 @@ def view(state: State, seat: int | None) -> View:
 def redact(event: Event, seat: int | None) -> Event | None:
     """Return ``event`` as ``seat`` sees it: other seats' cards and the deck become None."""
     match event:
-        case Dealt(hands=hands):
+        case Dealt(deck=deck, hands=hands) if deck or any(hands):  # the beginner deal deals nothing to hide
             return Dealt(None, tuple(h if s == seat else None for s, h in enumerate(hands)))
         case GiftOffered(seat=owner) if owner != seat:
             return GiftOffered(owner, None)
-        case GiftTaken(seat=owner, card=card, index=index) if owner != seat:
-            return GiftTaken(owner, card, index, None)
+        case GiftTaken(seat=owner, card=card) if owner != seat:
+            return GiftTaken(owner, card, None, None)
         case CardDrawn(seat=owner) if owner != seat:
             return CardDrawn(owner, None)
     return event
