@@ -302,14 +302,6 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
             return DiceRolled(event.seat, None)
         return event
 
-    def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
-        """Re-roll every die ``seat`` has not seen (all of them but its own, until the call shows them)."""
-        if state.loser is not None or not state.dice:
-            return state
-        opts = state.options
-        dice = tuple(d if s == seat else rng.dice(len(d), opts.sides) for s, d in enumerate(state.dice))
-        return State(state.seats, opts, dice, state.bids, state.turn, None)
-
     def outcome(self, state: State) -> Outcome | None:
         if state.loser is None:
             return None

@@ -135,8 +135,6 @@ KNOWN = {
     # --
     # --
     # --
-    "circle:meeple.games.mordred",
-    "rules:meeple.games.mordred",
     # --
     # --
 }

@@ -125,24 +125,15 @@ def test_a_factory_must_return_an_encoding() -> None:
 
 
 def test_a_bundled_game_is_found_by_its_module_in_meeple_rl_encodings(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.machinery
     import sys
-    import types
 
     from meeple.rl import encoding as encoding_module
+    from meeple.rl.encodings import kings, mordred
 
-    def kings_encoding(seats: int, options: Any) -> Encoding:
-        return Encoding(Actions(1, lambda c, v, s: 0), Observation((Segment("x", 1),), lambda v, s: {}))
-
-    module = types.ModuleType("meeple.rl.encodings.kings")
-    module.__spec__ = importlib.machinery.ModuleSpec("meeple.rl.encodings.kings", None)
-    module.encoding = kings_encoding  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "meeple.rl.encodings.kings", module)
     monkeypatch.delitem(encoding_module._registered, "kings", raising=False)
-    try:
-        assert encoding_factory("kings") is kings_encoding
-    finally:
-        encoding_module._registered.pop("kings", None)
-    monkeypatch.delitem(sys.modules, "meeple.rl.encodings.kings")
+    assert encoding_factory("kings") is kings.encoding
+    assert encoding_factory("mordred") is mordred.encoding
+    monkeypatch.delitem(encoding_module._registered, "kings")
+    monkeypatch.setitem(sys.modules, "meeple.rl.encodings.kings", None)  # as if the module were not there
     with pytest.raises(rl.NoEncoding):
         encoding_factory("kings")

@@ -190,9 +190,12 @@ def test_render_shows_the_referees_picture() -> None:
 
 
 def test_a_game_without_encodings_is_refused_by_name() -> None:
-    with pytest.raises(NoEncoding, match="kings declares no encodings") as e:
-        rl.env("kings")
-    assert e.value.game == "kings" and isinstance(e.value, meeple.ConfigError)
+    class Plain(type(LD)):  # type: ignore[misc]  # Liar's Dice under another id, with no encodings declared
+        info = attrs.evolve(LD.info, id="plain-dice")
+
+    with pytest.raises(NoEncoding, match="plain-dice declares no encodings") as e:
+        rl.env(Plain())
+    assert e.value.game == "plain-dice" and isinstance(e.value, meeple.ConfigError)
 
 
 def test_seats_variant_and_options_are_checked_like_a_match() -> None:

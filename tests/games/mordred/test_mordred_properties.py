@@ -7,9 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import meeple
-from meeple.engine import ENGINE, ConfigError, IllegalCommand
-from meeple.games.mordred import GAME, Kind, Phase
-from meeple.games.mordred.rules import pieces_left, warriors_on_map
+from meeple.engine import ENGINE, Command, ConfigError, IllegalCommand
+from meeple.games.mordred import GAME, Attack, Build, EndTurn, Kind, Phase, Place, State
+from meeple.games.mordred.data import AREAS, ATTACK_COST, LAND
+from meeple.games.mordred.rules import build_cost, building_at, has_warrior, pieces_left, warriors_on_map
+from meeple.games.mordred.state import count_standing
 from meeple.testing import check_game
 
 
@@ -38,6 +40,7 @@ def _invariants(m: meeple.Match) -> None:
     for i, b in enumerate(s.buildings):
         assert not (b is not None and s.warriors[i])  # a warrior never shares an area with a building
     assert (s.phase is Phase.PLACE) == (s.hand > 0)
+    assert s.standing == count_standing(s)  # the derived counts evolve keeps match the map
 
 
 @given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))
@@ -80,7 +83,8 @@ def test_views_hold_everything_but_the_seed() -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"warriors": 3}, {"warriors": 33}, {"road_forward": 2}, {"road_back": 11}, {"dragon": 1}]
+    "options",
+    [{"warriors": 3}, {"warriors": 33}, {"road_forward": 2}, {"road_back": 11}, {"dragon": 1}, {"used_up": "never"}],
 )
 def test_bad_options_are_refused(options: dict[str, int]) -> None:
     with pytest.raises(ConfigError):
@@ -98,3 +102,47 @@ def test_variants_map_to_options() -> None:
     assert GAME.variant_options("short") == {"warriors": 14, "road_forward": 10}
     with pytest.raises(ConfigError):
         GAME.variant_options("long")
+
+
+def _listed_by_the_rule(state: State, seat: int) -> list[Command]:
+    """Every command the readable rule functions allow, in map and table order (what legal must list)."""
+    if state.phase is Phase.PLACE:
+        return [Place(a) for a in LAND if not has_warrior(state, a) and any(has_warrior(state, n) for n in AREAS[a].neighbours)]
+    out: list[Command] = []
+    cash = state.money[seat]
+    for area in LAND:
+        for kind in Kind:
+            cost, why = build_cost(state, seat, area, kind)
+            if not why and cost <= cash and pieces_left(state, seat, kind) > 0:
+                out.append(Build(area, kind))
+    if cash >= ATTACK_COST:
+        for area in LAND:
+            b = building_at(state, area)
+            if b is not None and b.owner == seat:
+                out.extend(Attack(area, n) for n in AREAS[area].neighbours if has_warrior(state, n))
+    out.append(EndTurn())
+    return out
+
+
+@given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=300))
+def test_legal_commands_list_exactly_what_the_rules_allow_in_order(seed: int, picks: list[int]) -> None:
+    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed)
+    for pick in picks:
+        if m.is_over:
+            break
+        (seat,) = m.to_act
+        legal = m.legal(seat)
+        if m.state.phase is not Phase.ROLL:
+            assert list(legal) == _listed_by_the_rule(m.state, seat)
+        m.play(seat, legal[pick % len(legal)])
+
+
+def test_the_world_of_a_view_is_the_state_itself_at_every_position() -> None:
+    from meeple.engine import Rng
+    from meeple.testing import playout
+
+    m = playout(GAME, 4, None, seed=12, bot_seed=3, max_steps=3000).match
+    for i in range(0, len(m) + 1, 5):
+        m.seek(i)
+        for seat in (0, 3, None):
+            assert GAME.world(GAME.view(m.state, seat), seat, Rng(i)) == m.state

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 import pytest
 
+import meeple
 from meeple.engine import Code, Command, Event, IllegalCommand, Rng
 from meeple.games.mordred import (
     GAME,
@@ -22,9 +23,12 @@ from meeple.games.mordred import (
     Phase,
     Place,
     Roll,
+    Rolled,
     Row,
     Siege,
     Start,
+    TurnEnded,
+    UsedUp,
 )
 from meeple.games.mordred.data import AREA_CODES, AREA_INDEX, BUILDINGS, MONEY, ROAD_FORWARD
 from meeple.games.mordred.rules import building_at, has_warrior, pieces_left, placement_targets, warriors_on_map
@@ -95,6 +99,11 @@ def with_money(state: State, seat: int, amount: int) -> State:
     return attrs.evolve(state, money=tuple(money))
 
 
+def spending(state: State) -> State:
+    """The same position in the spend phase of the player on turn (as after a roll that gave nothing)."""
+    return attrs.evolve(state, phase=Phase.SPEND)
+
+
 def refused(state: State, seat: int, command: object, code: Code = Code.RULE) -> IllegalCommand:
     """Assert that ``command`` is refused with ``code`` and is not listed as legal."""
     assert command not in GAME.legal_commands(state, seat)
@@ -135,8 +144,8 @@ def test_money_table_rows_grow_in_money_and_risk_and_row_c_is_half_black() -> No
     def stats(row: Row) -> tuple[float, float, int]:
         cells = MONEY[row]
         return (
-            sum(c.amount for c in cells if not c.black) / 6,
-            sum(c.amount for c in cells if c.black) / 6,
+            sum(c.money for c in cells) / 6,
+            sum(c.warriors for c in cells) / 6,
             sum(c.black for c in cells),
         )
 
@@ -153,13 +162,24 @@ def test_each_die_is_read_separately_against_the_declared_row() -> None:
     assert after.phase is Phase.SPEND and after.hand == 0 and after.road[0] == 0
 
 
-def test_black_cell_gives_warriors_and_moves_the_marker_that_many_spaces() -> None:
+def test_black_cell_pays_its_money_and_as_many_warriors_and_road_spaces() -> None:
+    # seed, phase 2: the cell shows the money to take; a black cell means taking "столько же"
+    # (as many) warriors of Mordred too, and moving the marker as many spaces
     st = position(phase=Phase.ROLL, money=(0, 0, 0))
-    _, after = play(st, 0, Roll(Row.C), 1, 6)  # 1: white £5; 6: black, 3 warriors
-    assert MONEY[Row.C][5].black and MONEY[Row.C][5].amount == 3
-    assert after.money[0] == MONEY[Row.C][0].amount
-    assert after.hand == 3 and after.supply == st.supply - 3
-    assert after.road[0] == 3 and after.phase is Phase.PLACE
+    white, black = MONEY[Row.C][0], MONEY[Row.C][5]
+    assert not white.black and black.black
+    events, after = play(st, 0, Roll(Row.C), 1, 6)
+    assert events == (Rolled(0, Row.C, (1, 6), white.amount + black.amount, black.amount, black.amount),)
+    assert after.money[0] == white.amount + black.amount
+    assert after.hand == black.amount and after.supply == st.supply - black.amount
+    assert after.road[0] == black.amount and after.phase is Phase.PLACE
+
+
+def test_two_black_cells_pay_both_amounts_in_money_and_in_warriors() -> None:
+    st = position(phase=Phase.ROLL, money=(0, 0, 0))
+    a, b = MONEY[Row.C][4], MONEY[Row.C][5]
+    _, after = play(st, 0, Roll(Row.C), 5, 6)
+    assert after.money[0] == a.amount + b.amount == after.hand == after.road[0]
 
 
 def test_two_black_dice_add_up() -> None:
@@ -355,17 +375,72 @@ def test_failed_siege_with_the_last_warrior_does_not_end_the_game() -> None:
     assert after.phase is Phase.SPEND and after.supply == 1 and after.ended is None
 
 
-def test_game_ends_at_the_start_of_a_turn_when_a_player_has_used_up_a_building_type() -> None:
-    castles = {"FLI": (1, Kind.CASTLE), "WRX": (1, Kind.CASTLE), "WEL": (1, Kind.CASTLE)}
-    assert len(castles) == BUILDINGS[Kind.CASTLE].pieces
-    st = position(buildings=castles)
-    events, after = play(st, 0, EndTurn())
+#: Forest areas on the border, enough for every castle of one player (Welshpool among them).
+CASTLE_SITES = ("FLI", "WRX", "WEL", "HAY", "CHE")
+
+
+def _castles(owner: int) -> dict[str, tuple[int, Kind]]:
+    """Every castle of ``owner`` on the map."""
+    pieces = BUILDINGS[Kind.CASTLE].pieces
+    assert 3 <= pieces <= len(CASTLE_SITES)
+    return {area: (owner, Kind.CASTLE) for area in CASTLE_SITES[:pieces]}
+
+
+def test_game_ends_at_the_start_of_a_turn_when_that_player_has_used_up_a_building_type() -> None:
+    st = position(buildings=_castles(1))
+    events, after = play(st, 0, EndTurn())  # seat 1's turn starts with all its castles on the map
     assert isinstance(events[-1], GameEnded) and events[-1].reason is End.BUILDINGS
+    assert "seat 1 has every castle" in events[-1].detail
     assert after.phase is Phase.OVER
 
 
+def test_a_used_up_type_must_still_hold_at_the_start_of_that_players_own_next_turn() -> None:
+    # facts C.2 (the published reading of the seed's end (b)): a player "has used all pieces of one
+    # building type and still has done so at the start of his next turn"
+    st = position(buildings=_castles(0))
+    events, st = play(st, 0, EndTurn())
+    assert events == (TurnEnded(0, 1),) and st.phase is Phase.ROLL  # seat 1's turn: no end yet
+    _, st = play(spending(st), 1, EndTurn())  # seat 1, then seat 2, roll nothing and pass
+    _, st = play(spending(st), 2, EndTurn())
+    assert st.phase is Phase.OVER and st.ended is End.BUILDINGS  # still all on the map at seat 0's turn
+
+
+def test_the_others_get_a_round_to_take_a_used_up_type_back() -> None:
+    st = position(buildings=_castles(0), warriors=["NEW"])
+    _, st = play(st, 0, EndTurn())
+    # seat 1 rolls a warrior and takes the castle on Welshpool (a forest castle falls to 4 or more)
+    st = attrs.evolve(st, phase=Phase.PLACE, hand=1, supply=st.supply - 1)
+    events, st = play(st, 1, Place("WEL"), 4)
+    assert isinstance(events[0], Siege) and events[0].success and pieces_left(st, 0, Kind.CASTLE) == 1
+    _, st = play(st, 1, EndTurn())
+    _, st = play(spending(st), 2, EndTurn())
+    assert st.phase is Phase.ROLL and st.turn == 0 and st.ended is None
+
+
+def test_a_used_up_type_of_another_player_ends_nothing_at_this_turns_start() -> None:
+    st = position(buildings=_castles(2))
+    events, after = play(st, 0, EndTurn())  # seat 1's turn starts; seat 2 is checked at its own
+    assert events == (TurnEnded(0, 1),) and after.phase is Phase.ROLL
+
+
+def test_next_turn_option_ends_the_game_at_the_very_next_turn() -> None:
+    # the seed read word for word: "в начале хода" (at the start of a turn), whoever's turn it is
+    opts = MordredOptions(used_up=UsedUp.NEXT_TURN)
+    for owner in (0, 2):
+        st = position(buildings=_castles(owner), options=opts)
+        events, after = play(st, 0, EndTurn())
+        assert isinstance(events[-1], GameEnded) and events[-1].reason is End.BUILDINGS
+        assert f"seat {owner} has every castle" in events[-1].detail and after.phase is Phase.OVER
+
+
+def test_used_up_option_reads_from_its_name() -> None:
+    m = meeple.Match.start("mordred", seats=3, seed=1, options={"used_up": "next-turn"})
+    assert m.options.used_up is UsedUp.NEXT_TURN
+    assert meeple.Match.start("mordred", seats=3, seed=1).options.used_up is UsedUp.OWN_TURN
+
+
 def test_using_up_a_type_mid_turn_ends_nothing_until_the_next_turn_starts() -> None:
-    castles = {"FLI": (0, Kind.CASTLE), "WRX": (0, Kind.CASTLE)}
+    castles = {area: owned for area, owned in _castles(0).items() if area != "WEL"}
     st = with_money(position(buildings=castles), 0, 20)
     _, st = play(st, 0, Build("WEL", Kind.CASTLE))
     assert st.phase is Phase.SPEND and pieces_left(st, 0, Kind.CASTLE) == 0
@@ -374,19 +449,30 @@ def test_using_up_a_type_mid_turn_ends_nothing_until_the_next_turn_starts() -> N
     assert st.phase is Phase.ROLL
 
 
+def _faces(row: Row) -> tuple[int, int]:
+    """A white face and the face of the biggest black cell of ``row``."""
+    cells = MONEY[row]
+    white = next(f for f in range(1, 7) if not cells[f - 1].black)
+    black = max(range(1, 7), key=lambda f: cells[f - 1].warriors)
+    return white, black
+
+
 def test_game_ends_when_a_marker_cannot_move_forward_far_enough() -> None:
-    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - 1, 0, 0))
-    events, after = play(st, 0, Roll(Row.C), 5, 1)  # 2 warriors: one space too many
+    white, black = _faces(Row.C)
+    steps = MONEY[Row.C][black - 1].warriors
+    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - steps + 1, 0, 0))  # one space short
+    events, after = play(st, 0, Roll(Row.C), black, white)
     assert isinstance(events[-1], GameEnded) and events[-1].reason is End.ROAD
-    assert after.road[0] == ROAD_FORWARD - 1 and after.phase is Phase.OVER
-    # the money of the white die is collected; no warrior is taken
-    assert after.money[0] == st.money[0] + MONEY[Row.C][0].amount
+    assert after.road[0] == st.road[0] and after.phase is Phase.OVER
+    # the money of both cells is collected (the black one pays too); no warrior is taken
+    assert after.money[0] == st.money[0] + MONEY[Row.C][white - 1].money + MONEY[Row.C][black - 1].money
     assert after.hand == 0 and after.supply == st.supply
 
 
 def test_marker_may_reach_the_last_space_exactly() -> None:
-    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - 2, 0, 0))
-    _, after = play(st, 0, Roll(Row.C), 5, 1)
+    white, black = _faces(Row.C)
+    st = position(phase=Phase.ROLL, road=(ROAD_FORWARD - MONEY[Row.C][black - 1].warriors, 0, 0))
+    _, after = play(st, 0, Roll(Row.C), black, white)
     assert after.road[0] == ROAD_FORWARD and after.phase is Phase.PLACE
 
 
@@ -474,8 +560,9 @@ def test_a_warrior_may_be_placed_on_the_rollers_own_building() -> None:
 
 def test_short_supply_gives_the_warriors_left_but_the_marker_moves_in_full() -> None:
     st = position(phase=Phase.ROLL, supply=1, warriors=["SNO"])
-    _, after = play(st, 0, Roll(Row.C), 6, 6)  # two black cells of 3
-    assert after.hand == 1 and after.supply == 0 and after.road[0] == 6
+    _, black = _faces(Row.C)
+    _, after = play(st, 0, Roll(Row.C), black, black)  # two black cells: more warriors than the supply holds
+    assert after.hand == 1 and after.supply == 0 and after.road[0] == 2 * MONEY[Row.C][black - 1].warriors > 1
 
 
 def test_mordred_can_only_be_attacked_from_a_building_next_to_his_castle() -> None:

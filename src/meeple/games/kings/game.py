@@ -15,6 +15,7 @@ from meeple.engine import Command, ConfigError, Event, Game, GameInfo, RandomBot
 from . import render as _render
 from . import rules as _rules
 from . import view as _view
+from . import world as _world
 from .bot import HeuristicBot
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .events import (
@@ -103,6 +104,10 @@ class KingsGame(Game[State, KingsOptions]):
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """A state ``seat`` cannot tell from ``state`` (hidden cards re-dealt)."""
         return _view.determinize(state, seat, rng)
+
+    def world(self, view: _view.KingsView, seat: int | None, rng: Rng) -> State:
+        """A state sampled from ``view`` alone, for search bots (see :func:`meeple.games.kings.world.world`)."""
+        return _world.world(view, seat, rng)
 
     # -- text and bots ------------------------------------------------------------------
     def render(self, state: State, seat: int | None = None) -> str:

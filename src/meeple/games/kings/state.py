@@ -31,7 +31,9 @@ class KingsOptions(Options):
     ``"discard"`` (out of the game; the ``discard`` variant).
     """
 
-    developed_cards: DevelopedCards = "camp"
+    developed_cards: DevelopedCards = attrs.field(default="camp", metadata={"help": (
+        "where the squads of a developed mine go: 'camp' (onto their peoples' camp piles, "
+        "the standard rules) or 'discard' (out of the game)")})
 
     def validate(self, seats: int) -> None:
         """Refuse an unknown destination for developed squads."""

@@ -26,7 +26,7 @@ from meeple.engine import Event, Rng
 from .data import CARDS, Mine, People, backs
 from .events import DeckShuffled, DrewFromDeck, HandDealt, MineTurned
 from .scoring import scores
-from .state import MineSlot, Phase, State
+from .state import KingsOptions, MineSlot, Phase, State
 
 
 @attrs.frozen
@@ -50,10 +50,13 @@ class KingsView:
     deck's top card; ``mines`` the mines on the table (central ones have no
     owner); ``developed`` the mine sides each seat has developed; ``camp``
     the camp piles per people, bottom to top; ``scores`` the points as the
-    position stands; ``must_draw_deck`` is set after a retreat.
+    position stands; ``must_draw_deck`` is set after a retreat; ``seats`` and
+    ``options`` are the table's size and rules, public from the start.
     """
 
     seat: int | None
+    seats: int
+    options: KingsOptions
     phase: Phase
     turn: int
     peoples: tuple[People, ...]
@@ -75,6 +78,8 @@ def view(state: State, seat: int | None) -> KingsView:
     own = state.hands[seat] if seat is not None and seat < len(state.hands) else ()
     return KingsView(
         seat=seat,
+        seats=state.seats,
+        options=state.options,
         phase=state.phase,
         turn=state.turn,
         peoples=state.peoples,

@@ -24,14 +24,39 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .rules import INFO, Mordred
-from .state import Building, End, MordredOptions, Phase, State
+from .game import GAME, INFO, VARIANTS, Mordred
+from .state import Building, End, MordredOptions, Phase, State, UsedUp
 from .view import View
 
-GAME = Mordred()
-
 __all__ = [
-    "AREAS", "GAME", "INFO", "Assaulted", "Attack", "Attacked", "Build", "Building", "Built", "End", "EndTurn",
-    "FirstPlayerRolled", "GameEnded", "Kind", "Mordred", "MordredOptions", "Phase", "Place", "Roll", "Rolled",
-    "Row", "Siege", "Start", "State", "Terrain", "TurnEnded", "View", "WarriorPlaced",
+    "AREAS",
+    "GAME",
+    "INFO",
+    "VARIANTS",
+    "Assaulted",
+    "Attack",
+    "Attacked",
+    "Build",
+    "Building",
+    "Built",
+    "End",
+    "EndTurn",
+    "FirstPlayerRolled",
+    "GameEnded",
+    "Kind",
+    "Mordred",
+    "MordredOptions",
+    "Phase",
+    "Place",
+    "Roll",
+    "Rolled",
+    "Row",
+    "Siege",
+    "Start",
+    "State",
+    "Terrain",
+    "TurnEnded",
+    "UsedUp",
+    "View",
+    "WarriorPlaced",
 ]

@@ -1,18 +1,31 @@
-"""The heuristic bot for Mordred: sees only its view and the legal commands.
+"""The heuristic bot for Mordred: one step of look-ahead on an estimate of every player's chance to win.
 
-It first asks which side it wants to win. If Mordred won now, the
-least-advanced marker on the road would win; if King Arthur won, the most
-building points. So a bot whose marker trails the others' (and that is not
-ahead on points) is glad to see Mordred win, and the others fight him. Then:
+The bot sees only its view and the legal commands. It reads the position as
+a few numbers (an :class:`Outlook`): each player's building points, money and
+road marker, Mordred's lead of warriors over buildings, the pieces each
+player has left, and so how soon the game is likely to end. From them it
+estimates each player's chance to win (:meth:`Outlook.chances`): Mordred's
+chance to outnumber the buildings times the chance to be least advanced on
+his road, plus King Arthur's chance times the chance to have the most points
+(money counting as points still to be built while there is time to build).
+The nearer the end, the sharper the estimates: a position that would end the
+game is scored by the rules' own winner.
 
-* row: expected money minus weighted expected warriors (a heavier weight the
-  likelier a Mordred win it does not want, the further its marker is ahead,
-  and the nearer the end of the road);
-* warriors: on buildings of the leading opponent where a siege is likely,
-  or where they keep Mordred's count low when it fights him;
-* spending: points per pound for buildings, attacks on warriors when Mordred
-  threatens or its marker must come back, the castle assault only when
-  ending the game now would make it win.
+Every decision takes the command whose expected outcome, over its dice, gives
+the bot the best chance:
+
+* the row: every pair of faces, with the money and warriors it brings (and
+  the road end it may cause);
+* each warrior: an empty area, or a siege of a building at its odds, with
+  what the warrior then threatens next to it;
+* spending, one command at a time: a building (its points against the
+  chance that a warrior takes it), an attack, the castle, or ending the turn.
+
+So the bot takes back a building type that a rival has used up when that
+rival would win the end it brings, saves when money is worth more later,
+and declares the riskier rows when it needs warriors or money more than a
+place at the back of the road. What the estimate weighs is a :class:`Weights`
+record; ``docs/rules/mordred.md`` gives the figures its defaults were tuned on.
 
 >>> import meeple
 >>> m = meeple.Match.start("mordred", seats=3, seed=2)
@@ -24,200 +37,355 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Sequence
+
+import attrs
 
 from meeple.engine import Command, Rng
 
 from .commands import Attack, Build, EndTurn, Place, Roll
-from .data import AREAS, ASSAULT, ATTACK, BUILDINGS, CASTLE_AREA, MONEY, Row
-from .rules import (
-    build_cost,
-    building_at,
-    buildings_on_map,
-    has_warrior,
-    pieces_left,
-    points,
-    siege_need,
-    warriors_on_map,
+from .data import (
+    AREA_CODES,
+    AREA_INDEX,
+    ASSAULT,
+    ATTACK,
+    ATTACK_COST,
+    BUILDINGS,
+    CASTLE_AREA,
+    CASTLE_INDEX,
+    KINDS,
+    MONEY,
+    NEIGHBOURS,
+    PRICES,
+    Kind,
+    Row,
 )
+from .rules import build_sites, siege_need, warriors_on_map
 from .view import View
 
-
-def _row_stats(row: Row) -> tuple[float, float]:
-    """Expected money and expected warriors of one roll of two dice on ``row``."""
-    cells = MONEY[row]
-    money = sum(c.amount for c in cells if not c.black) / 3
-    black = sum(c.amount for c in cells if c.black) / 3
-    return money, black
+# -- what the estimate weighs ----------------------------------------------------------------
 
 
-_ROWS = {row: _row_stats(row) for row in Row}
+@attrs.frozen
+class Weights:
+    """What the bot's estimate weighs; the defaults were tuned by self-play (``docs/rules/mordred.md``).
 
-#: Row choice: the weight of one expected warrior against one expected pound.
-BASE_WEIGHT = 1.1
-#: Extra weight per road space this bot's marker is ahead of the least-advanced other marker.
-AHEAD_WEIGHT = 0.1
-#: Extra weight per warrior Mordred is closer than ``THREAT_FROM`` to outnumbering the buildings.
-THREAT_WEIGHT = 0.2
-THREAT_FROM = -4
-#: Extra weight when Mordred is near (``FEAR_FROM``) and the marker is not ``FEAR_MARGIN`` spaces behind all others.
-FEAR_WEIGHT = 1.0
-FEAR_FROM = -4
-#: Extra weight when Mordred is winning now (``DOOM_FROM``) and this bot's marker is not the last.
-DOOM_WEIGHT = 2.0
-DOOM_FROM = 0
-#: Worth of a new building next to warriors when the marker must come back (times its attack odds).
-BASE_BONUS = 0.3
-#: How much more an attack is worth when Mordred wins now and the marker must come back.
-RETREAT_URGENCY = 3.0
-FEAR_MARGIN = 4
+    >>> Weights().money_worth
+    0.7
+    """
+
+    #: Spread of Mordred's lead (warriors minus buildings) per square root of a round still to play.
+    threat_spread: float = 1.6
+    #: How much Mordred's lead grows, on average, per round still to play.
+    threat_drift: float = 0.3
+    #: Spread of building points per square root of a round still to play.
+    points_spread: float = 2.2
+    #: Spread of road markers per square root of a round still to play.
+    road_spread: float = 1.0
+    #: Rounds added to the estimate of what is left (no estimate is certain before the end).
+    horizon_floor: float = 0.35
+    #: What a pound is worth, as a share of the points it buys in the best type a player has
+    #: left, while there are rounds left to build with it.
+    money_worth: float = 0.7
+    #: The rounds over which a pound loses that worth as the end nears.
+    money_rounds: float = 2.0
+    #: A pound at the very end: it only breaks ties.
+    money_tie: float = 0.02
+    #: Pounds a player spends on building per turn (to read how soon a type can be used up).
+    income: float = 5.5
+    #: Warriors that come onto the map per turn (to read how soon the supply runs out).
+    warriors_per_turn: float = 0.8
+    #: Road spaces a marker moves per turn (to read how soon a marker reaches the end).
+    steps_per_turn: float = 0.8
+    #: Of a warrior still to be placed, how much it adds to Mordred's lead (some sieges fail).
+    placed_lead: float = 0.9
+    #: Chance per round that a rival places a warrior on a building next to a warrior
+    #: (times its siege odds).
+    exposure: float = 0.35
+
+
+DEFAULT = Weights()
 
 
 def _p(need: int) -> float:
-    """Chance that one die shows ``need`` or more."""
+    """The chance that one die shows ``need`` or more."""
     return max(0, 7 - need) / 6
 
 
-def threat(view: View) -> int:
-    """How close Mordred is: warriors on the map minus buildings (positive: he wins now)."""
-    return warriors_on_map(view) - buildings_on_map(view)
+def _row_outcomes(row: Row) -> list[tuple[float, float, int]]:
+    """``(probability, mean money, warriors)`` of two dice on ``row``, by the number of warriors they bring.
+
+    The estimate changes smoothly with money, so the results that bring as
+    many warriors are weighed at their mean money.
+    """
+    chance: dict[int, float] = {}
+    money: dict[int, float] = {}
+    for a in MONEY[row]:
+        for b in MONEY[row]:
+            w = a.warriors + b.warriors
+            chance[w] = chance.get(w, 0.0) + 1 / 36
+            money[w] = money.get(w, 0.0) + (a.money + b.money) / 36
+    return [(chance[w], money[w] / chance[w], w) for w in sorted(chance)]
 
 
-def _best_by(seats: Sequence[int], view: View) -> int:
-    return max(seats, key=lambda s: (points(view, s), view.money[s], -s))
+_OUTCOMES = {row: _row_outcomes(row) for row in Row}
+_POINTS = {kind: BUILDINGS[kind].points for kind in KINDS}
+_KIND_AT = {kind: k for k, kind in enumerate(KINDS)}
+_POINTS_IN_ORDER = tuple(BUILDINGS[k].points for k in KINDS)
+_PIECES = tuple(BUILDINGS[k].pieces for k in KINDS)
+#: The cheapest price of each type anywhere (what finishing a type costs at least, per piece).
+_LOW_PRICE = tuple(min(p for p in (BUILDINGS[k].forest, BUILDINGS[k].mountains) if p is not None) for k in KINDS)
 
 
-def mordred_winner(view: View) -> int:
-    """The seat that would win if the game ended now with Mordred winning."""
-    low = min(view.road)
-    return _best_by([s for s in range(view.seats) if view.road[s] == low], view)
+#: Points a pound buys in each type, at its cheapest.
+_RATE = tuple(BUILDINGS[k].points / low for k, low in zip(KINDS, _LOW_PRICE))
 
 
-def arthur_winner(view: View) -> int:
-    """The seat that would win if the game ended now with King Arthur winning."""
-    return _best_by(range(view.seats), view)
+def _softmax(scores: Sequence[float]) -> list[float]:
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
-def leaders(view: View) -> list[int]:
-    """Seats that would win if the game ended now (a quick reading of the winner rule)."""
-    return [mordred_winner(view) if threat(view) > 0 else arthur_winner(view)]
+def _logistic(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1 / (1 + math.exp(-1.7 * x))
 
 
-def wants_mordred(view: View, seat: int) -> bool:
-    """True if a Mordred win would be ``seat``'s win and a King Arthur win would not."""
-    return mordred_winner(view) == seat and arthur_winner(view) != seat
+class Outlook:
+    """The position as the bot weighs it: a few numbers per player, changed by each command it considers."""
+
+    __slots__ = ("finish", "left", "me", "money", "points", "rate", "road", "room", "seats", "supply", "threat", "w", "wait")
+
+    def __init__(self, view: View, me: int, weights: Weights = DEFAULT) -> None:
+        seats = view.seats
+        self.w = weights
+        self.seats = seats
+        self.me = me
+        self.points = [float(sum(n * p for n, p in zip(counts, _POINTS_IN_ORDER))) for counts in view.standing]
+        self.left = [[pieces - n for pieces, n in zip(_PIECES, counts)] for counts in view.standing]
+        self.money: list[float] = list(view.money)
+        self.road = list(view.road)
+        self.threat: float = warriors_on_map(view) - (len(view.buildings) - view.buildings.count(None))
+        self.supply = view.supply
+        self.room = (view.options.road_forward, view.options.road_back)
+        #: rounds until each seat's next turn starts (end (b) is checked then)
+        self.wait = tuple(((s - view.turn) % seats or seats) / seats for s in range(seats))
+        #: per seat: the pounds it still needs to use up a type (0: it has), the points a pound buys it
+        self.finish = [0] * seats
+        self.rate = [0.0] * seats
+        for s in range(seats):
+            self._refresh(s)
+
+    def _refresh(self, seat: int) -> None:
+        left = self.left[seat]
+        self.finish[seat] = min(n * price for n, price in zip(left, _LOW_PRICE))
+        self.rate[seat] = max((_RATE[k] for k in range(len(KINDS)) if left[k]), default=0.0)
+
+    def copy(self) -> Outlook:
+        """An independent copy to change."""
+        o = Outlook.__new__(Outlook)
+        o.w, o.seats, o.me, o.wait, o.room = self.w, self.seats, self.me, self.wait, self.room
+        o.supply, o.threat = self.supply, self.threat
+        o.points, o.money, o.road = self.points[:], self.money[:], self.road[:]
+        o.left = [row[:] for row in self.left]
+        o.finish, o.rate = self.finish[:], self.rate[:]
+        return o
+
+    # -- how soon the game ends ------------------------------------------------------
+    def horizon(self) -> float:
+        """About how many rounds are left, from the clock that runs out first.
+
+        Mordred's supply at the pace warriors come onto the map; each marker's
+        room on the road; for each player, the start of its next turn if it
+        has used up a type (end (b)), else the turns its income needs to.
+        """
+        w = self.w
+        rounds = self.supply / (w.warriors_per_turn * self.seats)
+        rounds = min(rounds, (self.room[0] - max(self.road)) / w.steps_per_turn)
+        for wait, finish, money in zip(self.wait, self.finish, self.money):
+            need = finish - money
+            rounds = min(rounds, wait + need / w.income if need > 0 else wait)
+        return rounds if rounds > 0 else 0.0
+
+    # -- chances ------------------------------------------------------------------------
+    def chances(self) -> list[float]:
+        """Each seat's estimated chance to win from here."""
+        w = self.w
+        h = self.horizon()
+        spread = math.sqrt(h + w.horizon_floor)
+        mordred = _logistic((self.threat - 0.5 + w.threat_drift * h) / (w.threat_spread * spread))
+        later = w.money_worth * (h / w.money_rounds if h < w.money_rounds else 1.0)
+        tie = w.money_tie
+        scale = 1 / (w.points_spread * spread)
+        arthur = _softmax([(p + (tie + later * r) * m) * scale for p, m, r in zip(self.points, self.money, self.rate)])
+        scale = 1 / (w.road_spread * spread)
+        behind = _softmax([(0.02 * p - r) * scale for r, p in zip(self.road, self.points)])
+        return [mordred * b + (1 - mordred) * a for a, b in zip(arthur, behind)]
+
+    def mine(self) -> float:
+        """The bot's own estimated chance."""
+        return self.chances()[self.me]
+
+    def final(self) -> float:
+        """The bot's share of the win if the game ended now (the rules' winner, ``rules.decide_winner``)."""
+        seats = range(self.seats)
+        keys: tuple[Sequence[float], ...] = (self.points, self.money)
+        if self.threat > 0:
+            low = min(self.road)
+            tied = [s for s in seats if self.road[s] == low]
+        else:
+            tied = list(seats)
+        for key in keys:
+            best = max(key[s] for s in tied)
+            tied = [s for s in tied if key[s] == best]
+        return 1 / len(tied) if self.me in tied else 0.0
+
+    # -- changes ---------------------------------------------------------------------------
+    def built(self, seat: int, kind: Kind, replaced: Kind | None, cost: int, worth: float) -> None:
+        """``seat`` paid ``cost`` for a ``kind`` worth ``worth`` points (on top of what it replaced)."""
+        self.money[seat] -= cost
+        self.points[seat] += worth
+        self.left[seat][_KIND_AT[kind]] -= 1
+        if replaced is None:
+            self.threat -= 1
+        else:
+            self.points[seat] -= _POINTS[replaced]
+            self.left[seat][_KIND_AT[replaced]] += 1
+        self._refresh(seat)
+
+    def lost(self, owner: int, kind: Kind) -> None:
+        """A warrior took ``owner``'s ``kind`` (and stands in its place)."""
+        self.points[owner] -= _POINTS[kind]
+        self.left[owner][_KIND_AT[kind]] += 1
+        self._refresh(owner)
+        self.threat += 2
 
 
 class HeuristicBot:
-    """A rule-of-thumb player; ``seed`` breaks ties between equal choices."""
+    """A one-step look-ahead player on :class:`Outlook` estimates.
 
-    def __init__(self, seed: int = 0) -> None:
+    ``seed`` breaks ties between equal choices; ``weights`` are what the estimate weighs.
+    """
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
+        self.weights = weights
 
     def choose(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        """Return the legal command this bot likes best."""
+        """Return the legal command with the best expected chance to win."""
         first = legal[0]
+        outlook = Outlook(view, seat, self.weights)
         if isinstance(first, Roll):
-            return Roll(self._row(view, seat))
+            return self._best(legal, [self._roll(outlook, c) for c in legal])
         if isinstance(first, Place):
-            return self._best(legal, lambda c: self._place_value(view, seat, c))
-        return self._spend(view, legal, seat)
+            return self._best(legal, [self._place(view, outlook, c) for c in legal])
+        sites = dict(build_sites(view, seat))
+        return self._best(legal, [self._spend(view, outlook, sites, c) for c in legal])
 
-    # -- helpers ---------------------------------------------------------------
-    def _best(self, legal: Sequence[Command], value: Callable[[Command], float]) -> Command:
-        scored = [(value(c), self._rng.below(1000), i) for i, c in enumerate(legal)]
-        return legal[max(scored)[2]]
+    def _best(self, legal: Sequence[Command], values: list[float]) -> Command:
+        top = max(values)
+        best = [i for i, v in enumerate(values) if v >= top - 1e-12]
+        return legal[best[self._rng.below(len(best))] if len(best) > 1 else best[0]]
 
-    def _row(self, view: View, seat: int) -> Row:
-        """Pick the row with the best money minus weighted warriors."""
-        others = [view.road[s] for s in range(view.seats) if s != seat]
-        ahead = view.road[seat] - min(others)
-        room = view.options.road_forward - view.road[seat]
-        weight = BASE_WEIGHT + AHEAD_WEIGHT * max(0, ahead)
-        danger = threat(view)
-        if danger > THREAT_FROM and ahead >= 0:
-            weight += THREAT_WEIGHT * (danger - THREAT_FROM)
-        if danger > FEAR_FROM and ahead > -FEAR_MARGIN:
-            weight += FEAR_WEIGHT
-        if danger >= DOOM_FROM and mordred_winner(view) != seat:
-            weight += DOOM_WEIGHT
-        if room <= 4:
-            weight += 3.0
-        scores = {row: money - weight * black for row, (money, black) in _ROWS.items()}
-        return max(Row, key=lambda r: (scores[r], r.value))
-
-    def _place_value(self, view: View, seat: int, cmd: Command) -> float:
-        assert isinstance(cmd, Place)
-        area = cmd.area
-        here = building_at(view, area)
-        pro = wants_mordred(view, seat)
-        target = mordred_winner(view) if pro else arthur_winner(view)
-        if here is not None:
-            if here.owner == seat:
-                return -10.0
-            p = _p(siege_need(here.kind, area))
-            value = p * BUILDINGS[here.kind].points * (1.5 if here.owner == target else 1.0)
-            # a siege adds 2p to Mordred's lead over the buildings, an empty area 1
-            return value + (2 * p - 1 if pro else 1 - 2 * p)
+    # -- the row ---------------------------------------------------------------------------
+    def _roll(self, o: Outlook, cmd: Command) -> float:
+        assert isinstance(cmd, Roll)
+        me = o.me
         value = 0.0
-        for n in AREAS[area].neighbours:
-            b = building_at(view, n)
-            if b is not None:
-                value += -1.0 if b.owner == seat else 0.4
+        for p, money, warriors in _OUTCOMES[cmd.row]:
+            after = o.copy()
+            after.money[me] += money
+            if o.road[me] + warriors > o.room[0]:
+                value += p * after.final()  # end (c): the game ends as the marker cannot move
+                continue
+            taken = min(warriors, o.supply)
+            after.road[me] += warriors
+            after.supply -= taken
+            after.threat += o.w.placed_lead * taken
+            value += p * after.mine()
         return value
 
-    def _spend(self, view: View, legal: Sequence[Command], seat: int) -> Command:
-        cash = view.money[seat]
-        best: tuple[float, int] | None = None
-        for i, cmd in enumerate(legal):
-            value = -1e9
-            if isinstance(cmd, Build):
-                value = self._build_value(view, seat, cmd, cash)
-            elif isinstance(cmd, Attack):
-                value = self._attack_value(view, seat, cmd)
-            if best is None or value > best[0]:
-                best = (value, i)
-        if best is None or best[0] <= 0:
-            return next(c for c in legal if isinstance(c, EndTurn))
-        return legal[best[1]]
-
-    def _build_value(self, view: View, seat: int, cmd: Build, cash: int) -> float:
-        here = building_at(view, cmd.area)
-        spec = BUILDINGS[cmd.kind]
-        gain = spec.points - (BUILDINGS[here.kind].points if here is not None else 0)
-        if gain <= 0:
-            return -1.0
-        if pieces_left(view, seat, cmd.kind) == 1 and arthur_winner(view) != seat:
-            return -1.0  # the last piece of a type would end the game while behind
-        cost, _ = build_cost(view, seat, cmd.area, cmd.kind)
-        value = gain / max(1, cost)
-        near = [n for n in AREAS[cmd.area].neighbours if n != CASTLE_AREA and has_warrior(view, n)]
-        if threat(view) >= DOOM_FROM - 2 and mordred_winner(view) != seat:
-            value += BASE_BONUS * min(1, len(near)) * _p(ATTACK[cmd.kind])  # a base to attack from
+    # -- a warrior -------------------------------------------------------------------------
+    def _place(self, view: View, o: Outlook, cmd: Command) -> float:
+        assert isinstance(cmd, Place)
+        i = AREA_INDEX[cmd.area]
+        last = view.hand == 1 and view.supply == 0
+        here = view.buildings[i]
+        stands = o.copy()
+        if here is None:
+            stands.threat += 1
         else:
-            value -= 0.06 * len(near)
-        if any((b := building_at(view, n)) is not None and b.owner == seat for n in AREAS[cmd.area].neighbours):
-            value += 0.05
-        if spec.points == 1 and cash >= 5 and pieces_left(view, seat, cmd.kind) < spec.pieces:
-            value -= 0.15  # rather save for a town or a castle
-        return value
+            stands.lost(here.owner, here.kind)
+        if last:
+            value = stands.final()  # end (a): the last warrior is on the map
+        else:
+            stands.points = [p - d for p, d in zip(stands.points, self._exposure(view, i))]
+            value = stands.mine()
+        if here is None:
+            return value
+        p = _p(siege_need(here.kind, cmd.area))
+        back = o.copy()
+        back.supply += 1  # the warrior goes back to Mordred's supply; nothing ends
+        return p * value + (1 - p) * back.mine()
 
-    def _attack_value(self, view: View, seat: int, cmd: Attack) -> float:
-        base = building_at(view, cmd.source)
-        assert base is not None
-        danger = threat(view)
+    def _exposure(self, view: View, i: int) -> list[float]:
+        """Points each seat may lose to later sieges once a warrior stands on area ``i``."""
+        loss = [0.0] * view.seats
+        buildings, warriors = view.buildings, view.warriors
+        for n in NEIGHBOURS[i]:
+            b = buildings[n]
+            if b is None:
+                continue
+            # a building already next to a warrior (or the castle) is exposed anyway
+            if any(m == CASTLE_INDEX or warriors[m] for m in NEIGHBOURS[n]):
+                continue
+            loss[b.owner] += self.weights.exposure * _p(siege_need(b.kind, AREA_CODES[n])) * _POINTS[b.kind]
+        return loss
+
+    # -- spending --------------------------------------------------------------------------
+    def _spend(self, view: View, o: Outlook, sites: dict[int, int], cmd: Command) -> float:
+        me = o.me
+        if isinstance(cmd, EndTurn):
+            return o.mine()
+        if isinstance(cmd, Build):
+            return self._build(view, o, sites, cmd)
+        assert isinstance(cmd, Attack)
+        after = o.copy()
+        after.money[me] -= ATTACK_COST
+        missed = after.mine()
         if cmd.target == CASTLE_AREA:
-            return 0.6 * _p(ASSAULT) if arthur_winner(view) == seat and danger < 0 else -1.0
-        if wants_mordred(view, seat):
-            return -1.0
+            return _p(ASSAULT) * after.final() + (1 - _p(ASSAULT)) * missed
+        base = view.buildings[AREA_INDEX[cmd.source]]
+        assert base is not None
+        won = after.copy()
+        won.threat -= 1
+        if o.road[me] - 1 < -o.room[1]:
+            hit = won.final()  # end (c) backwards: the game ends at once
+        else:
+            won.road[me] -= 1
+            hit = won.mine() + self._relief(view, AREA_INDEX[cmd.target], me)
         p = _p(ATTACK[base.kind])
-        if view.road[seat] - 1 < -view.options.road_back:
-            return 0.3 * p if leaders(view) == [seat] else -1.0
-        urgency = 0.0
-        if danger >= -2:
-            urgency += 0.4
-        if mordred_winner(view) != seat and danger >= -3:
-            urgency += 0.4
-        if mordred_winner(view) != seat and danger >= 0:
-            urgency += RETREAT_URGENCY
-        return p * urgency - 0.12
+        return p * hit + (1 - p) * missed
+
+    def _relief(self, view: View, i: int, me: int) -> float:
+        """A little worth in beating the warrior on area ``i`` for the own buildings it exposed."""
+        return 0.004 * sum(1 for n in NEIGHBOURS[i] if (b := view.buildings[n]) is not None and b.owner == me)
+
+    def _build(self, view: View, o: Outlook, sites: dict[int, int], cmd: Build) -> float:
+        me = o.me
+        i = AREA_INDEX[cmd.area]
+        here = view.buildings[i]
+        price = PRICES[i][_KIND_AT[cmd.kind]]
+        assert price is not None
+        cost = price + sites[i]
+        exposed = any(n == CASTLE_INDEX or view.warriors[n] for n in NEIGHBOURS[i])
+        worth = float(_POINTS[cmd.kind])
+        if exposed:
+            worth -= o.w.exposure * min(2.0, o.horizon()) * _p(siege_need(cmd.kind, cmd.area)) * worth
+        after = o.copy()
+        after.built(me, cmd.kind, here.kind if here is not None else None, cost, worth)
+        return after.mine()

@@ -7,7 +7,7 @@ these tables and never repeats a number of its own.
 >>> AREAS["CAS"].name
 "Mordred's castle"
 >>> money_cell(Row.C, 6)
-Cell(amount=3, black=True)
+Cell(amount=2, black=True)
 """
 
 from __future__ import annotations
@@ -117,6 +117,29 @@ LAND: tuple[str, ...] = tuple(code for code in AREA_CODES if code != CASTLE_AREA
 #: The black-bordered areas on the border with England.
 BORDER: frozenset[str] = frozenset(code for code, area in AREAS.items() if area.border)
 
+#: Neighbours that are not side by side on the grid (the text map draws them with ``/`` and ``\\``):
+#: each pair once, north first. Every other pair of neighbours shares a side of the grid.
+DIAGONALS: tuple[tuple[str, str], ...] = tuple(
+    (a, b)
+    for a in AREA_CODES
+    for b in AREAS[a].neighbours
+    if (AREAS[a].row, AREAS[a].col) < (AREAS[b].row, AREAS[b].col)
+    and abs(AREAS[a].row - AREAS[b].row) + abs(AREAS[a].col - AREAS[b].col) > 1
+)
+
+# The same map by index into AREA_CODES, for the rule code that walks it many times a turn.
+
+#: The index of Mordred's castle.
+CASTLE_INDEX: int = AREA_INDEX[CASTLE_AREA]
+#: The indices of the land areas, in map order.
+LAND_INDICES: tuple[int, ...] = tuple(AREA_INDEX[code] for code in LAND)
+#: The indices of the black-bordered areas.
+BORDER_INDICES: frozenset[int] = frozenset(AREA_INDEX[code] for code in BORDER)
+#: ``NEIGHBOURS[i]``: the indices of the areas next to area ``i``.
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(AREA_INDEX[n] for n in AREAS[code].neighbours) for code in AREA_CODES
+)
+
 
 # -- the road ----------------------------------------------------------------------------
 
@@ -132,10 +155,28 @@ ROAD_BACK = 3
 
 @attrs.frozen
 class Cell:
-    """One cell of the Money table: an amount, in pounds or (black) in warriors."""
+    """One cell of the Money table: it pays ``amount`` pounds; a black cell also brings that many warriors.
+
+    The seed (*Ход 2*): the cell shows how much money to take from the bank;
+    a black cell means taking as many ("столько же") of Mordred's warriors
+    as well, and moving the marker as many spaces along Mordred's road.
+
+    >>> Cell(3, black=True).money, Cell(3, black=True).warriors, Cell(3).warriors
+    (3, 3, 0)
+    """
 
     amount: int
     black: bool = False
+
+    @property
+    def money(self) -> int:
+        """The pounds the cell pays (every cell pays its amount)."""
+        return self.amount
+
+    @property
+    def warriors(self) -> int:
+        """The warriors the cell brings (and road spaces it costs): its amount if black, else none."""
+        return self.amount if self.black else 0
 
 
 def _w(n: int) -> Cell:
@@ -146,8 +187,8 @@ def _w(n: int) -> Cell:
 #: row. Row C has three black faces of six, as the public facts require.
 MONEY: Mapping[Row, tuple[Cell, ...]] = {
     Row.A: (Cell(1), Cell(2), Cell(2), Cell(3), Cell(3), _w(2)),
-    Row.B: (Cell(2), Cell(3), Cell(4), Cell(5), _w(1), _w(2)),
-    Row.C: (Cell(5), Cell(6), Cell(7), _w(1), _w(2), _w(3)),
+    Row.B: (Cell(3), Cell(4), Cell(5), Cell(7), _w(1), _w(2)),
+    Row.C: (Cell(6), Cell(7), Cell(8), _w(1), _w(1), _w(2)),
 }
 
 
@@ -172,11 +213,15 @@ class BuildingSpec:
 #: Cost by terrain, victory points, and how many pieces of the type each player has.
 BUILDINGS: Mapping[Kind, BuildingSpec] = {
     Kind.VILLAGE: BuildingSpec(forest=3, mountains=4, points=1, pieces=7),
-    Kind.TOWN: BuildingSpec(forest=5, mountains=None, points=3, pieces=4),
-    Kind.CASTLE: BuildingSpec(forest=8, mountains=6, points=5, pieces=3),
+    Kind.TOWN: BuildingSpec(forest=6, mountains=None, points=3, pieces=4),
+    Kind.CASTLE: BuildingSpec(forest=10, mountains=8, points=5, pieces=4),
 }
 #: The extra pound paid for building away from your own buildings (not on the border).
 SURCHARGE = 1
+#: The building types in table order (per-type tuples below follow it).
+KINDS: tuple[Kind, ...] = tuple(Kind)
+#: The place of each type in :data:`KINDS`.
+KIND_INDEX: Mapping[Kind, int] = {kind: k for k, kind in enumerate(KINDS)}
 
 
 def build_price(kind: Kind, terrain: Terrain) -> int | None:
@@ -187,6 +232,14 @@ def build_price(kind: Kind, terrain: Terrain) -> int | None:
     if terrain is Terrain.MOUNTAINS:
         return spec.mountains
     return None
+
+
+#: ``PRICES[i]``: the table price of each type of :data:`KINDS` on area ``i`` (None: it may not stand there).
+PRICES: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple(build_price(kind, AREAS[code].terrain) for kind in KINDS) for code in AREA_CODES
+)
+#: The cheapest building anywhere: with less money nothing can be built.
+CHEAPEST: int = min(p for prices in PRICES for p in prices if p is not None)
 
 
 # -- the Combat table -----------------------------------------------------------------------
@@ -211,5 +264,4 @@ ATTACK_COST = 2
 
 #: Mordred's warriors in the box (all of them on the map ends the game).
 WARRIORS = 18
-#: Coins in the box; the bank is treated as unlimited (see the rules page).
-COINS = 80
+# The bank has no count: it never runs out (see the rules page, "Components").

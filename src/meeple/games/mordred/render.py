@@ -3,18 +3,36 @@
 The map is drawn on its grid (north at the top, England to the east): each
 cell shows the area code, its terrain (``f`` forest, ``m`` mountains), ``*``
 for a black-bordered area, and what stands there (``V2`` a village of seat 2,
-``T`` a town, ``C`` a castle, ``W`` a warrior of Mordred).
+``T`` a town, ``C`` a castle, ``W`` a warrior of Mordred). Areas side by side
+on the grid are neighbours; the two pairs of neighbours that meet corner to
+corner are joined by ``/`` or ``\\`` between the rows (:data:`~.data.DIAGONALS`).
+A key under the map names every symbol.
 """
 
 from __future__ import annotations
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
-from .data import AREA_INDEX, AREAS, ATTACK_COST, BUILDINGS, CASTLE_AREA, MONEY, Kind, Terrain
-from .rules import buildings_on_map, pieces_left, points, warriors_on_map
+from .data import (
+    AREA_INDEX,
+    AREAS,
+    ATTACK_COST,
+    BORDER,
+    BUILDINGS,
+    CASTLE_AREA,
+    DIAGONALS,
+    MONEY,
+    SURCHARGE,
+    Kind,
+    Row,
+    Terrain,
+    build_price,
+)
+from .rules import buildings_on_map, pieces_left, points, used_up, warriors_on_map
 from .state import Phase, State
 
 _LETTER = {Kind.VILLAGE: "V", Kind.TOWN: "T", Kind.CASTLE: "C"}
 _CELL = 14
+_MARGIN = 2
 
 
 def _cell(state: State, code: str) -> str:
@@ -33,14 +51,42 @@ def _cell(state: State, code: str) -> str:
     return f"{code} {terrain}{mark} {what}".ljust(_CELL)
 
 
+def _links(row: int) -> str:
+    """The line between grid rows ``row`` and ``row + 1``: a ``\\`` or ``/`` for each corner-to-corner pair."""
+    line = [" "] * (_MARGIN + _CELL * (1 + max(a.col for a in AREAS.values())))
+    for a, b in DIAGONALS:
+        north, south = AREAS[a], AREAS[b]
+        if north.row == row:
+            line[_MARGIN + _CELL * max(north.col, south.col) - 2] = "\\" if south.col > north.col else "/"
+    return "".join(line).rstrip()
+
+
 def render_map(state: State) -> list[str]:
-    """Return the map as lines of text, one per grid row."""
+    """Return the map as lines of text, a line per grid row (and one for corner-to-corner neighbours)."""
     rows = max(a.row for a in AREAS.values()) + 1
     cols = max(a.col for a in AREAS.values()) + 1
     grid = [[" " * _CELL for _ in range(cols)] for _ in range(rows)]
     for code, area in AREAS.items():
         grid[area.row][area.col] = _cell(state, code)
-    return ["  " + "".join(line).rstrip() for line in grid]
+    out = []
+    for r, line in enumerate(grid):
+        out.append(" " * _MARGIN + "".join(line).rstrip())
+        links = _links(r)
+        if links:
+            out.append(links)
+    return out
+
+
+def legend() -> list[str]:
+    """The key to every symbol of :func:`render_map` and :func:`render_road`."""
+    diagonal = ", ".join(f"{AREAS[a].name}-{AREAS[b].name}" for a, b in DIAGONALS)
+    return [
+        "key: f forest, m mountains, * black-bordered (the border with England), . empty area,",
+        "     W a warrior of Mordred, V/T/C a village/town/castle with its owner's seat (T2: a town of seat 2),",
+        "     CAS MORDRED: Mordred himself in his castle on Anglesey.",
+        "     Areas side by side are neighbours; so are those joined by / or \\ (" + diagonal + ").",
+        "road: D the dragon space (0), - a space, the seat's number its marker; pieces left: V villages, T towns, C castles",
+    ]
 
 
 def render_road(state: State) -> list[str]:
@@ -64,7 +110,7 @@ def render(state: State, seat: int | None = None) -> str:
         head += f" - turn {state.turns}, seat {state.turn} to {state.phase.value}"
         if state.phase is Phase.PLACE:
             head += f" ({state.hand} warrior(s) in hand)"
-    lines = [head, *render_map(state), *render_road(state)]
+    lines = [head, *render_map(state), *legend(), *render_road(state)]
     lines.append(
         f"Mordred: {warriors_on_map(state)} warriors on the map, {state.supply} in his supply; "
         f"{buildings_on_map(state)} buildings on the map"
@@ -72,7 +118,12 @@ def render(state: State, seat: int | None = None) -> str:
     for s in range(state.seats):
         left = " ".join(f"{_LETTER[k]}{pieces_left(state, s, k)}" for k in Kind)
         you = " (you)" if s == seat else ""
-        lines.append(f"  seat {s}{you}: £{state.money[s]}, {points(state, s)} points, pieces left {left}")
+        pts = points(state, s)
+        line = f"  seat {s}{you}: £{state.money[s]}, {pts} point{'' if pts == 1 else 's'}, pieces left {left}"
+        kind = used_up(state, s)
+        if kind is not None and state.phase is not Phase.OVER:
+            line += f"; every {kind.value} on the map (the game ends at the start of its turn if it still has)"
+        lines.append(line)
     if state.last_roll is not None:
         r = state.last_roll
         lines.append(
@@ -83,27 +134,58 @@ def render(state: State, seat: int | None = None) -> str:
 
 
 def describe(command: object) -> str:
-    """Return a short human description of a Mordred command."""
+    """Return a short human description of a Mordred command.
+
+    No Mordred command has a secret field, but a command whose fields read
+    None (as a redacted command would) is still described, without them.
+
+    >>> describe(Place("CON"))
+    'place a warrior on Conwy (CON)'
+    >>> describe(Place(None))  # type: ignore[arg-type]
+    'place a warrior'
+    """
     match command:
         case Start():
             return "roll for the first player"
-        case Roll(row=row):
-            cells = " ".join(f"{'W' if c.black else '£'}{c.amount}" for c in MONEY[row])
+        case Roll(row=Row() as row):
+            cells = " ".join(f"£{c.money}+W{c.warriors}" if c.black else f"£{c.money}" for c in MONEY[row])
             return f"declare row {row.value} and roll ({cells})"
+        case Roll():
+            return "declare a row and roll"
         case Place(area=area):
-            return f"place a warrior on {_name(area)}"
-        case Build(area=area, kind=kind):
+            return f"place a warrior{_on(area)}"
+        case Build(area=area, kind=Kind() as kind):
             pts = BUILDINGS[kind].points
-            return f"build a {kind.value} ({pts} pt) on {_name(area)}"
+            return f"build a {kind.value} ({pts} pt){_on(area)}{_price(area, kind)}"
+        case Build(area=area):
+            return f"build{_on(area)}"
         case Attack(source=source, target=target):
+            where = f" from {_name(source)}" if source is not None else ""
             if target == CASTLE_AREA:
-                return f"attack Mordred in his castle from {_name(source)} (£{ATTACK_COST})"
-            return f"attack the warrior on {_name(target)} from {_name(source)} (£{ATTACK_COST})"
+                return f"attack Mordred in his castle{where} (£{ATTACK_COST})"
+            what = f"the warrior on {_name(target)}" if target is not None else "a warrior"
+            return f"attack {what}{where} (£{ATTACK_COST})"
         case EndTurn():
             return "end the turn"
     return repr(command)
 
 
-def _name(code: str) -> str:
-    area = AREAS.get(code)
+def _price(area: object, kind: Kind) -> str:
+    """The table price of ``kind`` on ``area``, and when the surcharge applies (it depends on the position)."""
+    if not isinstance(area, str) or area not in AREAS or area == CASTLE_AREA:
+        return ""
+    price = build_price(kind, AREAS[area].terrain)
+    if price is None:
+        return ""
+    if area in BORDER:
+        return f", £{price}"
+    return f", £{price} (£{price + SURCHARGE} with none of yours next to it)"
+
+
+def _on(area: object) -> str:
+    return f" on {_name(area)}" if area is not None else ""
+
+
+def _name(code: object) -> str:
+    area = AREAS.get(code) if isinstance(code, str) else None
     return f"{area.name} ({code})" if area is not None else repr(code)

@@ -1,36 +1,45 @@
 """Mordred's rules: set-up, the turn (roll, place warriors, spend), the end and the winner.
 
-Each rule cites the section of the rule text it implements (the seed file
-``shared/seeds/004_0a5a142feb15eff2.txt``); ``docs/rules/mordred.md`` is the
-English rulebook of this implementation.
+Pure functions of states, commands and events: the game object
+(:mod:`.game`) hands them to the engine. Each rule cites the section of the
+rule text it implements (the seed file ``shared/seeds/004_0a5a142feb15eff2.txt``);
+``docs/rules/mordred.md`` is the English rulebook of this implementation.
 
->>> import meeple
->>> m = meeple.Match.start("mordred", seats=3, seed=5)
->>> m.to_act == (m.state.first,)
-True
+>>> from meeple.engine import Rng
+>>> st = initial_state(3, MordredOptions())
+>>> to_act(st)
+(-1,)
+>>> st = evolve(st, decide(st, -1, Start(), Rng(5))[0])
+>>> to_act(st) == (st.first,) and legal_commands(st, st.first)[0]
+Roll(row=<Row.A: 'A'>)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from itertools import compress
+from typing import Protocol, TypeVar
 
-import attrs
-
-from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
-from meeple.engine.bot import RandomBot
+from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .data import (
+    AREA_CODES,
     AREA_INDEX,
     AREAS,
     ASSAULT,
     ATTACK,
     ATTACK_COST,
-    BORDER,
+    BORDER_INDICES,
     BUILDINGS,
     CASTLE_AREA,
-    LAND,
+    CASTLE_INDEX,
+    CHEAPEST,
+    KIND_INDEX,
+    KINDS,
+    LAND_INDICES,
+    NEIGHBOURS,
+    PRICES,
     SIEGE,
     SURCHARGE,
     Kind,
@@ -49,26 +58,15 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .state import Building, End, LastRoll, MordredOptions, Phase, State
-from .view import View, make_view
+from .state import Building, End, LastRoll, MordredOptions, Phase, State, UsedUp
 
-INFO = GameInfo(
-    id="mordred",
-    title="Mordred",
-    rules_version=1,
-    min_seats=3,
-    max_seats=4,
-    variants=("standard", "short"),
-    has_chance=True,
-    hidden_information=False,
-    summary="Build in Wales, hold back Mordred's warriors, and help him as little as you can.",
-)
+_T = TypeVar("_T")
 
-#: The options each variant selects (the first is the plain game).
-VARIANTS: Mapping[str, Mapping[str, int]] = {
-    "standard": {},
-    "short": {"warriors": 14, "road_forward": 10},
-}
+#: Each area's index, once per area in map order (what ``compress`` selects from).
+_INDICES = range(len(AREA_CODES))
+#: Points and pieces of each building type, in :data:`~.data.KINDS` order.
+_POINTS_IN_ORDER = tuple(BUILDINGS[kind].points for kind in KINDS)
+_PIECES = tuple(BUILDINGS[kind].pieces for kind in KINDS)
 
 
 class Board(Protocol):
@@ -76,6 +74,9 @@ class Board(Protocol):
 
     @property
     def buildings(self) -> tuple[Building | None, ...]: ...
+
+    @property
+    def standing(self) -> tuple[tuple[int, int, int], ...]: ...
 
     @property
     def warriors(self) -> tuple[bool, ...]: ...
@@ -101,18 +102,32 @@ def warriors_on_map(board: Board) -> int:
 
 def buildings_on_map(board: Board, seat: int | None = None) -> int:
     """Count the buildings on the map (of ``seat`` only, if given)."""
-    return sum(1 for b in board.buildings if b is not None and (seat is None or b.owner == seat))
+    if seat is None:
+        return len(board.buildings) - board.buildings.count(None)
+    return sum(board.standing[seat])
 
 
 def points(board: Board, seat: int) -> int:
     """Return ``seat``'s victory points: the Building-table points of its buildings on the map."""
-    return sum(BUILDINGS[b.kind].points for b in board.buildings if b is not None and b.owner == seat)
+    return sum(n * p for n, p in zip(board.standing[seat], _POINTS_IN_ORDER))
+
+
+def standing(board: Board, seat: int) -> tuple[int, int, int]:
+    """How many villages, towns and castles of ``seat`` stand on the map (:data:`~.data.KINDS` order)."""
+    return board.standing[seat]
 
 
 def pieces_left(board: Board, seat: int, kind: Kind) -> int:
     """Return how many pieces of ``kind`` ``seat`` still has off the map."""
-    on_map = sum(1 for b in board.buildings if b is not None and b.owner == seat and b.kind is kind)
-    return BUILDINGS[kind].pieces - on_map
+    return BUILDINGS[kind].pieces - board.standing[seat][KIND_INDEX[kind]]
+
+
+def used_up(board: Board, seat: int) -> Kind | None:
+    """The first building type (in table order) of which ``seat`` has every piece on the map, if any."""
+    for kind, on_map, pieces in zip(KINDS, standing(board, seat), _PIECES):
+        if on_map >= pieces:
+            return kind
+    return None
 
 
 def placement_targets(board: Board) -> tuple[str, ...]:
@@ -121,21 +136,33 @@ def placement_targets(board: Board) -> tuple[str, ...]:
     Any warrior counts, detached groups included, and so does Mordred in his
     castle (rules, phase 3).
     """
-    return tuple(
-        area
-        for area in LAND
-        if not has_warrior(board, area) and any(has_warrior(board, n) for n in AREAS[area].neighbours)
-    )
+    return tuple(AREA_CODES[i] for i in _targets(board.warriors))
+
+
+def _targets(warriors: tuple[bool, ...]) -> list[int]:
+    """The indices of :func:`placement_targets`, in map order."""
+    reach = set(NEIGHBOURS[CASTLE_INDEX])
+    for i in compress(_INDICES, warriors):
+        reach.update(NEIGHBOURS[i])
+    reach.difference_update(compress(_INDICES, warriors))
+    reach.discard(CASTLE_INDEX)
+    return sorted(reach)
+
+
+def _next_to_warrior(warriors: tuple[bool, ...], i: int) -> bool:
+    return any(n == CASTLE_INDEX or warriors[n] for n in NEIGHBOURS[i])
 
 
 def next_to_own(board: Board, seat: int, area: str) -> bool:
     """True if an area next to ``area`` holds a building of ``seat``."""
-    return any((b := building_at(board, n)) is not None and b.owner == seat for n in AREAS[area].neighbours)
+    buildings = board.buildings
+    return any((b := buildings[n]) is not None and b.owner == seat for n in NEIGHBOURS[AREA_INDEX[area]])
 
 
 def next_to_any(board: Board, area: str) -> bool:
     """True if an area next to ``area`` holds anybody's building."""
-    return any(building_at(board, n) is not None for n in AREAS[area].neighbours)
+    buildings = board.buildings
+    return any(buildings[n] is not None for n in NEIGHBOURS[AREA_INDEX[area]])
 
 
 def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str]:
@@ -165,22 +192,50 @@ def build_cost(board: Board, seat: int, area: str, kind: Kind) -> tuple[int, str
 def build_site(board: Board, seat: int, area: str) -> tuple[int, str]:
     """Return ``(surcharge, "")`` if ``seat`` may build on the land area ``area`` at all, else ``(0, reason)``.
 
-    The checks of :func:`build_cost` that do not depend on the building type,
-    so that listing every build asks them once per area.
+    The checks of :func:`build_cost` that do not depend on the building type.
     """
     if has_warrior(board, area):
         return 0, f"a warrior of Mordred holds {area}; beat it first"
     here = building_at(board, area)
+    border = AREA_INDEX[area] in BORDER_INDICES
     if here is not None:
         if here.owner != seat:
             return 0, f"seat {here.owner} already has a building on {area}"
-    elif area not in BORDER and not next_to_any(board, area):
+    elif not border and not next_to_any(board, area):
         if buildings_on_map(board) == 0:
             return 0, "with no building on the map (as at the start), build on a black-bordered area"
         return 0, f"{area} is neither black-bordered nor next to a building"
-    if area not in BORDER and not next_to_own(board, seat, area):
+    if not border and not next_to_own(board, seat, area):
         return SURCHARGE, ""
     return 0, ""
+
+
+def build_sites(board: Board, seat: int) -> list[tuple[int, int]]:
+    """Every ``(area index, surcharge)`` where :func:`build_site` lets ``seat`` build, in map order.
+
+    The same rule, asked of the whole map at once: the candidates are the
+    black-bordered areas, ``seat``'s own buildings and every area next to a
+    building; those with a warrior or another player's building drop out.
+    """
+    buildings, warriors = board.buildings, board.warriors
+    candidates = set(BORDER_INDICES)
+    near_own: set[int] = set()
+    for i in compress(_INDICES, buildings):
+        near = NEIGHBOURS[i]
+        candidates.update(near)
+        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
+            candidates.add(i)
+            near_own.update(near)
+    candidates.discard(CASTLE_INDEX)
+    out = []
+    for i in sorted(candidates):
+        if warriors[i]:
+            continue
+        here = buildings[i]
+        if here is not None and here.owner != seat:
+            continue
+        out.append((i, 0 if i in BORDER_INDICES or i in near_own else SURCHARGE))
+    return out
 
 
 def siege_need(kind: Kind, area: str) -> int:
@@ -188,300 +243,371 @@ def siege_need(kind: Kind, area: str) -> int:
     return SIEGE[(kind, AREAS[area].terrain)]
 
 
-# -- the game ------------------------------------------------------------------------------
+# -- set-up ------------------------------------------------------------------------------
 
 
-class Mordred(Game[State, MordredOptions]):
-    """Mordred (Martin Wallace) on the meeple protocol: 3-4 players defend Wales."""
+def initial_state(seats: int, options: MordredOptions) -> State:
+    """Return the table before the first-player roll: empty map, markers on the dragon."""
+    return State(
+        seats=seats,
+        options=options,
+        supply=options.warriors,
+        money=(0,) * seats,
+        road=(0,) * seats,
+    )
 
-    info = INFO
-    options_type = MordredOptions
-    state_type = State
-    view_type = View
-    commands = (Start, Roll, Place, Build, Attack, EndTurn)
-    events = (FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded)
 
-    # -- set-up ------------------------------------------------------------------
-    def initial_state(self, seats: int, options: MordredOptions) -> State:
-        """Return the table before the first-player roll: empty map, markers on the dragon."""
-        return State(
-            seats=seats,
-            options=options,
-            supply=options.warriors,
-            money=(0,) * seats,
-            road=(0,) * seats,
-        )
+def to_act(state: State) -> tuple[int, ...]:
+    """The engine at set-up, nobody once over, else the player on turn."""
+    phase = state.phase
+    if phase is Phase.SETUP:
+        return (ENGINE,)
+    if phase is Phase.OVER:
+        return ()
+    return _ON_TURN[state.turn]
 
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """The engine at set-up, nobody once over, else the player on turn."""
-        if state.phase is Phase.SETUP:
-            return (ENGINE,)
-        if state.phase is Phase.OVER:
-            return ()
-        return (state.turn,)
 
-    def auto_command(self, state: State) -> Command:
-        """The engine's only command: the first-player roll."""
-        return Start()
+_ON_TURN = tuple((seat,) for seat in range(4))
 
-    # -- legal commands ----------------------------------------------------------------
-    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
-        """Every command ``seat`` may play now."""
-        if seat == ENGINE or seat not in self.to_act(state):
-            return ()
-        if state.phase is Phase.ROLL:
-            return (Roll(Row.A), Roll(Row.B), Roll(Row.C))
-        if state.phase is Phase.PLACE:
-            return tuple(Place(a) for a in placement_targets(state))
-        out: list[Command] = []
-        cash = state.money[seat]
-        kinds = [kind for kind in Kind if pieces_left(state, seat, kind) > 0]
-        for area in LAND if kinds else ():
-            surcharge, why = build_site(state, seat, area)
-            if why:
-                continue
-            here = building_at(state, area)
-            terrain = AREAS[area].terrain
-            for kind in kinds:
-                price = build_price(kind, terrain)
-                if price is not None and price + surcharge <= cash and (here is None or here.kind is not kind):
-                    out.append(Build(area, kind))
-        if cash >= ATTACK_COST:
-            out.extend(attack_options(state, seat))
-        out.append(EndTurn())
-        return tuple(out)
 
-    # -- decide ----------------------------------------------------------------------
-    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Check ``command`` against the rules and return its events (dice rolled here)."""
-        match command:
-            case Start():
-                if state.phase is not Phase.SETUP:
-                    raise self.illegal("the first player is already chosen", Code.WRONG_PHASE, command)
-                return (self._first_player(state, rng),)
-            case Roll(row=row):
-                self._need_phase(state, Phase.ROLL, "roll", command)
-                if not isinstance(row, Row):
-                    raise self.illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
-                return self._roll(state, seat, row, rng)
-            case Place(area=area):
-                self._need_phase(state, Phase.PLACE, "place a warrior", command)
-                return self._place(state, seat, area, command, rng)
-            case Build(area=area, kind=kind):
-                self._need_phase(state, Phase.SPEND, "build", command)
-                return self._build(state, seat, area, kind, command)
-            case Attack(source=source, target=target):
-                self._need_phase(state, Phase.SPEND, "attack", command)
-                return self._attack(state, seat, source, target, command, rng)
-            case EndTurn():
-                self._need_phase(state, Phase.SPEND, "end your turn", command)
-                return self._end_turn(state, seat)
-        raise self.illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
+# -- legal commands ----------------------------------------------------------------------
 
-    def _need_phase(self, state: State, phase: Phase, what: str, command: Command) -> None:
-        if state.phase is phase:
-            return
-        todo = {
-            Phase.SETUP: "wait for the first-player roll",
-            Phase.ROLL: "declare a row and roll first",
-            Phase.PLACE: f"place your {state.hand} warrior(s) first",
-            Phase.SPEND: "you have rolled already: build, attack or end your turn",
-            Phase.OVER: "the game is over",
-        }[state.phase]
-        raise self.illegal(f"you cannot {what} now: {todo}", Code.WRONG_PHASE, command)
+# Commands are frozen values, so the legal lists share one instance of each.
+_ROLLS: tuple[Command, ...] = tuple(Roll(row) for row in Row)
+_PLACES: tuple[Place, ...] = tuple(Place(code) for code in AREA_CODES)
+_BUILDS: tuple[tuple[Build, ...], ...] = tuple(tuple(Build(code, kind) for kind in KINDS) for code in AREA_CODES)
+_ATTACKS: Mapping[tuple[int, int], Attack] = {
+    (i, n): Attack(AREA_CODES[i], AREA_CODES[n]) for i in LAND_INDICES for n in NEIGHBOURS[i]
+}
+_END_TURN = EndTurn()
 
-    def _first_player(self, state: State, rng: Rng) -> FirstPlayerRolled:
-        """Set-up: everybody rolls both dice; the highest total starts; tied leaders re-roll."""
-        rolling = list(range(state.seats))
-        rounds: list[tuple[tuple[int, int, int], ...]] = []
-        while True:
-            this = tuple((s, rng.die(), rng.die()) for s in rolling)
-            rounds.append(this)
-            best = max(a + b for _, a, b in this)
-            rolling = [s for s, a, b in this if a + b == best]
-            if len(rolling) == 1:
-                return FirstPlayerRolled(tuple(rounds), rolling[0])
 
-    def _roll(self, state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
-        """Phases 1-2: roll two dice, read each against ``row``; black cells bring warriors and road steps."""
-        dice = (rng.die(), rng.die())
-        cells = [money_cell(row, d) for d in dice]
-        money = sum(c.amount for c in cells if not c.black)
-        black = sum(c.amount for c in cells if c.black)
-        if state.road[seat] + black > state.options.road_forward:
-            # end (c): the money is collected, but the marker cannot move, so the game ends
-            # before any warrior is taken
-            detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
-            return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
-        return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
+def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
+    """Every command ``seat`` may play now: a row to roll on, where to place a warrior, or what to spend on."""
+    if seat != state.turn or state.phase is Phase.SETUP or state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.ROLL:
+        return _ROLLS
+    if state.phase is Phase.PLACE:
+        return tuple(_PLACES[i] for i in _targets(state.warriors))
+    cash = state.money[seat]
+    out: list[Command] = []
+    if cash >= CHEAPEST:
+        out.extend(_builds(state, seat, cash))
+    if cash >= ATTACK_COST:
+        out.extend(attack_options(state, seat))
+    out.append(_END_TURN)
+    return tuple(out)
 
-    def _place(self, state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
-        if not _is_area(area) or area == CASTLE_AREA:
-            raise self.illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
-        if has_warrior(state, area):
-            raise self.illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
-        if area not in placement_targets(state):
-            raise self.illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
-        here = building_at(state, area)
-        event: Event
-        back = 0
-        if here is None:
-            event = WarriorPlaced(seat, area)
-        else:
-            need = siege_need(here.kind, area)
-            die = rng.die()
-            event = Siege(seat, area, here.owner, here.kind, die, need, die >= need)
-            back = 0 if die >= need else 1
-        if state.hand == 1 and state.supply + back == 0:
-            return (event, GameEnded(End.WARRIORS, "every warrior of Mordred is on the map"))
-        return (event,)
 
-    def _build(self, state: State, seat: int, area: str, kind: Kind, command: Command) -> tuple[Event, ...]:
-        """Phase 4: build where the rules allow, paying the Building-table price (+£1 away from home)."""
-        if not isinstance(kind, Kind):
-            raise self.illegal("build a village, a town or a castle", Code.BAD_ARGUMENT, command)
-        cost, why = build_cost(state, seat, area, kind)
-        if why:
-            raise self.illegal(f"you cannot build there: {why}", Code.RULE, command)
-        if pieces_left(state, seat, kind) <= 0:
-            raise self.illegal(f"all your {kind.value} pieces are on the map", Code.RULE, command)
-        if state.money[seat] < cost:
-            raise self.illegal(f"a {kind.value} on {area} costs £{cost}; you have £{state.money[seat]}", Code.RULE, command)
-        here = building_at(state, area)
-        return (Built(seat, area, kind, cost, here.kind if here is not None else None),)
+def _builds(state: State, seat: int, cash: int) -> list[Command]:
+    """Every build ``seat`` can pay for: a site (:func:`build_sites`), a piece left, a type not already there."""
+    left = [pieces - on_map for pieces, on_map in zip(_PIECES, standing(state, seat))]
+    if not any(left):
+        return []
+    buildings = state.buildings
+    out: list[Command] = []
+    for i, surcharge in build_sites(state, seat):
+        budget = cash - surcharge
+        here = buildings[i]
+        for k, price, build in _OFFERS[i]:
+            if price <= budget and left[k] and (here is None or here.kind is not build.kind):
+                out.append(build)
+    return out
 
-    def _attack(self, state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-        """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
-        if not (_is_area(source) and _is_area(target)):
-            raise self.illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
-        base = building_at(state, source)
-        if base is None or base.owner != seat:
-            raise self.illegal(f"you have no building on {source} to attack from", Code.RULE, command)
-        if target not in AREAS[source].neighbours:
-            raise self.illegal(f"{target} is not next to {source}", Code.RULE, command)
-        if not has_warrior(state, target):
-            raise self.illegal(f"no warrior of Mordred stands on {target}", Code.RULE, command)
-        if state.money[seat] < ATTACK_COST:
-            raise self.illegal(f"an attack costs £{ATTACK_COST}; you have £{state.money[seat]}", Code.RULE, command)
-        die = rng.die()
-        if target == CASTLE_AREA:
-            won = die >= ASSAULT
-            assault = Assaulted(seat, source, die, ASSAULT, won)
-            if won:
-                return (assault, GameEnded(End.MORDRED, f"seat {seat} beat Mordred in his castle on Anglesey"))
-            return (assault,)
-        need = ATTACK[base.kind]
-        won = die >= need
-        fits = state.road[seat] - 1 >= -state.options.road_back
-        attacked = Attacked(seat, source, target, die, need, won, 1 if won and fits else 0)
-        if won and not fits:
-            detail = f"seat {seat}'s marker cannot move back along Mordred's road"
-            return (attacked, GameEnded(End.ROAD, detail))
-        return (attacked,)
 
-    def _end_turn(self, state: State, seat: int) -> tuple[Event, ...]:
-        """Pass the turn clockwise; at the start of the next turn check for a used-up building type."""
-        nxt = (seat + 1) % state.seats
-        ended = TurnEnded(seat, nxt)
-        for s in range(state.seats):
-            for kind in Kind:
-                if pieces_left(state, s, kind) <= 0:
-                    detail = f"at the start of a turn seat {s} has every {kind.value} on the map"
-                    return (ended, GameEnded(End.BUILDINGS, detail))
-        return (ended,)
-
-    # -- evolve ----------------------------------------------------------------------
-    def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (never draws, never fails on a decided event)."""
-        match event:
-            case FirstPlayerRolled(first=first):
-                return attrs.evolve(state, phase=Phase.ROLL, turn=first, first=first, turns=1)
-            case Rolled(seat=s, row=row, dice=dice, money=money, warriors=w, steps=steps):
-                return attrs.evolve(
-                    state,
-                    phase=Phase.PLACE if w else Phase.SPEND,
-                    money=_bump(state.money, s, money),
-                    supply=state.supply - w,
-                    hand=w,
-                    road=_bump(state.road, s, steps),
-                    last_roll=LastRoll(s, row, dice, money, w),
-                )
-            case WarriorPlaced(area=area):
-                return _placed(state, area, stays=True)
-            case Siege(area=area, success=won):
-                return _placed(state, area, stays=won)
-            case Built(seat=s, area=area, kind=kind, cost=cost):
-                return attrs.evolve(
-                    state,
-                    money=_bump(state.money, s, -cost),
-                    buildings=_put(state.buildings, area, Building(s, kind)),
-                )
-            case Attacked(seat=s, target=target, success=won, steps=steps):
-                state = attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-                if not won:
-                    return state
-                return attrs.evolve(
-                    state,
-                    warriors=_put(state.warriors, target, False),
-                    supply=state.supply + 1,
-                    road=_bump(state.road, s, -steps),
-                )
-            case Assaulted(seat=s):
-                return attrs.evolve(state, money=_bump(state.money, s, -ATTACK_COST))
-            case TurnEnded(next=nxt):
-                return attrs.evolve(state, phase=Phase.ROLL, turn=nxt, turns=state.turns + 1)
-            case GameEnded(reason=reason):
-                return attrs.evolve(state, phase=Phase.OVER, ended=reason)
-        raise TypeError(f"unknown mordred event {event!r}")
-
-    # -- views and the end ------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        """Everything on the table: Mordred has no hidden information (see :mod:`.view`)."""
-        return make_view(state, seat)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """Once over: Mordred or King Arthur wins, then the rules pick the winning player(s)."""
-        if state.ended is None:
-            return None
-        return decide_winner(state)
-
-    # -- presentation ----------------------------------------------------------------
-    def render(self, state: State, seat: int | None = None) -> str:
-        """The map with buildings and warriors, the road, the money and the phase."""
-        from .render import render
-
-        return render(state, seat)
-
-    def describe(self, command: Command) -> str:
-        """A short description of a command, for menus and replays."""
-        from .render import describe
-
-        return describe(command)
-
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """The random bot and the heuristic bot."""
-        from .bot import HeuristicBot
-
-        return {"random": lambda seed: RandomBot(seed), "heuristic": lambda seed: HeuristicBot(seed)}
-
-    def variant_options(self, variant: str) -> dict[str, Any]:
-        """``standard`` (no options) or ``short`` (14 warriors, road of 10 spaces)."""
-        super().variant_options(variant)
-        return dict(VARIANTS[variant])
+#: ``_OFFERS[i]``: ``(type index, price, Build command)`` for each type that may stand on area ``i``.
+_OFFERS: tuple[tuple[tuple[int, int, Build], ...], ...] = tuple(
+    tuple((k, price, _BUILDS[i][k]) for k, price in enumerate(PRICES[i]) if price is not None) for i in range(len(AREA_CODES))
+)
 
 
 def attack_options(state: State, seat: int) -> list[Command]:
-    """Every attack ``seat`` could pay for now: own building next to a warrior or the castle."""
+    """Every attack ``seat`` could make: from its building on an area next to a warrior or the castle."""
+    buildings, warriors = state.buildings, state.warriors
     out: list[Command] = []
-    for area in LAND:
-        b = building_at(state, area)
-        if b is None or b.owner != seat:
-            continue
-        for n in AREAS[area].neighbours:
-            if has_warrior(state, n):
-                out.append(Attack(area, n))
+    for i in compress(_INDICES, buildings):
+        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
+            for n in NEIGHBOURS[i]:
+                if n == CASTLE_INDEX or warriors[n]:
+                    out.append(_ATTACKS[(i, n)])
     return out
+
+
+# -- decide --------------------------------------------------------------------------------
+
+
+def decide(state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Check ``command`` against the rules and return its events (dice rolled here)."""
+    # the engine passes only this game's command classes: pick the case by exact type, commonest first
+    if type(command) is Build:
+        _need_phase(state, Phase.SPEND, "build", command)
+        return _build(state, seat, command.area, command.kind, command)
+    if type(command) is EndTurn:
+        _need_phase(state, Phase.SPEND, "end your turn", command)
+        return _end_turn(state, seat)
+    if type(command) is Roll:
+        _need_phase(state, Phase.ROLL, "roll", command)
+        if not isinstance(command.row, Row):
+            raise _illegal("declare row A, B or C", Code.BAD_ARGUMENT, command)
+        return _roll(state, seat, command.row, rng)
+    if type(command) is Place:
+        _need_phase(state, Phase.PLACE, "place a warrior", command)
+        return _place(state, seat, command.area, command, rng)
+    if type(command) is Attack:
+        _need_phase(state, Phase.SPEND, "attack", command)
+        return _attack(state, seat, command.source, command.target, command, rng)
+    if type(command) is Start:
+        if state.phase is not Phase.SETUP:
+            raise _illegal("the first player is already chosen", Code.WRONG_PHASE, command)
+        return (_first_player(state, rng),)
+    raise _illegal(f"{command!r} is not a mordred command", Code.UNKNOWN_COMMAND, command)
+
+
+def _illegal(message: str, code: Code, command: Command) -> IllegalCommand:
+    return IllegalCommand(code, message, command)
+
+
+def _need_phase(state: State, phase: Phase, what: str, command: Command) -> None:
+    if state.phase is phase:
+        return
+    todo = {
+        Phase.SETUP: "wait for the first-player roll",
+        Phase.ROLL: "declare a row and roll first",
+        Phase.PLACE: f"place your {state.hand} warrior(s) first",
+        Phase.SPEND: "you have rolled already: build, attack or end your turn",
+        Phase.OVER: "the game is over",
+    }[state.phase]
+    raise _illegal(f"you cannot {what} now: {todo}", Code.WRONG_PHASE, command)
+
+
+def _first_player(state: State, rng: Rng) -> FirstPlayerRolled:
+    """Set-up: everybody rolls both dice; the highest total starts; tied leaders re-roll."""
+    rolling = list(range(state.seats))
+    rounds: list[tuple[tuple[int, int, int], ...]] = []
+    while True:
+        this = tuple((s, rng.die(), rng.die()) for s in rolling)
+        rounds.append(this)
+        best = max(a + b for _, a, b in this)
+        rolling = [s for s, a, b in this if a + b == best]
+        if len(rolling) == 1:
+            return FirstPlayerRolled(tuple(rounds), rolling[0])
+
+
+def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
+    """Phases 1-2: roll two dice, read each against ``row``: every cell pays its money, black cells bring
+    as many warriors too and move the marker as many spaces along the road."""
+    dice = (rng.die(), rng.die())
+    first, second = money_cell(row, dice[0]), money_cell(row, dice[1])
+    money = first.money + second.money
+    black = first.warriors + second.warriors
+    if state.road[seat] + black > state.options.road_forward:
+        # end (c): the money is collected, but the marker cannot move, so the game ends
+        # before any warrior is placed (they stay in Mordred's supply)
+        detail = f"seat {seat}'s marker cannot move {black} space(s) forward along Mordred's road"
+        return (Rolled(seat, row, dice, money, 0, 0), GameEnded(End.ROAD, detail))
+    return (Rolled(seat, row, dice, money, min(black, state.supply), black),)
+
+
+def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
+    i = AREA_INDEX.get(area) if isinstance(area, str) else None
+    if i is None or i == CASTLE_INDEX:
+        raise _illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
+    if state.warriors[i]:
+        raise _illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
+    if not _next_to_warrior(state.warriors, i):
+        raise _illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
+    here = state.buildings[i]
+    event: Event
+    back = 0
+    if here is None:
+        event = WarriorPlaced(seat, area)
+    else:
+        need = siege_need(here.kind, area)
+        die = rng.die()
+        event = Siege(seat, area, here.owner, here.kind, die, need, die >= need)
+        back = 0 if die >= need else 1
+    if state.hand == 1 and state.supply + back == 0:
+        return (event, GameEnded(End.WARRIORS, "every warrior of Mordred is on the map"))
+    return (event,)
+
+
+def _build(state: State, seat: int, area: str, kind: Kind, command: Command) -> tuple[Event, ...]:
+    """Phase 4: build where the rules allow, paying the Building-table price (+£1 away from home)."""
+    if not isinstance(kind, Kind):
+        raise _illegal("build a village, a town or a castle", Code.BAD_ARGUMENT, command)
+    cost, why = build_cost(state, seat, area, kind)
+    if why:
+        raise _illegal(f"you cannot build there: {why}", Code.RULE, command)
+    if pieces_left(state, seat, kind) <= 0:
+        raise _illegal(f"all your {kind.value} pieces are on the map", Code.RULE, command)
+    if state.money[seat] < cost:
+        raise _illegal(f"a {kind.value} on {area} costs £{cost}; you have £{state.money[seat]}", Code.RULE, command)
+    here = building_at(state, area)
+    return (Built(seat, area, kind, cost, here.kind if here is not None else None),)
+
+
+def _attack(state: State, seat: int, source: str, target: str, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """Phase 4: pay £2, then roll from your building against an adjacent warrior or the castle."""
+    if not (_is_area(source) and _is_area(target)):
+        raise _illegal("name a source and a target area by code", Code.BAD_ARGUMENT, command)
+    base = building_at(state, source)
+    if base is None or base.owner != seat:
+        raise _illegal(f"you have no building on {source} to attack from", Code.RULE, command)
+    if target not in AREAS[source].neighbours:
+        raise _illegal(f"{target} is not next to {source}", Code.RULE, command)
+    if not has_warrior(state, target):
+        raise _illegal(f"no warrior of Mordred stands on {target}", Code.RULE, command)
+    if state.money[seat] < ATTACK_COST:
+        raise _illegal(f"an attack costs £{ATTACK_COST}; you have £{state.money[seat]}", Code.RULE, command)
+    die = rng.die()
+    if target == CASTLE_AREA:
+        won = die >= ASSAULT
+        assault = Assaulted(seat, source, die, ASSAULT, won)
+        if won:
+            return (assault, GameEnded(End.MORDRED, f"seat {seat} beat Mordred in his castle on Anglesey"))
+        return (assault,)
+    need = ATTACK[base.kind]
+    won = die >= need
+    fits = state.road[seat] - 1 >= -state.options.road_back
+    attacked = Attacked(seat, source, target, die, need, won, 1 if won and fits else 0)
+    if won and not fits:
+        detail = f"seat {seat}'s marker cannot move back along Mordred's road"
+        return (attacked, GameEnded(End.ROAD, detail))
+    return (attacked,)
+
+
+def _end_turn(state: State, seat: int) -> tuple[Event, ...]:
+    """Pass the turn clockwise; at the start of the next turn check end (b), a used-up building type.
+
+    By default only the player now on turn is checked: a type used up in a
+    player's turn ends the game if it is still used up when that player's
+    next turn starts (``UsedUp.OWN_TURN``); with ``UsedUp.NEXT_TURN`` every
+    player is checked at every turn's start.
+    """
+    nxt = (seat + 1) % state.seats
+    ended = TurnEnded(seat, nxt)
+    watched = (nxt,) if state.options.used_up is UsedUp.OWN_TURN else range(state.seats)
+    for s in watched:
+        kind = used_up(state, s)
+        if kind is not None:
+            detail = f"at the start of seat {nxt}'s turn seat {s} has every {kind.value} on the map"
+            return (ended, GameEnded(End.BUILDINGS, detail))
+    return (ended,)
+
+
+# -- evolve ----------------------------------------------------------------------------------
+
+# evolve runs for every event played, replayed or verified, so it picks the case by exact
+# type, commonest first, and builds each new State directly, its fields in declaration order:
+#   State(seats, options, phase, turn, first,
+#         buildings, standing, warriors, supply, hand,
+#         money, road, turns, last_roll, ended)
+
+
+def evolve(state: State, event: Event) -> State:
+    """Fold one event into the state (never draws, never fails on a decided event)."""
+    s = state
+    if type(event) is Built:
+        i, seat, replaced = AREA_INDEX[event.area], event.seat, event.replaced
+        standing = _count(s.standing, seat, event.kind, 1)
+        if replaced is not None:
+            standing = _count(standing, seat, replaced, -1)
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     _put(s.buildings, i, _BUILDING[seat, event.kind]), standing, s.warriors, s.supply, s.hand,
+                     _bump(s.money, seat, -event.cost), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is TurnEnded:
+        return State(s.seats, s.options, Phase.ROLL, event.next, s.first,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
+                     s.money, s.road, s.turns + 1, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is Rolled:
+        seat, w = event.seat, event.warriors
+        roll = LastRoll(seat, event.row, event.dice, event.money, w)
+        return State(s.seats, s.options, Phase.PLACE if w else Phase.SPEND, s.turn, s.first,
+                     s.buildings, s.standing, s.warriors, s.supply - w, w,
+                     _bump(s.money, seat, event.money), _bump(s.road, seat, event.steps), s.turns, roll, s.ended)  # fmt: skip
+    if type(event) is WarriorPlaced:
+        return _placed(s, AREA_INDEX[event.area], stays=True)
+    if type(event) is Siege:
+        if not event.success:
+            return _placed(s, AREA_INDEX[event.area], stays=False)
+        return _placed(s, AREA_INDEX[event.area], stays=True, lost=_count(s.standing, event.owner, event.kind, -1))
+    if type(event) is Attacked:
+        seat = event.seat
+        money = _bump(s.money, seat, -ATTACK_COST)
+        if not event.success:
+            return State(s.seats, s.options, s.phase, s.turn, s.first,
+                         s.buildings, s.standing, s.warriors, s.supply, s.hand,
+                         money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     s.buildings, s.standing, _put(s.warriors, AREA_INDEX[event.target], False), s.supply + 1, s.hand,
+                     money, _bump(s.road, seat, -event.steps), s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is Assaulted:
+        return State(s.seats, s.options, s.phase, s.turn, s.first,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
+                     _bump(s.money, event.seat, -ATTACK_COST), s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is FirstPlayerRolled:
+        first = event.first
+        return State(s.seats, s.options, Phase.ROLL, first, first,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
+                     s.money, s.road, 1, s.last_roll, s.ended)  # fmt: skip
+    if type(event) is GameEnded:
+        return State(s.seats, s.options, Phase.OVER, s.turn, s.first,
+                     s.buildings, s.standing, s.warriors, s.supply, s.hand,
+                     s.money, s.road, s.turns, s.last_roll, event.reason)  # fmt: skip
+    raise TypeError(f"unknown mordred event {event!r}")
+
+
+def _placed(s: State, i: int, *, stays: bool, lost: tuple[tuple[int, int, int], ...] | None = None) -> State:
+    """A warrior left the hand: it stands on area ``i`` or returns to the supply.
+
+    ``lost``: the counts of ``standing`` once the building on area ``i`` (if any) went home.
+    """
+    hand = s.hand - 1
+    phase = Phase.PLACE if hand else Phase.SPEND
+    if not stays:
+        return State(s.seats, s.options, phase, s.turn, s.first,
+                     s.buildings, s.standing, s.warriors, s.supply + 1, hand,
+                     s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+    return State(s.seats, s.options, phase, s.turn, s.first,
+                 _put(s.buildings, i, None), s.standing if lost is None else lost, _put(s.warriors, i, True),
+                 s.supply, hand,
+                 s.money, s.road, s.turns, s.last_roll, s.ended)  # fmt: skip
+
+
+#: One instance of each building a seat can stand on the map (they are frozen values).
+_BUILDING: Mapping[tuple[int, Kind], Building] = {(seat, kind): Building(seat, kind) for seat in range(4) for kind in KINDS}
+
+
+def _count(standing: tuple[tuple[int, int, int], ...], seat: int, kind: Kind, delta: int) -> tuple[tuple[int, int, int], ...]:
+    """``standing`` with ``delta`` buildings of ``kind`` for ``seat``."""
+    v, t, c = standing[seat]
+    k = KIND_INDEX[kind]
+    mine = (v + delta, t, c) if k == 0 else (v, t + delta, c) if k == 1 else (v, t, c + delta)
+    return (*standing[:seat], mine, *standing[seat + 1 :])
+
+
+def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    """``values`` (one per seat) with ``delta`` added to ``seat``'s."""
+    changed = list(values)
+    changed[seat] += delta
+    return tuple(changed)
+
+
+def _put(per_area: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    """``per_area`` (a tuple in map order) with ``value`` for area ``i``."""
+    return (*per_area[:i], value, *per_area[i + 1 :])
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """Once over: Mordred or King Arthur wins, then the rules pick the winning player(s)."""
+    if state.ended is None:
+        return None
+    return decide_winner(state)
 
 
 def decide_winner(state: State) -> Outcome:
@@ -530,32 +656,3 @@ _END_TEXT: Mapping[End, str] = {
 
 def _is_area(area: object) -> bool:
     return isinstance(area, str) and area in AREA_INDEX
-
-
-def _bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return (*values[:seat], values[seat] + delta, *values[seat + 1 :])
-
-
-_T = TypeVar("_T")
-
-
-def _put(per_area: tuple[_T, ...], area: str, value: _T) -> tuple[_T, ...]:
-    """Return ``per_area`` (a tuple in map order) with ``value`` for ``area``."""
-    i = AREA_INDEX[area]
-    return (*per_area[:i], value, *per_area[i + 1 :])
-
-
-def _placed(state: State, area: str, *, stays: bool) -> State:
-    """A warrior left the hand: it stands on ``area`` (the building there goes home) or returns to the supply."""
-    hand = state.hand - 1
-    phase = Phase.PLACE if hand else Phase.SPEND
-    if not stays:
-        return attrs.evolve(state, hand=hand, phase=phase, supply=state.supply + 1)
-    return attrs.evolve(
-        state,
-        hand=hand,
-        phase=phase,
-        warriors=_put(state.warriors, area, True),
-        buildings=_put(state.buildings, area, None),
-    )
-

@@ -8,7 +8,7 @@ import attrs
 
 from meeple.engine import ConfigError, Options
 
-from .data import AREA_CODES, LAND, ROAD_BACK, ROAD_FORWARD, WARRIORS, Kind, Row
+from .data import AREA_CODES, KIND_INDEX, LAND, ROAD_BACK, ROAD_FORWARD, WARRIORS, Kind, Row
 
 
 class Phase(enum.Enum):
@@ -25,7 +25,8 @@ class End(enum.Enum):
     """The four end conditions of the rules ("Конец игры", a to d).
 
     ``WARRIORS``: every warrior of Mordred is on the map (a).
-    ``BUILDINGS``: at the start of a turn a player has every building of one type on the map (b).
+    ``BUILDINGS``: at the start of a turn a player has every building of one type on the map (b);
+    by default checked at the start of that player's own turn (see :class:`UsedUp`).
     ``ROAD``: a marker cannot move the number of spaces it must (c).
     ``MORDRED``: a player beat Mordred in his castle on Anglesey (d).
     """
@@ -36,13 +37,31 @@ class End(enum.Enum):
     MORDRED = "mordred"
 
 
+class UsedUp(enum.Enum):
+    """When end (b), "a player has every building of one type on the map", is checked.
+
+    ``OWN_TURN`` (the default): at the start of that player's own next turn,
+    so the others get a round to take one of those buildings back (the
+    published reading, facts C.2). ``NEXT_TURN``: at the start of the very
+    next turn, whoever's it is (the seed read word for word: "в начале хода").
+    """
+
+    OWN_TURN = "own-turn"
+    NEXT_TURN = "next-turn"
+
+
 @attrs.frozen
 class MordredOptions(Options):
-    """``warriors`` in Mordred's supply and the road's length past (``road_forward``) and behind (``road_back``) the dragon."""
+    """``warriors`` in Mordred's supply, the road's length past (``road_forward``) and behind
+    (``road_back``) the dragon, and when a used-up building type ends the game (``used_up``)."""
 
-    warriors: int = WARRIORS
-    road_forward: int = ROAD_FORWARD
-    road_back: int = ROAD_BACK
+    warriors: int = attrs.field(default=WARRIORS, metadata={"help": "warriors in Mordred's supply, 4..32"})
+    road_forward: int = attrs.field(default=ROAD_FORWARD,
+                                    metadata={"help": "spaces of the road ahead of the dragon, 4..40"})
+    road_back: int = attrs.field(default=ROAD_BACK, metadata={"help": "spaces of the road behind the dragon, 0..10"})
+    used_up: UsedUp = attrs.field(default=UsedUp.OWN_TURN, metadata={
+        "help": "when a player with every building of one type on the map ends the game: at the start of "
+                "its 'own-turn' (the published reading) or of the 'next-turn', whoever's (the seed word for word)"})
 
     def validate(self, seats: int) -> None:
         """Warriors 4..32 (never more than the land areas), road 4..40 forward and 0..10 back."""
@@ -77,13 +96,25 @@ def _no_buildings() -> tuple[Building | None, ...]:
     return (None,) * len(AREA_CODES)
 
 
+def count_standing(state: State) -> tuple[tuple[int, int, int], ...]:
+    """Count each seat's villages, towns and castles on the map (what ``State.standing`` holds)."""
+    counts = [[0, 0, 0] for _ in range(state.seats)]
+    for b in state.buildings:
+        if b is not None:
+            counts[b.owner][KIND_INDEX[b.kind]] += 1
+    return tuple((v, t, c) for v, t, c in counts)
+
+
 @attrs.frozen
 class State:
     """The whole state of a match (Mordred has no hidden information).
 
     ``buildings`` and ``warriors`` are indexed like :data:`~.data.AREA_CODES`;
-    ``road`` holds each seat's marker (0 is the dragon space); ``hand`` is
-    the number of warriors the player on turn still has to place.
+    ``standing`` counts each seat's villages, towns and castles on the map
+    (derived from ``buildings``: ``evolve`` keeps it, and a state built by
+    hand without it counts it); ``road`` holds each seat's marker (0 is the
+    dragon space); ``hand`` is the number of warriors the player on turn
+    still has to place.
     """
 
     seats: int
@@ -92,6 +123,7 @@ class State:
     turn: int = 0
     first: int = 0
     buildings: tuple[Building | None, ...] = attrs.field(factory=_no_buildings)
+    standing: tuple[tuple[int, int, int], ...] = attrs.field(default=attrs.Factory(count_standing, takes_self=True))
     warriors: tuple[bool, ...] = (False,) * len(AREA_CODES)
     supply: int = WARRIORS
     hand: int = 0

@@ -2,9 +2,13 @@
 
 Mordred has no hidden information: the map, every marker on the road, every
 purse, Mordred's supply and the last roll are public. A view is the state
-plus the seat it is for; it never holds the seed or the RNG position, which
-the state does not hold either. ``redact`` keeps the default (every event is
-public) and ``determinize`` the default (the state itself).
+plus the seat it is for; it never holds the seed, the commitment salt or the
+RNG position, which the state does not hold either. So the game keeps the
+protocol's defaults: ``redact`` shows every event to everyone,
+``redact_command`` every command (no command class declares a ``secret``
+field), and ``determinize`` returns the state itself, since there is nothing
+a seat does not know (``GameInfo.hidden_information`` is False). The dice
+still to come are chance, not hidden information: they are not in the state.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ class View:
     turn: int
     first: int
     buildings: tuple[Building | None, ...]
+    standing: tuple[tuple[int, int, int], ...]
     warriors: tuple[bool, ...]
     supply: int
     hand: int
@@ -45,6 +50,7 @@ def make_view(state: State, seat: int | None) -> View:
         turn=state.turn,
         first=state.first,
         buildings=state.buildings,
+        standing=state.standing,
         warriors=state.warriors,
         supply=state.supply,
         hand=state.hand,
