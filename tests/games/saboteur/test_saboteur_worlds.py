@@ -66,7 +66,7 @@ def _unseen(state: State, seat: int) -> Counter[int]:
     out: Counter[int] = Counter(state.pile) + Counter(state.deal.set_aside)
     for s in range(state.seats):
         if s != seat:
-            out += Counter(state.hands[s]) + Counter(state.deal.discards[s])
+            out += Counter(state.hands[s]) + Counter(state.discards[s])
     return out
 
 
@@ -89,13 +89,13 @@ def test_a_seats_own_discards_stay_its_own_and_the_unseen_cards_are_the_true_one
     assert found
     for m, seat in found:
         true, view = m.state, m.view(seat)
-        assert view.discarded == true.deal.discards[seat] and view.discarded
+        assert view.discarded == true.discards[seat] and view.discarded
         hands = set()
         for k in range(10):
             w = GAME.world(view, seat, Rng(k))
-            assert w.deal.discards[seat] == true.deal.discards[seat]
+            assert w.discards[seat] == true.discards[seat]
             assert _unseen(w, seat) == _unseen(true, seat)  # the same cards, dealt elsewhere
-            assert [len(d) for d in w.deal.discards] == [len(d) for d in true.deal.discards]
+            assert [len(d) for d in w.discards] == [len(d) for d in true.discards]
             hands.add(w.hands[(seat + 1) % 5])
         assert len(hands) > 1
 
@@ -104,9 +104,9 @@ def test_the_views_new_facts_are_public_or_the_seats_own() -> None:
     m = meeple.Match.start("saboteur", 4, seed=3, options={**DELUXE, "pass_discards": 3})
     seat = m.to_act[0]
     m.play(seat, Discard((m.view(seat).hand[0],)))
-    assert m.view(seat).discarded == (m.state.deal.discards[seat])
+    assert m.view(seat).discarded == (m.state.discards[seat])
     assert m.view((seat + 1) % 4).discarded == () and m.view(None).discarded == ()
-    assert m.view(None).discard_counts == tuple(len(d) for d in m.state.deal.discards)
+    assert m.view(None).discard_counts == tuple(len(d) for d in m.state.discards)
     assert m.view(None).options == m.state.options
 
 

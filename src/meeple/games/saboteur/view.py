@@ -155,8 +155,8 @@ def view(state: State, seat: int | None) -> View:
         theft_queue=purse.theft_queue,
         results=state.results,
         gold=purse.gold if over else None,
-        discarded=deal.discards[seat] if mine and seat is not None else (),
-        discard_counts=tuple(len(d) for d in deal.discards),
+        discarded=state.discards[seat] if mine and seat is not None else (),
+        discard_counts=tuple(len(d) for d in state.discards),
     )
 
 
