@@ -16,6 +16,7 @@ from . import view as _view
 from .bot import HeuristicBot
 from .rules import GophersRules
 from .state import State
+from .world import world
 
 
 class Gophers(GophersRules):
@@ -40,6 +41,10 @@ class Gophers(GophersRules):
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """Re-deal every card ``seat`` cannot know (see :mod:`.view`)."""
         return _view.determinize(state, seat, rng)
+
+    def world(self, view: _view.View, seat: int | None, rng: Rng) -> State:
+        """A state sampled from ``seat``'s view alone; see :func:`meeple.games.gophers.world.world`."""
+        return world(view, seat, rng)
 
     def render(self, state: State, seat: int | None = None) -> str:
         """Draw the open spread, the pawns, the labels, a key and the piles (see :mod:`.render`)."""

@@ -22,8 +22,8 @@ from meeple.engine import Event, Rng
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
-from .options import Variant
-from .state import Cards, Phase, State, builder
+from .options import GophersOptions, Variant
+from .state import Cards, Phase, State, Turn, builder, replace_turn
 
 
 @attrs.frozen
@@ -36,7 +36,12 @@ class View:
     ``gift_offer`` the gift cards on show, as far as the viewer knows them
     (all of them for the mover, None for a card it has not seen).
     ``collectors`` are the seats still to be asked to collect, the first
-    of them laying ``laid`` (added, subtracted).
+    of them laying ``laid`` (added, subtracted). ``options``, ``seats``, ``idle``,
+    ``turn`` (the turn in progress without its gift cards, which
+    ``gift_offer`` shows as far as the viewer knows them), ``deck_seen``
+    (who knows the card at each place of the deck: places move in the open)
+    and ``hand_seen`` (who knows each card of the viewer's own hand) are
+    the facts a search needs to rebuild a state (``Game.world``).
     """
 
     seat: int | None
@@ -64,6 +69,12 @@ class View:
     productive: bool
     scores: tuple[int, ...]
     end_reason: str
+    options: GophersOptions
+    seats: int
+    idle: int
+    turn: Turn
+    deck_seen: tuple[int, ...]
+    hand_seen: tuple[int, ...]
 
 
 _new_view = builder(View)
@@ -97,7 +108,10 @@ def view(state: State, seat: int | None) -> View:
     return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
                 mine, tuple(map(len, hands)), known_hands, len(cards.deck), known_deck, table.plus, table.minus,
                 table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
-                turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason)
+                turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason,
+                state.options, state.seats, state.idle, replace_turn(turn, offer=()) if turn.offer else turn,
+                cards.deck_seen, cards.seen[seat] if seat is not None and seat < len(hands) else ())
+
 
 
 def redact(event: Event, seat: int | None) -> Event | None:

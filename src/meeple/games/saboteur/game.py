@@ -20,6 +20,7 @@ from .bot import HeuristicBot
 from .rules import SaboteurRules
 from .state import State
 from .view import View, determinize, redact, view
+from .world import world
 
 
 class Saboteur(SaboteurRules):
@@ -44,6 +45,10 @@ class Saboteur(SaboteurRules):
     def determinize(self, state: State, seat: int | None, rng: Rng) -> State:
         """Re-deal what ``seat`` cannot see; see :func:`meeple.games.saboteur.view.determinize`."""
         return determinize(state, seat, rng)
+
+    def world(self, view: View, seat: int | None, rng: Rng) -> State:
+        """A state sampled from ``seat``'s view alone; see :func:`meeple.games.saboteur.world.world`."""
+        return world(view, seat, rng)
 
     def render(self, state: State, seat: int | None = None) -> str:
         """The board as a grid, and the table as ``seat`` sees it (None: the referee)."""

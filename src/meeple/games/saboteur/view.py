@@ -31,7 +31,19 @@ from .events import (
     RoundDealt,
 )
 from .rules import exact_payment
-from .state import Deed, Edition, Front, GoldMove, Inspection, KnownHand, Phase, RoundResult, State, replace
+from .state import (
+    Deed,
+    Edition,
+    Front,
+    GoldMove,
+    Inspection,
+    KnownHand,
+    Phase,
+    RoundResult,
+    SaboteurOptions,
+    State,
+    replace,
+)
 
 
 @attrs.frozen
@@ -41,10 +53,13 @@ class View:
     ``known_hands`` is what hand swaps showed this seat of other hands;
     ``put_away`` lists each dwarf card Swap Your Hats put out of play, as
     ``(seat, role)``, the role shown only to a seat that knows it.
+    ``discarded`` is the seat's own face-down discards this round (sorted),
+    ``discard_counts`` how many cards each seat discarded face down (public).
     """
 
     seat: int | None
     edition: Edition
+    options: SaboteurOptions
     seats: int
     round: int
     phase: Phase
@@ -72,6 +87,8 @@ class View:
     theft_queue: tuple[int, ...]
     results: tuple[RoundResult, ...]
     gold: tuple[int, ...] | None
+    discarded: tuple[int, ...] = ()
+    discard_counts: tuple[int, ...] = ()
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -109,6 +126,7 @@ def view(state: State, seat: int | None) -> View:
     return View(
         seat=seat,
         edition=state.options.edition,
+        options=state.options,
         seats=n,
         round=state.round,
         phase=state.phase,
@@ -137,6 +155,8 @@ def view(state: State, seat: int | None) -> View:
         theft_queue=purse.theft_queue,
         results=state.results,
         gold=purse.gold if over else None,
+        discarded=state.discards[seat] if mine and seat is not None else (),
+        discard_counts=tuple(len(d) for d in state.discards),
     )
 
 

@@ -1,0 +1,198 @@
+"""Worlds for search bots: a full Saboteur state built from one seat's view alone (``Game.world``).
+
+The view gives the public table (board, cards in front, the round's deeds,
+hand, pile and discard sizes, results) and what the seat learned (its role,
+hand and face-down discards, goals it looked at, roles it inspected, hands
+it saw in a swap, dwarf cards it saw put away). :func:`world` lays out a
+*skeleton* state from those facts, with the unseen cards, roles and goal
+kinds dealt in any order that fits the sizes, then lets
+:func:`~.view.determinize` re-deal every hidden part at random under the
+constraints the seat knows. The deck and the role deck are fixed by the
+edition and the seat count, so the unseen cards are the deck less every
+card played face up this round (``deeds``), the seat's own hand and its own
+discards.
+
+What other seats learned in secret is only partly rebuilt: their
+Inspections are replayed from the deeds (the roles they saw follow the
+world's roles), but the goals they looked at and the hands a swap showed
+them are not (neither changes what anyone may play). Base-game gold: the
+seat knows its own total; other totals are expected values from the public
+results, and the gold deck left is drawn to its expected size, since the
+view does not keep which gold cards went where.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from meeple.engine import Rng
+
+from . import data
+from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
+from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, SpentRole, State
+from .view import View, determinize
+
+
+def world(view: View, seat: int | None, rng: Rng) -> State:
+    """A state ``seat`` cannot tell from the true one, sampled from ``view`` alone.
+
+    >>> import meeple
+    >>> from meeple.engine import Rng
+    >>> m = meeple.Match.start("saboteur", seats=4, seed=2)
+    >>> w = world(m.view(1), 1, Rng(5))
+    >>> m.game.view(w, 1) == m.view(1), w.hands[1] == m.state.hands[1]
+    (True, True)
+    """
+    n = view.seats
+    me = seat if seat is not None and 0 <= seat < n else None
+    deluxe = view.edition is Edition.DELUXE
+    if view.round == 0:  # before the first deal nothing is hidden
+        return State(seats=n, options=view.options, purse=Purse(gold=(0,) * n, deck=() if deluxe else GOLD_CARDS))
+    hands, pile, aside, discards = _cards(view, me, rng, deluxe)
+    roles, leftover, spent, inspections = _roles(view, me)
+    skeleton = State(
+        seats=n,
+        options=view.options,
+        round=view.round,
+        phase=view.phase,
+        turn=view.turn,
+        passes=view.passes,
+        hands=hands,
+        pile=pile,
+        discards=discards,
+        board=view.board,
+        front=view.front,
+        thieves=view.thieves,
+        deeds=view.deeds,
+        deal=Deal(starter=_starter(view), roles=roles, leftover_roles=leftover, spent_roles=spent,
+                  goal_kinds=_goal_kinds(view), set_aside=aside),
+        known=Knowledge(
+            goals=tuple(frozenset(i for i, _ in view.known_goals) if s == me else frozenset() for s in range(n)),
+            roles=inspections,
+            hands=view.known_hands,
+        ),
+        purse=_purse(view, me, rng, deluxe),
+        results=view.results,
+    )
+    return determinize(skeleton, me, rng)
+
+
+def _cards(view: View, me: int | None, rng: Rng, deluxe: bool) -> tuple[
+        tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Hands, pile, set-aside cards and discards: the seat's own as it knows them, the unseen cards dealt to size."""
+    n = view.seats
+    unseen = Counter(data.deck(deluxe))
+    unseen.subtract(d.card for d in view.deeds if d.card is not None)
+    if me is not None:
+        unseen.subtract(view.hand)
+        unseen.subtract(view.discarded)
+    if any(v < 0 for v in unseen.values()):
+        raise ValueError("saboteur: this view shows more cards of a kind than the deck holds")
+    pool = list(rng.shuffled(sorted(unseen.elements())))
+    hands: list[tuple[int, ...]] = []
+    discards: list[tuple[int, ...]] = []
+    for s in range(n):
+        if s == me:
+            hands.append(view.hand)
+            discards.append(view.discarded)
+            continue
+        for table, size in ((hands, view.hand_sizes[s]), (discards, view.discard_counts[s])):
+            table.append(tuple(sorted(pool[:size])))
+            pool = pool[size:]
+    aside = tuple(sorted(pool[: view.set_aside_count]))
+    pile = tuple(sorted(pool[view.set_aside_count:]))
+    if len(pile) != view.pile_size:
+        raise ValueError(f"saboteur: the view's sizes leave {len(pile)} cards for a pile of {view.pile_size}")
+    return tuple(hands), pile, aside, tuple(discards)
+
+
+def _roles(view: View, me: int | None) -> tuple[
+        tuple[Role, ...], tuple[Role, ...], tuple[SpentRole, ...], tuple[Inspection, ...]]:
+    """Dwarf cards (public once a round is over), leftovers, cards put away, and every seat's Inspections."""
+    n = view.seats
+    deck = list(data.DELUXE_ROLES if view.edition is Edition.DELUXE else data.base_roles(n))
+    # Inspections and who saw a card put away, replayed from the round's deeds (targets are public)
+    looks: list[tuple[int, int]] = []
+    saw: list[frozenset[int]] = []
+    for d in view.deeds:
+        if d.card is None or d.target is None:
+            continue
+        action = KINDS[d.card].action
+        if action is Action.INSPECTION:
+            looks.append((d.seat, d.target))
+        elif action is Action.SWAP_HATS:
+            saw.append(frozenset({d.target} | {v for v, t in looks if t == d.target}))
+            looks = [(v, t) for v, t in looks if t != d.target]
+    seen = dict(view.inspected)
+    over = view.phase is not Phase.PLAY and bool(view.results) and view.results[-1].number == view.round
+    fixed: dict[int, Role] = dict(enumerate(view.results[-1].roles)) if over else dict(seen)
+    if me is not None and view.role is not None:
+        fixed[me] = view.role
+    roles = [fixed.get(s, Role.MINER) for s in range(n)]
+    left = Counter(deck)
+    left.subtract(fixed.values())
+    left.subtract(r for _, r in view.put_away if r is not None)
+    free = sorted(left.elements(), key=lambda r: r.value)
+    for s in range(n):
+        if s not in fixed:
+            roles[s] = free.pop()
+    spent = []
+    for (owner, role), known_by in zip(view.put_away, saw, strict=False):
+        spent.append(SpentRole(owner, role if role is not None else free.pop(), known_by))
+    leftover = tuple(sorted(free[: view.leftover_roles_count], key=lambda r: r.value))
+    inspections = tuple(Inspection(v, t, seen[t] if v == me else roles[t]) for v, t in looks)
+    return tuple(roles), leftover, tuple(spent), inspections
+
+
+def _goal_kinds(view: View) -> tuple[GoalKind, ...]:
+    """Turned goals and the ones the seat looked at as they are; the rest in any order (re-dealt later)."""
+    kinds: list[GoalKind | None] = [g.kind for g in view.board.goals]
+    for i, kind in view.known_goals:
+        kinds[i] = kind
+    rest = Counter(data.GOALS)
+    rest.subtract(k for k in kinds if k is not None)
+    free = sorted(rest.elements(), key=lambda k: k.value)
+    return tuple(k if k is not None else free.pop() for k in kinds)
+
+
+def _starter(view: View) -> int:
+    if view.round <= 1 or len(view.results) < view.round - 1:
+        return 0
+    ender = view.results[view.round - 2].ender
+    return ender if view.options.next_starter == "ender" else (ender + 1) % view.seats
+
+
+def _purse(view: View, me: int | None, rng: Rng, deluxe: bool) -> Purse:
+    """The gold: the seat's own total, others' expected from the results, an offer drawn where unseen."""
+    n = view.seats
+    if view.gold is not None:
+        gold = list(view.gold)
+    else:
+        gold = [0] * n
+        per_card = sum(GOLD_CARDS) / len(GOLD_CARDS)
+        for r in view.results:
+            if not r.winners or (r.number == view.round and view.phase in (Phase.SETTLE, Phase.CHOOSE, Phase.THEFT)):
+                continue  # this round's payout is under way: what was paid is not counted twice
+            if deluxe:
+                each = [data.deluxe_share(len(r.winners))] * len(r.winners)
+            elif r.team == "miners":
+                each = [round(min(n, 9) * per_card / len(r.winners))] * len(r.winners)
+            else:
+                each = [data.SABOTEUR_PAY.get(len(r.winners), 0)] * len(r.winners)
+            for s, amount in zip(r.winners, each, strict=True):
+                gold[s] += amount
+        if me is not None and view.my_gold is not None:
+            gold[me] = view.my_gold
+        if view.holds_gold is not None:
+            gold = [max(g, 1) if holds else 0 for g, holds in zip(gold, view.holds_gold, strict=True)]
+    if deluxe:
+        return Purse(gold=tuple(gold), chooser=view.chooser, theft_queue=view.theft_queue)
+    spent = sum(min(n, 9) if r.team == "miners" else 2 for r in view.results if r.winners)
+    deck = list(rng.shuffled(GOLD_CARDS))[: max(0, len(GOLD_CARDS) - spent)]
+    offer = view.offer
+    if view.offer_size and not offer:
+        offer, deck = tuple(sorted(deck[: view.offer_size])), deck[view.offer_size:]
+        offer += (1,) * (view.offer_size - len(offer))
+    return Purse(gold=tuple(gold), deck=tuple(sorted(deck)), offer=offer, chooser=view.chooser,
+                 theft_queue=view.theft_queue)
+

@@ -1,0 +1,257 @@
+"""Saboteur for ``meeple.rl``: actions by hand slot, board position and target, and a tensor of one seat's view.
+
+**Actions.** A card is named by its *slot*: the first place of the seat's
+(sorted) hand that holds a card of that kind, ``0 .. SLOTS - 1``. Board
+positions are those of a bounded window around the start, columns
+``COLS`` by rows ``ROWS`` (the start at (0, 0), the goals at column 8); a
+placement outside it has no action id and raises ``EncodingError`` (in 30
+measured matches of random and heuristic play every legal placement lay
+within columns -9..11 and rows -11..9). In this order:
+
+==================  =========================================  ==============================
+block               one action per                             commands
+==================  =========================================  ==============================
+``path``            slot x position x (unturned, turned)       ``PlayPath``
+``rockfall``        position                                   ``Rockfall``
+``map``             goal (0 top, 1 middle, 2 bottom)           ``PeekGoal``
+``on_seat``         slot x target seat                         ``BreakTool``, ``TargetAction``,
+                                                               ``SwapHand``, ``Inspect``
+``repair``          slot x target seat x tool                  ``RepairTool``
+``discard``         set of 1-3 slots (a bit mask of slots)     ``Discard``
+``clear``           pair of slots x card in front removed      ``ClearFront`` (Deluxe)
+``take``            gold card value 1, 2, 3                    ``TakeGold``
+``steal``           target seat                                ``Steal``
+==================  =========================================  ==============================
+
+Target seats are absolute (seat numbers), as in the commands.
+
+**Observation.** Seats are counted from the observer (0 is itself, 1 the
+next seat, and so on); the board is the same window as the actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from meeple.engine import Command, get_game
+from meeple.games.saboteur.board import shape
+from meeple.games.saboteur.commands import (
+    BreakTool,
+    ClearFront,
+    Discard,
+    Inspect,
+    PeekGoal,
+    PlayPath,
+    RepairTool,
+    Rockfall,
+    Steal,
+    SwapHand,
+    TakeGold,
+    TargetAction,
+)
+from meeple.games.saboteur.data import DELUXE_ROLES, GOLD_CARDS, KINDS, Action, GoalKind, Role, Tool, base_roles, deck
+from meeple.games.saboteur.state import Edition, Front, Phase, SaboteurOptions
+from meeple.games.saboteur.view import View
+
+from ..encoding import Actions, Encoding, EncodingError, Observation, Segment
+
+#: Hand slots an action may name (no hand holds more than six cards).
+SLOTS = 6
+#: The board window: columns and rows (inclusive bounds).
+COLS = (-14, 18)
+ROWS = (-16, 16)
+_WIDTH, _HEIGHT = COLS[1] - COLS[0] + 1, ROWS[1] - ROWS[0] + 1
+POSITIONS = _WIDTH * _HEIGHT
+_TOOLS = (Tool.PICKAXE, Tool.LANTERN, Tool.CART)
+_FRONTS = tuple(Front)
+_ROLES = tuple(Role)
+_PHASES = tuple(Phase)
+_GOALS = (None, GoalKind.GOLD, GoalKind.COAL_A, GoalKind.COAL_B)
+#: Discards: every set of one to three slots, as bit masks, in increasing order.
+_DISCARDS = tuple(m for m in range(1, 1 << SLOTS) if bin(m).count("1") <= 3)
+_DISCARD_ID = {m: i for i, m in enumerate(_DISCARDS)}
+_PAIRS = tuple(combinations(range(SLOTS), 2))
+_PAIR_ID = {p: i for i, p in enumerate(_PAIRS)}
+_HARM = (Action.BREAK, Action.TRAPPED)
+_HELP = (Action.REPAIR, Action.FREE)
+#: Cell channels of the board segment.
+_CHANNELS = ("card", "north", "east", "south", "west", "through")
+
+
+def _position(col: int, row: int) -> int:
+    if not (COLS[0] <= col <= COLS[1] and ROWS[0] <= row <= ROWS[1]):
+        raise EncodingError(f"saboteur: ({col}, {row}) lies outside the action window, columns {COLS[0]}..{COLS[1]} "
+                            f"and rows {ROWS[0]}..{ROWS[1]}")
+    return (col - COLS[0]) * _HEIGHT + (row - ROWS[0])
+
+
+def _slot(hand: Sequence[int], kind: int) -> int:
+    try:
+        slot = hand.index(kind)
+    except ValueError:
+        raise EncodingError(f"saboteur: the hand holds no card of kind {kind}") from None
+    if slot >= SLOTS:
+        raise EncodingError(f"saboteur: a hand of more than {SLOTS} cards has no action ids")
+    return slot
+
+
+def _slots(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """The slots of ``cards`` (sorted kinds), each copy in the next slot of its kind."""
+    out: list[int] = []
+    for kind in sorted(set(cards)):
+        first = _slot(hand, kind)
+        out += range(first, first + cards.count(kind))
+    if out and max(out) >= SLOTS:
+        raise EncodingError(f"saboteur: a hand of more than {SLOTS} cards has no action ids")
+    return sorted(out)
+
+
+def encoding(seats: int, options: SaboteurOptions) -> Encoding:
+    """The fixed action space and the observation layout of Saboteur at ``seats`` (see the module)."""
+    n = seats
+    blocks = (("path", SLOTS * POSITIONS * 2), ("rockfall", POSITIONS), ("map", 3), ("on_seat", SLOTS * n),
+              ("repair", SLOTS * n * 3), ("discard", len(_DISCARDS)), ("clear", len(_PAIRS) * len(_FRONTS)),
+              ("take", 3), ("steal", n))
+    start: dict[str, int] = {}
+    size = 0
+    for name, count in blocks:
+        start[name] = size
+        size += count
+
+    def index(command: Command, view: View, seat: int) -> int:
+        hand = view.hand
+        match command:
+            case PlayPath(card=card, col=col, row=row, rotated=rotated):
+                return start["path"] + (_slot(hand, card) * POSITIONS + _position(col, row)) * 2 + int(rotated)
+            case Rockfall(col=col, row=row):
+                return start["rockfall"] + _position(col, row)
+            case PeekGoal(goal=goal):
+                return start["map"] + goal
+            case BreakTool(card=card, target=t) | TargetAction(card=card, target=t) | SwapHand(card=card, target=t) \
+                    | Inspect(card=card, target=t):
+                return start["on_seat"] + _slot(hand, card) * n + t
+            case RepairTool(card=card, target=t, tool=tool):
+                return start["repair"] + (_slot(hand, card) * n + t) * 3 + _TOOLS.index(tool)
+            case Discard(cards=cards):
+                return start["discard"] + _DISCARD_ID[sum(1 << s for s in _slots(hand, cards))]
+            case ClearFront(cards=cards, removed=removed):
+                a, b = _slots(hand, cards)
+                return start["clear"] + _PAIR_ID[a, b] * len(_FRONTS) + _FRONTS.index(removed)
+            case TakeGold(value=value):
+                return start["take"] + value - 1
+            case Steal(target=t):
+                return start["steal"] + t
+        raise EncodingError(f"saboteur: {command!r} has no action id")
+
+    def label(action: int) -> str:
+        name = next(b for b, _ in reversed(blocks) if start[b] <= action)
+        return f"{name} #{action - start[name]}"
+
+    deluxe = options.edition is Edition.DELUXE
+    cards = len(deck(deluxe))
+    roles = len(DELUXE_ROLES if deluxe else base_roles(n))
+
+    def encode(view: View, seat: int) -> dict[str, Any]:
+        def rel(s: int) -> int:
+            return (s - seat) % n
+
+        board = [[[0] * len(_CHANNELS) for _ in range(_HEIGHT)] for _ in range(_WIDTH)]
+        for cell in view.board.cells:
+            if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
+                tile = shape(cell.kind, cell.rotated)
+                edges = tile.edges
+                board[cell.col - COLS[0]][cell.row - ROWS[0]] = [
+                    1, edges & 1, edges >> 1 & 1, edges >> 2 & 1, edges >> 3 & 1, int(bool(tile.groups))]
+        hand = [[0] * len(KINDS) for _ in range(SLOTS)]
+        for i, kind in enumerate(view.hand[:SLOTS]):
+            hand[i][kind] = 1
+        goals = [[0] * len(_GOALS) for _ in range(3)]
+        known = dict(view.known_goals)
+        for i, g in enumerate(view.board.goals):
+            goals[i][_GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
+        front = [[0] * len(_FRONTS) for _ in range(n)]
+        for s, items in enumerate(view.front):
+            for f in items:
+                front[rel(s)][_FRONTS.index(f)] = 1
+        inspected = [[0] * len(_ROLES) for _ in range(n)]
+        for t, r in view.inspected:
+            inspected[rel(t)][_ROLES.index(r)] = 1
+        harmed = [[0] * n for _ in range(n)]
+        helped = [[0] * n for _ in range(n)]
+        for d in view.deeds:
+            if d.card is not None and d.target is not None:
+                action = KINDS[d.card].action
+                table = harmed if action in _HARM else helped if action in _HELP else None
+                if table is not None:
+                    table[rel(d.seat)][rel(d.target)] = min(3, table[rel(d.seat)][rel(d.target)] + 1)
+        to_act = [0] * n
+        if view.phase is Phase.PLAY:
+            to_act[rel(view.turn)] = 1
+        elif view.phase is Phase.CHOOSE and view.chooser >= 0:
+            to_act[rel(view.chooser)] = 1
+        elif view.phase is Phase.THEFT and view.theft_queue:
+            to_act[rel(view.theft_queue[0])] = 1
+        sizes, discards, holds = [0] * n, [0] * n, [0] * n
+        for s in range(n):
+            if s < len(view.hand_sizes):
+                sizes[rel(s)] = view.hand_sizes[s]
+            if s < len(view.discard_counts):
+                discards[rel(s)] = view.discard_counts[s]
+            if view.holds_gold is not None:
+                holds[rel(s)] = int(view.holds_gold[s])
+        return {
+            "seat": [int(s == seat) for s in range(n)],
+            "round": [int(view.round == r) for r in range(4)],
+            "phase": [int(view.phase is p) for p in _PHASES],
+            "to_act": to_act,
+            "role": [int(view.role is r) for r in _ROLES],
+            "hand": hand,
+            "board": board,
+            "goals": goals,
+            "front": front,
+            "inspected": inspected,
+            "harmed": harmed,
+            "helped": helped,
+            "hand_sizes": sizes,
+            "discards": discards,
+            "pile": view.pile_size,
+            "leftover_roles": view.leftover_roles_count,
+            "my_gold": min(view.my_gold or 0, 50),
+            "holds_gold": holds,
+            "offer": [view.offer.count(v) for v in (1, 2, 3)],
+        }
+
+    layout = (
+        Segment("seat", n, doc="one-hot: the observer's seat at the table"),
+        Segment("round", 4, doc="one-hot: the round, 1..3 (0 before the first deal)"),
+        Segment("phase", len(_PHASES), doc="one-hot: deal, play, settle, choose, theft, over"),
+        Segment("to_act", n, doc="one-hot: the seat to act, from the observer"),
+        Segment("role", len(_ROLES), doc="one-hot: the observer's dwarf card (miner, saboteur, green, blue, boss, "
+                                         "profiteer, geologist)"),
+        Segment("hand", (SLOTS, len(KINDS)), doc="per hand slot, one-hot: the card kind there (all 0: empty slot)"),
+        Segment("board", (_WIDTH, _HEIGHT, len(_CHANNELS)),
+                doc=f"per window cell (column {COLS[0]}.., row {ROWS[0]}..): a path card lies there, its open "
+                    "edges N, E, S, W, and whether a tunnel passes through it (0: a dead end)"),
+        Segment("goals", (3, len(_GOALS)), doc="per goal (top, middle, bottom), one-hot: unknown, gold, coal A, "
+                                               "coal B (turned, or looked at by the observer)"),
+        Segment("front", (n, len(_FRONTS)), doc="per seat, the cards in front of it: broken pickaxe, lantern, cart, "
+                                                "trapped, theft"),
+        Segment("inspected", (n, len(_ROLES)), doc="per seat, one-hot: the role the observer saw with Inspection"),
+        Segment("harmed", (n, n), high=3, doc="this round, how often seat i broke a tool of (or trapped) seat j, up to 3"),
+        Segment("helped", (n, n), high=3, doc="this round, how often seat i repaired (or freed) seat j, up to 3"),
+        Segment("hand_sizes", n, high=SLOTS, doc="per seat, cards in hand"),
+        Segment("discards", n, high=cards, doc="per seat, cards it discarded face down this round"),
+        Segment("pile", (), high=cards, doc="cards left in the pile"),
+        Segment("leftover_roles", (), high=roles, doc="dwarf cards not dealt (Swap Your Hats draws from them)"),
+        Segment("my_gold", (), high=50, doc="the observer's nuggets (up to 50)"),
+        Segment("holds_gold", n, doc="Deluxe: per seat, whether it holds any gold (the thieves' targets)"),
+        Segment("offer", 3, high=len(GOLD_CARDS), doc="base payout, to the chooser: gold cards of value 1, 2, 3 on offer"),
+    )
+    return Encoding(Actions(size, index, label), Observation(layout, encode))
+
+
+def describe(command: Command) -> str:
+    """The game's own short description of a command (for labels)."""
+    return get_game("saboteur").describe(command)

@@ -1,0 +1,135 @@
+"""Worlds from a view (``Game.world``): what search bots sample must respect everything the seat knows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.bots import ISMCTS
+from meeple.engine import ENGINE, Command, Rng
+from meeple.games.saboteur import GAME
+from meeple.games.saboteur.bot import HeuristicBot
+from meeple.games.saboteur.commands import Discard, SwapHand
+from meeple.games.saboteur.data import deck
+from meeple.games.saboteur.state import State
+from meeple.testing import Playout, check_worlds, playout
+
+DELUXE = {"edition": "deluxe"}
+
+
+def heuristic_playout(seats: int, options: dict[str, Any], seed: int) -> Playout:
+    """A whole match of heuristic bots, as a playout for the conformance checks."""
+    m = meeple.Match.start("saboteur", seats, seed=seed, options=options)
+    bots = [HeuristicBot(seed * 31 + s) for s in range(seats)]
+    moves: list[tuple[int, Command]] = []
+    while not m.is_over:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
+        m.play(seat, cmd)
+        moves.append((seat, cmd))
+    return Playout(m, moves, seed, seed)
+
+
+@pytest.mark.parametrize(("seats", "options"), [
+    (3, {}), (10, {}), (5, {"saboteur_pay": "cards", "gold_cards": "miners"}),
+    (2, DELUXE), (12, DELUXE), (5, {**DELUXE, "pass_discards": 3}),
+])
+def test_worlds_pass_the_check_on_random_playouts(seats: int, options: dict[str, Any]) -> None:
+    check_worlds(playout("saboteur", seats, options, seed=seats, bot_seed=1), samples=8, worlds=6)
+
+
+@pytest.mark.parametrize(("seats", "options"), [(4, {}), (8, {"round_end": "lap"}), (4, DELUXE), (9, DELUXE)])
+def test_worlds_pass_the_check_on_heuristic_playouts(seats: int, options: dict[str, Any]) -> None:
+    check_worlds(heuristic_playout(seats, options, seed=seats), samples=8, worlds=6)
+
+
+def _positions(options: dict[str, Any], seats: int, seeds: range, want: type[Command]) -> list[tuple[meeple.Match, int]]:
+    """Matches (forked) right after a command of type ``want``, with the seat that played it."""
+    out = []
+    for seed in seeds:
+        m = meeple.Match.start("saboteur", seats, seed=seed, options=options)
+        bots = [meeple.RandomBot(seed * 7 + s) for s in range(seats)]
+        while not m.is_over and len(out) < 6:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
+            m.play(seat, cmd)
+            if isinstance(cmd, want) and m.state.phase.value == "play":
+                out.append((m.fork(), seat))
+    return out
+
+
+def _unseen(state: State, seat: int) -> Counter[int]:
+    """Every card ``seat`` cannot see: others' hands and discards, the pile and the cards set aside."""
+    out: Counter[int] = Counter(state.pile) + Counter(state.deal.set_aside)
+    for s in range(state.seats):
+        if s != seat:
+            out += Counter(state.hands[s]) + Counter(state.discards[s])
+    return out
+
+
+def test_a_swapper_knows_the_cards_it_gave_away_in_every_world() -> None:
+    found = _positions(DELUXE, 4, range(40), SwapHand)
+    checked = 0
+    for m, seat in found:
+        view = m.view(seat)
+        known = [k for k in view.known_hands if k.viewer == seat and k.sure]
+        checked += bool(known)  # a swapper that gave away no card (its hand was the swap card alone) knows nothing
+        for k in range(12):
+            w = GAME.world(view, seat, Rng(k))
+            for kh in known:
+                assert sum((Counter(w.hands[kh.holder]) & Counter(kh.cards)).values()) >= kh.sure
+    assert checked, "no hand swap that gave cards away in 40 random matches"
+
+
+def test_a_seats_own_discards_stay_its_own_and_the_unseen_cards_are_the_true_ones() -> None:
+    found = _positions({**DELUXE, "pass_discards": 3}, 5, range(10), Discard)
+    assert found
+    for m, seat in found:
+        true, view = m.state, m.view(seat)
+        assert view.discarded == true.discards[seat] and view.discarded
+        hands = set()
+        for k in range(10):
+            w = GAME.world(view, seat, Rng(k))
+            assert w.discards[seat] == true.discards[seat]
+            assert _unseen(w, seat) == _unseen(true, seat)  # the same cards, dealt elsewhere
+            assert [len(d) for d in w.discards] == [len(d) for d in true.discards]
+            hands.add(w.hands[(seat + 1) % 5])
+        assert len(hands) > 1
+
+
+def test_the_views_new_facts_are_public_or_the_seats_own() -> None:
+    m = meeple.Match.start("saboteur", 4, seed=3, options={**DELUXE, "pass_discards": 3})
+    seat = m.to_act[0]
+    m.play(seat, Discard((m.view(seat).hand[0],)))
+    assert m.view(seat).discarded == (m.state.discards[seat])
+    assert m.view((seat + 1) % 4).discarded == () and m.view(None).discarded == ()
+    assert m.view(None).discard_counts == tuple(len(d) for d in m.state.discards)
+    assert m.view(None).options == m.state.options
+
+
+def test_a_spectators_world_hides_every_hand_and_role() -> None:
+    m = meeple.Match.start("saboteur", 5, seed=4)
+    worlds = [GAME.world(m.view(None), None, Rng(k)) for k in range(10)]
+    assert all(GAME.view(w, None) == m.view(None) for w in worlds)
+    assert len({w.hands for w in worlds}) > 1 and len({w.deal.roles for w in worlds}) > 1
+    assert all(Counter(w.deal.roles) == Counter(m.state.deal.roles + m.state.deal.leftover_roles)
+               - Counter(w.deal.leftover_roles) for w in worlds)
+
+
+def test_ismcts_plays_saboteur_from_its_view() -> None:
+    m = meeple.Match.start("saboteur", 4, seed=5, options=DELUXE)
+    seat = m.to_act[0]
+    bot = ISMCTS("saboteur", seed=1, iterations=30)
+    choice = bot.choose(m.view(seat), m.legal(seat), seat)
+    assert choice in m.legal(seat)
+    assert ISMCTS("saboteur", seed=1, iterations=30).choose(m.view(seat), m.legal(seat), seat) == choice
+
+
+def test_deck_holds_every_card_a_world_deals() -> None:
+    m = meeple.Match.start("saboteur", 6, seed=9)
+    w = GAME.world(m.view(2), 2, Rng(1))
+    dealt = Counter(w.pile) + sum((Counter(h) for h in w.hands), Counter())
+    assert dealt == Counter(deck(False))

@@ -1,0 +1,97 @@
+"""The encodings of Saboteur and Gophers: PettingZoo's tests on every edition and rule set, and ids that keep their meaning."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import meeple.rl as rl
+from meeple import Match
+from meeple.engine import ENGINE, get_game
+from meeple.games.gophers.commands import Add, Subtract
+from meeple.games.saboteur.commands import Discard, PlayPath
+from meeple.rl.check import observe
+from meeple.rl.encoding import EncodingError
+from meeple.rl.encodings import gophers as gophers_enc
+from meeple.rl.encodings import saboteur as saboteur_enc
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), [
+    ("saboteur", 3, {}), ("saboteur", 2, {"edition": "deluxe"}), ("saboteur", 5, {"edition": "deluxe", "pass_discards": 3}),
+    ("gophers", 2, {}), ("gophers", 3, {"variant": "simplified"}), ("gophers", 4, {"variant": "advanced"}),
+    ("gophers", 2, {"variant": "beginner"}),
+])
+def test_pettingzoo_api_and_seed_tests_pass(game: str, seats: int, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(rl.env(game, seats=seats, options=options), num_cycles=150)
+    seed_test(lambda: rl.env(game, seats=seats, options=options), num_cycles=60)
+
+
+def _heuristic_positions(game: str, seats: int, seed: int, options: dict[str, Any]) -> Any:
+    """Every position of a match of heuristic bots: (match, seat to act, its view, its legal commands)."""
+    g = get_game(game)
+    m = Match.start(game, seats, seed=seed, options=options)
+    bots = [g.bots()["heuristic"](seed + s) for s in range(seats)]
+    while not m.is_over:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        view, legal = m.view(seat), m.legal(seat)
+        yield m, seat, view, legal
+        m.play(seat, bots[seat].choose(view, legal, seat))
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), [
+    ("saboteur", 4, {}), ("saboteur", 6, {"edition": "deluxe", "pass_discards": 3}),
+    ("gophers", 4, {}), ("gophers", 3, {"variant": "beginner"}),
+])
+def test_every_legal_command_of_heuristic_play_has_its_own_id(game: str, seats: int, options: dict[str, Any]) -> None:
+    enc = None
+    widest = 0
+    for i, (m, seat, view, legal) in enumerate(_heuristic_positions(game, seats, 3, options)):
+        enc = enc or rl.encoding_for(game, seats, m.options)
+        ids = {enc.actions.index(c, view, seat) for c in legal}
+        assert len(ids) == len(legal) and all(0 <= a < enc.actions.size for a in ids)
+        widest = max(widest, len(legal))
+        if i % 25 == 0:
+            for s in range(seats):
+                assert len(observe(enc, m.view(s), s, game)) == enc.observation.size
+    assert enc is not None and widest > 1
+
+
+def test_a_saboteur_path_id_is_a_hand_slot_a_position_and_a_turn() -> None:
+    m = Match.start("saboteur", 4, seed=2)
+    seat = m.to_act[0]
+    view = m.view(seat)
+    enc = rl.encoding_for("saboteur", 4, m.options)
+    paths = [c for c in m.legal(seat) if isinstance(c, PlayPath)]
+    assert paths
+    c = paths[0]
+    slot = view.hand.index(c.card)
+    pos = (c.col - saboteur_enc.COLS[0]) * (saboteur_enc.ROWS[1] - saboteur_enc.ROWS[0] + 1) + c.row - saboteur_enc.ROWS[0]
+    assert enc.actions.index(c, view, seat) == (slot * saboteur_enc.POSITIONS + pos) * 2 + int(c.rotated)
+    # a discard names the slots of its cards: two copies of one kind are two slots
+    d = Discard((view.hand[0],))
+    assert enc.actions.index(d, view, seat) != enc.actions.index(Discard((view.hand[1],)), view, seat) \
+        or view.hand[0] == view.hand[1]
+
+
+def test_a_saboteur_placement_outside_the_window_says_so() -> None:
+    m = Match.start("saboteur", 4, seed=2)
+    seat = m.to_act[0]
+    view = m.view(seat)
+    enc = rl.encoding_for("saboteur", 4, m.options)
+    path = next(c for c in m.legal(seat) if isinstance(c, PlayPath))
+    far = PlayPath(path.card, saboteur_enc.COLS[1] + 1, 0, False)
+    with pytest.raises(EncodingError, match="outside the action window"):
+        enc.actions.index(far, view, seat)
+
+
+def test_gophers_collections_are_laid_card_by_card_in_a_bounded_table() -> None:
+    table = gophers_enc.commands()
+    enc = rl.encoding_for("gophers", 4, get_game("gophers").options_type())
+    assert enc.actions.size == len(table) == len(set(table))
+    adds = [c for c in table if isinstance(c, (Add, Subtract))]
+    assert len(adds) == 60  # every supply face, added or subtracted
