@@ -231,10 +231,10 @@ def test_a_nested_error_path_goes_all_the_way_down() -> None:
     m = Match.start("saboteur", 5, seed=3)
     wire = wire_for(m.game)
     data = _json(m.view(0))
-    data["goals"][1]["kind"] = "diamonds"
+    data["board"]["goals"][1]["kind"] = "diamonds"
     with pytest.raises(DecodeError) as e:
         wire.view(data)
-    assert e.value.path == "goals[1].kind"
+    assert e.value.path == "board.goals[1].kind"
 
 
 def test_an_engine_only_command_decodes_but_the_rules_refuse_it() -> None:
