@@ -33,8 +33,8 @@ GAMES = [
 #: What a board must draw of a view, counted: selector (inside the board's SVG) -> the count the view gives.
 DRAWN: dict[str, dict[str, Any]] = {
     "saboteur": {
-        ".goal": lambda v: len(v["goals"]),
-        ".laid": lambda v: len(v["cells"]),
+        ".goal": lambda v: len(v["board"]["goals"]),
+        ".laid": lambda v: len(v["board"]["cells"]),
         ".player-panel": lambda v: v["seats"],
         ".front": lambda v: sum(len(f) for f in v["front"]),
         "hand": lambda v: len(v["hand"]),
