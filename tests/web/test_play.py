@@ -47,6 +47,9 @@ DRAWN: dict[str, dict[str, Any]] = {
     },
     "gophers": {
         ".gcard": lambda v: len(v["hand"]),
+        ".gift": lambda v: len(v["gift_offer"]),
+        ".laid-card": lambda v: len(v["laid"][0]) + len(v["laid"][1]),
+        ".seat-panel": lambda v: v["seats"],
     },
     "mordred": {
         ".area": lambda v: len(v["buildings"]),
