@@ -77,7 +77,11 @@ export function render(ctx) {
   const gridH = TOP + (book.rows - 1) * GAP + 50;
   const panelX = gridW + 20, panelW = 290;
   const width = panelX + panelW;
-  const handY = Math.max(gridH + 80, TOP + seats * 92 + 30);
+  // under the grid: the die and dig, then the gift cards or the laid cards, then collect / do not collect
+  // (on a row of their own when the cards leave no room beside them)
+  const strip = Math.max(v.laid[0].length + v.laid[1].length, v.gift_offer.length);
+  const buttonsBelow = 170 + strip * 40 + 10 + 2 * 116 > gridW;
+  const handY = Math.max(gridH + 80 + (buttonsBelow ? 66 : 0), TOP + seats * 92 + 30);
   // hands have no limit: cards wrap in rows of the board's width (the beginner rules: the bank, then the pile)
   const perRow = Math.max(1, Math.floor(width / 40));
   const rowsOf = (n) => Math.max(1, Math.ceil(n / perRow));
@@ -183,13 +187,13 @@ export function render(ctx) {
       root.append(g);
     });
   }
-  const buttonsX = laidX + Math.max(added.length + subtracted.length, v.gift_offer.length) * 40 + 10;
+  const buttonsX = buttonsBelow ? laidX : laidX + strip * 40 + 10, buttonsY = buttonsBelow ? laidY + 48 : laidY;
   [["collect", "collect", "#2e8b57"], ["pass", "do not collect", "#7f6a55"]].forEach(([type, text, fill], i) => {
     const cmds = legal.filter((c) => c.type === type);
     if (!cmds.length) return;
     const b = svg("g", { class: `${type}-button` },
-      svg("rect", { class: "hit", x: buttonsX + i * 116, y: laidY, width: 110, height: 40, rx: 8, fill, stroke: "#2b2622" }),
-      svg("text", { x: buttonsX + i * 116 + 55, y: laidY + 25, "text-anchor": "middle", class: "label", fill: "#fff" }, text));
+      svg("rect", { class: "hit", x: buttonsX + i * 116, y: buttonsY, width: 110, height: 40, rx: 8, fill, stroke: "#2b2622" }),
+      svg("text", { x: buttonsX + i * 116 + 55, y: buttonsY + 25, "text-anchor": "middle", class: "label", fill: "#fff" }, text));
     ctx.offer(b, cmds, describe);
     root.append(b);
   });
