@@ -172,7 +172,7 @@ export function render(ctx) {
       svg("text", { x: panelX + 8, y: y + 70, class: "small" }, `pile − ${cardsName(minus) || "—"}`.slice(0, 50))));
   }
   if (knownDeck.length) {
-    root.append(svg("text", { x: 4, y: handY - 26, class: ["small", "known-deck"] }, `you know in the deck: ${knownDeck.join(", ")} from the top`.slice(0, 140)));
+    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"] }, `you know in the deck: ${knownDeck.join(", ")} from the top`.slice(0, 140)));
   }
   // the collection being laid, card by card: added cards, then subtracted ones
   const [added, subtracted] = v.laid;
