@@ -33,8 +33,8 @@ GAMES = [
 #: What a board must draw of a view, counted: selector (inside the board's SVG) -> the count the view gives.
 DRAWN: dict[str, dict[str, Any]] = {
     "saboteur": {
-        ".goal": lambda v: len(v["goals"]),
-        ".laid": lambda v: len(v["cells"]),
+        ".goal": lambda v: len(v["board"]["goals"]),
+        ".laid": lambda v: len(v["board"]["cells"]),
         ".player-panel": lambda v: v["seats"],
         ".front": lambda v: sum(len(f) for f in v["front"]),
         "hand": lambda v: len(v["hand"]),
@@ -47,6 +47,11 @@ DRAWN: dict[str, dict[str, Any]] = {
     },
     "gophers": {
         ".gcard": lambda v: len(v["hand"]),
+        ".gift": lambda v: len(v["gift_offer"]),
+        ".laid-card": lambda v: len(v["laid"][0]) + len(v["laid"][1]),
+        ".seat-panel": lambda v: v["seats"],
+        ".bank-card": lambda v: len(v["bank"]) if v["variant"] == "beginner" else 0,
+        ".pile-card": lambda v: len(v["plus"][v["seat"]]) if v["variant"] == "beginner" and v["plus"] else 0,
     },
     "mordred": {
         ".area": lambda v: len(v["buildings"]),
@@ -144,6 +149,27 @@ def test_a_spectator_sees_no_hand_and_cannot_act(page: Any, web_server: ThreadSe
     assert page.query_selector_all(".act") == []
     match, _ = referee_copy(web_server.base, created["id"])
     assert scan(page.recorder.frames, match, None) == []
+
+
+@pytest.mark.parametrize("variant", ["beginner", "advanced"])
+def test_gophers_rule_sets_play_to_the_end_by_clicks(page: Any, web_server: ThreadServer, variant: str) -> None:
+    # the beginner rules lay collections from the open bank (and give change from the seat's own pile), the
+    # advanced ones add baskets: the board offers them by clicks, and draws every card the view lists
+    match_id = create_from_lobby(page, web_server.base, "gophers", variant=variant, seats=2, bot="random")
+    page.wait_for_selector("#board svg.gophers")
+
+    def picture(clicks: int) -> None:
+        if clicks % 10 == 0 and page.get_attribute("body", "data-over") != "true":
+            drawn, expected = _drawn(page, "gophers")
+            assert drawn == expected, f"after {clicks} clicks"
+
+    click_through(page, seed=3, on_click=picture)
+    page.wait_for_selector("#outcome:not([hidden])")
+    match, opened = referee_copy(web_server.base, match_id)
+    assert match.is_over and opened["verify"]["ok"]
+    assert match.state.options.variant.value == variant
+    assert any(r.command.tag == "add" for r in match.records if r.actor == 0), "seat 0 never laid a card"
+    assert [m for m in page.recorder.frames if '"type":"error"' in m and '"stale_cursor"' not in m] == []
 
 
 def test_undo_and_redo_take_back_and_replay_the_seats_own_command(page: Any, web_server: ThreadServer) -> None:

@@ -1,20 +1,31 @@
 // Gophers' board: the open spread of the burrow book (its holes, tunnels, supplies, stores, portals and
-// gifts), the pawns, every seat's piles and basket, the die, the gift cards and the hand. A seat clicks a
-// hole to place or walk, the die to roll, a dig card to dig, a gift card to keep it; to collect, it picks
-// cards from its hand and chooses among the collections that hold them.
+// gifts), the pawns, every seat's piles, basket and what this seat knows of its hand, the die, the gift
+// cards (face down where this seat has not seen them), the collection being laid and the hand (the
+// beginner rules: the open bank). A seat clicks a hole to place or walk, the die to roll, a dig card to
+// dig, a gift card to keep it; to collect, it lays cards one by one (a card of its hand, or of the bank
+// and its own pile in the beginner rules), then collects, or does not collect before laying any.
 //
 // Drawn from the view's wire form (meeple.games.gophers.view.View) and the catalog of the book's spreads.
+// Commands name cards as "A7", "B10", "W1", "D"; a walk's jumped seats are the bits of `jumps`.
 
 const KIND_COLOUR = { acorn: "#8d5524", berry: "#7b2d8b", wheat: "#c9a227", dig: "#6b6b6b" };
 const LETTER = { acorn: "A", berry: "B", wheat: "W", dig: "D" };
 const GAP = 96, R = 24, TOP = 66, LEFT = 40;
 
-const cardName = (c) => (c.kind === "dig" ? "D" : `${LETTER[c.kind]}${c.value}`);
+const cardName = (c) => (c === null ? "?" : c.kind === "dig" ? "D" : `${LETTER[c.kind]}${c.value}`);
 const cardsName = (cards) => cards.map(cardName).join(" + ");
+const jumpedOf = (jumps) => [...Array(32).keys()].filter((s) => (jumps >> s) & 1);
+const nth = (n) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
 
-function cardPicture(ctx, c, x, y, w = 34, h = 48) {
+/** A card face; `cls` names where it lies ("gcard": the hand, "gift", "laid-card", "bank-card", "pile-card"). */
+function cardPicture(ctx, c, x, y, w = 34, h = 48, cls = "gcard") {
   const { svg } = ctx;
-  return svg("g", { class: "gcard", dataset: { card: cardName(c) } },
+  if (c === null) { // a card this seat has not seen
+    return svg("g", { class: [cls, "back"], dataset: { card: "?" } },
+      svg("rect", { class: "hit", x, y, width: w, height: h, rx: 4, fill: "#5b4636", stroke: "#2b2622" }),
+      svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#c8b18a" }, "?"));
+  }
+  return svg("g", { class: cls, dataset: { card: cardName(c) } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 4, fill: KIND_COLOUR[c.kind], stroke: "#2b2622" }),
     svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#fff" }, c.kind === "dig" ? "dig" : c.value),
     svg("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", class: "small", fill: "#fff" }, c.kind));
@@ -35,9 +46,14 @@ export function describe(c) {
     case "place": return `put your pawn on hole ${c.hole}`;
     case "roll": return "roll the die";
     case "dig": return "play a dig card";
-    case "move": return `walk to hole ${c.dest}` + (c.jumped.length ? `, jumping seat ${c.jumped.join(", ")}` : "");
-    case "take_gift": return `keep ${cardName(c.card)}`;
-    case "collect": return `collect ${cardsName(c.plus)}${c.minus.length ? ` − ${cardsName(c.minus)}` : ""}`;
+    case "move": {
+      const jumped = jumpedOf(c.jumps || 0);
+      return `walk to hole ${c.dest}` + (jumped.length ? `, jumping seat ${jumped.join(", ")}` : "");
+    }
+    case "take_gift": return `keep ${c.card}`;
+    case "add": return `lay ${c.card}, added`;
+    case "subtract": return `lay ${c.card}, subtracted`;
+    case "collect": return "collect with the laid cards";
     case "pass": return "do not collect";
     case "deal": return "deal";
     case "open": return "open the book";
@@ -45,10 +61,10 @@ export function describe(c) {
   }
 }
 
-function countOf(cards) {
-  const m = new Map();
-  for (const c of cards) m.set(cardName(c), (m.get(cardName(c)) || 0) + 1);
-  return m;
+/** The add and subtract commands that lay a card of this name (`sides`: which of the two apply here). */
+function laying(legal, c, sides = ["add", "subtract"]) {
+  const name = cardName(c);
+  return legal.filter((x) => sides.includes(x.type) && x.card === name);
 }
 
 export function render(ctx) {
@@ -61,11 +77,22 @@ export function render(ctx) {
   const gridH = TOP + (book.rows - 1) * GAP + 50;
   const panelX = gridW + 20, panelW = 290;
   const width = panelX + panelW;
-  const handY = Math.max(gridH + 80, TOP + seats * 92 + 30);
-  const height = handY + 110;
+  // under the grid: the die and dig, then the gift cards or the laid cards, then collect / do not collect
+  // (on a row of their own when the cards leave no room beside them)
+  const strip = Math.max(v.laid[0].length + v.laid[1].length, v.gift_offer.length);
+  const buttonsBelow = 170 + strip * 40 + 10 + 2 * 116 > gridW;
+  const handY = Math.max(gridH + 80 + (buttonsBelow ? 66 : 0), TOP + seats * 92 + 30);
+  // hands have no limit: cards wrap in rows of the board's width (the beginner rules: the bank, then the pile)
+  const perRow = Math.max(1, Math.floor(width / 40));
+  const rowsOf = (n) => Math.max(1, Math.ceil(n / perRow));
+  const mine = v.seat === null ? [] : v.plus[v.seat] || [];
+  const handRows = v.variant === "beginner" ? rowsOf(v.bank.length) + rowsOf(mine.length) : rowsOf(v.hand.length);
+  const height = handY + handRows * 58 + (v.variant === "beginner" ? 76 : 52);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": "Gophers board" });
   const status = v.phase === "over" ? `Over: ${v.end_reason}` : `Spread ${v.spread || "—"} · ${v.phase} · seat ${v.current} to move` +
-    (v.roll ? ` · rolled ${v.roll}` : "") + ` · deck ${v.deck_size}`;
+    (v.roll ? ` · rolled ${v.roll}` : "") + (v.variant === "beginner" ? "" : ` · deck ${v.deck_size}`) +
+    (v.turned ? " · turned the page" : "") + (v.jumped.length ? ` · jumped seat ${v.jumped.join(", ")}` : "") +
+    (v.productive ? " · productive turn" : "");
   root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
   const at = (hole) => [LEFT + (hole % book.cols) * GAP, TOP + Math.floor(hole / book.cols) * GAP];
   root.append(svg("rect", { x: 4, y: TOP - 38, width: gridW - 8, height: gridH - 10, rx: 10, fill: "#c8b18a" }));
@@ -114,60 +141,88 @@ export function render(ctx) {
     ctx.offer(dig, digs, describe);
     root.append(dig);
   }
-  // the gift cards offered to this seat
+  // the gift cards on show: all of them to the mover, the ones this seat has seen to the others
   if (v.gift_offer.length) {
-    root.append(svg("text", { x: 170, y: gridH + 16, class: "label" }, "Keep one gift:"));
+    const mover = v.seat === v.current;
+    root.append(svg("text", { x: 170, y: gridH + 16, class: "label" },
+      mover ? "Keep one gift:" : `${ctx.seatName(v.current)} keeps one of ${v.gift_offer.length} gift cards`));
     v.gift_offer.forEach((c, i) => {
-      const g = cardPicture(ctx, c, 170 + i * 40, gridH + 22, 34, 40);
-      ctx.offer(g, legal.filter((x) => x.type === "take_gift" && ctx.key(x.card) === ctx.key(c)), describe);
+      const g = cardPicture(ctx, c, 170 + i * 40, gridH + 22, 34, 40, "gift");
+      if (c !== null) ctx.offer(g, legal.filter((x) => x.type === "take_gift" && x.card === cardName(c)), describe);
       root.append(g);
     });
-  } else if (v.gift_size) {
-    root.append(svg("text", { x: 170, y: gridH + 30, class: "label" }, `seat ${v.current} looks at ${v.gift_size} gift cards`));
   }
   // every seat: piles, basket, score
+  const knownDeck = v.known_deck.map(([i, c]) => `${cardName(c)} ${i + 1}${nth(i + 1)}`);
   for (let s = 0; s < seats; s++) {
     const y = TOP - 38 + s * 92;
     const plus = v.plus[s] || [], minus = v.minus[s] || [];
     const basketAt = v.baskets[s];
+    const held = v.baskets.flatMap((holder, owner) => (holder === s && owner !== s ? [owner] : []));
+    const known = s === v.seat ? [] : v.known_hands[s] || [];
     root.append(svg("g", { class: ["seat-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: panelX, y, width: panelW, height: 84, rx: 8, fill: v.current === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: panelX + 12, cy: y + 14, r: 6, class: "seat-fill" }),
       svg("text", { x: panelX + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? " · you" : ""} · score ${v.scores[s] ?? 0}`),
-      svg("text", { x: panelX + 8, y: y + 36, class: "small" }, `hand ${v.hand_sizes[s] ?? 0} · digs ${v.own_digs[s] ?? 0}` +
-        (basketAt !== undefined && basketAt !== s ? ` · basket with seat ${basketAt}` : "") + (v.collectors.includes(s) ? " · collecting" : "")),
+      svg("text", { x: panelX + 8, y: y + 36, class: "small" }, (v.variant === "beginner" ? "" : `hand ${v.hand_sizes[s] ?? 0} · `) +
+        `digs ${v.own_digs[s] ?? 0}` + (known.length ? ` (you know ${cardsName(known)})` : "") +
+        (basketAt !== undefined && basketAt !== s ? ` · basket with seat ${basketAt}` : "") +
+        (held.length ? ` · holds basket of seat ${held.join(", ")}` : "") + (v.collectors.includes(s) ? " · collecting" : "")),
       svg("text", { x: panelX + 8, y: y + 54, class: "small" }, `pile + ${cardsName(plus) || "—"}`.slice(0, 50)),
       svg("text", { x: panelX + 8, y: y + 70, class: "small" }, `pile − ${cardsName(minus) || "—"}`.slice(0, 50))));
   }
-  if (v.bank.length) root.append(svg("text", { x: 4, y: handY - 28, class: "small" }, `bank: ${cardsName(v.bank)}`.slice(0, 120)));
-  // the hand; while collecting, picked cards narrow the collections offered
-  const collects = legal.filter((c) => c.type === "collect");
-  const picked = new Set(ctx.memo.picked || []);
-  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" :
-    "Your hand" + (collects.length ? " · pick cards to narrow the collections" : "")));
-  v.hand.forEach((c, i) => {
-    const g = cardPicture(ctx, c, i * 40, handY, 36, 54);
-    if (collects.length && ctx.interactive) {
-      g.classList.add(picked.has(i) ? "selected" : "act");
-      g.addEventListener("click", () => {
-        const next = new Set(ctx.memo.picked || []);
-        if (next.has(i)) next.delete(i);
-        else next.add(i);
-        ctx.memo.picked = [...next];
-        ctx.redraw();
+  if (knownDeck.length) {
+    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"] }, `you know in the deck: ${knownDeck.join(", ")} from the top`.slice(0, 140)));
+  }
+  // the collection being laid, card by card: added cards, then subtracted ones
+  const [added, subtracted] = v.laid;
+  const collector = v.collectors.length ? v.collectors[0] : null;
+  const laidX = 170, laidY = gridH + 22;
+  if (added.length || subtracted.length) {
+    root.append(svg("text", { x: laidX, y: gridH + 16, class: "label" }, `${ctx.seatName(collector)} lays:`));
+    [...added.map((c) => [c, "+"]), ...subtracted.map((c) => [c, "−"])].forEach(([c, sign], i) => {
+      const g = cardPicture(ctx, c, laidX + i * 40, laidY, 34, 40, "laid-card");
+      g.classList.add(sign === "+" ? "added" : "subtracted");
+      g.append(svg("text", { x: laidX + i * 40 + 3, y: laidY + 38, class: "small", fill: "#fff" }, sign));
+      root.append(g);
+    });
+  }
+  const buttonsX = buttonsBelow ? laidX : laidX + strip * 40 + 10, buttonsY = buttonsBelow ? laidY + 48 : laidY;
+  [["collect", "collect", "#2e8b57"], ["pass", "do not collect", "#7f6a55"]].forEach(([type, text, fill], i) => {
+    const cmds = legal.filter((c) => c.type === type);
+    if (!cmds.length) return;
+    const b = svg("g", { class: `${type}-button` },
+      svg("rect", { class: "hit", x: buttonsX + i * 116, y: buttonsY, width: 110, height: 40, rx: 8, fill, stroke: "#2b2622" }),
+      svg("text", { x: buttonsX + i * 116 + 55, y: buttonsY + 25, "text-anchor": "middle", class: "label", fill: "#fff" }, text));
+    ctx.offer(b, cmds, describe);
+    root.append(b);
+  });
+  // the hand (the beginner rules have none: the open bank, and the seat's own pile to give change from)
+  const laysSome = legal.some((c) => c.type === "add" || c.type === "subtract");
+  if (v.variant === "beginner") {
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, "The bank" + (laysSome ? " · click a card to take it" : "")));
+    v.bank.forEach((c, i) => {
+      const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54, "bank-card");
+      ctx.offer(g, laying(legal, c, ["add"]), describe);
+      root.append(g);
+    });
+    const pileY = handY + rowsOf(v.bank.length) * 58 + 24;
+    if (mine.length) {
+      root.append(svg("text", { x: 4, y: pileY - 8, class: "label" }, "Your pile" + (laysSome ? " · click a card to give it as change" : "")));
+      mine.forEach((c, i) => {
+        const g = cardPicture(ctx, c, (i % perRow) * 40, pileY + Math.floor(i / perRow) * 58, 36, 54, "pile-card");
+        ctx.offer(g, laying(legal, c, ["subtract"]), describe);
+        root.append(g);
       });
     }
-    root.append(g);
-  });
-  if (collects.length || legal.some((c) => c.type === "pass")) {
-    const want = countOf([...picked].map((i) => v.hand[i]));
-    const fits = collects.filter((c) => {
-      const have = countOf([...c.plus, ...c.minus]);
-      for (const [k, n] of want) if ((have.get(k) || 0) < n) return false;
-      return true;
+  } else {
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" :
+      "Your hand" + (laysSome ? " · click a card to lay it in the collection" : "")));
+    v.hand.forEach((c, i) => {
+      const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54);
+      ctx.offer(g, laying(legal, c), describe);
+      root.append(g);
     });
-    const shown = fits.slice(0, 40).concat(legal.filter((c) => c.type === "pass"));
-    ctx.choose(shown, (c) => describe(c) + (c === fits[39] && fits.length > 40 ? ` (… ${fits.length - 40} more)` : ""));
   }
   ctx.root.replaceChildren(root);
 }

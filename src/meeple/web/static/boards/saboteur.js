@@ -1,8 +1,11 @@
-// Saboteur's board: the maze with every card's tunnels, the goals, the players (tools, fronts, roles as
-// this seat knows them, gold), and the hand as card pictures. A seat picks a card, then where it goes.
+// Saboteur's board: the maze with every card's tunnels, the goals (face down, with what this seat learned
+// by a map), the players (tools, fronts, roles as this seat knows them, gold, face-down discards, what a
+// hand swap showed this seat, dwarf cards put away), and the hand as card pictures. A seat picks a card,
+// then where it goes.
 //
-// Drawn from the view's wire form (meeple.games.saboteur.view.View) and the catalog of card kinds
-// (meeple.web.catalogs.saboteur): edges are bit masks N=1, E=2, S=4, W=8.
+// Drawn from the view's wire form (meeple.games.saboteur.view.View: the maze is `board`, its path cards
+// `board.cells` and its goals `board.goals`) and the catalog of card kinds (meeple.web.catalogs.saboteur):
+// edges are bit masks N=1, E=2, S=4, W=8.
 
 const N = 1, E = 2, S = 4, W = 8;
 const CELL = 52; // a board cell, in SVG units
@@ -128,7 +131,7 @@ export function describe(c, state) {
     case "act": return `${name(c.card)} on seat ${c.target}`;
     case "swap_hand": return `swap hands with seat ${c.target}`;
     case "inspect": return `inspect seat ${c.target}`;
-    case "take": return `take a gold card of ${c.value}`;
+    case "take": return c.value === null ? "take a gold card" : `take a gold card of ${c.value}`;
     case "steal": return `steal from seat ${c.target}`;
     case "deal": return "deal a round";
     case "settle": return "pay the round";
@@ -138,6 +141,8 @@ export function describe(c, state) {
 
 export function render(ctx) {
   const { svg, view: v } = ctx;
+  const { cells, goals } = v.board;
+  const kindName = (id) => ctx.catalog.kinds[id].name.replace(/-/g, " ");
   const sel = ctx.selected; // a card kind id, once one is chosen
   const label = (c) => describe(c, ctx);
   const legal = ctx.legal;
@@ -145,13 +150,13 @@ export function render(ctx) {
   const pathMoves = legal.filter((c) => c.type === "path" && withCard(c));
   const rockfalls = legal.filter((c) => c.type === "rockfall" && withCard(c));
   // the maze's extent: every card, goal and legal target, with a margin
-  const places = [[0, 0], ...ctx.catalog.goal_positions, ...v.cells.map((c) => [c.col, c.row]), ...pathMoves.map((c) => [c.col, c.row])];
+  const places = [[0, 0], ...ctx.catalog.goal_positions, ...cells.map((c) => [c.col, c.row]), ...pathMoves.map((c) => [c.col, c.row])];
   const cols = places.map((p) => p[0]), rows = places.map((p) => p[1]);
   const c0 = Math.min(...cols) - 1, c1 = Math.max(...cols) + 1, r0 = Math.min(...rows) - 1, r1 = Math.max(...rows) + 1;
   const mazeW = (c1 - c0 + 1) * CELL, mazeH = (r1 - r0 + 1) * CELL;
   const px = (col) => (col - c0) * CELL, py = (row) => (row - r0) * CELL + 24;
   const perRow = Math.min(v.seats, 6);
-  const panelW = 150, panelH = 92;
+  const panelW = 150, panelH = 104;
   const width = Math.max(mazeW, perRow * (panelW + 8), 8 * 62 + 140);
   const playersY = mazeH + 40;
   const handY = playersY + Math.ceil(v.seats / perRow) * (panelH + 8) + 26;
@@ -181,7 +186,7 @@ export function render(ctx) {
   root.append(svg("g", { class: "start" },
     svg("rect", { x: px(0), y: py(0), width: CELL, height: CELL, rx: 5, fill: "#2e8b57", stroke: "#1b5e3b" }),
     ...tunnels(ctx, start, false, px(0), py(0), CELL)));
-  for (const cell of v.cells) {
+  for (const cell of cells) {
     const g = svg("g", { class: "laid", dataset: { col: cell.col, row: cell.row } },
       svg("rect", { class: "hit", x: px(cell.col), y: py(cell.row), width: CELL, height: CELL, rx: 4, fill: "#a47148", stroke: "#5b4636" }),
       ...tunnels(ctx, ctx.catalog.kinds[cell.kind], cell.rotated, px(cell.col), py(cell.row), CELL),
@@ -190,7 +195,7 @@ export function render(ctx) {
     root.append(g);
   }
   const known = new Map(v.known_goals.map(([i, kind]) => [i, kind]));
-  v.goals.forEach((goal, i) => {
+  goals.forEach((goal, i) => {
     const g = goalPicture(ctx, goal, i, px(goal.col), py(goal.row), known.get(i));
     ctx.offer(g, legal.filter((c) => c.type === "map" && withCard(c) && c.goal === i), label);
     root.append(g);
@@ -219,7 +224,24 @@ export function render(ctx) {
       g.append(item);
     });
     const gold = v.gold ? `${v.gold[s]} gold` : s === v.seat && v.my_gold !== null ? `${v.my_gold} gold (yours)` : v.holds_gold ? (v.holds_gold[s] ? "holds gold" : "no gold") : "";
-    g.append(svg("text", { x: x + 8, y: y + 76, class: "small" }, gold + (v.thieves.includes(s) ? " · thief" : "")));
+    const discards = v.discard_counts[s] || 0;
+    g.append(svg("text", { x: x + 8, y: y + 76, class: "small" },
+      [gold, v.thieves.includes(s) ? "thief" : "", discards ? `${discards} face down` : ""].filter(Boolean).join(" · ")));
+    // what this seat learned in secret of this player: a hand swap's cards, a dwarf card put away
+    const learned = [];
+    for (const k of v.known_hands) {
+      if (k.holder !== s) continue;
+      learned.push(`you saw ${k.cards.map(kindName).join(", ")}` +
+        (k.sure < k.cards.length ? ` (${k.sure} still in hand)` : ""));
+    }
+    for (const [who, role] of v.put_away) {
+      if (who === s) learned.push(`put away: ${role === null ? "a dwarf card" : ROLE_LABEL[role]}`);
+    }
+    if (learned.length) {
+      const line = svg("text", { x: x + 8, y: y + 94, class: ["small", "learned"] }, learned.join("; ").slice(0, 30));
+      line.append(svg("title", {}, learned.join("; ")));
+      g.append(line);
+    }
     const aimed = legal.filter((c) => ["break", "repair", "act", "swap_hand", "inspect"].includes(c.type) && withCard(c) && c.target === s)
       .concat(legal.filter((c) => c.type === "steal" && c.target === s));
     ctx.offer(g, aimed, label);
@@ -248,10 +270,13 @@ export function render(ctx) {
   });
   const discards = sel === null ? [] : legal.filter((c) => c.type === "discard" && (c.cards || []).includes(sel));
   const pileX = Math.max(v.hand.length, 6) * 62 + 16;
+  const mine = v.discarded.map(kindName);
   const pile = svg("g", { class: "discard-pile" },
     svg("rect", { class: "hit", x: pileX, y: handY, width: 110, height: 92, rx: 6, fill: "#efe7dc", stroke: "#8b7355", "stroke-dasharray": "4 3" }),
-    svg("text", { x: pileX + 55, y: handY + 42, "text-anchor": "middle", class: "label" }, "pass:"),
-    svg("text", { x: pileX + 55, y: handY + 58, "text-anchor": "middle", class: "label" }, "discard here"));
+    svg("text", { x: pileX + 55, y: handY + 34, "text-anchor": "middle", class: "label" }, "pass:"),
+    svg("text", { x: pileX + 55, y: handY + 50, "text-anchor": "middle", class: "label" }, "discard here"),
+    mine.length ? svg("text", { x: pileX + 55, y: handY + 74, "text-anchor": "middle", class: "small" }, `yours: ${mine.length} face down`) : null);
+  if (mine.length) pile.append(svg("title", {}, `you discarded: ${mine.join(", ")}`));
   ctx.offer(pile, discards, label);
   root.append(pile);
   // the last round's result
