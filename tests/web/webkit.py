@@ -51,8 +51,10 @@ def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Cal
     Only elements the board made clickable (``.act``) are clicked, chosen at
     random (seeded). Returns the number of clicks.
     """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     rnd = random.Random(seed)
-    clicks = 0
+    clicks = stale = 0
     while True:
         page.wait_for_selector(READY, timeout=30_000)
         if page.get_attribute("body", "data-over") == "true" or (until is not None and until(clicks)):
@@ -69,7 +71,13 @@ def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Cal
             f"errors {page.recorder.errors[-3:]}")
         if not targets:
             return clicks
-        rnd.choice(targets).click()
+        try:
+            rnd.choice(targets).click(timeout=5_000)
+        except PlaywrightTimeout:  # the board was drawn again under the pointer: choose again from the new one
+            stale += 1
+            assert stale <= 5, f"five clicks in a row found the board redrawn under them: {page.inner_text('#status')!r}"
+            continue
+        stale = 0
         clicks += 1
         if on_click is not None:
             on_click(clicks)

@@ -17,6 +17,7 @@ const state = {
   catalog: null,
   games: [],
   loading: 0,
+  ticket: 0,  // the newest position asked for (go)
 };
 
 function fail(e) {
@@ -110,18 +111,24 @@ function drawRecordList() {
 
 async function go(n) {
   n = Math.max(0, Math.min(n, state.log.readable));
+  // Only the newest request is shown: an older answer that arrives late (a step clicked while the
+  // previous one loads) must not take the page back to where it was asked to leave.
+  const ticket = ++state.ticket;
   state.loading += 1;
   document.body.dataset.loading = "true";
   try {
-    state.position = await get(`api/debug/logs/${state.log.id}/at/${n}`, { as: state.as });
-    state.at = n;
+    const position = await get(`api/debug/logs/${state.log.id}/at/${n}`, { as: state.as });
+    if (ticket === state.ticket) {
+      state.position = position;
+      state.at = n;
+    }
   } catch (e) {
     fail(e);
   } finally {
     state.loading -= 1;
     if (state.loading === 0) document.body.dataset.loading = "false";
   }
-  drawPosition();
+  if (ticket === state.ticket) drawPosition();
 }
 
 function drawPosition() {
@@ -252,7 +259,16 @@ async function main() {
   $("jump").onchange = () => go(Number($("jump").value));
   $("as").onchange = async () => {
     state.as = $("as").value;
-    await loadRecords();
+    state.loading += 1;  // the page is not settled until the seat's records and position are both in
+    document.body.dataset.loading = "true";
+    try {
+      await loadRecords();
+    } catch (e) {
+      fail(e);
+    } finally {
+      state.loading -= 1;
+      if (state.loading === 0) document.body.dataset.loading = "false";
+    }
     await go(state.at);
   };
   $("fork").onclick = fork;
