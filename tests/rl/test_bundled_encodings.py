@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rlkit import heuristic_positions
 
 import meeple.rl as rl
 from meeple import Match
-from meeple.engine import ENGINE, get_game
+from meeple.engine import get_game
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import PEOPLES
 from meeple.games.mordred.commands import Attack, Build, EndTurn, Place, Roll
@@ -23,18 +24,6 @@ from meeple.rl.encodings import kings as kings_enc
 from meeple.rl.encodings import mordred as mordred_enc
 
 
-def _heuristic_positions(game: str, seats: int, seed: int, options: dict[str, Any] | None = None) -> Any:
-    """Every position of a match of heuristic bots: (match, seat to act, its view, its legal commands)."""
-    g = get_game(game)
-    m = Match.start(game, seats, seed=seed, options=options)
-    bots = [g.bots()["heuristic"](seed + s) for s in range(seats)]
-    while not m.is_over:
-        seat = next(s for s in m.to_act if s != ENGINE)
-        view, legal = m.view(seat), m.legal(seat)
-        yield m, seat, view, legal
-        m.play(seat, bots[seat].choose(view, legal, seat))
-
-
 @pytest.mark.parametrize(("game", "seats", "options"), [
     ("kings", 2, {}), ("kings", 3, {"developed_cards": "discard"}), ("kings", 4, {}),
     ("mordred", 3, {}), ("mordred", 4, {"warriors": 14, "road_forward": 10}),
@@ -42,7 +31,7 @@ def _heuristic_positions(game: str, seats: int, seed: int, options: dict[str, An
 def test_the_encodings_hold_in_random_and_heuristic_play(game: str, seats: int, options: dict[str, Any]) -> None:
     assert rl.check_encoding(game, seats, options, seeds=range(2), max_steps=3000) > 0
     enc = None
-    for m, seat, view, legal in _heuristic_positions(game, seats, 5, options):
+    for m, seat, view, legal in heuristic_positions(game, seats, 5, options):
         enc = enc or rl.encoding_for(game, seats, m.options)
         ids = {enc.actions.index(c, view, seat) for c in legal}
         assert len(ids) == len(legal) and all(0 <= a < enc.actions.size for a in ids)
@@ -55,7 +44,7 @@ def test_a_kings_action_id_is_a_card_and_a_mine_slot_whatever_the_mine_number() 
     slots = 4 + kings_enc.deck_after_deal(2)
     assert slots == 64 and enc.actions.size == 80 * slots + 80 + 1 + 4
     meaning: dict[int, tuple[int, str]] = {}
-    for _m, seat, view, legal in _heuristic_positions("kings", 2, 3):
+    for _m, seat, view, legal in heuristic_positions("kings", 2, 3):
         central = [x.number for x in view.mines if x.owner is None]
         own = [x.number for x in view.mines if x.owner == seat]
         for c in legal:

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from pettingzoo.test import api_test, seed_test
+from rlkit import heuristic_positions
 
 import meeple.rl as rl
 from meeple import Match
-from meeple.engine import ENGINE, get_game
+from meeple.engine import get_game
 from meeple.games.gophers.commands import Add, Subtract
 from meeple.games.saboteur.commands import Discard, PlayPath
 from meeple.rl.check import observe
@@ -31,17 +32,6 @@ def test_pettingzoo_api_and_seed_tests_pass(game: str, seats: int, options: dict
     seed_test(lambda: rl.env(game, seats=seats, options=options), num_cycles=60)
 
 
-def _heuristic_positions(game: str, seats: int, seed: int, options: dict[str, Any]) -> Any:
-    """Every position of a match of heuristic bots: (match, seat to act, its view, its legal commands)."""
-    g = get_game(game)
-    m = Match.start(game, seats, seed=seed, options=options)
-    bots = [g.bots()["heuristic"](seed + s) for s in range(seats)]
-    while not m.is_over:
-        seat = next(s for s in m.to_act if s != ENGINE)
-        view, legal = m.view(seat), m.legal(seat)
-        yield m, seat, view, legal
-        m.play(seat, bots[seat].choose(view, legal, seat))
-
 
 @pytest.mark.parametrize(("game", "seats", "options"), [
     ("saboteur", 4, {}), ("saboteur", 6, {"edition": "deluxe", "pass_discards": 3}),
@@ -50,7 +40,7 @@ def _heuristic_positions(game: str, seats: int, seed: int, options: dict[str, An
 def test_every_legal_command_of_heuristic_play_has_its_own_id(game: str, seats: int, options: dict[str, Any]) -> None:
     enc = None
     widest = 0
-    for i, (m, seat, view, legal) in enumerate(_heuristic_positions(game, seats, 3, options)):
+    for i, (m, seat, view, legal) in enumerate(heuristic_positions(game, seats, 3, options)):
         enc = enc or rl.encoding_for(game, seats, m.options)
         ids = {enc.actions.index(c, view, seat) for c in legal}
         assert len(ids) == len(legal) and all(0 <= a < enc.actions.size for a in ids)
