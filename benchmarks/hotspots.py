@@ -32,7 +32,7 @@ import meeple  # noqa: E402
 from meeple.engine import ENGINE, Match, RandomBot, Rng  # noqa: E402
 
 
-def workload(op: str, gid: str, matches: int, repeat: int) -> Callable[[], None]:
+def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = None) -> Callable[[], None]:
     """The function to profile."""
     if op == "undo":
         import marathon
@@ -51,7 +51,10 @@ def workload(op: str, gid: str, matches: int, repeat: int) -> Callable[[], None]
     import liars_dice  # noqa: F401  (registers the example game)
 
     game = meeple.get_game(gid)
-    seats = game.info.min_seats
+    if seats is None:  # the seat count run.py measures: the fewest the first variant accepts
+        from run import playable_seats
+
+        seats = playable_seats(game, game.variant_options(game.info.variants[0]))[0]
     corpus = game_figures.Corpus(game, seats, {}, matches)
     logs = corpus.logs
     readers: dict[str, Callable[[bytes], object]] = {
@@ -103,10 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--game", default="liars-dice")
     ap.add_argument("--matches", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seats", type=int, default=None, help="default: the fewest seats the game's first variant accepts")
     ap.add_argument("--sort", default="tottime", help="a pstats sort key (tottime, cumulative, ncalls)")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args(argv)
-    fn = workload(args.op, args.game, args.matches, args.repeat)
+    fn = workload(args.op, args.game, args.matches, args.repeat, args.seats)
     prof = cProfile.Profile()
     prof.runcall(fn)
     pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)
