@@ -68,3 +68,15 @@ def test_remembered_walks_are_the_walks() -> None:
     for sp in SPREADS:
         for start in (0, 7, 19):
             assert walk_outcomes(sp.number, start, 4, ((3, 1),)) == tuple(sorted(walks(sp, start, 4, {3: 1})))
+
+
+@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
+       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+def test_walks_worked_out_once_for_an_open_spread_are_the_walks(sp: object, start: int, steps: int,
+                                                                 others: list[int]) -> None:
+    from meeple.games.gophers.data import Spread
+
+    assert isinstance(sp, Spread)
+    pawns = {h: s + 1 for s, h in enumerate(others) if h != start}
+    assert walk_outcomes(sp.number, start, steps, tuple(sorted(pawns.items()))) == tuple(
+        sorted(walks(sp, start, steps, pawns)))

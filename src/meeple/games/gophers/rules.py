@@ -354,7 +354,8 @@ class GophersRules(Game[State, GophersOptions]):
         tx.emit(Rolled(seat, rng.die(DIE)))
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
-        if command not in legal_moves(state, seat):
+        moves = legal_moves(state, seat)
+        if not any(m is command for m in moves) and command not in moves:  # a legal command is one of them
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)

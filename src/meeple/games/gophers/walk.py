@@ -20,6 +20,7 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from .data import Spread, spread
@@ -80,8 +81,32 @@ def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int
     """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
 
     (The rules remember the walks of recent positions, see ``rules.legal_moves``.)
+    A walk that meets no pawn is the walk on an empty spread, worked out once.
 
     >>> walk_outcomes(1, 0, 1, ())
     ((1, ()), (5, ()))
     """
-    return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))
+    free, reach = _open_walks(spread_no, start, steps)
+    for hole, _seat in pawns:
+        if reach >> hole & 1:
+            return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))
+    return free
+
+
+@functools.cache
+def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[Walk, ...], int]:
+    """The walks from ``start`` with no other pawn on the spread, and the holes they visit (a bit mask).
+
+    Walks look at no hole beyond those an open walk visits, so pawns
+    elsewhere change nothing: the same walks are legal with them.
+    """
+    sp = spread(spread_no)
+    nbrs = sp.neighbours
+    reach = 0
+    stack = [(start, 0, 1 << start)]
+    while stack:
+        here, k, visited = stack.pop()
+        reach |= 1 << here
+        if k < steps:
+            stack.extend((n, k + 1, visited | 1 << n) for n in nbrs[here] if not visited >> n & 1)
+    return tuple(sorted(walks(sp, start, steps, {}))), reach
