@@ -34,43 +34,45 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 
     ``pawns`` maps each hole holding another player's pawn to that seat (the
     walker's own pawn is not in it). See the module docstring for the rules.
-    Holes visited and seats jumped are kept as bit masks.
+    The walks are followed depth first, holes visited and seats jumped kept
+    as bit masks, and only the ends of the longest walks so far are kept.
     """
     nbrs = sp.neighbours
     occupied = 0
     for h in pawns:
         occupied |= 1 << h
-    by_length: list[set[tuple[int, int]]] = [set() for _ in range(steps + 1)]
-
-    def dfs(here: int, k: int, visited: int, jumped: int) -> None:
-        by_length[k].add((here, jumped))
+    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
+    stack = [(start, 0, 1 << start, 0)]  # (hole, steps taken, holes visited, seats jumped)
+    pop, push = stack.pop, stack.append
+    while stack:
+        here, k, visited, jumped = pop()
+        if k >= longest:
+            if k > longest:
+                longest, ends = k, set()
+            ends.add((here, jumped))
         if k == steps:
-            return
+            continue
+        k += 1
         for n in nbrs[here]:
             bit = 1 << n
             if visited & bit:
                 continue
             if not occupied & bit:
-                dfs(n, k + 1, visited | bit, jumped)
+                push((n, k, visited | bit, jumped))
                 continue
             # a jump: through this pawn and any pawns joined to it, to the first free hole
-            stack = [(n, visited | bit, jumped | 1 << pawns[n])]
-            while stack:
-                cur, passed, seats = stack.pop()
+            chain = [(n, visited | bit, jumped | 1 << pawns[n])]
+            while chain:
+                cur, passed, seats = chain.pop()
                 for m in nbrs[cur]:
                     mb = 1 << m
                     if passed & mb:
                         continue
                     if occupied & mb:
-                        stack.append((m, passed | mb, seats | 1 << pawns[m]))
+                        chain.append((m, passed | mb, seats | 1 << pawns[m]))
                     else:
-                        dfs(m, k + 1, passed | mb, seats)
-
-    dfs(start, 0, 1 << start, 0)
-    for k in range(steps, -1, -1):
-        if by_length[k]:
-            return frozenset((h, _SEATS[j]) for h, j in by_length[k])
-    return frozenset()  # pragma: no cover - length 0 always holds the start
+                        push((m, k, passed | mb, seats))
+    return frozenset((h, _SEATS[j]) for h, j in ends)
 
 
 #: The sorted seats of each bit mask of seats.
