@@ -74,7 +74,7 @@ from .events import (
 from .fold import fold, pile_score
 from .options import GophersOptions, Variant
 from .state import Phase, State
-from .walk import walk_outcomes
+from .walk import walk_ends
 
 INFO = GameInfo(
     id="gophers",
@@ -153,9 +153,8 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     if found is None:
         if len(_MOVES) >= 1 << 13:
             _MOVES.clear()
-        pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
-        outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
-        found = _MOVES[key] = tuple(_MOVE[d, sum(1 << j for j in jumped)] for d, jumped in outcomes)
+        pawns = {h: s for s, h in enumerate(positions) if s != seat and h >= 0}
+        found = _MOVES[key] = tuple([_MOVE[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)])
     return found
 
 

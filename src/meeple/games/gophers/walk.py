@@ -34,6 +34,13 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 
     ``pawns`` maps each hole holding another player's pawn to that seat (the
     walker's own pawn is not in it). See the module docstring for the rules.
+    """
+    return frozenset((h, _SEATS[j]) for h, j in _ends(sp, start, steps, pawns))
+
+
+def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[tuple[int, int]]:
+    """The ends of the legal walks as (hole, bit mask of the seats jumped).
+
     The walks are followed depth first, holes visited and seats jumped kept
     as bit masks, and only the ends of the longest walks so far are kept.
     """
@@ -72,7 +79,7 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
                         chain.append((m, passed | mb, seats | 1 << pawns[m]))
                     else:
                         push((m, k, passed | mb, seats))
-    return frozenset((h, _SEATS[j]) for h, j in ends)
+    return ends
 
 
 #: The sorted seats of each bit mask of seats.
@@ -83,21 +90,36 @@ def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int
     """:func:`walks` on spread number ``spread_no``, sorted; ``pawns`` as sorted (hole, seat) pairs.
 
     (The rules remember the walks of recent positions, see ``rules.legal_moves``.)
-    A walk that meets no pawn is the walk on an empty spread, worked out once.
 
     >>> walk_outcomes(1, 0, 1, ())
     ((1, ()), (5, ()))
     """
+    return tuple((h, _SEATS[j]) for h, j in walk_ends(spread_no, start, steps, dict(pawns)))
+
+
+def walk_ends(spread_no: int, start: int, steps: int, pawns: Mapping[int, int]) -> tuple[tuple[int, int], ...]:
+    """The outcomes of :func:`walk_outcomes` (in its order) as (hole, bit mask of the seats jumped).
+
+    A walk that meets no pawn is the walk on an empty spread, worked out once.
+
+    >>> walk_ends(1, 0, 1, {})
+    ((1, 0), (5, 0))
+    """
     free, reach = _open_walks(spread_no, start, steps)
-    for hole, _seat in pawns:
+    for hole in pawns:
         if reach >> hole & 1:
-            return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))
+            return _in_order(_ends(spread(spread_no), start, steps, pawns))
     return free
 
 
+def _in_order(ends: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Walk ends sorted as :func:`walk_outcomes` lists them: by hole, then by the seats jumped."""
+    return tuple((h, j) for h, _seats, j in sorted((h, _SEATS[j], j) for h, j in ends))
+
+
 @functools.cache
-def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[Walk, ...], int]:
-    """The walks from ``start`` with no other pawn on the spread, and the holes they visit (a bit mask).
+def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The walk ends from ``start`` with no other pawn on the spread, and the holes they visit (a bit mask).
 
     Walks look at no hole beyond those an open walk visits, so pawns
     elsewhere change nothing: the same walks are legal with them.
@@ -111,4 +133,4 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[Walk, ...
         reach |= 1 << here
         if k < steps:
             stack.extend((n, k + 1, visited | 1 << n) for n in nbrs[here] if not visited >> n & 1)
-    return tuple(sorted(walks(sp, start, steps, {}))), reach
+    return _in_order(_ends(sp, start, steps, {})), reach
