@@ -21,7 +21,7 @@ Rules (seed text, "Перемещение фишки", made precise here):
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .data import Spread, spread
 
@@ -41,16 +41,32 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[tuple[int, int]]:
     """The ends of the legal walks as (hole, bit mask of the seats jumped).
 
-    The walks are followed depth first, holes visited and seats jumped kept
-    as bit masks, and only the ends of the longest walks so far are kept.
+    The walks that meet no pawn are the open spread's paths (:func:`_paths`,
+    worked out once) that keep clear of every pawn. From the end of such a
+    path beside a pawn the walk may jump on; those walks are followed depth
+    first, holes visited and seats jumped kept as bit masks. Only the ends
+    of the longest walks so far are kept.
     """
     nbrs = sp.neighbours
     occupied = 0
     for h in pawns:
         occupied |= 1 << h
     longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
-    stack = [(start, 0, 1 << start, 0)]  # (hole, steps taken, holes visited, seats jumped)
-    pop, push = stack.pop, stack.append
+    stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
+    push = stack.append
+    for k, here, visited, beside in _paths(sp.number, start, steps):
+        if visited & occupied:
+            continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
+        if k >= longest:
+            if k > longest:
+                longest, ends = k, set()
+            ends.add((here, 0))
+        blocked = beside & occupied
+        if blocked:
+            for n in nbrs[here]:
+                if blocked >> n & 1:
+                    _jump(nbrs, occupied, pawns, n, k + 1, visited | 1 << n, 1 << pawns[n], push)
+    pop = stack.pop
     while stack:
         here, k, visited, jumped = pop()
         if k >= longest:
@@ -64,22 +80,46 @@ def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[t
             bit = 1 << n
             if visited & bit:
                 continue
-            if not occupied & bit:
+            if occupied & bit:
+                _jump(nbrs, occupied, pawns, n, k, visited | bit, jumped | 1 << pawns[n], push)
+            else:
                 push((n, k, visited | bit, jumped))
-                continue
-            # a jump: through this pawn and any pawns joined to it, to the first free hole
-            chain = [(n, visited | bit, jumped | 1 << pawns[n])]
-            while chain:
-                cur, passed, seats = chain.pop()
-                for m in nbrs[cur]:
-                    mb = 1 << m
-                    if passed & mb:
-                        continue
-                    if occupied & mb:
-                        chain.append((m, passed | mb, seats | 1 << pawns[m]))
-                    else:
-                        push((m, k, passed | mb, seats))
     return ends
+
+
+def _jump(nbrs: tuple[tuple[int, ...], ...], occupied: int, pawns: Mapping[int, int], hole: int, k: int,
+          passed: int, seats: int, push: Callable[[tuple[int, int, int, int]], None]) -> None:
+    """A jump, one step: through the pawn on ``hole`` and any pawns joined to it, to each first free hole."""
+    chain = [(hole, passed, seats)]
+    while chain:
+        cur, passed, seats = chain.pop()
+        for m in nbrs[cur]:
+            mb = 1 << m
+            if passed & mb:
+                continue
+            if occupied & mb:
+                chain.append((m, passed | mb, seats | 1 << pawns[m]))
+            else:
+                push((m, k, passed | mb, seats))
+
+
+@functools.cache
+def _paths(spread_no: int, start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Every path of at most ``steps`` steps from ``start`` on the open spread (no pawn), never visiting a hole twice.
+
+    Each as (steps, end, holes visited, holes beside the end it may step to
+    next) with the holes as bit masks; nothing is beside the end of a path
+    of ``steps`` steps.
+    """
+    nbrs = spread(spread_no).neighbours
+    out = []
+    stack = [(0, start, 1 << start)]
+    while stack:
+        k, here, visited = stack.pop()
+        nxt = [n for n in nbrs[here] if not visited >> n & 1] if k < steps else []
+        out.append((k, here, visited, sum(1 << n for n in nxt)))
+        stack.extend((k + 1, n, visited | 1 << n) for n in nxt)
+    return tuple(out)
 
 
 #: The sorted seats of each bit mask of seats.
@@ -124,13 +164,7 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
     Walks look at no hole beyond those an open walk visits, so pawns
     elsewhere change nothing: the same walks are legal with them.
     """
-    sp = spread(spread_no)
-    nbrs = sp.neighbours
     reach = 0
-    stack = [(start, 0, 1 << start)]
-    while stack:
-        here, k, visited = stack.pop()
-        reach |= 1 << here
-        if k < steps:
-            stack.extend((n, k + 1, visited | 1 << n) for n in nbrs[here] if not visited >> n & 1)
-    return _in_order(_ends(sp, start, steps, {})), reach
+    for _k, _end, visited, _beside in _paths(spread_no, start, steps):
+        reach |= visited
+    return _in_order(_ends(spread(spread_no), start, steps, {})), reach
