@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 
-from .data import Spread, spread
+from .data import SPREADS, Spread, spread
 
 #: A walk's outcome: the hole it ends on and the seats whose pawns it jumped (sorted).
 Walk = tuple[int, tuple[int, ...]]
@@ -54,7 +54,9 @@ def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[t
     longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
     stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
     push = stack.append
-    for k, here, visited, beside in _paths(sp.number, start, steps):
+    book = 1 <= sp.number <= len(SPREADS) and SPREADS[sp.number - 1] is sp
+    paths = _paths(sp.number, start, steps) if book else _open_paths(nbrs, start, steps)
+    for k, here, visited, beside in paths:
         if visited & occupied:
             continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
         if k >= longest:
@@ -105,13 +107,17 @@ def _jump(nbrs: tuple[tuple[int, ...], ...], occupied: int, pawns: Mapping[int, 
 
 @functools.cache
 def _paths(spread_no: int, start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`_open_paths` of a spread of the book, worked out once."""
+    return _open_paths(spread(spread_no).neighbours, start, steps)
+
+
+def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
     """Every path of at most ``steps`` steps from ``start`` on the open spread (no pawn), never visiting a hole twice.
 
     Each as (steps, end, holes visited, holes beside the end it may step to
     next) with the holes as bit masks; nothing is beside the end of a path
     of ``steps`` steps.
     """
-    nbrs = spread(spread_no).neighbours
     out = []
     stack = [(0, start, 1 << start)]
     while stack:
