@@ -170,7 +170,9 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
     Walks look at no hole beyond those an open walk visits, so pawns
     elsewhere change nothing: the same walks are legal with them.
     """
+    paths = _paths(spread_no, start, steps)
     reach = 0
-    for _k, _end, visited, _beside in _paths(spread_no, start, steps):
+    for _k, _end, visited, _beside in paths:
         reach |= visited
-    return _in_order(_ends(spread(spread_no), start, steps, {})), reach
+    longest = max(k for k, _end, _visited, _beside in paths)
+    return _in_order({(end, 0) for k, end, _visited, _beside in paths if k == longest}), reach
