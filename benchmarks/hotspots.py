@@ -9,7 +9,11 @@ Operations: ``replay`` (``meeple.replay`` of saved logs), ``load``
 (``Match.from_bytes``), ``verify``, ``play`` (the recorded commands again
 through ``Match.play``), ``playout`` (random playouts: legal, pick, play) and
 ``undo`` (undo/redo/seek on a long match, without the cache of recent
-states). The corpus is random-bot matches, as in ``run.py``.
+states) and ``heuristic`` (whole matches with the game's heuristic bot in
+every seat, each bot seeing its view, as ``run.py`` times them; ``--variant``
+picks a rule set). The corpus is random-bot matches, as in ``run.py``.
+
+    python benchmarks/hotspots.py heuristic --game gophers --seats 2 --variant advanced --matches 20
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ import meeple  # noqa: E402
 from meeple.engine import ENGINE, Match, RandomBot, Rng  # noqa: E402
 
 
-def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = None) -> Callable[[], None]:
+def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = None,
+             variant: str | None = None) -> Callable[[], None]:
     """The function to profile."""
     if op == "undo":
         import marathon
@@ -54,8 +59,21 @@ def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = N
     if seats is None:  # the seat count run.py measures: the fewest the first variant accepts
         from run import playable_seats
 
-        seats = playable_seats(game, game.variant_options(game.info.variants[0]))[0]
-    corpus = game_figures.Corpus(game, seats, {}, matches)
+        first = variant if variant is not None else game.info.variants[0]
+        seats = playable_seats(game, game.variant_options(first))[0]
+    options: dict[str, object] = {} if variant is None else game.variant_options(variant)
+    if op == "heuristic":
+        factory = game_figures.bot_factories(game).get("heuristic")
+        if factory is None:
+            raise SystemExit(f"{gid} has no heuristic bot")
+
+        def heuristic() -> None:
+            for _ in range(repeat):
+                for seed in range(matches):
+                    game_figures.play_match(game, seats, options, seed, factory)
+
+        return heuristic
+    corpus = game_figures.Corpus(game, seats, options, matches)
     logs = corpus.logs
     readers: dict[str, Callable[[bytes], object]] = {
         "replay": lambda d: sum(1 for _ in meeple.replay(d)),
@@ -102,15 +120,16 @@ def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = N
 def main(argv: Sequence[str] | None = None) -> int:
     """Profile the chosen operation and print the top functions."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=["replay", "load", "verify", "play", "playout", "undo"])
+    ap.add_argument("op", choices=["replay", "load", "verify", "play", "playout", "undo", "heuristic"])
     ap.add_argument("--game", default="liars-dice")
     ap.add_argument("--matches", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seats", type=int, default=None, help="default: the fewest seats the game's first variant accepts")
+    ap.add_argument("--variant", default=None, help="the game's rule set (default: its first)")
     ap.add_argument("--sort", default="tottime", help="a pstats sort key (tottime, cumulative, ncalls)")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args(argv)
-    fn = workload(args.op, args.game, args.matches, args.repeat, args.seats)
+    fn = workload(args.op, args.game, args.matches, args.repeat, args.seats, args.variant)
     prof = cProfile.Profile()
     prof.runcall(fn)
     pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)

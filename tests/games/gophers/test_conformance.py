@@ -68,3 +68,58 @@ def test_remembered_walks_are_the_walks() -> None:
     for sp in SPREADS:
         for start in (0, 7, 19):
             assert walk_outcomes(sp.number, start, 4, ((3, 1),)) == tuple(sorted(walks(sp, start, 4, {3: 1})))
+
+
+@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
+       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+def test_walks_worked_out_once_for_an_open_spread_are_the_walks(sp: object, start: int, steps: int,
+                                                                 others: list[int]) -> None:
+    from meeple.games.gophers.data import Spread
+
+    assert isinstance(sp, Spread)
+    pawns = {h: s + 1 for s, h in enumerate(others) if h != start}
+    assert walk_outcomes(sp.number, start, steps, tuple(sorted(pawns.items()))) == tuple(
+        sorted(walks(sp, start, steps, pawns)))
+
+
+def _walks_by_length(sp: object, start: int, steps: int, pawns: dict[int, int]) -> frozenset[tuple[int, tuple[int, ...]]]:
+    """The walk rules read plainly: every walk of every length, then the longest."""
+    from meeple.games.gophers.data import Spread
+
+    assert isinstance(sp, Spread)
+    by_length: list[set[tuple[int, tuple[int, ...]]]] = [set() for _ in range(steps + 1)]
+
+    def go(here: int, k: int, visited: frozenset[int], jumped: frozenset[int]) -> None:
+        by_length[k].add((here, tuple(sorted(jumped))))
+        if k == steps:
+            return
+        for n in sp.neighbours[here]:
+            if n in visited:
+                continue
+            if n not in pawns:
+                go(n, k + 1, visited | {n}, jumped)
+                continue
+            chain = [(n, visited | {n}, jumped | {pawns[n]})]  # one step through joined pawns
+            while chain:
+                cur, passed, seats = chain.pop()
+                for m in sp.neighbours[cur]:
+                    if m in passed:
+                        continue
+                    if m in pawns:
+                        chain.append((m, passed | {m}, seats | {pawns[m]}))
+                    else:
+                        go(m, k + 1, passed | {m}, seats)
+
+    go(start, 0, frozenset({start}), frozenset())
+    return frozenset(next(found for found in reversed(by_length) if found))
+
+
+@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
+       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+def test_walks_are_the_longest_walks_of_the_rules_read_plainly(sp: object, start: int, steps: int,
+                                                               others: list[int]) -> None:
+    from meeple.games.gophers.data import Spread
+
+    assert isinstance(sp, Spread)
+    pawns = {h: s + 1 for s, h in enumerate(others) if h != start}
+    assert walks(sp, start, steps, pawns) == _walks_by_length(sp, start, steps, pawns)

@@ -280,3 +280,37 @@ def test_nothing_a_seat_is_shown_holds_the_seed_or_the_salt(variant: str) -> Non
             shown.extend(rec.events)
     blob = b"".join(pack(unstructure(x)) for x in shown)
     assert not any(n in blob for n in needles)
+
+
+# -- views remembered for recent card records ----------------------------------------------------------
+
+
+def _views_made_afresh(state: State, seat: int | None) -> Any:
+    from meeple.games.gophers import view as views
+
+    views._KNOWN.clear()
+    views._KNOWN_DECK.clear()
+    return views.view(state, seat)
+
+
+def test_views_of_recent_card_records_are_the_views_made_afresh() -> None:
+    # Card records are remembered by id: records made and dropped one after another (the same id, often)
+    # must never be answered with another record's cards.
+    states = []
+    for variant in ("standard", "advanced"):
+        m = Match.start(GAME, 3, seed=11, options=GAME.variant_options(variant))
+        bots = [GAME.bots()["heuristic"](s) for s in range(3)]
+        while m.to_act:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            states.append(m.state)
+            m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+    assert any(any(s.deck_seen) for s in states) and any(any(map(any, s.seen)) for s in states)
+    wants = {(i, seat): _views_made_afresh(states[i], seat) for i in range(0, len(states), 7) for seat in (None, 0, 1)}
+    for (i, seat), want in wants.items():
+        assert GAME.view(states[i], seat) == want
+    for _ in range(3):
+        for (i, seat), want in wants.items():
+            c = states[i].cards  # a fresh copy, dropped at once: its id is soon another copy's
+            fresh = type(c)(tuple(list(c.hands)), c.seen, tuple(list(c.deck)), tuple(list(c.deck_seen)))
+            assert GAME.view(attrs.evolve(states[i], cards=fresh), seat) == want
+            del fresh

@@ -17,7 +17,16 @@ from meeple.games.gophers import GAME, Kind, State
 from meeple.games.gophers.data import DIG, FACES, Card, card
 from meeple.games.gophers.events import CardLaid
 from meeple.games.gophers.fold import fold
-from meeple.games.gophers.state import Cards, Table, Turn, replace_cards, replace_state, replace_table, replace_turn
+from meeple.games.gophers.state import (
+    Cards,
+    Table,
+    Turn,
+    replace_cards,
+    replace_state,
+    replace_table,
+    replace_turn,
+    replacer,
+)
 
 
 def test_each_face_is_one_object_however_it_is_made() -> None:
@@ -89,3 +98,19 @@ def test_every_option_declares_its_own_help_on_its_field() -> None:
     assert all(f.metadata.get("help") for f in fields)
     shown = {o.name: o.help for o in describe_game("gophers").options}
     assert shown == {f.name: f.metadata["help"] for f in fields}
+
+
+@settings(max_examples=50)
+@given(data=st.data())
+def test_the_quick_copies_of_named_fields_equal_attrs_evolve(data: st.DataObject) -> None:
+    base = {State: State(seats=2, options=GAME.options_type()), Turn: Turn(), Cards: Cards(), Table: Table()}
+    for cls in (State, Turn, Cards, Table):
+        names = [f.name for f in attrs.fields(cls)]
+        chosen = data.draw(st.lists(st.sampled_from(names), unique=True, min_size=1, max_size=6))
+        values = [data.draw(_values) for _ in chosen]
+        got = replacer(cls, *chosen)(base[cls], *values)
+        assert type(got) is cls and got == attrs.evolve(base[cls], **dict(zip(chosen, values)))
+    with pytest.raises(TypeError):
+        replacer(State, "nonsense")
+    with pytest.raises(TypeError):
+        replacer(State, "roll", "roll")

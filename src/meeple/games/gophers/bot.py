@@ -13,7 +13,7 @@ from meeple.engine import Command, Rng
 
 from .combos import can_collect_bank, hand_reach, laid_sum
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
-from .data import RANK, SUPPLY_KINDS, Card, Kind, Label, LabelKind, card, spread
+from .data import RANK, SPREADS, SUPPLY_KINDS, Card, Kind, LabelKind, card, spread
 from .options import Variant
 from .view import View
 
@@ -32,8 +32,10 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
-        #: the sums each recent hand can make, by (hand, kinds, subtraction)
-        self._reach: dict[tuple[tuple[Card, ...], tuple[Kind, ...], bool], tuple[int, int]] = {}
+        #: the sums each recent hand can make, by (hand, index in TAKES, subtraction)
+        self._reach: dict[tuple[tuple[Card, ...], int, bool], tuple[int, int]] = {}
+        #: the beginner bank test of the decision under way, one kind at a time
+        self._bank_one: Callable[[int, int], bool] = lambda kind, count: False
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return one of ``legal``."""
@@ -47,8 +49,8 @@ class HeuristicBot:
         if isinstance(first, (Add, Subtract, Collect, Pass)):
             return self._lay(view, legal)
         if isinstance(first, Place):
-            can = self._collector(view)
-            worth = [self._place_worth(can, c) for c in legal]
+            offers = self._place_offers(self._collector(view))
+            worth = [offers[c.hole] if isinstance(c, Place) else 0 for c in legal]
             top = max(worth)
             best = [c for c, w in zip(legal, worth) if w == top]
             return best[self._rng.below(len(best))]
@@ -56,58 +58,72 @@ class HeuristicBot:
             return max(legal, key=lambda c: card(c.card).value if isinstance(c, TakeGift) and c.card != "D" else 0.5)
         return legal[0]
 
-    def _collector(self, view: View) -> Callable[[Label], bool]:
-        """A test of whether the bot could collect at a label now (its hand, or the bank and its pile)."""
+    def _collector(self, view: View) -> Callable[[int, int], bool]:
+        """A test of whether the bot could collect now (its hand, or the bank and its pile).
+
+        ``can(takes, count)``: ``count`` with the kinds ``TAKES[takes]``. The
+        answers of one decision are worked out once per kind, and those of a
+        hand are remembered across decisions (a hand often waits a few turns).
+        """
         if view.variant is Variant.BEGINNER:
             assert view.seat is not None
-            pile = view.plus[view.seat]
-            memo: dict[tuple[tuple[Kind, ...], int], bool] = {}
+            pile, bank = view.plus[view.seat], view.bank
+            memo: dict[tuple[int, int], bool] = {}
 
-            def bank(lab: Label) -> bool:
-                kinds = _kinds(lab)
-                key = (kinds, lab.count)
-                if key not in memo:
-                    memo[key] = can_collect_bank(view.bank, pile, kinds, lab.count)
-                return memo[key]
+            def one(kind: int, count: int) -> bool:
+                key = (kind, count)
+                found = memo.get(key)
+                if found is None:
+                    found = memo[key] = can_collect_bank(bank, pile, TAKES[kind], count)
+                return found
 
-            return bank
+            def bank_can(takes: int, count: int) -> bool:
+                return one(takes, count) if takes < ANY else any(one(k, count) for k in range(ANY))
+
+            self._bank_one = one
+            return bank_can
         subtract = view.variant is not Variant.SIMPLIFIED
         reach = self._reach
         if len(reach) > 256:
             reach.clear()
         held = view.hand
+        sums: list[tuple[int, int] | None] = [None] * len(TAKES)
 
-        def hand(lab: Label) -> bool:
-            key = (held, _kinds(lab), subtract)
-            found = reach.get(key)
+        def hand(takes: int, count: int) -> bool:
+            found = sums[takes]
             if found is None:
-                found = reach[key] = hand_reach(held, key[1], subtract)
+                key = (held, takes, subtract)
+                found = reach.get(key)
+                if found is None:
+                    found = reach[key] = hand_reach(held, TAKES[takes], subtract)
+                sums[takes] = found
             bits, off = found
-            return 0 <= lab.count + off <= 2 * off and bool(bits >> (lab.count + off) & 1)
+            return 0 <= count + off <= 2 * off and bool(bits >> (count + off) & 1)
 
         return hand
 
-    def _worth(self, view: View, can: Callable[[Label], bool], lab: Label) -> float:
-        if lab.kind is LabelKind.GIFT:
+    def _worth(self, view: View, can: Callable[[int, int], bool], hole: Hole) -> float:
+        kind, takes, count = hole
+        if kind is LabelKind.GIFT:
             return GIFT_WORTH if view.variant is not Variant.BEGINNER else GIFT_WORTH + 1
-        if lab.kind is LabelKind.PORTAL:
+        if kind is LabelKind.PORTAL:
             return PORTAL_WORTH
-        if lab.kind not in (LabelKind.SUPPLY, LabelKind.STORE) or not can(lab):
+        if kind is LabelKind.NOTHING or not can(takes, count):
             return 0.0
         if view.variant is Variant.BEGINNER:
             assert view.seat is not None
-            have = dict.fromkeys(SUPPLY_KINDS, 0)
+            have = [0] * ANY
             for c in view.plus[view.seat]:
-                have[c.kind] += c.value
-            kinds = [k for k in _kinds(lab) if can_collect_bank(view.bank, view.plus[view.seat], (k,), lab.count)]
-            poorest = min(have[k] for k in kinds)
-            return lab.count + (3.0 if poorest == min(have.values()) else 0.0)
-        return float(lab.count)
+                have[RANK[c] // 10] += c.value  # FACES runs ten faces of each kind
+            one = self._bank_one
+            poorest = min(have[k] for k in ((takes,) if takes < ANY else range(ANY)) if one(k, count))
+            return count + (3.0 if poorest == min(have) else 0.0)
+        return float(count)
 
     def _move(self, view: View, legal: Sequence[Command]) -> Command:
         """The walk to the most valuable hole (ties broken at random); a dig card when nothing is worth it."""
         can = self._collector(view)
-        labels = spread(view.spread).labels
+        holes = HOLES_READ[view.spread]
         baskets = view.variant is Variant.ADVANCED
         best: list[Command] = []
         best_worth = -1.0
@@ -117,7 +133,7 @@ class HeuristicBot:
                 continue
             w = worth_of.get(c.dest)
             if w is None:
-                w = worth_of[c.dest] = self._worth(view, can, labels[c.dest])
+                w = worth_of[c.dest] = self._worth(view, can, holes[c.dest])
             if w > 0 and baskets:
                 w += BASKET_WORTH * len(c.jumped)
             if w > best_worth:
@@ -160,17 +176,38 @@ class HeuristicBot:
                 return c
         return max(lays, key=signed)
 
-    def _place_worth(self, can: Callable[[Label], bool], c: Command) -> float:
-        """How many spreads offer something at this hole (a collection in hand, a gift, a portal)."""
-        assert isinstance(c, Place)
-        return sum(self._worth_plain(can, spread(n).labels[c.hole]) > 0 for n in range(1, 7))
-
     @staticmethod
-    def _worth_plain(can: Callable[[Label], bool], lab: Label) -> float:
-        if lab.kind in (LabelKind.GIFT, LabelKind.PORTAL):
-            return 1.0
-        return 1.0 if lab.kind in (LabelKind.SUPPLY, LabelKind.STORE) and can(lab) else 0.0
+    def _place_offers(can: Callable[[int, int], bool]) -> list[int]:
+        """For each hole, how many spreads offer something there (a collection in hand, a gift, a portal)."""
+        offers = list(_ALWAYS_OFFER)
+        for takes, count, spreads in _COLLECTIONS:
+            if can(takes, count):
+                offers = [a + b for a, b in zip(offers, spreads)]
+        return offers
 
 
-def _kinds(lab: Label) -> tuple[Kind, ...]:
-    return (lab.supply,) if lab.supply is not None else SUPPLY_KINDS
+#: The kinds a hole takes, by index: one supply kind each, then :data:`ANY` (a store takes all three).
+TAKES: tuple[tuple[Kind, ...], ...] = (*((k,) for k in SUPPLY_KINDS), SUPPLY_KINDS)
+ANY = len(SUPPLY_KINDS)
+
+#: A hole as the bot reads its label: (kind, index in :data:`TAKES`, count).
+Hole = tuple[LabelKind, int, int]
+
+#: Every hole of every spread as the bot reads it (``HOLES_READ[spread][hole]``; ``[0]`` is unused).
+HOLES_READ: tuple[tuple[Hole, ...], ...] = ((), *(
+    tuple((lab.kind, ANY if lab.supply is None else SUPPLY_KINDS.index(lab.supply), lab.count) for lab in sp.labels)
+    for sp in SPREADS))
+
+
+#: For each hole, the spreads with a gift or a portal there.
+_ALWAYS_OFFER: tuple[int, ...] = tuple(
+    sum(holes[h][0] is LabelKind.GIFT or holes[h][0] is LabelKind.PORTAL for holes in HOLES_READ[1:])
+    for h in range(len(HOLES_READ[1])))
+#: Each collection printed in the book, as (index in :data:`TAKES`, count, for each hole the spreads
+#: that print it there).
+_COLLECTIONS: tuple[tuple[int, int, tuple[int, ...]], ...] = tuple(
+    (takes, count, tuple(sum(holes[h] == (kind, takes, count) for holes in HOLES_READ[1:])
+                         for h in range(len(HOLES_READ[1]))))
+    for kind, takes, count in sorted({hole for holes in HOLES_READ[1:] for hole in holes
+                                      if hole[0] is LabelKind.SUPPLY or hole[0] is LabelKind.STORE},
+                                     key=lambda hole: (hole[1], hole[2])))

@@ -36,7 +36,20 @@ from .events import (
     Rolled,
     TurnEnded,
 )
-from .state import NEW_TURN, Cards, Phase, State, Table, replace_cards, replace_state, replace_table, replace_turn
+from .state import (
+    NEW_TURN,
+    Cards,
+    Phase,
+    State,
+    Table,
+    Turn,
+    builder,
+    replace_cards,
+    replace_state,
+    replace_table,
+    replace_turn,
+    replacer,
+)
 
 # -- cards and who knows them ------------------------------------------------------
 
@@ -121,26 +134,47 @@ def _piles(s: State, t: Table, seats: Sequence[int], plus: tuple[tuple[Card, ...
     return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
 
 
+# The copies the commonest events make, the new values given in the order named (``state.replacer``).
+_with_roll = replacer(State, "phase", "roll")
+_with_positions = replacer(State, "positions")
+_with_walk = replacer(State, "positions", "turn")
+_with_turn = replacer(State, "turn")
+_with_spread = replacer(State, "spread", "turn")
+_with_next_turn = replacer(State, "phase", "current", "roll", "collectors", "turn", "idle")
+_with_collectors = replacer(State, "phase", "collectors")
+_with_asked = replacer(State, "collectors")
+_with_laid = replacer(State, "cards", "turn")
+_with_collected = replacer(State, "collectors", "table", "turn")
+_with_cards = replacer(State, "cards")
+_turn_jumped = replacer(Turn, "jumped")
+_turn_rolls = replacer(Turn, "book_rolls")
+_turn_turned = replacer(Turn, "turned", "book_rolls")
+_turn_added = replacer(Turn, "added")
+_turn_subtracted = replacer(Turn, "subtracted")
+_turn_cleared = replacer(Turn, "added", "subtracted")
+_new_cards = builder(Cards)
+
+
 # -- the turn ---------------------------------------------------------------------
 
 
 def _rolled(s: State, e: Rolled) -> State:
-    return replace_state(s, phase=Phase.MOVE, roll=e.roll)
+    return _with_roll(s, Phase.MOVE, e.roll)
 
 
 def _moved(s: State, e: Moved) -> State:
     positions = _set(s.positions, e.seat, e.dest)
     if not e.jumped:
-        return replace_state(s, positions=positions)
+        return _with_positions(s, positions)
     turn = s.turn
-    return replace_state(s, positions=positions, turn=replace_turn(turn, jumped=(*turn.jumped, *e.jumped)))
+    return _with_walk(s, positions, _turn_jumped(turn, (*turn.jumped, *e.jumped)))
 
 
 def _book_rolled(s: State, e: BookRolled) -> State:
     turn = s.turn
     if e.turned:
-        return replace_state(s, spread=e.roll, turn=replace_turn(turn, turned=True, book_rolls=turn.book_rolls + 1))
-    return replace_state(s, turn=replace_turn(turn, book_rolls=turn.book_rolls + 1))
+        return _with_spread(s, e.roll, _turn_turned(turn, True, turn.book_rolls + 1))
+    return _with_turn(s, _turn_rolls(turn, turn.book_rolls + 1))
 
 
 def _dig_played(s: State, e: DigPlayed) -> State:
@@ -150,7 +184,7 @@ def _dig_played(s: State, e: DigPlayed) -> State:
     if s.options.beginner:
         t = s.table
         return replace_state(s, table=replace_table(t, own_digs=_set(t.own_digs, seat, t.own_digs[seat] - 1)))
-    return replace_state(s, cards=_hand_without(s.cards, seat, DIG))
+    return _with_cards(s, _hand_without(s.cards, seat, DIG))
 
 
 def _gift_offered(s: State, e: GiftOffered) -> State:
@@ -184,24 +218,21 @@ def _extra_move(s: State, e: ExtraMove) -> State:
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    return replace_state(s, phase=Phase.START, current=e.next, roll=0, collectors=(), turn=NEW_TURN, idle=e.idle)
+    return _with_next_turn(s, Phase.START, e.next, 0, (), NEW_TURN, e.idle)
 
 
 # -- collecting -------------------------------------------------------------------
 
 
 def _collection_opened(s: State, e: CollectionOpened) -> State:
-    return replace_state(s, phase=Phase.COLLECT, collectors=e.collectors)
+    return _with_collectors(s, Phase.COLLECT, e.collectors)
 
 
 def _card_laid(s: State, e: CardLaid) -> State:
     turn, seat, card = s.turn, e.seat, e.card
-    if e.subtracted:
-        laid = replace_turn(turn, subtracted=(*turn.subtracted, card))
-    else:
-        laid = replace_turn(turn, added=(*turn.added, card))
+    laid = _turn_subtracted(turn, (*turn.subtracted, card)) if e.subtracted else _turn_added(turn, (*turn.added, card))
     if not s.options.beginner:
-        return replace_state(s, cards=_hand_without(s.cards, seat, card), turn=laid)
+        return _with_laid(s, _hand_without(s.cards, seat, card), laid)
     t = s.table
     if e.subtracted:  # change, from the seat's pile
         plus = _set(t.plus, seat, remove_cards(t.plus[seat], (card,)))
@@ -215,30 +246,29 @@ def _collected(s: State, e: Collected) -> State:
         haul = ((*turn.haul[0], *e.plus), (*turn.haul[1], *e.minus))
         nxt = replace_turn(turn, added=(), subtracted=(), productive=True, haul=haul)
     else:
-        nxt = replace_turn(turn, added=(), subtracted=())
+        nxt = _turn_cleared(turn, (), ())
     plus = _set(t.plus, seat, add_cards(t.plus[seat], e.plus))
     if s.options.beginner:  # the taken cards to the pile, the change to the bank
         table = _piles(s, t, (seat,), plus, t.minus, bank=add_cards(t.bank, e.minus))
     else:
         table = _piles(s, t, (seat,), plus, _set(t.minus, seat, add_cards(t.minus[seat], e.minus)))
-    return replace_state(s, collectors=s.collectors[1:], table=table, turn=nxt)
+    return _with_collected(s, s.collectors[1:], table, nxt)
 
 
 def _passed(s: State, e: Passed) -> State:
-    return replace_state(s, collectors=s.collectors[1:])
+    return _with_asked(s, s.collectors[1:])
 
 
 def _card_drawn(s: State, e: CardDrawn) -> State:
     assert e.card is not None
     c, seat = s.cards, e.seat
     hand, seen = hand_add(c.hands[seat], c.seen[seat], e.card, c.deck_seen[0] & ~(1 << seat))
-    return replace_state(s, cards=Cards(_set(c.hands, seat, hand), _set(c.seen, seat, seen), c.deck[1:],
-                                        c.deck_seen[1:]))
+    return _with_cards(s, _new_cards(_set(c.hands, seat, hand), _set(c.seen, seat, seen), c.deck[1:], c.deck_seen[1:]))
 
 
 def _hand_without(c: Cards, seat: int, card: Card) -> Cards:
     hand, seen = hand_drop(c.hands[seat], c.seen[seat], card)
-    return Cards(_set(c.hands, seat, hand), _set(c.seen, seat, seen), c.deck, c.deck_seen)
+    return _new_cards(_set(c.hands, seat, hand), _set(c.seen, seat, seen), c.deck, c.deck_seen)
 
 
 # -- baskets ----------------------------------------------------------------------

@@ -74,7 +74,7 @@ from .events import (
 from .fold import fold, pile_score
 from .options import GophersOptions, Variant
 from .state import Phase, State
-from .walk import walk_outcomes
+from .walk import walk_ends
 
 INFO = GameInfo(
     id="gophers",
@@ -153,9 +153,8 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     if found is None:
         if len(_MOVES) >= 1 << 13:
             _MOVES.clear()
-        pawns = tuple(sorted((h, s) for s, h in enumerate(positions) if s != seat and h >= 0))
-        outcomes = walk_outcomes(state.spread, positions[seat], state.roll, pawns)
-        found = _MOVES[key] = tuple(_MOVE[d, sum(1 << j for j in jumped)] for d, jumped in outcomes)
+        pawns = {h: s for s, h in enumerate(positions) if s != seat and h >= 0}
+        found = _MOVES[key] = tuple([_MOVE[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)])
     return found
 
 
@@ -354,7 +353,8 @@ class GophersRules(Game[State, GophersOptions]):
         tx.emit(Rolled(seat, rng.die(DIE)))
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
-        if command not in legal_moves(state, seat):
+        moves = legal_moves(state, seat)
+        if not any(m is command for m in moves) and command not in moves:  # a legal command is one of them
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)

@@ -86,32 +86,73 @@ def _knows(mask: int, seat: int | None) -> bool:
 
 def view(state: State, seat: int | None) -> View:
     """Return what ``seat`` may know of ``state``."""
-    cards, table, turn = state.cards, state.table, state.turn
-    hands = cards.hands
-    n = state.seats if hands else 0
-    mine = hands[seat] if seat is not None and seat < len(hands) else ()
+    table, turn = state.table, state.turn
+    mine, sizes, known_hands, deck_size, known_deck, deck_seen, hand_seen = _cards_known(state.cards, seat)
     offer: tuple[Card | None, ...] = turn.offer
     if offer and (seat is None or seat != state.current):
         offer = tuple(c if _knows(m, seat) else None for c, m in zip(offer, turn.offer_seen))
+    return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
+                     mine, sizes, known_hands, deck_size, known_deck, table.plus, table.minus,
+                     table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
+                     turn.turned, turn.jumped, turn.productive, table.scores if sizes else (), state.end_reason,
+                     state.options, state.seats, state.idle, replace_turn(turn, offer=()) if turn.offer else turn,
+                     deck_seen, hand_seen)
+
+
+#: What a seat knows of the hidden cards: (its hand, hand sizes, known hands, deck size, known deck
+#: places, who knows each deck place, who knows each card of its hand).
+CardsKnown = tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[Card, ...], ...], int,
+                   tuple[tuple[int, Card], ...], tuple[int, ...], tuple[int, ...]]
+
+#: :func:`_cards_known` of recent card records, by (the record's ``id``, seat), and the known deck
+#: places of recent decks, by (the knowledge masks' ``id``, seat). The objects are held with their
+#: answers, so an ``id`` names no other object while its entry lives. Most events leave the cards
+#: alone (a roll, a walk), and most that change them leave the deck alone (a laid card), so views
+#: of one seat in a row, and of the seats in turn, ask about the same objects again.
+_KNOWN: dict[tuple[int, int | None], tuple[Cards, CardsKnown]] = {}
+_KNOWN_DECK: dict[tuple[int, int], tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[int, Card], ...]]] = {}
+
+
+def _cards_known(cards: Cards, seat: int | None) -> CardsKnown:
+    """The part of ``seat``'s view made from the hidden cards (remembered for recent records)."""
+    key = (id(cards), seat)
+    found = _KNOWN.get(key)
+    if found is not None and found[0] is cards:
+        return found[1]
+    hands, seen, deck, deck_seen = cards.hands, cards.seen, cards.deck, cards.deck_seen
+    n = len(hands)
+    mine: tuple[Card, ...] = ()
+    hand_seen: tuple[int, ...] = ()
     known_hands: tuple[tuple[Card, ...], ...] = ((),) * n
     known_deck: tuple[tuple[int, Card], ...] = ()
     if seat is not None:
+        if 0 <= seat < n:
+            mine, hand_seen = hands[seat], seen[seat]
         bit = 1 << seat
-        if any(map(any, cards.seen)):
-            known_hands = tuple(
-                () if s == seat or not any(seen) else tuple([c for c, m in zip(hand, seen) if m & bit])
-                for s, (hand, seen) in enumerate(zip(hands, cards.seen)))
-        deck_seen = cards.deck_seen
+        if any(map(any, seen)):
+            known_hands = tuple([() if s == seat or not any(masks) else tuple(compress(hands[s], map(bit.__and__, masks)))
+                                 for s, masks in enumerate(seen)])
         if any(deck_seen):
-            deck = cards.deck
-            known_deck = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
-    return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
-                mine, tuple(map(len, hands)), known_hands, len(cards.deck), known_deck, table.plus, table.minus,
-                table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
-                turn.turned, turn.jumped, turn.productive, table.scores if n else (), state.end_reason,
-                state.options, state.seats, state.idle, replace_turn(turn, offer=()) if turn.offer else turn,
-                cards.deck_seen, cards.seen[seat] if seat is not None and seat < len(hands) else ())
+            known_deck = _deck_known(deck, deck_seen, seat)
+    known = (mine, tuple(map(len, hands)), known_hands, len(deck), known_deck, deck_seen, hand_seen)
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    _KNOWN[key] = (cards, known)
+    return known
 
+
+def _deck_known(deck: tuple[Card, ...], deck_seen: tuple[int, ...], seat: int) -> tuple[tuple[int, Card], ...]:
+    """The places of ``deck`` that ``seat`` knows, with their cards (remembered for recent decks)."""
+    key = (id(deck_seen), seat)
+    found = _KNOWN_DECK.get(key)
+    if found is not None and found[0] is deck and found[1] is deck_seen:
+        return found[2]
+    bit = 1 << seat
+    known = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
+    if len(_KNOWN_DECK) >= 64:
+        _KNOWN_DECK.clear()
+    _KNOWN_DECK[key] = (deck, deck_seen, known)
+    return known
 
 
 def redact(event: Event, seat: int | None) -> Event | None:

@@ -20,9 +20,10 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 
-from .data import Spread, spread
+from .data import SPREADS, Spread, spread
 
 #: A walk's outcome: the hole it ends on and the seats whose pawns it jumped (sorted).
 Walk = tuple[int, tuple[int, ...]]
@@ -33,43 +34,98 @@ def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> froze
 
     ``pawns`` maps each hole holding another player's pawn to that seat (the
     walker's own pawn is not in it). See the module docstring for the rules.
-    Holes visited and seats jumped are kept as bit masks.
+    """
+    return frozenset((h, _SEATS[j]) for h, j in _ends(sp, start, steps, pawns))
+
+
+def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[tuple[int, int]]:
+    """The ends of the legal walks as (hole, bit mask of the seats jumped).
+
+    The walks that meet no pawn are the open spread's paths (:func:`_paths`,
+    worked out once) that keep clear of every pawn. From the end of such a
+    path beside a pawn the walk may jump on; those walks are followed depth
+    first, holes visited and seats jumped kept as bit masks. Only the ends
+    of the longest walks so far are kept.
     """
     nbrs = sp.neighbours
     occupied = 0
     for h in pawns:
         occupied |= 1 << h
-    by_length: list[set[tuple[int, int]]] = [set() for _ in range(steps + 1)]
-
-    def dfs(here: int, k: int, visited: int, jumped: int) -> None:
-        by_length[k].add((here, jumped))
+    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
+    stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
+    push = stack.append
+    book = 1 <= sp.number <= len(SPREADS) and SPREADS[sp.number - 1] is sp
+    paths = _paths(sp.number, start, steps) if book else _open_paths(nbrs, start, steps)
+    for k, here, visited, beside in paths:
+        if visited & occupied:
+            continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
+        if k >= longest:
+            if k > longest:
+                longest, ends = k, set()
+            ends.add((here, 0))
+        blocked = beside & occupied
+        if blocked:
+            for n in nbrs[here]:
+                if blocked >> n & 1:
+                    _jump(nbrs, occupied, pawns, n, k + 1, visited | 1 << n, 1 << pawns[n], push)
+    pop = stack.pop
+    while stack:
+        here, k, visited, jumped = pop()
+        if k >= longest:
+            if k > longest:
+                longest, ends = k, set()
+            ends.add((here, jumped))
         if k == steps:
-            return
+            continue
+        k += 1
         for n in nbrs[here]:
             bit = 1 << n
             if visited & bit:
                 continue
-            if not occupied & bit:
-                dfs(n, k + 1, visited | bit, jumped)
-                continue
-            # a jump: through this pawn and any pawns joined to it, to the first free hole
-            stack = [(n, visited | bit, jumped | 1 << pawns[n])]
-            while stack:
-                cur, passed, seats = stack.pop()
-                for m in nbrs[cur]:
-                    mb = 1 << m
-                    if passed & mb:
-                        continue
-                    if occupied & mb:
-                        stack.append((m, passed | mb, seats | 1 << pawns[m]))
-                    else:
-                        dfs(m, k + 1, passed | mb, seats)
+            if occupied & bit:
+                _jump(nbrs, occupied, pawns, n, k, visited | bit, jumped | 1 << pawns[n], push)
+            else:
+                push((n, k, visited | bit, jumped))
+    return ends
 
-    dfs(start, 0, 1 << start, 0)
-    for k in range(steps, -1, -1):
-        if by_length[k]:
-            return frozenset((h, _SEATS[j]) for h, j in by_length[k])
-    return frozenset()  # pragma: no cover - length 0 always holds the start
+
+def _jump(nbrs: tuple[tuple[int, ...], ...], occupied: int, pawns: Mapping[int, int], hole: int, k: int,
+          passed: int, seats: int, push: Callable[[tuple[int, int, int, int]], None]) -> None:
+    """A jump, one step: through the pawn on ``hole`` and any pawns joined to it, to each first free hole."""
+    chain = [(hole, passed, seats)]
+    while chain:
+        cur, passed, seats = chain.pop()
+        for m in nbrs[cur]:
+            mb = 1 << m
+            if passed & mb:
+                continue
+            if occupied & mb:
+                chain.append((m, passed | mb, seats | 1 << pawns[m]))
+            else:
+                push((m, k, passed | mb, seats))
+
+
+@functools.cache
+def _paths(spread_no: int, start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`_open_paths` of a spread of the book, worked out once."""
+    return _open_paths(spread(spread_no).neighbours, start, steps)
+
+
+def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Every path of at most ``steps`` steps from ``start`` on the open spread (no pawn), never visiting a hole twice.
+
+    Each as (steps, end, holes visited, holes beside the end it may step to
+    next) with the holes as bit masks; nothing is beside the end of a path
+    of ``steps`` steps.
+    """
+    out = []
+    stack = [(0, start, 1 << start)]
+    while stack:
+        k, here, visited = stack.pop()
+        nxt = [n for n in nbrs[here] if not visited >> n & 1] if k < steps else []
+        out.append((k, here, visited, sum(1 << n for n in nxt)))
+        stack.extend((k + 1, n, visited | 1 << n) for n in nxt)
+    return tuple(out)
 
 
 #: The sorted seats of each bit mask of seats.
@@ -84,4 +140,39 @@ def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int
     >>> walk_outcomes(1, 0, 1, ())
     ((1, ()), (5, ()))
     """
-    return tuple(sorted(walks(spread(spread_no), start, steps, dict(pawns))))
+    return tuple((h, _SEATS[j]) for h, j in walk_ends(spread_no, start, steps, dict(pawns)))
+
+
+def walk_ends(spread_no: int, start: int, steps: int, pawns: Mapping[int, int]) -> tuple[tuple[int, int], ...]:
+    """The outcomes of :func:`walk_outcomes` (in its order) as (hole, bit mask of the seats jumped).
+
+    A walk that meets no pawn is the walk on an empty spread, worked out once.
+
+    >>> walk_ends(1, 0, 1, {})
+    ((1, 0), (5, 0))
+    """
+    free, reach = _open_walks(spread_no, start, steps)
+    for hole in pawns:
+        if reach >> hole & 1:
+            return _in_order(_ends(spread(spread_no), start, steps, pawns))
+    return free
+
+
+def _in_order(ends: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Walk ends sorted as :func:`walk_outcomes` lists them: by hole, then by the seats jumped."""
+    return tuple((h, j) for h, _seats, j in sorted((h, _SEATS[j], j) for h, j in ends))
+
+
+@functools.cache
+def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The walk ends from ``start`` with no other pawn on the spread, and the holes they visit (a bit mask).
+
+    Walks look at no hole beyond those an open walk visits, so pawns
+    elsewhere change nothing: the same walks are legal with them.
+    """
+    paths = _paths(spread_no, start, steps)
+    reach = 0
+    for _k, _end, visited, _beside in paths:
+        reach |= visited
+    longest = max(k for k, _end, _visited, _beside in paths)
+    return _in_order({(end, 0) for k, end, _visited, _beside in paths if k == longest}), reach

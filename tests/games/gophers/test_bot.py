@@ -1,0 +1,78 @@
+"""The heuristic bot: its play is pinned, and its quick readings of the book agree with the plain ones."""
+
+from __future__ import annotations
+
+import hashlib
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meeple.engine import ENGINE, Match
+from meeple.games.gophers import GAME, Variant
+from meeple.games.gophers.bot import HOLES_READ, TAKES, HeuristicBot
+from meeple.games.gophers.combos import can_collect_hand
+from meeple.games.gophers.commands import Place
+from meeple.games.gophers.data import DIG, FACES, HOLES, SPREADS, Card, LabelKind, sort_cards
+from meeple.games.gophers.rules import supply_of
+
+#: sha256 of the commands heuristic bots choose in the matches of :func:`_commands` (seeds 0..3), per
+#: rule set and seat count. A change to the bot that changes its play changes these; one that only
+#: makes it quicker must not. (Measure the strength of a new bot with benchmarks/gophers_bots.py.)
+PLAY = {
+    ("standard", 2): "074d8bd79a6516b6cae0686e95fb0bdab155598a3025e04ecc667826c22eb408",
+    ("standard", 3): "5ee37258b76f346e03efc29b902e8cba224d9840d188a673b127afe6bb70f155",
+    ("standard", 4): "af19bebafe741773e3012678c416c2beca4beea8a7570237037d5fec30b4e047",
+    ("simplified", 2): "99d286a95ab905d416495d07d312abc5941300db868c25b60b24215053f8a802",
+    ("advanced", 3): "368ec92c5227ab3a53eb5781de4481863c803da61fd1c3edcd48b19596e34aa9",
+    ("beginner", 2): "052ed4500d17803ea824d8a622d5f16b6804ae78354123494c8701cac20d21e4",
+}
+
+
+def _commands(variant: str, seats: int, seed: int) -> list[str]:
+    m = Match.start(GAME, seats, seed=seed, options=GAME.variant_options(variant))
+    bots = [HeuristicBot(seed * 16 + s) for s in range(seats)]
+    while m.to_act:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        command = bots[seat].choose(m.view(seat), m.legal(seat), seat)
+        m.play(seat, command)
+    return [f"{r.actor}:{r.command!r}" for r in m.records]
+
+
+@pytest.mark.parametrize(("variant", "seats"), sorted(PLAY))
+def test_the_bot_plays_the_pinned_matches(variant: str, seats: int) -> None:
+    played = "\n".join(line for seed in range(4) for line in _commands(variant, seats, seed))
+    assert hashlib.sha256(played.encode()).hexdigest() == PLAY[variant, seats]
+
+
+def test_the_book_as_the_bot_reads_it_is_the_book() -> None:
+    for sp, holes in zip(SPREADS, HOLES_READ[1:]):
+        for lab, (kind, takes, count) in zip(sp.labels, holes):
+            assert kind is lab.kind and count == lab.count
+            if kind in (LabelKind.SUPPLY, LabelKind.STORE):
+                assert TAKES[takes] == supply_of(lab)
+
+
+_hand = st.lists(st.sampled_from([c for c in FACES if c != DIG]), max_size=10).map(sort_cards)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand=_hand, variant=st.sampled_from([Variant.STANDARD, Variant.SIMPLIFIED]))
+def test_place_offers_count_the_spreads_that_offer_something_at_each_hole(hand: tuple[Card, ...], variant: Variant) -> None:
+    bot = HeuristicBot(0)
+    m = Match.start(GAME, 2, seed=1, options=GAME.variant_options(variant.value))
+    view = m.view(0)
+    can = bot._collector(attrs.evolve(view, hand=hand))
+    offers = bot._place_offers(can)
+    subtract = variant is not Variant.SIMPLIFIED
+    for hole in range(HOLES):
+        want = 0
+        for sp in SPREADS:
+            lab = sp.labels[hole]
+            if lab.kind in (LabelKind.GIFT, LabelKind.PORTAL):
+                want += 1
+            elif lab.kind in (LabelKind.SUPPLY, LabelKind.STORE):
+                want += can_collect_hand(hand, supply_of(lab), lab.count, subtract)
+        assert offers[hole] == want, hole
+    assert isinstance(bot.choose(view, [Place(h) for h in range(HOLES)], 0), Place)
