@@ -7,9 +7,14 @@
 
 Operations: ``replay`` (``meeple.replay`` of saved logs), ``load``
 (``Match.from_bytes``), ``verify``, ``play`` (the recorded commands again
-through ``Match.play``), ``playout`` (random playouts: legal, pick, play) and
-``undo`` (undo/redo/seek on a long match, without the cache of recent
-states). The corpus is random-bot matches, as in ``run.py``.
+through ``Match.play``), ``playout`` (random playouts: legal, pick, play),
+``heuristic`` (whole matches with the game's ``heuristic`` bot in every seat,
+as ``run.py`` times them; ``--variant`` picks the options) and ``undo``
+(undo/redo/seek on a long match, without the cache of recent states). The
+corpus is random-bot matches, as in ``run.py``.
+
+    python benchmarks/hotspots.py heuristic --game saboteur --seats 10 --matches 20 --repeat 1
+    python benchmarks/hotspots.py heuristic --game saboteur --seats 2 --variant deluxe
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ import meeple  # noqa: E402
 from meeple.engine import ENGINE, Match, RandomBot, Rng  # noqa: E402
 
 
-def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = None) -> Callable[[], None]:
+def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = None,
+             variant: str | None = None) -> Callable[[], None]:
     """The function to profile."""
     if op == "undo":
         import marathon
@@ -51,11 +57,21 @@ def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = N
     import liars_dice  # noqa: F401  (registers the example game)
 
     game = meeple.get_game(gid)
-    if seats is None:  # the seat count run.py measures: the fewest the first variant accepts
+    options = game.variant_options(variant or game.info.variants[0])
+    if seats is None:  # the seat count run.py measures: the fewest the variant accepts
         from run import playable_seats
 
-        seats = playable_seats(game, game.variant_options(game.info.variants[0]))[0]
-    corpus = game_figures.Corpus(game, seats, {}, matches)
+        seats = playable_seats(game, options)[0]
+    if op == "heuristic":
+        factory = game.bots()["heuristic"]
+        n = seats
+
+        def heuristic() -> None:
+            for seed in range(matches * repeat):
+                game_figures.play_match(game, n, options, seed, factory)
+
+        return heuristic
+    corpus = game_figures.Corpus(game, seats, options, matches)
     logs = corpus.logs
     readers: dict[str, Callable[[bytes], object]] = {
         "replay": lambda d: sum(1 for _ in meeple.replay(d)),
@@ -102,15 +118,16 @@ def workload(op: str, gid: str, matches: int, repeat: int, seats: int | None = N
 def main(argv: Sequence[str] | None = None) -> int:
     """Profile the chosen operation and print the top functions."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("op", choices=["replay", "load", "verify", "play", "playout", "undo"])
+    ap.add_argument("op", choices=["replay", "load", "verify", "play", "playout", "heuristic", "undo"])
     ap.add_argument("--game", default="liars-dice")
     ap.add_argument("--matches", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seats", type=int, default=None, help="default: the fewest seats the game's first variant accepts")
+    ap.add_argument("--variant", default=None, help="default: the game's first variant")
     ap.add_argument("--sort", default="tottime", help="a pstats sort key (tottime, cumulative, ncalls)")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args(argv)
-    fn = workload(args.op, args.game, args.matches, args.repeat, args.seats)
+    fn = workload(args.op, args.game, args.matches, args.repeat, args.seats, args.variant)
     prof = cProfile.Profile()
     prof.runcall(fn)
     pstats.Stats(prof).sort_stats(args.sort).print_stats(args.top)
