@@ -342,7 +342,7 @@ class Suspicion:
 
 
 class _Options:
-    """The legal commands by what they do, each list in the order of ``legal``."""
+    """The legal commands by what they do (by exact class), each list in the order of ``legal``."""
 
     __slots__ = ("clears", "discards", "maps", "paths", "players", "rockfalls")
 
@@ -354,21 +354,16 @@ class _Options:
         self.maps: list[PeekGoal] = []
         self.discards: list[Discard] = []  # of one card
         self.clears: list[ClearFront] = []
-        path, player = self.paths.append, self.players.append
+        into: dict[type, list[Any]] = {
+            PlayPath: self.paths, BreakTool: self.players, RepairTool: self.players, TargetAction: self.players,
+            Rockfall: self.rockfalls, PeekGoal: self.maps, Discard: self.discards, ClearFront: self.clears,
+        }
         for c in legal:
-            if isinstance(c, PlayPath):
-                path(c)
-            elif isinstance(c, Discard):
-                if len(c.cards) == 1:
-                    self.discards.append(c)
-            elif isinstance(c, (BreakTool, RepairTool, TargetAction)):
-                player(c)
-            elif isinstance(c, Rockfall):
-                self.rockfalls.append(c)
-            elif isinstance(c, PeekGoal):
-                self.maps.append(c)
-            elif isinstance(c, ClearFront):
-                self.clears.append(c)
+            found = into.get(type(c))
+            if found is not None:
+                found.append(c)
+        if self.discards:
+            self.discards = [c for c in self.discards if len(c.cards) == 1]
 
 
 class HeuristicBot:
@@ -449,9 +444,12 @@ class HeuristicBot:
 
     @staticmethod
     def _cell(view: View, c: Rockfall) -> int:
-        cell = view.board.cell_at(c.col, c.row)
-        assert cell is not None
-        return cell.kind
+        """The kind of the path card a rockfall would take away."""
+        memo = view.board.network.memo
+        kinds = cast("dict[Pos, int] | None", memo.get("kinds"))
+        if kinds is None:
+            kinds = memo["kinds"] = {(cell.col, cell.row): cell.kind for cell in view.board.cells}
+        return kinds[(c.col, c.row)]
 
     # -- saboteurs -----------------------------------------------------------------
     def _saboteur(self, view: View, legal: Sequence[Command], options: _Options, seat: int, reach: _Reach) -> Command:
