@@ -76,6 +76,8 @@ _SABOTEUR, _GOLD, _COALS = Role.SABOTEUR, GoalKind.GOLD, (GoalKind.COAL_A, GoalK
 _OPEN: tuple[int, ...] = tuple(bin(k.edges).count("1") for k in KINDS)
 #: The action of each card kind (None for a path card).
 _ACTION: tuple[Action | None, ...] = tuple(k.action for k in KINDS)
+#: True for a path card (any other card is an action).
+_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: True for a path card with a tunnel through it (not a dead end).
 _TUNNEL: tuple[bool, ...] = tuple(bool(k.groups) for k in KINDS)
 #: How a digger ranks path cards that bring the tunnel equally near: most open edges, then most crystals.
@@ -271,7 +273,7 @@ class Suspicion:
             cells = list(view.board.cells)
             for deed in reversed(new):
                 if deed.cell is not None and deed.card is not None:
-                    if KINDS[deed.card].category is Category.PATH:
+                    if _PATH[deed.card]:
                         cells.remove(deed.cell)
                     else:
                         cells.append(deed.cell)  # a rockfall took it away
@@ -306,37 +308,37 @@ class Suspicion:
               me_digger: bool) -> tuple[Board, int | None]:
         """Score one deed; return the board after it, and its reach if known (``now``: the reach of ``board``)."""
         assert deed.card is not None
-        k = KINDS[deed.card]
-        cell = deed.cell
-        if cell is not None and k.category is Category.PATH:
+        card, cell = deed.card, deed.cell
+        if cell is not None and _PATH[card]:
             after = board.lay(cell)
-            if not k.groups:
+            if not _TUNNEL[card]:
                 hole = board.network.holes.get((cell.col, cell.row))
                 self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
                 return after, None
-            before = reach(board, targets) if now is None else now
-            now = reach(after, targets)
+            before = _Reach.of(board, targets).now if now is None else now
+            now = _Reach.of(after, targets).now
             if now < before:
                 self._blame(deed.seat, -1.0)
             elif now > before:
                 self._blame(deed.seat, 1.0)
             return after, now
-        if k.action is _ROCKFALL and cell is not None:
+        action = _ACTION[card]
+        if action is _ROCKFALL and cell is not None:
             after = board.remove(cell.col, cell.row)
             if not _TUNNEL[cell.kind]:
                 self._blame(deed.seat, -1.0)
                 return after, None
-            before = reach(board, targets) if now is None else now
-            now = reach(after, targets)
+            before = _Reach.of(board, targets).now if now is None else now
+            now = _Reach.of(after, targets).now
             self._blame(deed.seat, 2.0 if now > before else 0.5)
             return after, now
         target = deed.target
         if target is None or target == deed.seat:
             return board, now
         trust = (-10.0 if me_digger else 10.0) if target == me else self.score.get(target, 0.0)
-        if k.action in _ATTACKS:
+        if action in _ATTACKS:
             self._blame(deed.seat, 1.5 if trust <= TRUSTED else -0.5 if trust >= SUSPECT else 0.3)
-        elif k.action in _HELPS:
+        elif action in _HELPS:
             self._blame(deed.seat, 1.0 if trust >= SUSPECT else -1.0 if trust <= TRUSTED else -0.3)
         return board, now
 
