@@ -470,8 +470,8 @@ class Codec:
     def plain_check(self, cls: type) -> Callable[[Any], bool] | None:
         """A fast test that a ``cls`` value would survive unstructure -> structure unchanged, or None.
 
-        Given for attrs classes whose fields are all int, str, bool, bytes or
-        enums of int or str values, positional, with no validators, converters
+        Given for attrs classes whose fields are all int, str, bool, bytes,
+        tuples of ints or enums of int or str values, positional, with no validators, converters
         or init hooks: then the round trip rebuilds an equal value exactly when
         every field holds a value of exactly its type (for an enum, one of its
         members), which the returned function checks. For other classes (None)
@@ -485,11 +485,17 @@ class Codec:
             tests: list[str] | None = []
             ns: dict[str, Any] = {}
             for i, f in enumerate(attrs.fields(cls)):
-                exact = _INLINE_EXACT.get(self.hook(f.type)) or _plain_enum(f.type)
-                if (exact is None or f.validator is not None or f.converter is not None or not f.init or f.kw_only
-                        or tests is None):
+                hook = self.hook(f.type)
+                exact = _INLINE_EXACT.get(hook) or _plain_enum(f.type)
+                ints = _compiled_kind(hook) is tuple  # a tuple of exact ints
+                if ((exact is None and not ints) or f.validator is not None or f.converter is not None or not f.init
+                        or f.kw_only or tests is None):
                     tests = None
                     break
+                if ints:
+                    ns["_ints"] = _INT_ONLY
+                    tests.append(f"o.{f.name}.__class__ is tuple and _ints.issuperset(map(type, o.{f.name}))")
+                    continue
                 ns[f"t{i}"] = exact
                 tests.append(f"o.{f.name}.__class__ is t{i}")
             if tests is not None:

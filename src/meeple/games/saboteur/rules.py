@@ -26,7 +26,7 @@ from typing import Any
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
 
 from . import data
-from .board import NEAR_GOALS, Board, Cell, coal_rotation, route_free_of, shape, symmetric
+from .board import NEAR_GOALS, Board, Cell, Hole, coal_rotation, fitting, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -85,6 +85,7 @@ from .state import (
     SaboteurOptions,
     SpentRole,
     State,
+    copier,
     replace,
 )
 
@@ -132,7 +133,7 @@ def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return (*t[:i], v, *t[i + 1 :])
+    return t[:i] + (v,) + t[i + 1 :]  # noqa: RUF005 - concatenation is the faster of the two here
 
 
 def hand_size(state: State) -> int:
@@ -262,6 +263,7 @@ def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
 _TOOLS: dict[int, tuple[Tool, ...]] = {i: tuple(sorted(k.tools, key=lambda t: t.value)) for i, k in enumerate(KINDS)}
 # Commands are small immutable values: the lists of legal commands reuse them.
 _path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(PlayPath)
+_rockfall: Callable[[int, int, int], Rockfall] = functools.lru_cache(maxsize=1 << 12)(Rockfall)
 _IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: Passing with one card, for every card kind.
 _DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
@@ -278,13 +280,143 @@ for _i, _k in enumerate(KINDS):
         _ON_PLAYER[_i] = tuple(Inspect(_i, t) for t in range(12))
 
 
-def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
-    """Every ``PlayPath`` of path card ``kind`` on ``board`` (worked out once per board and kind)."""
+#: Repairing, for every repair card kind: per player, the (broken tool card, command) pairs, tools in order.
+_REPAIRS: dict[int, tuple[tuple[tuple[Front, RepairTool], ...], ...]] = {
+    i: tuple(tuple((BROKEN[tool], RepairTool(i, t, tool)) for tool in _TOOLS[i]) for t in range(12))
+    for i, k in enumerate(KINDS) if k.action is Action.REPAIR
+}
+#: Looking at each goal, for every map card kind.
+_PEEKS: dict[int, tuple[PeekGoal, ...]] = {
+    i: tuple(PeekGoal(i, g) for g in range(len(data.GOALS))) for i, k in enumerate(KINDS) if k.action is Action.MAP
+}
+
+
+def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
+    """Every ``Rockfall`` of card ``kind`` on ``board``, by position (worked out once per board and kind)."""
     memo = board.network.memo
+    key = ("rockfall", kind)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_rockfall(kind, c, r) for c, r in sorted((c.col, c.row) for c in board.cells))
+    return found  # type: ignore[return-value]
+
+
+#: The ``PlayPath`` commands of each card kind that fits a hole, by the hole's square and what it asks.
+_PLAYS: dict[tuple[tuple[int, int], int], dict[int, tuple[PlayPath, ...]]] = {}
+_PLAYS_KEPT = 1 << 15  # squares and holes met; about 10 MB at most, then it starts again
+
+
+def _plays_at(pos: tuple[int, int], hole: Hole) -> dict[int, tuple[PlayPath, ...]]:
+    key = (pos, hole)
+    found = _PLAYS.get(key)
+    if found is None:
+        if len(_PLAYS) >= _PLAYS_KEPT:
+            _PLAYS.clear()
+        col, row = pos
+        found = _PLAYS[key] = {kind: tuple(_path(kind, col, row, r) for r in rots) for kind, rots in fitting(hole).items()}
+    return found
+
+
+def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
+    """Every ``PlayPath`` of path card ``kind`` on ``board``, by position (worked out once per board and kind).
+
+    The commands :meth:`Network.targets` lists, taken from a table by hole
+    rather than built one by one.
+    """
+    net = board.network
+    memo = net.memo
     found = memo.get(kind)
     if found is None:
-        found = memo[kind] = tuple(_path(kind, c, r, rot) for c, r, rot in board.network.targets(kind))
+        out: list[PlayPath] = []
+        table = _PLAYS
+        if KINDS[kind].ladder:  # any hole not next to a goal, as Network.targets says
+            for at in net.sorted_holes():
+                if at[0] not in NEAR_GOALS and (plays := (table.get(at) or _plays_at(*at)).get(kind)):
+                    out += plays
+        else:
+            for at in net.frontier():
+                if plays := (table.get(at) or _plays_at(*at)).get(kind):
+                    out += plays
+        found = memo[kind] = tuple(out)
     return found  # type: ignore[return-value]
+
+
+# -- where each action card may be played: one small function per action, players in seat order --
+
+
+def _on_players(kind: int, state: State, keep: Callable[[int], bool]) -> list[Command]:
+    on = _ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if keep(t)]
+
+
+def _breaks(state: State, seat: int, kind: int) -> list[Command]:
+    broken, front, on = _BREAKS[kind], state.front, _ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if broken not in front[t]]
+
+
+def _repairs(state: State, seat: int, kind: int) -> list[Command]:
+    repairs, front = _REPAIRS[kind], state.front
+    return [c for t in range(state.seats) if front[t] for broken, c in repairs[t] if broken in front[t]]
+
+
+def _rockfalls(state: State, seat: int, kind: int) -> Sequence[Command]:
+    return rockfall_commands(state.board, kind)
+
+
+def _peeks(state: State, seat: int, kind: int) -> list[Command]:
+    peeks = _PEEKS[kind]
+    return [peeks[i] for i, g in enumerate(state.board.goals) if g.kind is None]
+
+
+def _thefts(state: State, seat: int, kind: int) -> list[Command]:
+    return [] if _THEFT in state.front[seat] else [_ON_PLAYER[kind][seat]]  # laid in front of yourself
+
+
+def _hands_offs(state: State, seat: int, kind: int) -> list[Command]:
+    front = state.front
+    return _on_players(kind, state, lambda t: _THEFT in front[t])
+
+
+def _on_others(state: State, seat: int, kind: int) -> list[Command]:
+    return _on_players(kind, state, lambda t: t != seat)
+
+
+def _hat_swaps(state: State, seat: int, kind: int) -> Sequence[Command]:
+    return _ON_PLAYER[kind][: state.seats] if state.deal.leftover_roles else ()
+
+
+def _traps(state: State, seat: int, kind: int) -> list[Command]:
+    front = state.front
+    return _on_players(kind, state, lambda t: t != seat and _TRAPPED not in front[t])
+
+
+def _frees(state: State, seat: int, kind: int) -> list[Command]:
+    front = state.front
+    return _on_players(kind, state, lambda t: _TRAPPED in front[t])
+
+
+_LISTERS: dict[Action, Callable[[State, int, int], Sequence[Command]]] = {
+    Action.BREAK: _breaks,
+    Action.REPAIR: _repairs,
+    Action.ROCKFALL: _rockfalls,
+    Action.MAP: _peeks,
+    Action.THEFT: _thefts,
+    Action.HANDS_OFF: _hands_offs,
+    Action.SWAP_HAND: _on_others,
+    Action.INSPECTION: _on_others,
+    Action.SWAP_HATS: _hat_swaps,
+    Action.TRAPPED: _traps,
+    Action.FREE: _frees,
+}
+#: The lister of every action card kind (path card kinds: None), looked up by kind on every turn.
+_LISTS: tuple[Callable[[State, int, int], Sequence[Command]] | None, ...] = tuple(
+    None if k.action is None else _LISTERS[k.action] for k in KINDS
+)
+#: The broken-tool card each break card kind lays.
+_BREAKS: dict[int, Front] = {i: BROKEN[_TOOLS[i][0]] for i, k in enumerate(KINDS) if k.action is Action.BREAK}
+# Enum members read on every turn, looked up once (reading one from its class is slow on CPython 3.11).
+_THEFT, _TRAPPED = Front.THEFT, Front.TRAPPED
+_PLAY, _OVER = Phase.PLAY, Phase.OVER
 
 
 # -- the game --------------------------------------------------------------------------
@@ -313,7 +445,10 @@ class SaboteurRules(Game[State, SaboteurOptions]):
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The engine deals and settles; players play, choose gold or steal."""
-        match state.phase:
+        phase = state.phase
+        if phase is _PLAY:  # nearly every position: asked several times per command
+            return (state.turn,)
+        match phase:
             case Phase.PLAY:
                 return (state.turn,)
             case Phase.DEAL | Phase.SETTLE:
@@ -331,6 +466,8 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     # -- legal commands ------------------------------------------------------------
     def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now, cards named by kind, each kind once."""
+        if state.phase is _PLAY:  # the common case, without asking to_act
+            return self._turn_commands(state, seat) if seat == state.turn and seat != ENGINE else ()
         if seat == ENGINE or seat not in self.to_act(state):
             return ()
         if state.phase is Phase.CHOOSE:
@@ -343,42 +480,16 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     def _turn_commands(self, state: State, seat: int) -> list[Command]:
         hand = state.hands[seat]
         kinds = tuple(dict.fromkeys(hand))  # the hand is sorted: each kind once, in order
-        n = state.seats
         out: list[Command] = []
         front = state.front
         can_dig = not front[seat] & BLOCKING
         board = state.board
-        for kind in kinds:
-            if _IS_PATH[kind]:
-                if can_dig:
-                    out += path_commands(board, kind)
-                continue
-            on = _ON_PLAYER.get(kind)
-            match KINDS[kind].action:
-                case Action.BREAK:
-                    broken = BROKEN[_TOOLS[kind][0]]
-                    out += [c for t, c in zip(range(n), on or ()) if broken not in front[t]]
-                case Action.REPAIR:
-                    out += [RepairTool(kind, t, tool) for t in range(n) if front[t] for tool in _TOOLS[kind]
-                            if BROKEN[tool] in front[t]]
-                case Action.ROCKFALL:
-                    out += [Rockfall(kind, c, r) for c, r in sorted((c.col, c.row) for c in board.cells)]
-                case Action.MAP:
-                    out += [PeekGoal(kind, i) for i, g in enumerate(board.goals) if g.kind is None]
-                case Action.THEFT:
-                    if Front.THEFT not in front[seat]:
-                        out.append(TargetAction(kind, seat))
-                case Action.HANDS_OFF:
-                    out += [c for t, c in zip(range(n), on or ()) if Front.THEFT in front[t]]
-                case Action.SWAP_HAND | Action.INSPECTION:
-                    out += [c for t, c in zip(range(n), on or ()) if t != seat]
-                case Action.SWAP_HATS:
-                    if state.deal.leftover_roles:
-                        out += (on or ())[:n]
-                case Action.TRAPPED:
-                    out += [c for t, c in zip(range(n), on or ()) if t != seat and Front.TRAPPED not in front[t]]
-                case Action.FREE:
-                    out += [c for t, c in zip(range(n), on or ()) if Front.TRAPPED in front[t]]
+        for kind in kinds:  # in the hand's order, by kind
+            lister = _LISTS[kind]
+            if lister is not None:
+                out += lister(state, seat, kind)
+            elif can_dig:
+                out += path_commands(board, kind)
         out += [_DISCARD_ONE[c] for c in kinds]
         most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
         for size in range(2, min(most, len(hand)) + 1):
@@ -422,7 +533,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 if not after.purse.theft_queue:
                     events += (self._payout_done(after),)
                 return events
-        if state.phase is not Phase.PLAY or seat != state.turn:
+        if state.phase is not _PLAY or seat != state.turn:
             raise self.illegal("it is not your turn to play a card", Code.WRONG_PHASE, command)
         return self._decide_turn(state, seat, command, rng)
 
@@ -497,7 +608,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                         f"discard {'one card' if most == 1 else f'1 to {most} cards, listed in ascending order'}",
                         Code.BAD_ARGUMENT, command,
                     )
-                if not holds(state.hands[seat], cards):
+                if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
                 discarded = CardsDiscarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
@@ -748,7 +859,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     # -- the end -----------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """After three rounds: the most gold wins; tied players share the win."""
-        if state.phase is not Phase.OVER:
+        if state.phase is not _OVER:
             return None
         gold = state.purse.gold
         best = max(gold)
@@ -826,16 +937,28 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
     return _set(s.front, seat, f)
 
 
+# The folds below run on every event: the copies they make are looked up once, here.
+_with_play = copier(State, "hands", "deeds", "passes", "known")
+_with_path = copier(State, "hands", "deeds", "passes", "known", "board")
+_with_discard = copier(State, "deeds", "passes", "hands", "discards", "known")
+_with_draw = copier(State, "pile", "hands")
+_with_turn = copier(State, "turn")
+
+
 def _played(s: State, deed: Deed, **changes: Any) -> State:
     """The state after ``deed.seat`` played ``deed.card`` face up from its hand (plus ``changes``)."""
     assert deed.card is not None
     known = _known_after_play(s.known, deed.seat, deed.card)
+    if not changes:
+        return _with_play(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known)
     return replace(s, hands=_take(s, deed.seat, deed.card), deeds=(*s.deeds, deed), passes=0, known=known, **changes)
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
     cell = Cell(e.col, e.row, e.card, e.rotated)
-    return _played(s, Deed(e.seat, e.card, cell=cell), board=s.board.lay(cell))
+    seat, card = e.seat, e.card
+    return _with_path(s, _take(s, seat, card), (*s.deeds, Deed(seat, card, cell=cell)), 0,
+                      _known_after_play(s.known, seat, card), s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
@@ -874,9 +997,14 @@ def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
 
 
 def _discarded(s: State, e: CardsDiscarded) -> State:
-    assert e.cards is not None
+    cards, seat = e.cards, e.seat
+    assert cards is not None
     passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
-    return replace(s, deeds=(*s.deeds, Deed(e.seat, None)), passes=passes, **_face_down(s, e.seat, e.cards))
+    pile = s.discards[seat]
+    for c in cards:
+        pile = add_card(pile, c)
+    return _with_discard(s, (*s.deeds, Deed(seat, None)), passes, _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
+                         _set(s.discards, seat, pile), _known_after_discard(s.known, seat, len(cards)))
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
@@ -887,8 +1015,10 @@ def _front_cleared(s: State, e: FrontCleared) -> State:
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
-    assert e.card is not None
-    return replace(s, pile=remove_cards(s.pile, (e.card,)), hands=_set(s.hands, e.seat, add_card(s.hands[e.seat], e.card)))
+    card, pile = e.card, s.pile
+    assert card is not None
+    i = pile.index(card)
+    return _with_draw(s, pile[:i] + pile[i + 1 :], _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
 
 
 def _action_played(s: State, e: ActionPlayed) -> State:
@@ -936,7 +1066,7 @@ def _hat_swapped(s: State, e: HatSwapped) -> State:
 def _turn_ended(s: State, e: TurnEnded) -> State:
     if s.passes and not s.pile and s.options.round_end == "lap":
         return replace(s, turn=e.next, passes=s.passes + (e.next - e.seat - 1) % s.seats)
-    return replace(s, turn=e.next)
+    return _with_turn(s, e.next)
 
 
 def _round_ended(s: State, e: RoundEnded) -> State:
