@@ -35,12 +35,13 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import Any, TypeGuard, cast
+from typing import Any, cast
 
 from meeple.engine import Command, Rng
 
-from .board import Board, shape
+from .board import Board, Cell, GoalCard, shape
 from .commands import (
     BreakTool,
     ClearFront,
@@ -55,7 +56,7 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
+from .data import KINDS, Action, Category, Door, E, GoalKind, N, Role, S, W
 from .state import Deed, Front
 from .view import View
 
@@ -63,24 +64,63 @@ Pos = tuple[int, int]
 _FAR = 99
 #: Scores at which a player counts as a suspect (likely saboteur) or as trusted (likely digger).
 SUSPECT, TRUSTED = 2.0, -1.0
-_ATTACKS = (Action.BREAK, Action.TRAPPED)
+# enum members bound once: looked up on their class they cost several times a plain name
+_BREAK, _TRAPPED, _REPAIR, _FREE, _THEFT, _ROCKFALL = (
+    Action.BREAK, Action.TRAPPED, Action.REPAIR, Action.FREE, Action.THEFT, Action.ROCKFALL)
+_ATTACKS = (_BREAK, _TRAPPED)
+_HELPS = (_REPAIR, _FREE)
+_SABOTEUR, _GOLD, _COALS = Role.SABOTEUR, GoalKind.GOLD, (GoalKind.COAL_A, GoalKind.COAL_B)
+
+# -- tables of the card kinds, by kind id ------------------------------------------
 #: How many open edges each card shows (a digger prefers the card that opens most).
 _OPEN: tuple[int, ...] = tuple(bin(k.edges).count("1") for k in KINDS)
-_HELPS = (Action.REPAIR, Action.FREE)
+#: The action of each card kind (None for a path card).
+_ACTION: tuple[Action | None, ...] = tuple(k.action for k in KINDS)
+#: True for a path card (any other card is an action).
+_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
+#: True for a path card with a tunnel through it (not a dead end).
+_TUNNEL: tuple[bool, ...] = tuple(bool(k.groups) for k in KINDS)
+#: How a digger ranks path cards that bring the tunnel equally near: most open edges, then most crystals.
+_DIG_RANK: tuple[tuple[int, int], ...] = tuple((-_OPEN[i], -k.crystals) for i, k in enumerate(KINDS))
+#: The path cards a green or a blue miner keeps off the table: doors of the other colour.
+_DOORS_BANNED: dict[Role, frozenset[int]] = {
+    Role.GREEN: frozenset(i for i, k in enumerate(KINDS) if k.door is Door.BLUE),
+    Role.BLUE: frozenset(i for i, k in enumerate(KINDS) if k.door is Door.GREEN),
+}
 
 
-def _goal_targets(view: View) -> list[Pos]:
-    """Goal positions that may hold the gold, as far as the seat knows."""
-    known = dict(view.known_goals)
-    goals = view.board.goals
+def _exits_of(kind: int, rotated: bool, ports: int) -> int:
+    tile = shape(kind, rotated)
+    out = 0
+    for group in tile.groups:
+        if tile.ladder or group & ports:
+            out |= group
+    return out
+
+
+#: ``_EXITS[kind][rotated][ports]``: the edges a tunnel coming in through ``ports`` leaves a card by.
+_EXITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (tuple(_exits_of(i, False, p) for p in range(16)), tuple(_exits_of(i, True, p) for p in range(16)))
+    for i in range(len(KINDS))
+)
+
+
+def _goal_targets(view: View) -> tuple[Pos, ...]:
+    """Goal positions that may hold the gold, as far as the seat knows (once per board and knowledge)."""
+    memo = view.board.network.memo
+    key = ("targets", view.known_goals)
+    found = cast("tuple[Pos, ...] | None", memo.get(key))
+    if found is None:
+        found = memo[key] = _targets(view.board.goals, dict(view.known_goals))
+    return found
+
+
+def _targets(goals: tuple[GoalCard, ...], known: dict[int, GoalKind]) -> tuple[Pos, ...]:
     for i, kind in known.items():
-        if kind is GoalKind.GOLD and goals[i].kind is None:
-            return [(goals[i].col, goals[i].row)]
-    out = [
-        (g.col, g.row) for i, g in enumerate(goals)
-        if g.kind is None and known.get(i) not in (GoalKind.COAL_A, GoalKind.COAL_B)
-    ]
-    return out or [(g.col, g.row) for g in goals if g.kind is None]
+        if kind is _GOLD and goals[i].kind is None:
+            return ((goals[i].col, goals[i].row),)
+    out = tuple((g.col, g.row) for i, g in enumerate(goals) if g.kind is None and known.get(i) not in _COALS)
+    return out or tuple((g.col, g.row) for g in goals if g.kind is None)
 
 
 def _distance(q: Pos, targets: Sequence[Pos]) -> int:
@@ -93,67 +133,118 @@ def _distance(q: Pos, targets: Sequence[Pos]) -> int:
     return best
 
 
+@functools.lru_cache(maxsize=32)
+def _field(targets: tuple[Pos, ...]) -> dict[Pos, int]:
+    """Each square's distance to the nearest of ``targets``, filled in as squares are asked about (for every board)."""
+    return {}
+
+
 def reach(board: Board, targets: tuple[Pos, ...]) -> int:
     """The reach of ``board``: the least distance from a hole a reached tunnel comes into to a target goal.
 
     Worked out once per board and targets (every bot at the table shares the board).
     """
-    memo = board.network.memo
-    key = ("reach", targets)
-    found = cast("int | None", memo.get(key))
-    if found is None:
-        found = _FAR
-        for q, _ in board.network.frontier():
-            d = _distance(q, targets)
-            if d < found:
-                found = d
-        memo[key] = found
-    return found
+    return _Reach.of(board, targets).now
 
 
 class _Reach:
-    """Distances from the tunnel's open, connected edges to the target goals."""
+    """Distances from the tunnel's open, connected edges to the target goals, on one board.
 
-    def __init__(self, board: Board, targets: list[Pos]) -> None:
-        self.net = net = board.network
+    Use :meth:`of`: the board's network keeps one per targets, shared by every
+    bot that looks at the board.
+    """
+
+    __slots__ = ("_field", "_goals", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
+
+    def __init__(self, board: Board, targets: tuple[Pos, ...]) -> None:
+        net = board.network  # not kept: the network keeps this object
+        self._tiles, self._goals, self.holes = net.tiles, net.goals, net.holes
         self.targets = targets
-        self.target_set = set(targets)
-        key = ("frontier", tuple(targets))
-        frontier = cast("tuple[tuple[int, Pos], ...] | None", net.memo.get(key))
-        if frontier is None:  # worked out once per board and targets
-            frontier = tuple(sorted((_distance(q, targets), q) for q, _ in net.frontier()))
-            net.memo[key] = frontier
-        self.frontier = frontier
-        self.now = frontier[0][0] if frontier else _FAR
-        # the best distance elsewhere, whatever square a card takes
-        self._second = frontier[1][0] if len(frontier) > 1 else _FAR
+        self._field = field = _field(targets)
+        # the nearest hole (the first by position on a tie), its distance, and the best
+        # distance elsewhere, whatever square a card takes
+        now = second = _FAR
+        nearest: Pos | None = None
+        for q, _ in net.frontier():
+            d = field.get(q, -1)
+            if d < 0:
+                d = field[q] = _distance(q, targets)
+            if d < now:
+                now, second, nearest = d, now, q
+            elif d < second:
+                second = d
+        self.now, self._second, self.nearest = now, second, nearest
+        self._spots: dict[Pos, tuple[int, int, int, int, int, int]] = {}
+
+    @classmethod
+    def of(cls, board: Board, targets: tuple[Pos, ...]) -> _Reach:
+        """The distances of ``board`` to ``targets`` (kept with the board's network)."""
+        memo = board.network.memo
+        key = ("tip", targets)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = cls(board, targets)
+        return cast("_Reach", found)
 
     def dist(self, q: Pos) -> int | None:
         """Distance from empty cell ``q`` to the nearest target (0: ``q`` is a target); None if blocked."""
-        if q in self.target_set:
+        if q in self.targets:
             return 0
-        if q in self.net.tiles or q in self.net.goals:
+        if q in self._tiles or q in self._goals:
             return None
         return _distance(q, self.targets)
 
-    def after(self, cmd: PlayPath) -> int:
-        """The reach after laying ``cmd`` (other cards joined through it are ignored)."""
-        pos = (cmd.col, cmd.row)
-        frontier = self.frontier
-        best = (self._second if frontier[0][1] == pos else self.now) if frontier else _FAR
-        tile = shape(cmd.card, cmd.rotated)
-        hole = self.net.holes.get(pos)
-        ports = hole.ports if hole is not None else 0
+    def _spot(self, pos: Pos) -> tuple[int, int, int, int, int, int]:
+        """For hole ``pos``: its ports, the reach elsewhere, and the distance through each edge (N, E, S, W; far if blocked)."""
+        hole = self.holes.get(pos)
+        tiles, goals, field, targets = self._tiles, self._goals, self._field, self.targets
         col, row = pos
-        for group in tile.groups:
-            if not (tile.ladder or group & ports):
-                continue
-            for e, dc, dr, _ in DIRECTIONS:
-                if group & e:
-                    d = self.dist((col + dc, row + dr))
-                    if d is not None and d < best:
-                        best = d
-        return best
+        around: list[int] = []
+        for q in ((col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)):  # N, E, S, W, as DIRECTIONS
+            if q in targets:
+                d = 0
+            elif q in tiles or q in goals:
+                d = _FAR
+            else:
+                d = field.get(q, -1)
+                if d < 0:
+                    d = field[q] = _distance(q, targets)
+            around.append(d)
+        n, e, s, w = around
+        spot = (hole >> 8 if hole is not None else 0, self._second if pos == self.nearest else self.now, n, e, s, w)
+        self._spots[pos] = spot
+        return spot
+
+    def afters(self, paths: Sequence[PlayPath]) -> list[int]:
+        """The reach after laying each of ``paths`` (other cards joined through it are ignored)."""
+        spots = self._spots
+        out = []
+        for cmd in paths:
+            pos = (cmd.col, cmd.row)
+            spot = spots.get(pos)
+            ports, best, n, e, s, w = self._spot(pos) if spot is None else spot
+            exits = _EXITS[cmd.card][cmd.rotated][ports]
+            if exits & N and n < best:
+                best = n
+            if exits & E and e < best:
+                best = e
+            if exits & S and s < best:
+                best = s
+            if exits & W and w < best:
+                best = w
+            out.append(best)
+        return out
+
+
+@functools.lru_cache(maxsize=8)
+def _board(cells: tuple[Cell, ...], goals: tuple[GoalCard, ...]) -> Board:
+    """One board for these cards, shared by every bot that rebuilds it (so is the network of each card laid on it)."""
+    return Board(cells, goals)
+
+
+def _settled(role: Role) -> float:
+    """The score an Inspection's answer gives: a saboteur, a player of neither team, a digger."""
+    return 10.0 if role is Role.SABOTEUR else 0.0 if role in (Role.PROFITEER, Role.GEOLOGIST) else -10.0
 
 
 class Suspicion:
@@ -169,7 +260,7 @@ class Suspicion:
         self.board: Board | None = None
         self.score: dict[int, float] = {}
 
-    def update(self, view: View, me_digger: bool, targets: list[Pos] | None = None) -> None:
+    def update(self, view: View, me_digger: bool, targets: Sequence[Pos] | None = None) -> None:
         """Read the deeds done since the last look (a new round starts afresh); ``targets``: the goals that may be gold."""
         if view.round != self.round:
             self.round, self.seen, self.score, self.board = view.round, 0, {}, None
@@ -182,59 +273,99 @@ class Suspicion:
             cells = list(view.board.cells)
             for deed in reversed(new):
                 if deed.cell is not None and deed.card is not None:
-                    if KINDS[deed.card].category is Category.PATH:
+                    if _PATH[deed.card]:
                         cells.remove(deed.cell)
                     else:
                         cells.append(deed.cell)  # a rockfall took it away
-            board = Board(tuple(cells), view.board.goals)
+            board = _board(tuple(cells), view.board.goals)
         goals = tuple(_goal_targets(view) if targets is None else targets)
+        now: int | None = None  # the reach of ``board``, once worked out
         for deed in new:
-            board = self._read(deed, board, goals, view.seat, me_digger)
+            if deed.card is not None:
+                board, now = self._read(deed, board, now, goals, view.seat, me_digger)
         self.board = view.board  # the table itself (goals turned included), for the next look
 
     def of(self, view: View, seat: int) -> float:
         """The score of ``seat``; an Inspection's answer settles it."""
         for t, role in view.inspected:
             if t == seat:
-                return 10.0 if role is Role.SABOTEUR else 0.0 if role in (Role.PROFITEER, Role.GEOLOGIST) else -10.0
+                return _settled(role)
         return self.score.get(seat, 0.0)
+
+    def others(self, view: View, seat: int) -> dict[int, float]:
+        """The score of every seat but ``seat`` (as :meth:`of` gives each)."""
+        score = self.score
+        out = {t: score.get(t, 0.0) for t in range(view.seats) if t != seat}
+        for t, role in reversed(view.inspected):  # the first answer about a seat settles it
+            if t in out:
+                out[t] = _settled(role)
+        return out
 
     def _blame(self, seat: int, amount: float) -> None:
         self.score[seat] = self.score.get(seat, 0.0) + amount
 
-    def _read(self, deed: Deed, board: Board, targets: tuple[Pos, ...], me: int | None, me_digger: bool) -> Board:
-        if deed.card is None:
-            return board
-        k = KINDS[deed.card]
-        if deed.cell is not None and k.category is Category.PATH:
-            after = board.lay(deed.cell)
-            pos = (deed.cell.col, deed.cell.row)
-            before_reach, after_reach = reach(board, targets), reach(after, targets)
-            if not k.groups:
-                hole = board.network.holes.get(pos)
+    def _read(self, deed: Deed, board: Board, now: int | None, targets: tuple[Pos, ...], me: int | None,
+              me_digger: bool) -> tuple[Board, int | None]:
+        """Score one deed; return the board after it, and its reach if known (``now``: the reach of ``board``)."""
+        assert deed.card is not None
+        card, cell = deed.card, deed.cell
+        if cell is not None and _PATH[card]:
+            after = board.lay(cell)
+            if not _TUNNEL[card]:
+                hole = board.network.holes.get((cell.col, cell.row))
                 self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
-            elif after_reach < before_reach:
+                return after, None
+            before = _Reach.of(board, targets).now if now is None else now
+            now = _Reach.of(after, targets).now
+            if now < before:
                 self._blame(deed.seat, -1.0)
-            elif after_reach > before_reach:
+            elif now > before:
                 self._blame(deed.seat, 1.0)
-            return after
-        if k.action is Action.ROCKFALL and deed.cell is not None:
-            after = board.remove(deed.cell.col, deed.cell.row)
-            if not KINDS[deed.cell.kind].groups:
+            return after, now
+        action = _ACTION[card]
+        if action is _ROCKFALL and cell is not None:
+            after = board.remove(cell.col, cell.row)
+            if not _TUNNEL[cell.kind]:
                 self._blame(deed.seat, -1.0)
-            else:
-                worse = reach(after, targets) > reach(board, targets)
-                self._blame(deed.seat, 2.0 if worse else 0.5)
-            return after
+                return after, None
+            before = _Reach.of(board, targets).now if now is None else now
+            now = _Reach.of(after, targets).now
+            self._blame(deed.seat, 2.0 if now > before else 0.5)
+            return after, now
         target = deed.target
         if target is None or target == deed.seat:
-            return board
+            return board, now
         trust = (-10.0 if me_digger else 10.0) if target == me else self.score.get(target, 0.0)
-        if k.action in _ATTACKS:
+        if action in _ATTACKS:
             self._blame(deed.seat, 1.5 if trust <= TRUSTED else -0.5 if trust >= SUSPECT else 0.3)
-        elif k.action in _HELPS:
+        elif action in _HELPS:
             self._blame(deed.seat, 1.0 if trust >= SUSPECT else -1.0 if trust <= TRUSTED else -0.3)
-        return board
+        return board, now
+
+
+class _Options:
+    """The legal commands by what they do (by exact class), each list in the order of ``legal``."""
+
+    __slots__ = ("clears", "discards", "maps", "paths", "players", "rockfalls")
+
+    def __init__(self, legal: Sequence[Command]) -> None:
+        self.paths: list[PlayPath] = []
+        #: cards played on a player: break, repair and the other actions aimed at someone
+        self.players: list[BreakTool | RepairTool | TargetAction] = []
+        self.rockfalls: list[Rockfall] = []
+        self.maps: list[PeekGoal] = []
+        self.discards: list[Discard] = []  # of one card
+        self.clears: list[ClearFront] = []
+        into: dict[type, list[Any]] = {
+            PlayPath: self.paths, BreakTool: self.players, RepairTool: self.players, TargetAction: self.players,
+            Rockfall: self.rockfalls, PeekGoal: self.maps, Discard: self.discards, ClearFront: self.clears,
+        }
+        for c in legal:
+            found = into.get(type(c))
+            if found is not None:
+                found.append(c)
+        if self.discards:
+            self.discards = [c for c in self.discards if len(c.cards) == 1]
 
 
 class HeuristicBot:
@@ -251,111 +382,111 @@ class HeuristicBot:
             return max(legal, key=lambda c: c.value if isinstance(c, TakeGold) else 0)
         if isinstance(first, Steal) or not isinstance(view, View):
             return self._rng.choice(legal)
-        saboteur = view.role is Role.SABOTEUR
+        saboteur = view.role is _SABOTEUR
         targets = _goal_targets(view)
         if self.suspicion is not None:
             self.suspicion.update(view, me_digger=not saboteur, targets=targets)
-        reach = _Reach(view.board, targets)
+        reach = _Reach.of(view.board, targets)
+        options = _Options(legal)
         if saboteur:
-            return self._saboteur(view, legal, seat, reach)
-        return self._digger(view, legal, seat, reach)
+            return self._saboteur(view, legal, options, seat, reach)
+        return self._digger(view, legal, options, seat, reach)
 
     def _scores(self, view: View, seat: int) -> dict[int, float]:
         """Every other player's score, or nothing without the memory."""
         if self.suspicion is None:
             return {}
-        return {t: self.suspicion.of(view, t) for t in range(view.seats) if t != seat}
+        return self.suspicion.others(view, seat)
 
     # -- diggers -------------------------------------------------------------------
-    def _digger(self, view: View, legal: Sequence[Command], seat: int, reach: _Reach) -> Command:
-        paths = [c for c in legal if isinstance(c, PlayPath) and self._door_ok(view, c.card)]
-        afters = [reach.after(c) for c in paths]
+    def _digger(self, view: View, legal: Sequence[Command], options: _Options, seat: int, reach: _Reach) -> Command:
+        banned = _DOORS_BANNED.get(view.role) if view.role is not None else None
+        paths = [c for c in options.paths if c.card not in banned] if banned else options.paths
+        afters = reach.afters(paths)
         if paths:
-            first = min(range(len(paths)), key=lambda i: (afters[i], -_OPEN[paths[i].card], -KINDS[paths[i].card].crystals))
+            keys = [(a, _DIG_RANK[c.card]) for a, c in zip(afters, paths, strict=True)]
+            first = keys.index(min(keys))  # the first of the best
             if afters[first] < reach.now:
                 return paths[first]
-        for c in legal:
-            if isinstance(c, RepairTool) and c.target == seat:
+        players = options.players
+        for c in players:
+            if type(c) is RepairTool and c.target == seat:
                 return c
-            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.FREE and c.target == seat:
+            if type(c) is TargetAction and _ACTION[c.card] is _FREE and c.target == seat:
                 return c
         scores = self._scores(view, seat)
         if scores:
-            helped = [c for c in legal if self._acts(c, _HELPS) and scores.get(c.target, 0.0) <= TRUSTED]
+            helped = [c for c in players if _ACTION[c.card] in _HELPS and scores.get(c.target, 0.0) <= TRUSTED]
             if helped:  # repair or free the player who digs best
                 return min(helped, key=lambda c: (scores[c.target], c.target))
-            hit = [c for c in legal if self._acts(c, _ATTACKS) and scores.get(c.target, 0.0) >= SUSPECT]
+            hit = [c for c in players if _ACTION[c.card] in _ATTACKS and scores.get(c.target, 0.0) >= SUSPECT]
             if hit:  # break or trap the most suspected
                 return max(hit, key=lambda c: (scores[c.target], -c.target))
-        maps = [c for c in legal if isinstance(c, PeekGoal)]
-        known = {i for i, _ in view.known_goals}
-        if maps and not any(k is GoalKind.GOLD for _, k in view.known_goals):
+        maps = options.maps
+        if maps and not any(k is _GOLD for _, k in view.known_goals):
+            known = {i for i, _ in view.known_goals}
             fresh = [c for c in maps if c.goal not in known]
             if fresh:
                 return min(fresh, key=lambda c: abs(c.goal - 1))
-        rockfalls = [c for c in legal if isinstance(c, Rockfall) and not KINDS[self._cell(view, c)].groups]
-        if rockfalls and reach.now <= 6:
-            return rockfalls[0]
-        for c in legal:
-            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
+        if reach.now <= 6:
+            rockfalls = [c for c in options.rockfalls if not _TUNNEL[self._cell(view, c)]]
+            if rockfalls:
+                return rockfalls[0]
+        for c in players:
+            if type(c) is TargetAction and _ACTION[c.card] is _THEFT:
                 return c
-        if paths:
-            good = [i for i, c in enumerate(paths) if KINDS[c.card].groups and afters[i] <= reach.now]
-            if good and reach.now > 0:
+        if paths and reach.now > 0:
+            good = [i for i, c in enumerate(paths) if _TUNNEL[c.card] and afters[i] <= reach.now]
+            if good:
                 return paths[min(good, key=lambda i: afters[i])]
-        clear = [c for c in legal if isinstance(c, ClearFront) and c.removed is not Front.THEFT]
+        clear = [c for c in options.clears if c.removed is not Front.THEFT]
         if clear and len(view.hand) >= 4:
             return clear[0]
-        return self._discard(view, legal, keep_paths=True)
-
-    @staticmethod
-    def _acts(c: Command, actions: tuple[Action, ...]) -> TypeGuard[BreakTool | RepairTool | TargetAction]:
-        """True if ``c`` plays a card of one of ``actions`` on a player."""
-        return isinstance(c, (BreakTool, RepairTool, TargetAction)) and KINDS[c.card].action in actions
-
-    @staticmethod
-    def _door_ok(view: View, card: int) -> bool:
-        door = KINDS[card].door
-        if door is None:
-            return True
-        return not ((view.role is Role.GREEN and door is Door.BLUE) or (view.role is Role.BLUE and door is Door.GREEN))
+        return self._discard(legal, options, keep_paths=True)
 
     @staticmethod
     def _cell(view: View, c: Rockfall) -> int:
-        cell = view.board.cell_at(c.col, c.row)
-        assert cell is not None
-        return cell.kind
+        """The kind of the path card a rockfall would take away."""
+        memo = view.board.network.memo
+        kinds = cast("dict[Pos, int] | None", memo.get("kinds"))
+        if kinds is None:
+            kinds = memo["kinds"] = {(cell.col, cell.row): cell.kind for cell in view.board.cells}
+        return kinds[(c.col, c.row)]
 
     # -- saboteurs -----------------------------------------------------------------
-    def _saboteur(self, view: View, legal: Sequence[Command], seat: int, reach: _Reach) -> Command:
-        paths = [c for c in legal if isinstance(c, PlayPath)]
-        afters = [reach.after(c) for c in paths]
+    def _saboteur(self, view: View, legal: Sequence[Command], options: _Options, seat: int, reach: _Reach) -> Command:
+        paths = options.paths
+        afters = reach.afters(paths)
         if paths:
-            best = max(range(len(paths)), key=lambda i: (afters[i], not KINDS[paths[i].card].groups))
+            keys = [(a, not _TUNNEL[c.card]) for a, c in zip(afters, paths, strict=True)]
+            best = keys.index(max(keys))  # the first of the best
             if afters[best] > reach.now:
                 return paths[best]
         if reach.now <= 3:
-            rocks = [c for c in legal if isinstance(c, Rockfall) and KINDS[self._cell(view, c)].groups]
+            rocks = [c for c in options.rockfalls if _TUNNEL[self._cell(view, c)]]
             if rocks:
                 return min(rocks, key=lambda c: self._tip(reach, c))
-        for c in legal:
-            if isinstance(c, RepairTool) and c.target == seat:
+        players = options.players
+        for c in players:
+            if type(c) is RepairTool and c.target == seat:
                 return c
         scores = self._scores(view, seat)
         if scores:
-            fellows = [c for c in legal if self._acts(c, _HELPS) and scores.get(c.target, 0.0) >= SUSPECT]
+            fellows = [c for c in players if _ACTION[c.card] in _HELPS and scores.get(c.target, 0.0) >= SUSPECT]
             if fellows:  # help the likely saboteur
                 return max(fellows, key=lambda c: (scores[c.target], -c.target))
-        for c in legal:  # Theft lies in front of yourself, Trapped! in front of another player
-            if isinstance(c, TargetAction) and KINDS[c.card].action is Action.THEFT:
+        for c in players:  # Theft lies in front of yourself, Trapped! in front of another player
+            if type(c) is TargetAction and _ACTION[c.card] is _THEFT:
                 return c
-        traps: list[TargetAction | BreakTool] = [
-            c for c in legal if isinstance(c, TargetAction) and KINDS[c.card].action is Action.TRAPPED
+        traps: list[BreakTool | RepairTool | TargetAction] = [
+            c for c in players if type(c) is TargetAction and _ACTION[c.card] is _TRAPPED
         ]
-        breaks: list[TargetAction | BreakTool] = [c for c in legal if isinstance(c, BreakTool) and c.target != seat]
+        breaks: list[BreakTool | RepairTool | TargetAction] = [
+            c for c in players if type(c) is BreakTool and c.target != seat
+        ]
         if scores:  # hit the best digger, never a likely fellow
-            for options in (traps, breaks):
-                hits = [c for c in options if scores.get(c.target, 0.0) < SUSPECT]
+            for choices in (traps, breaks):
+                hits = [c for c in choices if scores.get(c.target, 0.0) < SUSPECT]
                 if hits:
                     return min(hits, key=lambda c: (scores[c.target], c.target))
         elif traps:
@@ -363,10 +494,10 @@ class HeuristicBot:
         elif breaks:
             return self._rng.choice(breaks)
         if paths:
-            dead = [i for i, c in enumerate(paths) if not KINDS[c.card].groups and afters[i] >= reach.now]
+            dead = [i for i, c in enumerate(paths) if not _TUNNEL[c.card] and afters[i] >= reach.now]
             if dead:
                 return paths[max(dead, key=lambda i: afters[i])]
-        return self._discard(view, legal, keep_paths=False)
+        return self._discard(legal, options, keep_paths=False)
 
     @staticmethod
     def _tip(reach: _Reach, c: Rockfall) -> int:
@@ -376,24 +507,31 @@ class HeuristicBot:
         return min(abs(c.col - t[0]) + abs(c.row - t[1]) for t in reach.targets) if reach.targets else _FAR
 
     # -- discarding --------------------------------------------------------------------
-    def _discard(self, view: View, legal: Sequence[Command], keep_paths: bool) -> Command:
-        discards = [c for c in legal if isinstance(c, Discard) and len(c.cards) == 1]
+    def _discard(self, legal: Sequence[Command], options: _Options, keep_paths: bool) -> Command:
+        discards = options.discards
         if not discards:
             others = [c for c in legal if not isinstance(c, (SwapHand, Inspect))]
             return self._rng.choice(others or list(legal))
+        worth = _KEEP if keep_paths else _SPARE
+        return min(discards, key=lambda c: worth[c.cards[0]])
 
-        def worth(c: Discard) -> int:
-            k = KINDS[c.cards[0]]
-            if k.category is Category.PATH:
-                if not k.groups:
-                    return 0 if keep_paths else 5
-                return 4 if keep_paths else 1
-            if k.action is Action.REPAIR:
-                return 6 if keep_paths else 5
-            if k.action is Action.BREAK:
-                return 2 if keep_paths else 7
-            if k.action is Action.ROCKFALL:
-                return 3 if keep_paths else 6
-            return 1
 
-        return min(discards, key=worth)
+def _worth(kind: int, keep_paths: bool) -> int:
+    """How much a bot needs a card of ``kind`` (the least needed is discarded); ``keep_paths``: a digger's view."""
+    k = KINDS[kind]
+    if k.category is Category.PATH:
+        if not k.groups:
+            return 0 if keep_paths else 5
+        return 4 if keep_paths else 1
+    if k.action is Action.REPAIR:
+        return 6 if keep_paths else 5
+    if k.action is Action.BREAK:
+        return 2 if keep_paths else 7
+    if k.action is Action.ROCKFALL:
+        return 3 if keep_paths else 6
+    return 1
+
+
+#: What each card kind is worth to a digger (``_KEEP``) and to a saboteur (``_SPARE``), by kind id.
+_KEEP: tuple[int, ...] = tuple(_worth(i, True) for i in range(len(KINDS)))
+_SPARE: tuple[int, ...] = tuple(_worth(i, False) for i in range(len(KINDS)))
