@@ -50,8 +50,12 @@ def test_seat_range_is_two_to_four() -> None:
             meeple.Match.start("gophers", seats=seats, seed=1)
 
 
-@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
-       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+#: A walk to look for: a spread, the walker's hole, the steps rolled and the holes of other pawns.
+_WALKS = {"sp": st.sampled_from(SPREADS), "start": st.integers(0, HOLES - 1), "steps": st.integers(1, 6),
+          "others": st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True)}
+
+
+@given(**_WALKS)
 def test_walks_end_on_free_holes(sp: object, start: int, steps: int, others: list[int]) -> None:
     from meeple.games.gophers.data import Spread
 
@@ -70,8 +74,7 @@ def test_remembered_walks_are_the_walks() -> None:
             assert walk_outcomes(sp.number, start, 4, ((3, 1),)) == tuple(sorted(walks(sp, start, 4, {3: 1})))
 
 
-@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
-       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+@given(**_WALKS)
 def test_walks_worked_out_once_for_an_open_spread_are_the_walks(sp: object, start: int, steps: int,
                                                                  others: list[int]) -> None:
     from meeple.games.gophers.data import Spread
@@ -114,8 +117,7 @@ def _walks_by_length(sp: object, start: int, steps: int, pawns: dict[int, int]) 
     return frozenset(next(found for found in reversed(by_length) if found))
 
 
-@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(1, 6),
-       others=st.lists(st.integers(0, HOLES - 1), max_size=3, unique=True))
+@given(**_WALKS)
 def test_walks_are_the_longest_walks_of_the_rules_read_plainly(sp: object, start: int, steps: int,
                                                                others: list[int]) -> None:
     from meeple.games.gophers.data import Spread
