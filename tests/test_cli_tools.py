@@ -47,6 +47,22 @@ def test_every_bundled_option_has_a_type_default_and_help() -> None:
             meeple.Match.start(gid, v.min_seats, seed=1, options=dict(v.options))  # each variant's options work
 
 
+def test_each_variant_says_whether_its_matches_hide_anything(capsys: pytest.CaptureFixture[str]) -> None:
+    hides = {(gid, v.name): v.hidden_information
+             for gid in ("saboteur", "kings", "gophers", "mordred") for v in describe_game(gid).variants}
+    assert hides == {("saboteur", "standard"): True, ("saboteur", "deluxe"): True,
+                     ("kings", "standard"): True, ("kings", "discard"): True,
+                     ("gophers", "standard"): True, ("gophers", "simplified"): True,
+                     ("gophers", "advanced"): True, ("gophers", "beginner"): False,  # an open bank
+                     ("mordred", "standard"): False, ("mordred", "short"): False}
+    assert main(["games", "gophers", "--json"]) == 0
+    variants = {v["name"]: v for v in json.loads(capsys.readouterr().out)["variants"]}
+    assert variants["beginner"]["hidden_information"] is False and variants["standard"]["hidden_information"] is True
+    assert main(["games", "gophers"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "open information" in line]
+    assert len(lines) == 1 and lines[0].split()[0] == "beginner"
+
+
 def test_an_options_field_declares_its_own_help() -> None:
     @attrs.frozen
     class Opts(Options):

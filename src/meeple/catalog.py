@@ -28,7 +28,8 @@ from typing import Any
 import attrs
 
 from .bots import generic_factory, searchable
-from .engine import ConfigError, Game, RandomBot, available, get_game, readable, resolve
+from .engine import ConfigError, Game, RandomBot, available, codec_for, get_game, readable, resolve
+from .engine.codec import options_from_map
 
 #: The metadata key of an options field that holds its help text.
 HELP = "help"
@@ -52,17 +53,18 @@ class OptionInfo:
 
 @attrs.frozen
 class VariantInfo:
-    """A variant: its name, its seat range and the options that select it."""
+    """A variant: its name, its seat range, the options that select it and whether its matches hide anything."""
 
     name: str
     min_seats: int
     max_seats: int
     options: Mapping[str, Any]
+    hidden_information: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The variant as JSON-ready data."""
         return {"name": self.name, "min_seats": self.min_seats, "max_seats": self.max_seats,
-                "options": readable(dict(self.options))}
+                "options": readable(dict(self.options)), "hidden_information": self.hidden_information}
 
 
 @attrs.frozen
@@ -104,13 +106,31 @@ def describe_game(game: str | Game[Any, Any]) -> GameDescription:
     variants = []
     for name in info.variants:
         low, high = info.seat_range(name)
-        variants.append(VariantInfo(name, low, high, dict(g.variant_options(name))))
+        variants.append(VariantInfo(name, low, high, dict(g.variant_options(name)), variant_hides_information(g, name)))
     return GameDescription(
         id=info.id, title=info.title, summary=info.summary, rules_version=info.rules_version,
         min_seats=info.min_seats, max_seats=info.max_seats, has_chance=info.has_chance,
         hidden_information=info.hidden_information, variants=tuple(variants),
         options=describe_options(g), bots=bot_names(g),
     )
+
+
+def variant_hides_information(game: Game[Any, Any], variant: str) -> bool:
+    """Whether matches of ``variant`` hide anything from some seat (:meth:`Game.hides_information` of its options).
+
+    A game's ``hidden_information`` is true when any of its variants hides
+    something; a variant may hide nothing (Gophers' beginner rules play with
+    an open bank).
+
+    >>> variant_hides_information(get_game("gophers"), "beginner"), variant_hides_information(get_game("gophers"), "standard")
+    (False, True)
+    """
+    low, _ = game.info.seat_range(variant)
+    try:
+        options = options_from_map(codec_for(game), game.variant_options(variant), low)
+    except ConfigError:  # options that need more than the fewest seats: the game-wide fact
+        return bool(game.info.hidden_information)
+    return bool(game.hides_information(options))
 
 
 def describe_options(game: Game[Any, Any]) -> tuple[OptionInfo, ...]:

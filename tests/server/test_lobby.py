@@ -40,6 +40,8 @@ def test_games_list_variants_seat_ranges_options_and_bots(server: ThreadServer) 
     commands = {c["properties"]["type"]["const"]: c for c in sab["commands"]}
     assert commands["discard"]["secret"] == ["cards"]
     assert games["liars-dice"]["bots"] == ["random"]
+    assert {v["name"]: v["hidden_information"] for v in games["gophers"]["variants"]} == {
+        "standard": True, "simplified": True, "advanced": True, "beginner": False}  # the beginner bank is open
     one = httpx.get(server.base + "/api/games/kings").json()
     assert one == games["kings"]
     assert _error(httpx.get(server.base + "/api/games/chess")) == (404, "unknown_game")

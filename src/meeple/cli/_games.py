@@ -45,7 +45,8 @@ def _print_game(g: GameDescription) -> None:
     print("variants:")
     for v in g.variants:
         sets = ", ".join(f"{k}={json.dumps(val)}" for k, val in v.options.items()) or "no options"
-        print(f"  {v.name:12} {_seats(v.min_seats, v.max_seats):>5} players   ({sets})")
+        open_play = "; open information" if g.hidden_information and not v.hidden_information else ""
+        print(f"  {v.name:12} {_seats(v.min_seats, v.max_seats):>5} players   ({sets}){open_play}")
     print("options (--option NAME=VALUE):")
     if not g.options:
         print("  none")

@@ -29,6 +29,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from ..catalog import variant_hides_information
 from ..engine.bot import RandomBot
 from ..engine.errors import ConfigError, DecodeError, IllegalCommand, MeepleError, UnknownGame
 from ..engine.game import Game
@@ -77,7 +78,8 @@ def game_info(game: Game[Any, Any]) -> dict[str, Json]:
     variants = []
     for v in info.variants:
         low, high = info.seat_range(v)
-        variants.append({"name": v, "min_seats": low, "max_seats": high, "options": to_wire(game.variant_options(v))})
+        variants.append({"name": v, "min_seats": low, "max_seats": high, "options": to_wire(game.variant_options(v)),
+                         "hidden_information": variant_hides_information(game, v)})
     return {
         "id": info.id,
         "title": info.title,
