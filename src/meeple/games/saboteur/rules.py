@@ -557,7 +557,18 @@ class SaboteurRules(Game[State, SaboteurOptions]):
 
     def _decide_turn(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         front = state.front
-        match command:
+        match command:  # the commonest turn first: a pass
+            case Discard(cards=cards):
+                most = state.options.pass_discards if state.deluxe else 1
+                if not 1 <= len(cards) <= most or (len(cards) > 1 and list(cards) != sorted(cards)):
+                    raise self.illegal(
+                        f"discard {'one card' if most == 1 else f'1 to {most} cards, listed in ascending order'}",
+                        Code.BAD_ARGUMENT, command,
+                    )
+                if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
+                    raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
+                discarded = CardsDiscarded(seat, len(cards), cards)
+                return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 self._card(state, seat, card, command, Category.PATH)
                 if front[seat] & BLOCKING:
@@ -601,17 +612,6 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                                        Code.BAD_ARGUMENT, command)
                 peek = GoalPeeked(seat, card, goal, state.deal.goal_kinds[goal])
                 return self._end_turn(state, seat, (peek,), rng)
-            case Discard(cards=cards):
-                most = state.options.pass_discards if state.deluxe else 1
-                if not 1 <= len(cards) <= most or list(cards) != sorted(cards):
-                    raise self.illegal(
-                        f"discard {'one card' if most == 1 else f'1 to {most} cards, listed in ascending order'}",
-                        Code.BAD_ARGUMENT, command,
-                    )
-                if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
-                    raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
-                discarded = CardsDiscarded(seat, len(cards), cards)
-                return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case ClearFront(cards=cards, removed=removed):
                 if not state.deluxe:
                     raise self.illegal("only the Deluxe edition lets you discard two cards to clear one",
@@ -940,6 +940,7 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
 # The folds below run on every event: the copies they make are looked up once, here.
 _with_play = copier(State, "hands", "deeds", "passes", "known")
 _with_path = copier(State, "hands", "deeds", "passes", "known", "board")
+_with_front = copier(State, "hands", "deeds", "passes", "known", "front")
 _with_discard = copier(State, "deeds", "passes", "hands", "discards", "known")
 _with_draw = copier(State, "pile", "hands")
 _with_turn = copier(State, "turn")
@@ -951,6 +952,8 @@ def _played(s: State, deed: Deed, **changes: Any) -> State:
     known = _known_after_play(s.known, deed.seat, deed.card)
     if not changes:
         return _with_play(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known)
+    if len(changes) == 1 and "front" in changes:  # a card laid in front of a player
+        return _with_front(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, changes["front"])
     return replace(s, hands=_take(s, deed.seat, deed.card), deeds=(*s.deeds, deed), passes=0, known=known, **changes)
 
 
