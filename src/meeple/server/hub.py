@@ -72,7 +72,8 @@ def game_info(game: Game[Any, Any]) -> dict[str, Json]:
     attrs.resolve_types(options_type)
     defaults = options_type()
     options = [
-        {"name": f.name, "schema": describe(f.type), "default": to_wire(getattr(defaults, f.name))}
+        {"name": f.name, "schema": describe(f.type), "default": to_wire(getattr(defaults, f.name)),
+         "help": str(f.metadata.get("help", ""))}
         for f in attrs.fields(options_type)
     ]
     variants = []

@@ -1,4 +1,5 @@
-// The lobby page: create a match of any game (variant, seats, bots in chosen seats), join or watch one.
+// The lobby page: create a match of any game (variant, seats, bots in chosen seats, a turn clock, rule
+// options), join or watch one.
 
 import { ApiError, get, heldSeat, keepSeat, page, post } from "./api.js";
 import { h, mount, toast } from "./dom.js";
@@ -20,6 +21,64 @@ function fillVariants() {
   $("summary").textContent = g.summary || "";
   mount($("variant"), g.variants.map((v) => h("option", { value: v.name }, `${v.name} (${v.min_seats}–${v.max_seats} seats)`)));
   fillSeats();
+  fillOptions();
+}
+
+/** What an option is in the chosen variant: the variant's value where it sets one, else the default. */
+function optionValue(option) {
+  const set = currentVariant().options;
+  return Object.prototype.hasOwnProperty.call(set, option.name) ? set[option.name] : option.default;
+}
+
+/** One field per rule option, from its JSON Schema: a list of its values, a box, a number, or JSON text. */
+function optionField(option) {
+  const value = optionValue(option);
+  const attrs = { "data-option": option.name, title: option.help || "" };
+  const schema = option.schema || {};
+  if (Array.isArray(schema.enum)) {
+    const field = h("select", attrs, schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, String(v))));
+    field.value = JSON.stringify(value);
+    return field;
+  }
+  if (schema.type === "boolean") return h("input", { ...attrs, type: "checkbox", checked: value === true });
+  if (schema.type === "integer" || schema.type === "number") {
+    return h("input", { ...attrs, type: "number", step: schema.type === "integer" ? "1" : "any", value: String(value) });
+  }
+  return h("input", { ...attrs, value: JSON.stringify(value) }); // arrays and the rest: JSON
+}
+
+/** The rule options the form offers: those no variant sets (the variant list chooses those). */
+function freeOptions() {
+  const g = currentGame();
+  const byVariant = new Set(g.variants.flatMap((v) => Object.keys(v.options)));
+  return g.options.filter((o) => !byVariant.has(o.name));
+}
+
+function fillOptions() {
+  const options = freeOptions();
+  mount($("option-list"), options.length ? options.map((o) =>
+    h("label", { class: "option-choice" }, `${o.name} `, optionField(o), o.help ? h("span", { class: "muted" }, ` ${o.help}`) : null))
+    : h("p", { class: "muted" }, "No rule options beyond the variant."));
+}
+
+/** The options whose field differs from what the variant plays with; throws on a field that is not valid JSON. */
+function chosenOptions() {
+  const out = {};
+  for (const o of freeOptions()) {
+    const field = document.querySelector(`#option-list [data-option="${CSS.escape(o.name)}"]`);
+    let value;
+    if (field.type === "checkbox") value = field.checked;
+    else if (field.type === "number") value = field.value === "" ? optionValue(o) : Number(field.value);
+    else {
+      try {
+        value = JSON.parse(field.value);
+      } catch {
+        throw new Error(`${o.name}: not a JSON value (${field.value})`);
+      }
+    }
+    if (JSON.stringify(value) !== JSON.stringify(optionValue(o))) out[o.name] = value;
+  }
+  return out;
 }
 
 function fillSeats() {
@@ -60,6 +119,14 @@ async function create(event) {
   }
   const spec = { game: g.id, variant: $("variant").value, seats: choices.length, bots };
   if ($("name").value.trim()) spec.name = $("name").value.trim();
+  if ($("clock").value !== "") spec.clock = Number($("clock").value);
+  try {
+    const options = chosenOptions();
+    if (Object.keys(options).length) spec.options = options;
+  } catch (e) {
+    toast(e.message, "error");
+    return;
+  }
   $("create-button").disabled = true;
   try {
     const match = await post("api/matches", spec);
@@ -120,7 +187,10 @@ async function main() {
   games = await get("api/games");
   mount($("game"), games.map((g) => h("option", { value: g.id }, g.title)));
   $("game").onchange = fillVariants;
-  $("variant").onchange = fillSeats;
+  $("variant").onchange = () => {
+    fillSeats();
+    fillOptions();
+  };
   $("seats").onchange = fillSeats;
   $("create").onsubmit = create;
   fillVariants();
