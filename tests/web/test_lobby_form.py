@@ -6,17 +6,11 @@ from typing import Any
 
 import httpx
 from serverkit import ThreadServer
+from webkit import fill_lobby
 
 
 def _form(page: Any, base: str, game: str, variant: str, seats: int) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.select_option("#game", game)
-    page.select_option("#variant", variant)
-    page.fill("#seats", str(seats))
-    page.dispatch_event("#seats", "change")
-    for select in page.query_selector_all("#seat-list select")[1:]:
-        select.select_option("bot:random")
+    fill_lobby(page, base, game, variant=variant, seats=seats, bot="random")
     page.click("#options summary")
 
 

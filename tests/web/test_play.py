@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from serverkit import ThreadServer, scan
-from webkit import READY, click_through, create_from_lobby, referee_copy
+from webkit import READY, click_through, create_from_lobby, fill_lobby, referee_copy
 
 #: (game, variant, seats, the board's SVG class or None for the generic page, click at which to take the picture)
 GAMES = [
@@ -190,12 +190,7 @@ def test_two_people_and_a_spectator_meet_through_the_lobby(page: Any, new_page: 
     # one browser creates a short Mordred match with an open seat and a bot, a second joins the open seat from
     # the lobby, a third watches from it; the two people play it out by clicks, each seeing only its seat
     host, guest, watcher = page, new_page(), new_page()
-    host.goto(web_server.base + "/")
-    host.wait_for_selector("body[data-ready=true]")
-    host.select_option("#game", "mordred")
-    host.select_option("#variant", "short")
-    host.fill("#seats", "3")
-    host.dispatch_event("#seats", "change")
+    fill_lobby(host, web_server.base, "mordred", variant="short", seats=3)
     host.select_option("#seat-list select[data-seat='1']", "open")
     host.select_option("#seat-list select[data-seat='2']", "bot:random")
     host.click("#create-button")

@@ -19,12 +19,9 @@ from meeple.engine.log import MAGIC, frame, iter_frames
 READY = "body[data-busy=false][data-acting=true], body[data-over=true]"
 
 
-def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = None, seats: int | None = None,
-                      bot: str | None = None, shot: Path | None = None) -> str:
-    """Create a match on the lobby page (seat 0 for this browser, bots elsewhere); the match id.
-
-    With ``shot``, a screenshot of the lobby is saved there first.
-    """
+def fill_lobby(page: Any, base: str, game: str, *, variant: str | None = None, seats: int | None = None,
+               bot: str | None = None) -> None:
+    """Open the lobby page and fill its form: the game, the variant, the seat count, ``bot`` in every seat but 0."""
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#game", game)
@@ -36,6 +33,15 @@ def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = 
     if bot is not None:
         for select in page.query_selector_all("#seat-list select")[1:]:
             select.select_option(f"bot:{bot}")
+
+
+def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = None, seats: int | None = None,
+                      bot: str | None = None, shot: Path | None = None) -> str:
+    """Create a match on the lobby page (seat 0 for this browser, bots elsewhere); the match id.
+
+    With ``shot``, a screenshot of the lobby is saved there first.
+    """
+    fill_lobby(page, base, game, variant=variant, seats=seats, bot=bot)
     if shot is not None:
         page.screenshot(path=str(shot))
     page.click("#create-button")
