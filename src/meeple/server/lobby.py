@@ -213,7 +213,110 @@ def _seat(row: Sequence[Any]) -> SeatRow:
     return SeatRow(seat, kind, bot, bot_seed, name, bool(has_token) or kind == "bot")
 
 
-class SqliteLobby:
+class SqlLobby:
+    """What the SQL lobbies share: the reads and the updates, written once with ``?`` placeholders.
+
+    A subclass gives its connection's ``_read`` (rows of one query), ``_write``
+    (a cursor inside one transaction), ``_execute`` (one statement on that
+    cursor, placeholders as its driver wants them), ``_announce`` and ``create``.
+    """
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def _write(self) -> contextlib.AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _execute(self, cur: Any, sql: str, args: Sequence[Any]) -> None:
+        cur.execute(sql, args)
+
+    def _announce(self, cur: Any, match_id: str, kind: str) -> None:
+        raise NotImplementedError
+
+    def _seats(self, match_id: str) -> list[SeatRow]:
+        rows = self._read(f"SELECT {_SEAT_COLUMNS} FROM server_seats WHERE match = ? ORDER BY seat", [match_id])
+        return [_seat(r) for r in rows]
+
+    def get(self, match_id: str) -> tuple[MatchRow, list[SeatRow]] | None:
+        """The match and its seats, or None."""
+        rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM server_matches WHERE id = ?", [match_id])
+        if not rows:
+            return None
+        return _match(rows[0]), self._seats(match_id)
+
+    def find(self, *, game: str | None = None, status: str | None = None, open_only: bool = False,
+             limit: int = 100, offset: int = 0) -> list[tuple[MatchRow, list[SeatRow]]]:
+        """Matches by game and status (``open_only``: with a free human seat), newest first."""
+        where, args = [], []
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        if status is not None:
+            where.append("status = ?")
+            args.append(status)
+        if open_only:
+            where.append("EXISTS (SELECT 1 FROM server_seats s WHERE s.match = server_matches.id"
+                         " AND s.kind = 'human' AND s.token IS NULL)")
+        sql = f"SELECT {_MATCH_COLUMNS} FROM server_matches"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created DESC, id LIMIT ? OFFSET ?"
+        rows = self._read(sql, [*args, int(limit), int(offset)])
+        return [(m, self._seats(m.id)) for m in map(_match, rows)]
+
+    def in_progress(self) -> list[str]:
+        """Ids of every match not yet over, oldest first."""
+        return [r[0] for r in self._read("SELECT id FROM server_matches WHERE status = 'in_progress' ORDER BY created")]
+
+    def take_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """Give a free human seat to a person; False if it is a bot's or taken (one transaction)."""
+        with self._write() as cur:
+            self._execute(
+                cur,
+                "UPDATE server_seats SET token = ?, name = ?, joined = ?"
+                " WHERE match = ? AND seat = ? AND kind = 'human' AND token IS NULL",
+                (token_hash, name, now(), match_id, seat),
+            )
+            if cur.rowcount != 1:
+                return False
+            self._announce(cur, match_id, "seats")
+            return True
+
+    def seat_of(self, match_id: str, token_hash: str) -> int | None:
+        """The seat whose token has this hash, or None."""
+        rows = self._read("SELECT seat FROM server_seats WHERE match = ? AND token = ?", [match_id, token_hash])
+        return rows[0][0] if rows else None
+
+    def set_status(self, match_id: str, status: str) -> None:
+        """Record where a match stands (``in_progress`` or ``over``)."""
+        with self._write() as cur:
+            self._execute(cur, "UPDATE server_matches SET status = ? WHERE id = ?", (status, match_id))
+
+    def marker(self, match_id: str) -> Marker | None:
+        """The undo position of a match, if any."""
+        rows = self._read("SELECT cursor, records, head FROM server_cursors WHERE match = ?", [match_id])
+        if not rows:
+            return None
+        cursor, records, head = rows[0]
+        return Marker(cursor, records, bytes(head))
+
+    def set_marker(self, match_id: str, marker: Marker | None) -> None:
+        """Record (or with None, clear) the undo position of a match."""
+        with self._write() as cur:
+            if marker is None:
+                self._execute(cur, "DELETE FROM server_cursors WHERE match = ?", (match_id,))
+            else:
+                self._execute(
+                    cur,
+                    "INSERT INTO server_cursors (match, cursor, records, head) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (match) DO UPDATE SET cursor = excluded.cursor, records = excluded.records,"
+                    " head = excluded.head",
+                    (match_id, marker.cursor, marker.records, marker.head),
+                )
+            self._announce(cur, match_id, "cursor")
+
+
+class SqliteLobby(SqlLobby):
     """The lobby's tables in a SQLite database (the store's own file, through a second connection).
 
     One object holds one connection: use it from one thread.
@@ -274,86 +377,6 @@ class SqliteLobby:
                 "INSERT INTO server_seats (match, seat, kind, bot, bot_seed, name) VALUES (?, ?, ?, ?, ?, ?)",
                 [(row.id, s.seat, s.kind, s.bot, s.bot_seed, s.name) for s in seats],
             )
-
-    def _seats(self, match_id: str) -> list[SeatRow]:
-        rows = self._read(f"SELECT {_SEAT_COLUMNS} FROM server_seats WHERE match = ? ORDER BY seat", [match_id])
-        return [_seat(r) for r in rows]
-
-    def get(self, match_id: str) -> tuple[MatchRow, list[SeatRow]] | None:
-        """The match and its seats, or None."""
-        rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM server_matches WHERE id = ?", [match_id])
-        if not rows:
-            return None
-        return _match(rows[0]), self._seats(match_id)
-
-    def find(self, *, game: str | None = None, status: str | None = None, open_only: bool = False,
-             limit: int = 100, offset: int = 0) -> list[tuple[MatchRow, list[SeatRow]]]:
-        """Matches by game and status (``open_only``: with a free human seat), newest first."""
-        where, args = [], []
-        if game is not None:
-            where.append("game = ?")
-            args.append(game)
-        if status is not None:
-            where.append("status = ?")
-            args.append(status)
-        if open_only:
-            where.append("EXISTS (SELECT 1 FROM server_seats s WHERE s.match = server_matches.id"
-                         " AND s.kind = 'human' AND s.token IS NULL)")
-        sql = f"SELECT {_MATCH_COLUMNS} FROM server_matches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created DESC, id LIMIT ? OFFSET ?"
-        rows = self._read(sql, [*args, int(limit), int(offset)])
-        return [(m, self._seats(m.id)) for m in map(_match, rows)]
-
-    def in_progress(self) -> list[str]:
-        """Ids of every match not yet over, oldest first."""
-        return [r[0] for r in self._read("SELECT id FROM server_matches WHERE status = 'in_progress' ORDER BY created")]
-
-    def take_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Give a free human seat to a person; False if it is a bot's or taken (one transaction)."""
-        with self._write() as cur:
-            cur.execute(
-                "UPDATE server_seats SET token = ?, name = ?, joined = ?"
-                " WHERE match = ? AND seat = ? AND kind = 'human' AND token IS NULL",
-                (token_hash, name, now(), match_id, seat),
-            )
-            if cur.rowcount != 1:
-                return False
-            self._announce(cur, match_id, "seats")
-            return True
-
-    def seat_of(self, match_id: str, token_hash: str) -> int | None:
-        """The seat whose token has this hash, or None."""
-        rows = self._read("SELECT seat FROM server_seats WHERE match = ? AND token = ?", [match_id, token_hash])
-        return rows[0][0] if rows else None
-
-    def set_status(self, match_id: str, status: str) -> None:
-        """Record where a match stands (``in_progress`` or ``over``)."""
-        with self._write() as cur:
-            cur.execute("UPDATE server_matches SET status = ? WHERE id = ?", (status, match_id))
-
-    def marker(self, match_id: str) -> Marker | None:
-        """The undo position of a match, if any."""
-        rows = self._read("SELECT cursor, records, head FROM server_cursors WHERE match = ?", [match_id])
-        if not rows:
-            return None
-        cursor, records, head = rows[0]
-        return Marker(cursor, records, bytes(head))
-
-    def set_marker(self, match_id: str, marker: Marker | None) -> None:
-        """Record (or with None, clear) the undo position of a match."""
-        with self._write() as cur:
-            if marker is None:
-                cur.execute("DELETE FROM server_cursors WHERE match = ?", (match_id,))
-            else:
-                cur.execute(
-                    "INSERT INTO server_cursors (match, cursor, records, head) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (match) DO UPDATE SET cursor = excluded.cursor, records = excluded.records,"
-                    " head = excluded.head",
-                    (match_id, marker.cursor, marker.records, marker.head),
-                )
-            self._announce(cur, match_id, "cursor")
 
     def _announce(self, cur: sqlite3.Cursor, match_id: str, kind: str) -> None:
         cur.execute("INSERT INTO server_changes (match, kind, origin) VALUES (?, ?, ?)", (match_id, kind, self.origin))

@@ -12,7 +12,7 @@ import psycopg
 from psycopg import sql
 
 from ..store.errors import StoreConflict, StoreError
-from .lobby import _MATCH_COLUMNS, _SEAT_COLUMNS, CHANGES_KEPT, Marker, MatchRow, SeatRow, _match, _seat, now
+from .lobby import _MATCH_COLUMNS, CHANGES_KEPT, MatchRow, SeatRow, SqlLobby
 
 #: How many sequence numbers below the last one read are read again (see PostgresLobby.changes).
 REREAD = 256
@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS server_changes (
 """
 
 
-class PostgresLobby:
+class PostgresLobby(SqlLobby):
     """The lobby's tables in a PostgreSQL database, in the store's schema.
 
     One object holds one connection: use it from one thread.
@@ -115,85 +115,8 @@ class PostgresLobby:
         except psycopg.errors.UniqueViolation:
             raise StoreConflict(f"the server already hosts a match {row.id!r}") from None
 
-    def _seats(self, match_id: str) -> list[SeatRow]:
-        return [_seat(r) for r in self._read(f"SELECT {_SEAT_COLUMNS} FROM server_seats WHERE match = ? ORDER BY seat",
-                                             [match_id])]
-
-    def get(self, match_id: str) -> tuple[MatchRow, list[SeatRow]] | None:
-        """The match and its seats, or None."""
-        rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM server_matches WHERE id = ?", [match_id])
-        if not rows:
-            return None
-        return _match(rows[0]), self._seats(match_id)
-
-    def find(self, *, game: str | None = None, status: str | None = None, open_only: bool = False,
-             limit: int = 100, offset: int = 0) -> list[tuple[MatchRow, list[SeatRow]]]:
-        """Matches by game and status (``open_only``: with a free human seat), newest first."""
-        where, args = [], []
-        if game is not None:
-            where.append("game = ?")
-            args.append(game)
-        if status is not None:
-            where.append("status = ?")
-            args.append(status)
-        if open_only:
-            where.append("EXISTS (SELECT 1 FROM server_seats s WHERE s.match = server_matches.id"
-                         " AND s.kind = 'human' AND s.token IS NULL)")
-        sql = f"SELECT {_MATCH_COLUMNS} FROM server_matches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created DESC, id LIMIT ? OFFSET ?"
-        rows = self._read(sql, [*args, int(limit), int(offset)])
-        return [(m, self._seats(m.id)) for m in map(_match, rows)]
-
-    def in_progress(self) -> list[str]:
-        """Ids of every match not yet over, oldest first."""
-        return [r[0] for r in self._read("SELECT id FROM server_matches WHERE status = 'in_progress' ORDER BY created")]
-
-    def take_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Give a free human seat to a person; False if it is a bot's or taken (one statement)."""
-        with self._write() as cur:
-            cur.execute(
-                "UPDATE server_seats SET token = %s, name = %s, joined = %s"
-                " WHERE match = %s AND seat = %s AND kind = 'human' AND token IS NULL",
-                (token_hash, name, now(), match_id, seat),
-            )
-            if cur.rowcount != 1:
-                return False
-            self._announce(cur, match_id, "seats")
-            return True
-
-    def seat_of(self, match_id: str, token_hash: str) -> int | None:
-        """The seat whose token has this hash, or None."""
-        rows = self._read("SELECT seat FROM server_seats WHERE match = ? AND token = ?", [match_id, token_hash])
-        return rows[0][0] if rows else None
-
-    def set_status(self, match_id: str, status: str) -> None:
-        """Record where a match stands (``in_progress`` or ``over``)."""
-        with self._write() as cur:
-            cur.execute("UPDATE server_matches SET status = %s WHERE id = %s", (status, match_id))
-
-    def marker(self, match_id: str) -> Marker | None:
-        """The undo position of a match, if any."""
-        rows = self._read("SELECT cursor, records, head FROM server_cursors WHERE match = ?", [match_id])
-        if not rows:
-            return None
-        cursor, records, head = rows[0]
-        return Marker(cursor, records, bytes(head))
-
-    def set_marker(self, match_id: str, marker: Marker | None) -> None:
-        """Record (or with None, clear) the undo position of a match."""
-        with self._write() as cur:
-            if marker is None:
-                cur.execute("DELETE FROM server_cursors WHERE match = %s", (match_id,))
-            else:
-                cur.execute(
-                    "INSERT INTO server_cursors (match, cursor, records, head) VALUES (%s, %s, %s, %s)"
-                    " ON CONFLICT (match) DO UPDATE SET cursor = excluded.cursor, records = excluded.records,"
-                    " head = excluded.head",
-                    (match_id, marker.cursor, marker.records, marker.head),
-                )
-            self._announce(cur, match_id, "cursor")
+    def _execute(self, cur: Any, sql: str, args: Sequence[Any]) -> None:
+        cur.execute(sql.replace("?", "%s"), args)
 
     def _announce(self, cur: psycopg.Cursor[Any], match_id: str, kind: str) -> None:
         cur.execute("INSERT INTO server_changes (match, kind, origin) VALUES (%s, %s, %s) RETURNING seq",
