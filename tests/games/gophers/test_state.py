@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from meeple.engine import ENGINE, Match, RandomBot, Rng
 from meeple.engine.codec import unstructure
+from meeple.engine.copies import replacer
 from meeple.engine.match import codec_for
 from meeple.games.gophers import GAME, Kind, State
 from meeple.games.gophers.data import DIG, FACES, Card, card
@@ -25,7 +26,6 @@ from meeple.games.gophers.state import (
     replace_state,
     replace_table,
     replace_turn,
-    replacer,
 )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.engine import Event
+from meeple.engine.copies import builder, replacer
 
 from .data import DIG, RANK, Card, sort_cards
 from .events import (
@@ -43,12 +44,10 @@ from .state import (
     State,
     Table,
     Turn,
-    builder,
     replace_cards,
     replace_state,
     replace_table,
     replace_turn,
-    replacer,
 )
 
 # -- cards and who knows them ------------------------------------------------------

@@ -13,10 +13,10 @@ another gift offer. Views show each seat what it knows and
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import attrs
+
+from meeple.engine.copies import replacer
 
 from .data import Card
 from .options import GophersOptions
@@ -181,75 +181,6 @@ class State:
     def baskets(self) -> tuple[int, ...]:
         """Who holds each owner's basket."""
         return self.table.baskets
-
-
-T = TypeVar("T")
-
-
-def replacer(cls: type[T], *only: str) -> Callable[..., T]:
-    """A quick ``attrs.evolve`` for the frozen class ``cls``: ``replace(obj, field=value, ...)``.
-
-    The fold makes a new state for every event, so this is the game's
-    hottest code. The copy is made as the engine's codec builds decoded
-    records: a new object whose slots are set one by one, each from ``obj``
-    unless given, which is all the class's ``__init__`` would do (it has no
-    validators, converters or hooks; a test checks that the copies equal
-    ``attrs.evolve``'s). The function is written out once per class.
-
-    With field names ``only``, the copy changes exactly those fields, their
-    new values given in that order: ``replace(obj, v1, v2)`` (quicker again,
-    for the fold's commonest changes: no keywords to match).
-
-    >>> replace_turn(Turn(), book_rolls=2).book_rolls
-    2
-    >>> replacer(Turn, "turned", "book_rolls")(Turn(), True, 3) == Turn(turned=True, book_rolls=3)
-    True
-    """
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
-    if any(f.validator or f.converter or not f.init for f in fields) or hasattr(cls, "__attrs_post_init__"):
-        raise TypeError(f"{cls.__name__} does more than set its fields when built")
-    names = [f.name for f in fields]
-    unknown = set(only) - set(names)
-    if unknown or len(set(only)) != len(only):
-        raise TypeError(f"{cls.__name__} fields to change must be distinct fields, not {only}")
-    namespace: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_cls": cls}
-    body = ["    o = _new(_cls)"]
-    for i, name in enumerate(names):
-        namespace[f"_set{i}"] = getattr(cls, name).__set__
-        if not only:
-            body.append(f"    _set{i}(o, obj.{name} if {name} is _KEEP else {name})")
-        else:
-            body.append(f"    _set{i}(o, {name if name in only else 'obj.' + name})")
-    params = ", ".join(only) if only else "*, " + ", ".join(f"{n}=_KEEP" for n in names)
-    exec(f"def replace(obj, {params}):\n" + "\n".join(body) + "\n    return o\n", namespace)
-    replace: Callable[..., T] = namespace["replace"]
-    changed = f" with {', '.join(only)} changed" if only else " with the given fields changed"
-    replace.__doc__ = f"A copy of a {cls.__name__}{changed}."
-    return replace
-
-
-def builder(cls: type[T]) -> Callable[..., T]:
-    """A quick constructor of the frozen class ``cls`` from all its fields, in order.
-
-    The same object as ``cls(*values)``, built as :func:`replacer` builds
-    copies (the class may only set its fields when built).
-
-    >>> builder(Turn)(True, 1, 0, False, (), (), (), (), (), False, ((), ())) == Turn(turned=True, book_rolls=1)
-    True
-    """
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
-    if any(f.validator or f.converter or not f.init for f in fields) or hasattr(cls, "__attrs_post_init__"):
-        raise TypeError(f"{cls.__name__} does more than set its fields when built")
-    names = [f.name for f in fields]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    body = ["    o = _new(_cls)"]
-    for i, name in enumerate(names):
-        namespace[f"_set{i}"] = getattr(cls, name).__set__
-        body.append(f"    _set{i}(o, {name})")
-    exec(f"def build({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n", namespace)
-    build: Callable[..., T] = namespace["build"]
-    build.__doc__ = f"A new {cls.__name__} from all its fields, in order."
-    return build
 
 
 #: ``attrs.evolve`` for the state and its records, quicker (see :func:`replacer`).

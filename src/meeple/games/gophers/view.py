@@ -19,11 +19,12 @@ from itertools import compress
 import attrs
 
 from meeple.engine import Event, Rng
+from meeple.engine.copies import builder
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import GophersOptions, Variant
-from .state import Cards, Phase, State, Turn, builder, replace_turn
+from .state import Cards, Phase, State, Turn, replace_turn
 
 
 @attrs.frozen

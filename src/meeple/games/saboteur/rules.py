@@ -85,8 +85,8 @@ from .state import (
     SaboteurOptions,
     SpentRole,
     State,
-    copier,
     replace,
+    replacer,
 )
 
 INFO = GameInfo(
@@ -938,12 +938,12 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
 
 
 # The folds below run on every event: the copies they make are looked up once, here.
-_with_play = copier(State, "hands", "deeds", "passes", "known")
-_with_path = copier(State, "hands", "deeds", "passes", "known", "board")
-_with_front = copier(State, "hands", "deeds", "passes", "known", "front")
-_with_discard = copier(State, "deeds", "passes", "hands", "discards", "known")
-_with_draw = copier(State, "pile", "hands")
-_with_turn = copier(State, "turn")
+_with_play = replacer(State, "hands", "deeds", "passes", "known")
+_with_path = replacer(State, "hands", "deeds", "passes", "known", "board")
+_with_front = replacer(State, "hands", "deeds", "passes", "known", "front")
+_with_discard = replacer(State, "deeds", "passes", "hands", "discards", "known")
+_with_draw = replacer(State, "pile", "hands")
+_with_turn = replacer(State, "turn")
 
 
 def _played(s: State, deed: Deed, **changes: Any) -> State:

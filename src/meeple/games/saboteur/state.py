@@ -10,20 +10,19 @@ learned in secret (:class:`Knowledge`) and the gold (:class:`Purse`).
 from __future__ import annotations
 
 import enum
-import functools
-from collections.abc import Callable
-from typing import Any, Literal, TypeVar, cast
+from typing import Literal
 
 import attrs
 
 from meeple.engine import ConfigError, Options
+from meeple.engine.copies import replace, replacer
 
 from .board import Board, Cell, GoalCard
 from .data import GoalKind, Role
 
 __all__ = [
     "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "GoldMove", "Inspection", "Knowledge", "KnownHand",
-    "Phase", "Purse", "RoundResult", "SaboteurOptions", "SpentRole", "State", "copier", "replace",
+    "Phase", "Purse", "RoundResult", "SaboteurOptions", "SpentRole", "State", "replace", "replacer",
 ]
 
 
@@ -311,62 +310,3 @@ class State:
     def cells(self) -> tuple[Cell, ...]:
         """The path cards on the board."""
         return self.board.cells
-
-
-T = TypeVar("T")
-_COPIERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
-
-
-def _copier(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
-    """Write (once per class and set of changed fields) a function that copies an instance with those fields new.
-
-    A class whose instances keep their fields in ``__dict__`` (``State``, the
-    one copied on every event) and cache nothing there is copied dict to
-    dict, without ``__init__`` (its fields were set by ``__init__`` once and
-    attrs classes here have no validators); others go through ``__init__``,
-    the way attrs writes it.
-    """
-    names = [a.name for a in attrs.fields(cast(Any, cls))]
-    unknown = sorted(set(changed) - set(names))
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(map(repr, unknown))}")
-    namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
-    cached = any(isinstance(v, functools.cached_property) for k in cls.__mro__ for v in vars(k).values())
-    if not hasattr(cls, "__slots__") and not cached:  # a cached value would be copied stale
-        sets = "".join(f"    d[{n!r}] = {n}\n" for n in changed)
-        body = f"    c = new(cls)\n    d = c.__dict__\n    d.update(o.__dict__)\n{sets}    return c\n"
-    else:
-        args = ", ".join(n if n in changed else f"o.{n}" for n in names)
-        body = f"    return cls({args})\n"
-    exec(f"def copy_{cls.__name__}(o, {', '.join(changed)}):\n{body}", namespace)
-    fn: Callable[..., Any] = namespace[f"copy_{cls.__name__}"]
-    _COPIERS[(cls, changed)] = fn
-    return fn
-
-
-def copier(cls: type[T], *fields: str) -> Callable[..., T]:
-    """The function ``copy(value, *new)`` that copies a ``cls`` value with ``fields`` set to ``new``.
-
-    What :func:`replace` calls, for the folds run on every event: looked up
-    once, where the module is loaded.
-
-    >>> copier(Purse, "chooser")(Purse(gold=(1, 2)), 1).chooser
-    1
-    """
-    fn = _COPIERS.get((cls, fields)) or _copier(cls, fields)
-    return cast(Callable[..., T], fn)
-
-
-def replace(value: T, **changes: Any) -> T:
-    """A copy of the attrs value ``value`` with ``changes`` (``attrs.evolve`` for the hot paths).
-
-    The copying function for each class and set of changed fields is written
-    once, the way attrs writes ``__init__``; an unknown field raises ``TypeError``.
-
-    >>> replace(Purse(gold=(1, 2)), chooser=1).chooser
-    1
-    """
-    key = (type(value), tuple(changes))
-    fn = _COPIERS.get(key) or _copier(*key)
-    out: T = fn(value, *changes.values())
-    return out

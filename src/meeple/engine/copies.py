@@ -1,0 +1,123 @@
+"""Quick copies of frozen attrs values, for the folds that make a new state for every event.
+
+``attrs.evolve`` matches keywords, calls ``__init__`` and sets each field
+through the frozen class's guard; a game's fold does that several times per
+command. :func:`replacer` writes, once per class and set of changed fields,
+a function that makes the same object more directly:
+
+* a slotted class whose ``__init__`` only sets its fields (no validators,
+  converters or hooks) gets its slots set one by one, as the codec builds
+  decoded messages;
+* a class that keeps its fields in ``__dict__`` and caches nothing there is
+  copied dict to dict;
+* any other class goes through ``__init__``.
+
+>>> @attrs.frozen
+... class Point:
+...     x: int = 0
+...     y: int = 0
+>>> replacer(Point, "y")(Point(1, 2), 5)
+Point(x=1, y=5)
+>>> replace(Point(1, 2), x=3)
+Point(x=3, y=2)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import attrs
+
+from .codec import _slot_setters
+
+__all__ = ["builder", "replace", "replacer"]
+
+T = TypeVar("T")
+_REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
+
+
+def _dict_backed(cls: type) -> bool:
+    """True for a class whose instances keep their fields in ``__dict__`` and cache no derived value there."""
+    if hasattr(cls, "__slots__") or hasattr(cls, "__attrs_post_init__"):
+        return False
+    return not any(isinstance(v, functools.cached_property) for k in cls.__mro__ for v in vars(k).values())
+
+
+def replacer(cls: type[T], *only: str) -> Callable[..., T]:
+    """A quick ``attrs.evolve`` for the frozen attrs class ``cls``, written once per class and fields.
+
+    Without field names: ``replace(obj, field=value, ...)``. With field names
+    ``only``, the copy changes exactly those fields, their new values given
+    in that order: ``replace(obj, v1, v2)`` (no keywords to match). Unknown or
+    repeated names raise :class:`TypeError`.
+    """
+    key = (cls, only)
+    found = _REPLACERS.get(key)
+    if found is not None:
+        return cast(Callable[..., T], found)
+    names = [f.name for f in attrs.fields(cast(Any, cls))]
+    unknown = set(only) - set(names)
+    if unknown or len(set(only)) != len(only):
+        raise TypeError(f"{cls.__name__} fields to change must be distinct fields, not {only}")
+    changed = list(only) if only else names
+    namespace: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_cls": cls}
+
+    def new_value(name: str) -> str:
+        if not only:
+            return f"obj.{name} if {name} is _KEEP else {name}"
+        return name if name in only else f"obj.{name}"
+
+    setters = _slot_setters(cls)
+    if setters is not None:  # what __init__ would do, without its call and per-field setattr
+        body = ["    o = _new(_cls)"]
+        for i, (name, setter) in enumerate(zip(names, setters, strict=True)):
+            namespace[f"_set{i}"] = setter
+            body.append(f"    _set{i}(o, {new_value(name)})")
+        body.append("    return o")
+    elif _dict_backed(cls):  # the fields were checked when obj was built: copy them, then the new ones
+        body = ["    o = _new(_cls)", "    d = o.__dict__", "    d.update(obj.__dict__)"]
+        for name in changed:
+            body.append(f"    d[{name!r}] = {new_value(name)}")
+        body.append("    return o")
+    else:
+        body = [f"    return _cls({', '.join(new_value(name) for name in names)})"]
+    params = ", ".join(only) if only else "*, " + ", ".join(f"{n}=_KEEP" for n in names)
+    exec(f"def replace(obj, {params}):\n" + "\n".join(body) + "\n", namespace)
+    fn: Callable[..., T] = namespace["replace"]
+    fn.__doc__ = f"A copy of a {cls.__name__} with {', '.join(only) if only else 'the given fields'} changed."
+    _REPLACERS[key] = fn
+    return fn
+
+
+def replace(value: T, **changes: Any) -> T:
+    """A copy of the frozen attrs value ``value`` with ``changes``: ``attrs.evolve``, quicker (see :func:`replacer`).
+
+    An unknown field raises :class:`TypeError`.
+    """
+    fn = _REPLACERS.get((type(value), tuple(changes))) or replacer(type(value), *changes)
+    out: T = fn(value, *changes.values())
+    return out
+
+
+def builder(cls: type[T]) -> Callable[..., T]:
+    """A quick constructor of the slotted frozen class ``cls`` from all its fields, in order.
+
+    The same object as ``cls(*values)``, built as :func:`replacer` builds
+    copies; :class:`TypeError` for a class whose ``__init__`` does more than
+    set its slots.
+    """
+    setters = _slot_setters(cls)
+    if setters is None:
+        raise TypeError(f"{cls.__name__} does more than set its fields when built")
+    names = [f.name for f in attrs.fields(cast(Any, cls))]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    body = ["    o = _new(_cls)"]
+    for i, (name, setter) in enumerate(zip(names, setters, strict=True)):
+        namespace[f"_set{i}"] = setter
+        body.append(f"    _set{i}(o, {name})")
+    exec(f"def build({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n", namespace)
+    build: Callable[..., T] = namespace["build"]
+    build.__doc__ = f"A new {cls.__name__} from all its fields, in order."
+    return build
