@@ -349,6 +349,17 @@ def test_create_removes_the_temporary_files_of_a_crashed_create(tmp_path: Path) 
     assert FileStore(tmp_path).ids() == ["m"]
 
 
+def test_a_create_refused_for_a_taken_id_still_clears_what_a_killed_creator_left(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    store.create("liars-dice", 2, seed=1, match_id="m")
+    store.close()
+    stale = tmp_path / ".m.meeple.0123456789ab.tmp"
+    os.link(tmp_path / "m.meeple", stale)  # a creator killed after linking its file in place, before unlinking
+    with pytest.raises(MatchExists):
+        FileStore(tmp_path).create("liars-dice", 2, seed=2, match_id="m")
+    assert not stale.exists() and meeple.verify(tmp_path / "m.meeple").ok
+
+
 def test_files_that_are_not_named_by_an_id_are_not_matches_of_the_store(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     store.add(Match.start("liars-dice", 2, seed=1), "m")

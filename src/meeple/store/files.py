@@ -307,9 +307,9 @@ def _install(path: Path, data: bytes, *, overwrite: bool, write: Callable[[int, 
     ``overwrite`` an existing file is :class:`MatchExists`. Returns the new
     file's descriptor, exclusively locked; the directory entry is not synced.
     """
+    _remove_stale_temps(path)  # first: a writer killed after linking its file in place left its temporary too
     if not overwrite and os.path.lexists(path):
         raise MatchExists(f"{path} already exists; choose another match id")
-    _remove_stale_temps(path)
     fd, tmp = _new_temp(path)
     old = -1
     try:
