@@ -50,18 +50,23 @@ def play_match(game: Game[Any, Any], seats: int, options: Mapping[str, Any], see
 
 def match_rate(report: Report, game: Game[Any, Any], seats: int, options: Mapping[str, Any], bot: str,
                factory: BotFactory, budget: Budget, label: str = "") -> None:
-    """Full matches per second with ``bot`` in every seat (and commands per second within them)."""
-    seed = [0]
-    records = [0]
+    """Full matches per second with ``bot`` in every seat (and commands per second within them).
+
+    Every batch plays the same ``budget.bot_matches`` seeds, so two libraries
+    compared side by side time the same matches, not however many seeds each
+    got through (matches of one game differ in length severalfold).
+    """
+    seeds = range(budget.bot_matches)
+    played = [0, 0]  # matches, records
 
     def work() -> int:
-        m = play_match(game, seats, options, seed[0], factory)
-        seed[0] += 1
-        records[0] += len(m)
-        return 1
+        for seed in seeds:
+            played[1] += len(play_match(game, seats, options, seed, factory))
+        played[0] += len(seeds)
+        return len(seeds)
 
     r = rate(work, budget)
-    per_match = records[0] / max(seed[0], 1)
+    per_match = played[1] / max(played[0], 1)
     report.add(Figure(f"matches/s, {bot} bots{label}", game.info.id, r, "matches/s", seats,
                       extra={"records_per_match": round(per_match, 1), "commands_per_s": round(r * per_match)}))
 

@@ -28,10 +28,11 @@ class Budget:
     min_time: float
     matches: int  # matches in a corpus (replay, verify, play)
     long_records: int  # records of the long match (undo, redo, seek)
+    bot_matches: int = 4  # matches per batch of a bot's matches/s: the same seeds on every call
 
 
-QUICK = Budget(repeats=3, min_time=0.05, matches=12, long_records=10_000)
-FULL = Budget(repeats=5, min_time=0.25, matches=40, long_records=10_000)
+QUICK = Budget(repeats=3, min_time=0.05, matches=12, long_records=10_000, bot_matches=4)
+FULL = Budget(repeats=5, min_time=0.25, matches=40, long_records=10_000, bot_matches=8)
 
 
 def rate(work: Callable[[], int], budget: Budget) -> float:

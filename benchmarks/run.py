@@ -189,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--min-time", type=float, help="seconds per repeat")
     ap.add_argument("--matches", type=int, help="matches per corpus")
     ap.add_argument("--long-records", type=int, help="records of the long match (default 10,000)")
+    ap.add_argument("--bot-matches", type=int, help="matches (seeds) per batch of a bot's matches/s")
     ap.add_argument("--src", help="the src directory of the meeple to measure (default: this checkout's)")
     args = ap.parse_args(argv)
     if args.src is not None and Path(args.src).resolve() != Path(meeple.__file__).resolve().parents[1]:
@@ -199,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         min_time=args.min_time if args.min_time is not None else budget.min_time,
         matches=args.matches or budget.matches,
         long_records=args.long_records or budget.long_records,
+        bot_matches=args.bot_matches or budget.bot_matches,
     )
     started = time.perf_counter()
     report = Report()

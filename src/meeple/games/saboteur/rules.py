@@ -417,6 +417,8 @@ _BREAKS: dict[int, Front] = {i: BROKEN[_TOOLS[i][0]] for i, k in enumerate(KINDS
 # Enum members read on every turn, looked up once (reading one from its class is slow on CPython 3.11).
 _THEFT, _TRAPPED = Front.THEFT, Front.TRAPPED
 _PLAY, _OVER = Phase.PLAY, Phase.OVER
+#: The commands of a player's turn (the others deal, pay out or steal).
+_TURN_KINDS = frozenset(COMMANDS) - {DealRound, SettleRound, TakeGold, Steal}
 
 
 # -- the game --------------------------------------------------------------------------
@@ -503,6 +505,8 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     # -- decide ------------------------------------------------------------------------
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
         """Check ``command`` against the rules and return its events (see the rules page)."""
+        if command.__class__ in _TURN_KINDS and state.phase is _PLAY and seat == state.turn:
+            return self._decide_turn(state, seat, command, rng)  # nearly every command: a turn, in turn
         match command:
             case DealRound():
                 if state.phase is not Phase.DEAL or seat != ENGINE:

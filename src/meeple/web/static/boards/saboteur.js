@@ -22,6 +22,8 @@ const ACTION_COLOUR = {
   hands_off: "#8e44ad", swap_hand: "#8e44ad", inspection: "#8e44ad", swap_hats: "#8e44ad", trapped: "#8e44ad",
   free: "#8e44ad",
 };
+const SHORTER = { horizontal: "horiz.", vertical: "vert." }; // words of card names, as a card shows them
+const LABEL_CHARS = 11; // characters of a 9-unit label line that fit a hand card
 const ROLE_LABEL = {
   miner: "miner", saboteur: "saboteur", "green-miner": "green miner", "blue-miner": "blue miner", boss: "boss",
   profiteer: "profiteer", geologist: "geologist",
@@ -76,26 +78,49 @@ function tunnels(ctx, kind, rotated, x, y, size) {
   return parts;
 }
 
-/** A card picture: a path card's tunnels, or an action card's name. */
+/**
+ * A card's name as the lines of its label: words joined while a line stays within `chars` characters,
+ * at most `most` lines (the last one takes what is left), long words shortened.
+ */
+export function nameLines(name, chars = LABEL_CHARS, most = 3) {
+  const lines = [];
+  for (const word of name.split("-").map((w) => SHORTER[w] || w)) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last].length + 1 + word.length <= chars || lines.length === most)) lines[last] += " " + word;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** The label lines of a card, centred at `cx` from `y` down, each squeezed to `width` if it is longer. */
+function labelLines(svg, name, cx, y, width, attrs = {}) {
+  return nameLines(name).map((line, i) => svg("text", {
+    x: cx, y: y + i * 10, "text-anchor": "middle", class: "small", ...attrs,
+    ...(line.length > LABEL_CHARS ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {}),
+  }, line));
+}
+
+/** A card picture: a path card's tunnels, or an action card's name; its full name shows on hover. */
 function cardPicture(ctx, kindId, x, y, w, h, rotated = false) {
   const { svg } = ctx;
   const kind = ctx.catalog.kinds[kindId];
   const g = svg("g", { class: "card", dataset: { kind: kind.name } });
   g.append(svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: kind.category === "path" ? "#a47148" : "#f7f2ea", stroke: "#8b7355", "stroke-width": 1 }));
   if (kind.category === "path") {
-    const side = Math.min(w, h - 14);
-    g.append(...tunnels(ctx, kind, rotated, x + (w - side) / 2, y + 2, side));
-    g.append(svg("text", { x: x + w / 2, y: y + h - 4, "text-anchor": "middle", class: "small", fill: "#fff" }, kind.name.replace(/-/g, " ").slice(0, 14)));
+    const lines = nameLines(kind.name).length;
+    const side = Math.min(w - 8, h - 8 - lines * 10);
+    g.append(...tunnels(ctx, kind, rotated, x + (w - side) / 2, y + 3, side));
+    g.append(...labelLines(svg, kind.name, x + w / 2, y + h - 5 - (lines - 1) * 10, w - 6, { fill: "#fff" }));
   } else {
     const colour = ACTION_COLOUR[kind.action] || "#555";
     g.append(svg("rect", { x: x + 3, y: y + 3, width: w - 6, height: 16, rx: 3, fill: colour }));
     g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, kind.action.replace(/_/g, " ")));
-    const words = kind.name.replace(/-/g, " ").split(" ");
-    words.slice(0, 3).forEach((word, i) => g.append(svg("text", { x: x + w / 2, y: y + 34 + i * 11, "text-anchor": "middle", class: "small" }, word)));
+    g.append(...labelLines(svg, kind.name, x + w / 2, y + 34, w - 6));
     if (kind.tools.length) {
       g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour }, kind.tools.map((t) => TOOL_SHORT[t]).join("+")));
     }
   }
+  g.append(svg("title", {}, kind.name.replace(/-/g, " ")));
   return g;
 }
 
