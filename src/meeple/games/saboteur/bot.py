@@ -36,7 +36,8 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import itertools
+from collections.abc import Container, Sequence
 from typing import Any, cast
 
 from meeple.engine import Command, Rng
@@ -56,7 +57,7 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import KINDS, Action, Category, Door, E, GoalKind, N, Role, S, W
+from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
 from .state import Deed, Front
 from .view import View
 
@@ -154,7 +155,7 @@ class _Reach:
     bot that looks at the board.
     """
 
-    __slots__ = ("_field", "_goals", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
+    __slots__ = ("_field", "_goals", "_near", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
 
     def __init__(self, board: Board, targets: tuple[Pos, ...]) -> None:
         net = board.network  # not kept: the network keeps this object
@@ -174,7 +175,8 @@ class _Reach:
             elif d < second:
                 second = d
         self.now, self._second, self.nearest = now, second, nearest
-        self._spots: dict[Pos, tuple[int, int, int, int, int, int]] = {}
+        self._near = _nearness(targets, tuple(net.goals))
+        self._spots: dict[Pos, tuple[int, int, int, tuple[int, ...]]] = {}
 
     @classmethod
     def of(cls, board: Board, targets: tuple[Pos, ...]) -> _Reach:
@@ -194,24 +196,21 @@ class _Reach:
             return None
         return _distance(q, self.targets)
 
-    def _spot(self, pos: Pos) -> tuple[int, int, int, int, int, int]:
-        """For hole ``pos``: its ports, the reach elsewhere, and the distance through each edge (N, E, S, W; far if blocked)."""
+    def _spot(self, pos: Pos) -> tuple[int, int, int, tuple[int, ...]]:
+        """For hole ``pos``: its ports, its free edges, the reach elsewhere, and its row of :func:`_nearness`."""
         hole = self.holes.get(pos)
-        tiles, goals, field, targets = self._tiles, self._goals, self._field, self.targets
-        col, row = pos
-        around: list[int] = []
-        for q in ((col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)):  # N, E, S, W, as DIRECTIONS
-            if q in targets:
-                d = 0
-            elif q in tiles or q in goals:
-                d = _FAR
-            else:
-                d = field.get(q, -1)
-                if d < 0:
-                    d = field[q] = _distance(q, targets)
-            around.append(d)
-        n, e, s, w = around
-        spot = (hole >> 8 if hole is not None else 0, self._second if pos == self.nearest else self.now, n, e, s, w)
+        if hole is not None:  # a neighbour card set an open or a wall bit of the hole for its edge
+            ports, free = hole >> 8, ~(hole | hole >> 4) & 15
+        else:
+            col, row = pos
+            ports, free = 0, 0
+            for edge, dc, dr, _ in DIRECTIONS:
+                if (col + dc, row + dr) not in self._tiles:
+                    free |= edge
+        near = self._near.get(pos)
+        if near is None:
+            near = self._near[pos] = _near(pos, self.targets, self._goals)
+        spot = (ports, free, self._second if pos == self.nearest else self.now, near)
         self._spots[pos] = spot
         return spot
 
@@ -222,18 +221,31 @@ class _Reach:
         for cmd in paths:
             pos = (cmd.col, cmd.row)
             spot = spots.get(pos)
-            ports, best, n, e, s, w = self._spot(pos) if spot is None else spot
-            exits = _EXITS[cmd.card][cmd.rotated][ports]
-            if exits & N and n < best:
-                best = n
-            if exits & E and e < best:
-                best = e
-            if exits & S and s < best:
-                best = s
-            if exits & W and w < best:
-                best = w
-            out.append(best)
+            ports, free, best, near = self._spot(pos) if spot is None else spot
+            d = near[_EXITS[cmd.card][cmd.rotated][ports] & free]
+            out.append(d if d < best else best)
         return out
+
+
+@functools.lru_cache(maxsize=32)
+def _nearness(targets: tuple[Pos, ...], goals: tuple[Pos, ...]) -> dict[Pos, tuple[int, ...]]:
+    """Each square's row of :func:`_near` for these targets and face-down goals, filled in as squares are asked about."""
+    return {}
+
+
+def _near(pos: Pos, targets: tuple[Pos, ...], goals: Container[Pos]) -> tuple[int, ...]:
+    """For each mask of edges of ``pos``: the least distance to a target from a square across one of them.
+
+    A target counts 0, another face-down goal and no edge at all count far;
+    the squares across are taken to be empty (:meth:`_Reach._spot` masks the
+    edges that face a card).
+    """
+    col, row = pos
+    across = []
+    for _, dc, dr, _ in DIRECTIONS:
+        q = (col + dc, row + dr)
+        across.append(0 if q in targets else _FAR if q in goals else _distance(q, targets))
+    return tuple(min([d for i, d in enumerate(across) if mask >> i & 1], default=_FAR) for mask in range(16))
 
 
 @functools.lru_cache(maxsize=8)
@@ -360,10 +372,10 @@ class _Options:
             PlayPath: self.paths, BreakTool: self.players, RepairTool: self.players, TargetAction: self.players,
             Rockfall: self.rockfalls, PeekGoal: self.maps, Discard: self.discards, ClearFront: self.clears,
         }
-        for c in legal:
-            found = into.get(type(c))
+        for cls, run in itertools.groupby(legal, type):  # by runs of one class: legal mostly lists them together
+            found = into.get(cls)
             if found is not None:
-                found.append(c)
+                found += run
         if self.discards:
             self.discards = [c for c in self.discards if len(c.cards) == 1]
 
