@@ -291,10 +291,9 @@ class Suspicion:
                         cells.append(deed.cell)  # a rockfall took it away
             board = _board(tuple(cells), view.board.goals)
         goals = tuple(_goal_targets(view) if targets is None else targets)
-        now: int | None = None  # the reach of ``board``, once worked out
         for deed in new:
             if deed.card is not None:
-                board, now = self._read(deed, board, now, goals, view.seat, me_digger)
+                board = self._read(deed, board, goals, view.seat, me_digger)
         self.board = view.board  # the table itself (goals turned included), for the next look
 
     def of(self, view: View, seat: int) -> float:
@@ -316,43 +315,54 @@ class Suspicion:
     def _blame(self, seat: int, amount: float) -> None:
         self.score[seat] = self.score.get(seat, 0.0) + amount
 
-    def _read(self, deed: Deed, board: Board, now: int | None, targets: tuple[Pos, ...], me: int | None,
-              me_digger: bool) -> tuple[Board, int | None]:
-        """Score one deed; return the board after it, and its reach if known (``now``: the reach of ``board``)."""
+    def _read(self, deed: Deed, board: Board, targets: tuple[Pos, ...], me: int | None, me_digger: bool) -> Board:
+        """Score one deed; return the board after it."""
         assert deed.card is not None
         card, cell = deed.card, deed.cell
-        if cell is not None and _PATH[card]:
-            after = board.lay(cell)
-            if not _TUNNEL[card]:
-                hole = board.network.holes.get((cell.col, cell.row))
-                self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
-                return after, None
-            before = _Reach.of(board, targets).now if now is None else now
-            now = _Reach.of(after, targets).now
-            if now < before:
-                self._blame(deed.seat, -1.0)
-            elif now > before:
-                self._blame(deed.seat, 1.0)
-            return after, now
-        action = _ACTION[card]
-        if action is _ROCKFALL and cell is not None:
-            after = board.remove(cell.col, cell.row)
-            if not _TUNNEL[cell.kind]:
-                self._blame(deed.seat, -1.0)
-                return after, None
-            before = _Reach.of(board, targets).now if now is None else now
-            now = _Reach.of(after, targets).now
-            self._blame(deed.seat, 2.0 if now > before else 0.5)
-            return after, now
+        action, laid = _ACTION[card], _PATH[card]
+        if cell is not None and (laid or action is _ROCKFALL):
+            board, blame = _judged(board, cell, laid, targets)
+            if blame:
+                self._blame(deed.seat, blame)
+            return board
         target = deed.target
         if target is None or target == deed.seat:
-            return board, now
+            return board
         trust = (-10.0 if me_digger else 10.0) if target == me else self.score.get(target, 0.0)
         if action in _ATTACKS:
             self._blame(deed.seat, 1.5 if trust <= TRUSTED else -0.5 if trust >= SUSPECT else 0.3)
         elif action in _HELPS:
             self._blame(deed.seat, 1.0 if trust >= SUSPECT else -1.0 if trust <= TRUSTED else -0.3)
-        return board, now
+        return board
+
+
+def _judged(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
+    """The board after ``cell`` is laid (a path card) or else taken away (by a rockfall), and the score it adds its player.
+
+    The same for every seat that aims at ``targets``: worked out once per
+    board, card and targets, and kept with the board's network.
+    """
+    memo = board.network.memo
+    key = ("laid" if laid else "removed", cell, targets)
+    found = cast("tuple[Board, float] | None", memo.get(key))
+    if found is None:
+        found = memo[key] = _judge(board, cell, laid, targets)
+    return found
+
+
+def _judge(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
+    if laid:
+        after = board.lay(cell)
+        if not _TUNNEL[cell.kind]:  # a dead end: across the tunnel if a reached tunnel came into its square
+            hole = board.network.holes.get((cell.col, cell.row))
+            return after, 2.0 if hole is not None and hole.ports else 0.5
+        before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
+        return after, -1.0 if now < before else 1.0 if now > before else 0.0
+    after = board.remove(cell.col, cell.row)  # a rockfall
+    if not _TUNNEL[cell.kind]:
+        return after, -1.0
+    before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
+    return after, 2.0 if now > before else 0.5
 
 
 class _Options:
