@@ -57,7 +57,7 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import DIRECTIONS, KINDS, Action, Category, Door, GoalKind, Role
+from .data import DIRECTIONS, KINDS, Action, Category, Door, E, GoalKind, N, Role, S, W
 from .state import Deed, Front
 from .view import View
 
@@ -155,7 +155,7 @@ class _Reach:
     bot that looks at the board.
     """
 
-    __slots__ = ("_field", "_goals", "_near", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
+    __slots__ = ("_across", "_field", "_goals", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
 
     def __init__(self, board: Board, targets: tuple[Pos, ...]) -> None:
         net = board.network  # not kept: the network keeps this object
@@ -175,8 +175,8 @@ class _Reach:
             elif d < second:
                 second = d
         self.now, self._second, self.nearest = now, second, nearest
-        self._near = _nearness(targets, tuple(net.goals))
-        self._spots: dict[Pos, tuple[int, int, int, tuple[int, ...]]] = {}
+        self._across = _acrosses(targets, tuple(net.goals))
+        self._spots: dict[Pos, tuple[int, int, int, int, int, int, int]] = {}
 
     @classmethod
     def of(cls, board: Board, targets: tuple[Pos, ...]) -> _Reach:
@@ -196,10 +196,10 @@ class _Reach:
             return None
         return _distance(q, self.targets)
 
-    def _spot(self, pos: Pos) -> tuple[int, int, int, tuple[int, ...]]:
-        """For hole ``pos``: its ports, its free edges, the reach elsewhere, and its row of :func:`_nearness`."""
+    def _spot(self, pos: Pos) -> tuple[int, int, int, int, int, int, int]:
+        """For hole ``pos``: its ports, its edges facing no card, the reach elsewhere, and :func:`_across` it."""
         hole = self.holes.get(pos)
-        if hole is not None:  # a neighbour card set an open or a wall bit of the hole for its edge
+        if hole is not None:  # each neighbour card set an open or a wall bit of the hole, for its edge
             ports, free = hole >> 8, ~(hole | hole >> 4) & 15
         else:
             col, row = pos
@@ -207,10 +207,10 @@ class _Reach:
             for edge, dc, dr, _ in DIRECTIONS:
                 if (col + dc, row + dr) not in self._tiles:
                     free |= edge
-        near = self._near.get(pos)
-        if near is None:
-            near = self._near[pos] = _near(pos, self.targets, self._goals)
-        spot = (ports, free, self._second if pos == self.nearest else self.now, near)
+        across = self._across.get(pos)
+        if across is None:
+            across = self._across[pos] = _across(pos, self.targets, self._goals)
+        spot = (ports, free, self._second if pos == self.nearest else self.now, *across)
         self._spots[pos] = spot
         return spot
 
@@ -221,31 +221,38 @@ class _Reach:
         for cmd in paths:
             pos = (cmd.col, cmd.row)
             spot = spots.get(pos)
-            ports, free, best, near = self._spot(pos) if spot is None else spot
-            d = near[_EXITS[cmd.card][cmd.rotated][ports] & free]
-            out.append(d if d < best else best)
+            ports, free, best, n, e, s, w = self._spot(pos) if spot is None else spot
+            exits = _EXITS[cmd.card][cmd.rotated][ports] & free
+            if exits & N and n < best:
+                best = n
+            if exits & E and e < best:
+                best = e
+            if exits & S and s < best:
+                best = s
+            if exits & W and w < best:
+                best = w
+            out.append(best)
         return out
 
 
 @functools.lru_cache(maxsize=32)
-def _nearness(targets: tuple[Pos, ...], goals: tuple[Pos, ...]) -> dict[Pos, tuple[int, ...]]:
-    """Each square's row of :func:`_near` for these targets and face-down goals, filled in as squares are asked about."""
+def _acrosses(targets: tuple[Pos, ...], goals: tuple[Pos, ...]) -> dict[Pos, tuple[int, int, int, int]]:
+    """Each square's :func:`_across` for these targets and face-down goals, filled in as squares are asked about."""
     return {}
 
 
-def _near(pos: Pos, targets: tuple[Pos, ...], goals: Container[Pos]) -> tuple[int, ...]:
-    """For each mask of edges of ``pos``: the least distance to a target from a square across one of them.
+def _across(pos: Pos, targets: tuple[Pos, ...], goals: Container[Pos]) -> tuple[int, int, int, int]:
+    """The distance to the nearest target from the squares across the N, E, S and W edges of ``pos``.
 
-    A target counts 0, another face-down goal and no edge at all count far;
-    the squares across are taken to be empty (:meth:`_Reach._spot` masks the
-    edges that face a card).
+    A target counts 0 and another face-down goal far; any other square is
+    taken to be empty (:meth:`_Reach._spot` leaves out the edges facing a card).
     """
     col, row = pos
-    across = []
-    for _, dc, dr, _ in DIRECTIONS:
-        q = (col + dc, row + dr)
-        across.append(0 if q in targets else _FAR if q in goals else _distance(q, targets))
-    return tuple(min([d for i, d in enumerate(across) if mask >> i & 1], default=_FAR) for mask in range(16))
+    n, e, s, w = ((col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row))
+    return (0 if n in targets else _FAR if n in goals else _distance(n, targets),
+            0 if e in targets else _FAR if e in goals else _distance(e, targets),
+            0 if s in targets else _FAR if s in goals else _distance(s, targets),
+            0 if w in targets else _FAR if w in goals else _distance(w, targets))
 
 
 @functools.lru_cache(maxsize=8)
@@ -396,6 +403,8 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, suspicion: bool = True) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
         self.suspicion = Suspicion() if suspicion else None
+        # the goals that may be gold, for the goal cards and the seat's knowledge they were worked out from
+        self._aim: tuple[tuple[GoalCard, ...], tuple[tuple[int, GoalKind], ...], tuple[Pos, ...]] = ((), (), ())
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return one element of ``legal`` suited to the seat's role."""
@@ -405,7 +414,11 @@ class HeuristicBot:
         if isinstance(first, Steal) or not isinstance(view, View):
             return self._rng.choice(legal)
         saboteur = view.role is _SABOTEUR
-        targets = _goal_targets(view)
+        goals, known, targets = self._aim
+        if view.board.goals is not goals or view.known_goals != known:  # a goal turned, a map looked at, a new round
+            goals, known = view.board.goals, view.known_goals
+            targets = _targets(goals, dict(known))
+            self._aim = goals, known, targets
         if self.suspicion is not None:
             self.suspicion.update(view, me_digger=not saboteur, targets=targets)
         reach = _Reach.of(view.board, targets)

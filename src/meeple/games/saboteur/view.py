@@ -46,7 +46,7 @@ from .state import (
 )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # a dict-backed instance: view() fills it in one dict update (one view per decision)
 class View:
     """One seat's knowledge (``seat`` None: a spectator, who sees only public facts).
 
@@ -123,7 +123,7 @@ def view(state: State, seat: int | None) -> View:
         role = deal.roles[seat]
         hand = state.hands[seat]
     over = state.phase is Phase.OVER
-    return View(
+    return _view(
         seat=seat,
         edition=state.options.edition,
         options=state.options,
@@ -156,8 +156,21 @@ def view(state: State, seat: int | None) -> View:
         results=state.results,
         gold=purse.gold if over else None,
         discarded=state.discards[seat] if mine and seat is not None else (),
-        discard_counts=tuple(len(d) for d in state.discards),
+        discard_counts=tuple(map(len, state.discards)),
     )
+
+
+_new = object.__new__
+
+
+def _view(**fields: object) -> View:
+    """The same :class:`View` as ``View(**fields)`` for all its fields, without the frozen class's setattr per field.
+
+    View has no defaults to fill in, validators or converters for ``__init__`` to run.
+    """
+    v = _new(View)
+    v.__dict__.update(fields)
+    return v
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
