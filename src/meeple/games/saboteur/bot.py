@@ -350,7 +350,7 @@ def _judged(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> t
     board, card and targets, and kept with the board's network.
     """
     memo = board.network.memo
-    key = ("laid" if laid else "removed", cell, targets)
+    key = (laid, cell.col, cell.row, cell.kind, cell.rotated, targets)  # plain values hash quicker than a Cell
     found = cast("tuple[Board, float] | None", memo.get(key))
     if found is None:
         found = memo[key] = _judge(board, cell, laid, targets)
@@ -383,7 +383,7 @@ class _Options:
         self.players: list[BreakTool | RepairTool | TargetAction] = []
         self.rockfalls: list[Rockfall] = []
         self.maps: list[PeekGoal] = []
-        self.discards: list[Discard] = []  # of one card
+        self.discards: list[Discard] = []  # of one card or more
         self.clears: list[ClearFront] = []
         into: dict[type, list[Any]] = {
             PlayPath: self.paths, BreakTool: self.players, RepairTool: self.players, TargetAction: self.players,
@@ -393,8 +393,6 @@ class _Options:
             found = into.get(cls)
             if found is not None:
                 found += run
-        if self.discards:
-            self.discards = [c for c in self.discards if len(c.cards) == 1]
 
 
 class HeuristicBot:
@@ -439,10 +437,9 @@ class HeuristicBot:
         paths = [c for c in options.paths if c.card not in banned] if banned else options.paths
         afters = reach.afters(paths)
         if paths:
-            keys = [(a, _DIG_RANK[c.card]) for a, c in zip(afters, paths, strict=True)]
-            first = keys.index(min(keys))  # the first of the best
-            if afters[first] < reach.now:
-                return paths[first]
+            low = min(afters)
+            if low < reach.now:  # the first of the nearest, by rank
+                return min((c for a, c in zip(afters, paths, strict=True) if a == low), key=lambda c: _DIG_RANK[c.card])
         players = options.players
         for c in players:
             if type(c) is RepairTool and c.target == seat:
@@ -493,10 +490,10 @@ class HeuristicBot:
         paths = options.paths
         afters = reach.afters(paths)
         if paths:
-            keys = [(a, not _TUNNEL[c.card]) for a, c in zip(afters, paths, strict=True)]
-            best = keys.index(max(keys))  # the first of the best
-            if afters[best] > reach.now:
-                return paths[best]
+            top = max(afters)
+            if top > reach.now:  # the first of the farthest, a dead end first
+                tops = [c for a, c in zip(afters, paths, strict=True) if a == top]
+                return next((c for c in tops if not _TUNNEL[c.card]), tops[0])
         if reach.now <= 3:
             rocks = [c for c in options.rockfalls if _TUNNEL[self._cell(view, c)]]
             if rocks:
@@ -543,7 +540,7 @@ class HeuristicBot:
 
     # -- discarding --------------------------------------------------------------------
     def _discard(self, legal: Sequence[Command], options: _Options, keep_paths: bool) -> Command:
-        discards = options.discards
+        discards = [c for c in options.discards if len(c.cards) == 1]
         if not discards:
             others = [c for c in legal if not isinstance(c, (SwapHand, Inspect))]
             return self._rng.choice(others or list(legal))
