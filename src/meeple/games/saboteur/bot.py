@@ -330,7 +330,8 @@ class Suspicion:
         if cell is not None and (laid or action is _ROCKFALL):
             board, blame = _judged(board, cell, laid, targets)
             if blame:
-                self._blame(deed.seat, blame)
+                score = self.score
+                score[deed.seat] = score.get(deed.seat, 0.0) + blame
             return board
         target = deed.target
         if target is None or target == deed.seat:

@@ -101,6 +101,9 @@ class View:
         return self.board.goals
 
 
+_OVER, _DELUXE = Phase.OVER, Edition.DELUXE  # read from a module constant, an enum member costs less
+
+
 def view(state: State, seat: int | None) -> View:
     """Return what ``seat`` may know of ``state``."""
     n = state.seats
@@ -122,7 +125,7 @@ def view(state: State, seat: int | None) -> View:
             known_hands = tuple(k for k in known.hands if k.viewer == seat)
         role = deal.roles[seat]
         hand = state.hands[seat]
-    over = state.phase is Phase.OVER
+    over = state.phase is _OVER
     return _view(
         seat=seat,
         edition=state.options.edition,
@@ -148,7 +151,7 @@ def view(state: State, seat: int | None) -> View:
         thieves=state.thieves,
         deeds=state.deeds,
         my_gold=purse.gold[seat] if player and seat is not None else None,
-        holds_gold=tuple(g > 0 for g in purse.gold) if state.deluxe else None,
+        holds_gold=tuple(g > 0 for g in purse.gold) if state.options.edition is _DELUXE else None,
         offer=purse.offer if seat is not None and seat == purse.chooser else (),
         offer_size=len(purse.offer),
         chooser=purse.chooser,
