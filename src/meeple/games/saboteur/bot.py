@@ -36,7 +36,8 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import itertools
+from collections.abc import Container, Sequence
 from typing import Any, cast
 
 from meeple.engine import Command, Rng
@@ -56,7 +57,7 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import KINDS, Action, Category, Door, E, GoalKind, N, Role, S, W
+from .data import DIRECTIONS, KINDS, Action, Category, Door, E, GoalKind, N, Role, S, W
 from .state import Deed, Front
 from .view import View
 
@@ -154,7 +155,7 @@ class _Reach:
     bot that looks at the board.
     """
 
-    __slots__ = ("_field", "_goals", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
+    __slots__ = ("_across", "_field", "_goals", "_second", "_spots", "_tiles", "holes", "nearest", "now", "targets")
 
     def __init__(self, board: Board, targets: tuple[Pos, ...]) -> None:
         net = board.network  # not kept: the network keeps this object
@@ -174,7 +175,8 @@ class _Reach:
             elif d < second:
                 second = d
         self.now, self._second, self.nearest = now, second, nearest
-        self._spots: dict[Pos, tuple[int, int, int, int, int, int]] = {}
+        self._across = _acrosses(targets, tuple(net.goals))
+        self._spots: dict[Pos, tuple[int, int, int, int, int, int, int]] = {}
 
     @classmethod
     def of(cls, board: Board, targets: tuple[Pos, ...]) -> _Reach:
@@ -194,24 +196,21 @@ class _Reach:
             return None
         return _distance(q, self.targets)
 
-    def _spot(self, pos: Pos) -> tuple[int, int, int, int, int, int]:
-        """For hole ``pos``: its ports, the reach elsewhere, and the distance through each edge (N, E, S, W; far if blocked)."""
+    def _spot(self, pos: Pos) -> tuple[int, int, int, int, int, int, int]:
+        """For hole ``pos``: its ports, its edges facing no card, the reach elsewhere, and :func:`_across` it."""
         hole = self.holes.get(pos)
-        tiles, goals, field, targets = self._tiles, self._goals, self._field, self.targets
-        col, row = pos
-        around: list[int] = []
-        for q in ((col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row)):  # N, E, S, W, as DIRECTIONS
-            if q in targets:
-                d = 0
-            elif q in tiles or q in goals:
-                d = _FAR
-            else:
-                d = field.get(q, -1)
-                if d < 0:
-                    d = field[q] = _distance(q, targets)
-            around.append(d)
-        n, e, s, w = around
-        spot = (hole >> 8 if hole is not None else 0, self._second if pos == self.nearest else self.now, n, e, s, w)
+        if hole is not None:  # each neighbour card set an open or a wall bit of the hole, for its edge
+            ports, free = hole >> 8, ~(hole | hole >> 4) & 15
+        else:
+            col, row = pos
+            ports, free = 0, 0
+            for edge, dc, dr, _ in DIRECTIONS:
+                if (col + dc, row + dr) not in self._tiles:
+                    free |= edge
+        across = self._across.get(pos)
+        if across is None:
+            across = self._across[pos] = _across(pos, self.targets, self._goals)
+        spot = (ports, free, self._second if pos == self.nearest else self.now, *across)
         self._spots[pos] = spot
         return spot
 
@@ -222,8 +221,8 @@ class _Reach:
         for cmd in paths:
             pos = (cmd.col, cmd.row)
             spot = spots.get(pos)
-            ports, best, n, e, s, w = self._spot(pos) if spot is None else spot
-            exits = _EXITS[cmd.card][cmd.rotated][ports]
+            ports, free, best, n, e, s, w = self._spot(pos) if spot is None else spot
+            exits = _EXITS[cmd.card][cmd.rotated][ports] & free
             if exits & N and n < best:
                 best = n
             if exits & E and e < best:
@@ -234,6 +233,26 @@ class _Reach:
                 best = w
             out.append(best)
         return out
+
+
+@functools.lru_cache(maxsize=32)
+def _acrosses(targets: tuple[Pos, ...], goals: tuple[Pos, ...]) -> dict[Pos, tuple[int, int, int, int]]:
+    """Each square's :func:`_across` for these targets and face-down goals, filled in as squares are asked about."""
+    return {}
+
+
+def _across(pos: Pos, targets: tuple[Pos, ...], goals: Container[Pos]) -> tuple[int, int, int, int]:
+    """The distance to the nearest target from the squares across the N, E, S and W edges of ``pos``.
+
+    A target counts 0 and another face-down goal far; any other square is
+    taken to be empty (:meth:`_Reach._spot` leaves out the edges facing a card).
+    """
+    col, row = pos
+    n, e, s, w = ((col, row - 1), (col + 1, row), (col, row + 1), (col - 1, row))
+    return (0 if n in targets else _FAR if n in goals else _distance(n, targets),
+            0 if e in targets else _FAR if e in goals else _distance(e, targets),
+            0 if s in targets else _FAR if s in goals else _distance(s, targets),
+            0 if w in targets else _FAR if w in goals else _distance(w, targets))
 
 
 @functools.lru_cache(maxsize=8)
@@ -279,10 +298,9 @@ class Suspicion:
                         cells.append(deed.cell)  # a rockfall took it away
             board = _board(tuple(cells), view.board.goals)
         goals = tuple(_goal_targets(view) if targets is None else targets)
-        now: int | None = None  # the reach of ``board``, once worked out
         for deed in new:
             if deed.card is not None:
-                board, now = self._read(deed, board, now, goals, view.seat, me_digger)
+                board = self._read(deed, board, goals, view.seat, me_digger)
         self.board = view.board  # the table itself (goals turned included), for the next look
 
     def of(self, view: View, seat: int) -> float:
@@ -304,43 +322,55 @@ class Suspicion:
     def _blame(self, seat: int, amount: float) -> None:
         self.score[seat] = self.score.get(seat, 0.0) + amount
 
-    def _read(self, deed: Deed, board: Board, now: int | None, targets: tuple[Pos, ...], me: int | None,
-              me_digger: bool) -> tuple[Board, int | None]:
-        """Score one deed; return the board after it, and its reach if known (``now``: the reach of ``board``)."""
+    def _read(self, deed: Deed, board: Board, targets: tuple[Pos, ...], me: int | None, me_digger: bool) -> Board:
+        """Score one deed; return the board after it."""
         assert deed.card is not None
         card, cell = deed.card, deed.cell
-        if cell is not None and _PATH[card]:
-            after = board.lay(cell)
-            if not _TUNNEL[card]:
-                hole = board.network.holes.get((cell.col, cell.row))
-                self._blame(deed.seat, 2.0 if hole is not None and hole.ports else 0.5)
-                return after, None
-            before = _Reach.of(board, targets).now if now is None else now
-            now = _Reach.of(after, targets).now
-            if now < before:
-                self._blame(deed.seat, -1.0)
-            elif now > before:
-                self._blame(deed.seat, 1.0)
-            return after, now
-        action = _ACTION[card]
-        if action is _ROCKFALL and cell is not None:
-            after = board.remove(cell.col, cell.row)
-            if not _TUNNEL[cell.kind]:
-                self._blame(deed.seat, -1.0)
-                return after, None
-            before = _Reach.of(board, targets).now if now is None else now
-            now = _Reach.of(after, targets).now
-            self._blame(deed.seat, 2.0 if now > before else 0.5)
-            return after, now
+        action, laid = _ACTION[card], _PATH[card]
+        if cell is not None and (laid or action is _ROCKFALL):
+            board, blame = _judged(board, cell, laid, targets)
+            if blame:
+                score = self.score
+                score[deed.seat] = score.get(deed.seat, 0.0) + blame
+            return board
         target = deed.target
         if target is None or target == deed.seat:
-            return board, now
+            return board
         trust = (-10.0 if me_digger else 10.0) if target == me else self.score.get(target, 0.0)
         if action in _ATTACKS:
             self._blame(deed.seat, 1.5 if trust <= TRUSTED else -0.5 if trust >= SUSPECT else 0.3)
         elif action in _HELPS:
             self._blame(deed.seat, 1.0 if trust >= SUSPECT else -1.0 if trust <= TRUSTED else -0.3)
-        return board, now
+        return board
+
+
+def _judged(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
+    """The board after ``cell`` is laid (a path card) or else taken away (by a rockfall), and the score it adds its player.
+
+    The same for every seat that aims at ``targets``: worked out once per
+    board, card and targets, and kept with the board's network.
+    """
+    memo = board.network.memo
+    key = (laid, cell.col, cell.row, cell.kind, cell.rotated, targets)  # plain values hash quicker than a Cell
+    found = cast("tuple[Board, float] | None", memo.get(key))
+    if found is None:
+        found = memo[key] = _judge(board, cell, laid, targets)
+    return found
+
+
+def _judge(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
+    if laid:
+        after = board.lay(cell)
+        if not _TUNNEL[cell.kind]:  # a dead end: across the tunnel if a reached tunnel came into its square
+            hole = board.network.holes.get((cell.col, cell.row))
+            return after, 2.0 if hole is not None and hole.ports else 0.5
+        before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
+        return after, -1.0 if now < before else 1.0 if now > before else 0.0
+    after = board.remove(cell.col, cell.row)  # a rockfall
+    if not _TUNNEL[cell.kind]:
+        return after, -1.0
+    before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
+    return after, 2.0 if now > before else 0.5
 
 
 class _Options:
@@ -354,18 +384,16 @@ class _Options:
         self.players: list[BreakTool | RepairTool | TargetAction] = []
         self.rockfalls: list[Rockfall] = []
         self.maps: list[PeekGoal] = []
-        self.discards: list[Discard] = []  # of one card
+        self.discards: list[Discard] = []  # of one card or more
         self.clears: list[ClearFront] = []
         into: dict[type, list[Any]] = {
             PlayPath: self.paths, BreakTool: self.players, RepairTool: self.players, TargetAction: self.players,
             Rockfall: self.rockfalls, PeekGoal: self.maps, Discard: self.discards, ClearFront: self.clears,
         }
-        for c in legal:
-            found = into.get(type(c))
+        for cls, run in itertools.groupby(legal, type):  # by runs of one class: legal mostly lists them together
+            found = into.get(cls)
             if found is not None:
-                found.append(c)
-        if self.discards:
-            self.discards = [c for c in self.discards if len(c.cards) == 1]
+                found += run
 
 
 class HeuristicBot:
@@ -374,6 +402,8 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, suspicion: bool = True) -> None:
         self._rng = Rng(seed & ((1 << 64) - 1))
         self.suspicion = Suspicion() if suspicion else None
+        # the goals that may be gold, for the goal cards and the seat's knowledge they were worked out from
+        self._aim: tuple[tuple[GoalCard, ...], tuple[tuple[int, GoalKind], ...], tuple[Pos, ...]] = ((), (), ())
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
         """Return one element of ``legal`` suited to the seat's role."""
@@ -383,7 +413,11 @@ class HeuristicBot:
         if isinstance(first, Steal) or not isinstance(view, View):
             return self._rng.choice(legal)
         saboteur = view.role is _SABOTEUR
-        targets = _goal_targets(view)
+        goals, known, targets = self._aim
+        if view.board.goals is not goals or view.known_goals != known:  # a goal turned, a map looked at, a new round
+            goals, known = view.board.goals, view.known_goals
+            targets = _targets(goals, dict(known))
+            self._aim = goals, known, targets
         if self.suspicion is not None:
             self.suspicion.update(view, me_digger=not saboteur, targets=targets)
         reach = _Reach.of(view.board, targets)
@@ -404,10 +438,9 @@ class HeuristicBot:
         paths = [c for c in options.paths if c.card not in banned] if banned else options.paths
         afters = reach.afters(paths)
         if paths:
-            keys = [(a, _DIG_RANK[c.card]) for a, c in zip(afters, paths, strict=True)]
-            first = keys.index(min(keys))  # the first of the best
-            if afters[first] < reach.now:
-                return paths[first]
+            low = min(afters)
+            if low < reach.now:  # the first of the nearest, by rank
+                return min((c for a, c in zip(afters, paths, strict=True) if a == low), key=lambda c: _DIG_RANK[c.card])
         players = options.players
         for c in players:
             if type(c) is RepairTool and c.target == seat:
@@ -458,10 +491,10 @@ class HeuristicBot:
         paths = options.paths
         afters = reach.afters(paths)
         if paths:
-            keys = [(a, not _TUNNEL[c.card]) for a, c in zip(afters, paths, strict=True)]
-            best = keys.index(max(keys))  # the first of the best
-            if afters[best] > reach.now:
-                return paths[best]
+            top = max(afters)
+            if top > reach.now:  # the first of the farthest, a dead end first
+                tops = [c for a, c in zip(afters, paths, strict=True) if a == top]
+                return next((c for c in tops if not _TUNNEL[c.card]), tops[0])
         if reach.now <= 3:
             rocks = [c for c in options.rockfalls if _TUNNEL[self._cell(view, c)]]
             if rocks:
@@ -508,7 +541,7 @@ class HeuristicBot:
 
     # -- discarding --------------------------------------------------------------------
     def _discard(self, legal: Sequence[Command], options: _Options, keep_paths: bool) -> Command:
-        discards = options.discards
+        discards = [c for c in options.discards if len(c.cards) == 1]
         if not discards:
             others = [c for c in legal if not isinstance(c, (SwapHand, Inspect))]
             return self._rng.choice(others or list(legal))
