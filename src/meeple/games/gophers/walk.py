@@ -55,11 +55,11 @@ def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[t
     occupied = 0
     for h in pawns:
         occupied |= 1 << h
-    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
     stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
     push = stack.append
     book = 1 <= sp.number <= len(SPREADS) and SPREADS[sp.number - 1] is sp
     paths = _paths(sp.number, start, steps) if book else _open_paths(nbrs, start, steps)
+    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
     for k, here, visited, beside in paths:
         if visited & occupied:
             continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
@@ -134,13 +134,15 @@ def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> Pa
     for k, here, visited, beside in out:  # read as a queue: the paths one step longer join its end
         if k == steps:
             break  # every path after it has ``steps`` steps too
+        k += 1
         for n in nbrs[here]:
             if beside >> n & 1:
                 through = visited | 1 << n
-                out.append((k + 1, n, through, around[n] & ~through))
+                out.append((k, n, through, around[n] & ~through))
     return tuple(out)
 
 
+# The parts of a path (see :func:`_open_paths`).
 _STEPS = operator.itemgetter(0)
 
 #: The sorted seats of each bit mask of seats.
@@ -190,4 +192,4 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
     for _k, _end, visited, _beside in paths:
         reach |= visited
     longest = paths[-1][0]  # the paths are listed shortest first
-    return _in_order({(end, 0) for k, end, _visited, _beside in paths if k == longest}), reach
+    return tuple([(end, 0) for end in sorted({end for k, end, _visited, _beside in paths if k == longest})]), reach
