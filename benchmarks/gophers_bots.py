@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/gophers_bots.py [games per configuration, default 200]
     python benchmarks/gophers_bots.py --speed [repeats, default 9]
+    python benchmarks/gophers_bots.py --play N [seats, default 2] [rule set, default standard]
 
 1. **Ends**: for every rule set and seat count, heuristic bots in every seat,
    then random bots in every seat: the share of games that end by the seed's
@@ -17,6 +18,11 @@ Run from the repository root::
 same seeds and picks) against OpenSpiel's ``python_tic_tac_toe`` random
 playout, the two run back to back in turns (``harness.paired_ratio``), so
 that a loaded machine slows both alike; it prints the median ratio.
+
+``--play`` plays ``N`` heuristic matches (seeds ``0..N-1``, as ``run.py``
+plays them) and prints their records: run under ``valgrind
+--tool=callgrind`` with ``N`` and with 0, the difference over ``N`` is the
+instructions a match costs, a figure the machine's load does not move.
 
 3. **Legal lists**: big hands at a store: how many whole collections they
    hold (counted, not listed) against the commands ``legal_commands`` lists
@@ -182,7 +188,19 @@ def speed(repeats: int) -> None:
     print(f"gophers / python_tic_tac_toe, paired over {repeats} repeats: {paired_ratio(gophers, tic_tac_toe, budget):.2f}x")
 
 
+def play(n: int, seats: int, variant: str) -> None:
+    """Play ``n`` heuristic-bot matches (seeds ``0..n-1``) and print how many records they made."""
+    from game_figures import play_match
+
+    factory = GAME.bots()["heuristic"]
+    records = sum(len(play_match(GAME, seats, {"variant": variant}, seed, factory)) for seed in range(n))
+    print(f"{n} heuristic matches, {seats} seats, {variant}: {records} records")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--play"]:
+        play(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 2, sys.argv[4] if len(sys.argv) > 4 else "standard")
+        sys.exit(0)
     if sys.argv[1:2] == ["--speed"]:
         speed(int(sys.argv[2]) if len(sys.argv) > 2 else 9)
         sys.exit(0)

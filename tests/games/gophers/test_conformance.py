@@ -125,3 +125,22 @@ def test_walks_are_the_longest_walks_of_the_rules_read_plainly(sp: object, start
     assert isinstance(sp, Spread)
     pawns = {h: s + 1 for s, h in enumerate(others) if h != start}
     assert walks(sp, start, steps, pawns) == _walks_by_length(sp, start, steps, pawns)
+
+
+def test_a_shorter_roll_reads_the_first_paths_of_the_longest_roll() -> None:
+    """The paths of each roll, read off the die's longest roll, are the paths worked out for that roll alone."""
+    from meeple.games.gophers.data import DIE
+    from meeple.games.gophers.walk import _open_paths, _paths
+
+    for sp in SPREADS:
+        for start in range(HOLES):
+            for steps in range(DIE + 1):
+                assert _paths(sp.number, start, steps) == _open_paths(sp.neighbours, start, steps)
+            assert [k for k, *_ in _paths(sp.number, start, DIE)] == sorted(k for k, *_ in _paths(sp.number, start, DIE))
+
+
+def test_a_move_lists_its_jumped_seats_bit_by_bit() -> None:
+    from meeple.games.gophers.commands import Move
+
+    for jumps in (*range(300), 1 << 20 | 0b101):
+        assert Move(3, jumps).jumped == tuple(s for s in range(jumps.bit_length()) if jumps >> s & 1)

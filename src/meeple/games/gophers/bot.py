@@ -102,15 +102,15 @@ class HeuristicBot:
 
         return hand
 
-    def _worth(self, view: View, can: Callable[[int, int], bool], hole: Hole) -> float:
+    def _worth(self, view: View, beginner: bool, can: Callable[[int, int], bool], hole: Hole) -> float:
         kind, takes, count = hole
         if kind is LabelKind.GIFT:
-            return GIFT_WORTH if view.variant is not Variant.BEGINNER else GIFT_WORTH + 1
+            return GIFT_WORTH if not beginner else GIFT_WORTH + 1
         if kind is LabelKind.PORTAL:
             return PORTAL_WORTH
         if kind is LabelKind.NOTHING or not can(takes, count):
             return 0.0
-        if view.variant is Variant.BEGINNER:
+        if beginner:
             assert view.seat is not None
             have = [0] * ANY
             for c in view.plus[view.seat]:
@@ -124,27 +124,30 @@ class HeuristicBot:
         """The walk to the most valuable hole (ties broken at random); a dig card when nothing is worth it."""
         can = self._collector(view)
         holes = HOLES_READ[view.spread]
-        baskets = view.variant is Variant.ADVANCED
+        variant = view.variant
+        beginner, baskets = variant is Variant.BEGINNER, variant is Variant.ADVANCED
         best: list[Command] = []
         best_worth = -1.0
         worth_of: dict[int, float] = {}
+        dig: Command | None = None
         for c in legal:
             if not isinstance(c, Move):
+                if dig is None and isinstance(c, Dig):
+                    dig = c
                 continue
             w = worth_of.get(c.dest)
             if w is None:
-                w = worth_of[c.dest] = self._worth(view, can, holes[c.dest])
+                w = worth_of[c.dest] = self._worth(view, beginner, can, holes[c.dest])
             if w > 0 and baskets:
                 w += BASKET_WORTH * len(c.jumped)
             if w > best_worth:
                 best, best_worth = [c], w
             elif w == best_worth:
                 best.append(c)
-        digs = [c for c in legal if isinstance(c, Dig)]
-        if digs and best_worth < 1.0 and view.roll:
-            return digs[0]
+        if dig is not None and best_worth < 1.0 and view.roll:
+            return dig
         if not best:
-            return digs[0] if digs else legal[0]
+            return dig if dig is not None else legal[0]
         return best[self._rng.below(len(best))] if len(best) > 1 else best[0]
 
     def _lay(self, view: View, legal: Sequence[Command]) -> Command:

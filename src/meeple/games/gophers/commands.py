@@ -76,7 +76,14 @@ class Move(Command):
     @property
     def jumped(self) -> tuple[int, ...]:
         """The seats whose pawns the walk jumps, in order."""
-        return tuple(s for s in range(self.jumps.bit_length()) if self.jumps >> s & 1)
+        jumps = self.jumps
+        if 0 <= jumps < len(_SEATS_OF):
+            return _SEATS_OF[jumps]
+        return tuple(s for s in range(jumps.bit_length()) if jumps >> s & 1)
+
+
+#: The seats of each bit mask of up to eight seats, in order (:attr:`Move.jumped`).
+_SEATS_OF = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
 
 
 @attrs.frozen

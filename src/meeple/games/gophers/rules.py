@@ -354,7 +354,7 @@ class GophersRules(Game[State, GophersOptions]):
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
         moves = legal_moves(state, seat)
-        if not any(m is command for m in moves) and command not in moves:  # a legal command is one of them
+        if command not in moves:  # (a legal command is one of them: ``in`` finds it by identity first)
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
@@ -491,8 +491,8 @@ class GophersRules(Game[State, GophersOptions]):
         if s.options.beginner:
             who = tuple([x for x in order if can_collect(s, x)])
         else:
-            hands = s.cards.hands
-            who = tuple([x for x in order if hands[x] and takes_at(s, x)])
+            hands, takes, positions = s.cards.hands, _TAKES[s.spread], s.positions
+            who = tuple([x for x in order if hands[x] and takes[positions[x]]])  # a hand, and a hole that takes cards
         if who:
             tx.emit(CollectionOpened(who))
         else:

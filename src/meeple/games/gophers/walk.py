@@ -20,13 +20,17 @@ Rules (seed text, "Перемещение фишки", made precise here):
 
 from __future__ import annotations
 
+import bisect
 import functools
+import operator
 from collections.abc import Callable, Mapping
 
-from .data import SPREADS, Spread, spread
+from .data import DIE, SPREADS, Spread, spread
 
 #: A walk's outcome: the hole it ends on and the seats whose pawns it jumped (sorted).
 Walk = tuple[int, tuple[int, ...]]
+#: Paths on the open spread: (steps, end, holes visited, holes beside the end not visited yet) as bit masks.
+Paths = tuple[tuple[int, int, int, int], ...]
 
 
 def walks(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> frozenset[Walk]:
@@ -51,11 +55,11 @@ def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[t
     occupied = 0
     for h in pawns:
         occupied |= 1 << h
-    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
     stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
     push = stack.append
     book = 1 <= sp.number <= len(SPREADS) and SPREADS[sp.number - 1] is sp
     paths = _paths(sp.number, start, steps) if book else _open_paths(nbrs, start, steps)
+    longest, ends = 0, {(start, 0)}  # the walks' ends (hole, seats jumped) at the longest length so far
     for k, here, visited, beside in paths:
         if visited & occupied:
             continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
@@ -63,7 +67,7 @@ def _ends(sp: Spread, start: int, steps: int, pawns: Mapping[int, int]) -> set[t
             if k > longest:
                 longest, ends = k, set()
             ends.add((here, 0))
-        blocked = beside & occupied
+        blocked = beside & occupied if k < steps else 0
         if blocked:
             for n in nbrs[here]:
                 if blocked >> n & 1:
@@ -106,27 +110,40 @@ def _jump(nbrs: tuple[tuple[int, ...], ...], occupied: int, pawns: Mapping[int, 
 
 
 @functools.cache
-def _paths(spread_no: int, start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
-    """:func:`_open_paths` of a spread of the book, worked out once."""
-    return _open_paths(spread(spread_no).neighbours, start, steps)
+def _paths(spread_no: int, start: int, steps: int) -> Paths:
+    """:func:`_open_paths` of a spread of the book, worked out once per hole for a roll of the die.
+
+    Paths are listed shortest first, so the paths of a shorter walk are the
+    first ones of a longer walk's.
+    """
+    if steps >= DIE:
+        return _open_paths(spread(spread_no).neighbours, start, steps)
+    longest = _paths(spread_no, start, DIE)
+    return longest[:bisect.bisect_right(longest, steps, key=_STEPS)]
 
 
-def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> tuple[tuple[int, int, int, int], ...]:
+def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> Paths:
     """Every path of at most ``steps`` steps from ``start`` on the open spread (no pawn), never visiting a hole twice.
 
-    Each as (steps, end, holes visited, holes beside the end it may step to
-    next) with the holes as bit masks; nothing is beside the end of a path
-    of ``steps`` steps.
+    Each as (steps, end, holes visited, holes beside the end not visited
+    yet), the holes as bit masks, the shorter paths first. A path of
+    ``steps`` steps goes no further, whatever lies beside its end.
     """
-    out = []
-    stack = [(0, start, 1 << start)]
-    while stack:
-        k, here, visited = stack.pop()
-        nxt = [n for n in nbrs[here] if not visited >> n & 1] if k < steps else []
-        out.append((k, here, visited, sum(1 << n for n in nxt)))
-        stack.extend((k + 1, n, visited | 1 << n) for n in nxt)
+    around = [sum(1 << n for n in ns) for ns in nbrs]
+    out = [(0, start, 1 << start, around[start] & ~(1 << start))]
+    for k, here, visited, beside in out:  # read as a queue: the paths one step longer join its end
+        if k == steps:
+            break  # every path after it has ``steps`` steps too
+        k += 1
+        for n in nbrs[here]:
+            if beside >> n & 1:
+                through = visited | 1 << n
+                out.append((k, n, through, around[n] & ~through))
     return tuple(out)
 
+
+# The parts of a path (see :func:`_open_paths`).
+_STEPS = operator.itemgetter(0)
 
 #: The sorted seats of each bit mask of seats.
 _SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
@@ -174,5 +191,5 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
     reach = 0
     for _k, _end, visited, _beside in paths:
         reach |= visited
-    longest = max(k for k, _end, _visited, _beside in paths)
-    return _in_order({(end, 0) for k, end, _visited, _beside in paths if k == longest}), reach
+    longest = paths[-1][0]  # the paths are listed shortest first
+    return tuple([(end, 0) for end in sorted({end for k, end, _visited, _beside in paths if k == longest})]), reach
