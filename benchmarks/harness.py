@@ -28,7 +28,7 @@ class Budget:
     min_time: float
     matches: int  # matches in a corpus (replay, verify, play)
     long_records: int  # records of the long match (undo, redo, seek)
-    bot_matches: int = 4  # matches per batch of a bot's matches/s: the same seeds on every call
+    bot_matches: int = 4  # matches per batch of a bot's matches/s (each batch its own seeds)
 
 
 QUICK = Budget(repeats=3, min_time=0.05, matches=12, long_records=10_000, bot_matches=4)

@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--min-time", type=float, help="seconds per repeat")
     ap.add_argument("--matches", type=int, help="matches per corpus")
     ap.add_argument("--long-records", type=int, help="records of the long match (default 10,000)")
-    ap.add_argument("--bot-matches", type=int, help="matches (seeds) per batch of a bot's matches/s")
+    ap.add_argument("--bot-matches", type=int, help="matches (seeds) per timed batch of a bot's matches/s")
     ap.add_argument("--src", help="the src directory of the meeple to measure (default: this checkout's)")
     args = ap.parse_args(argv)
     if args.src is not None and Path(args.src).resolve() != Path(meeple.__file__).resolve().parents[1]:
