@@ -14,6 +14,7 @@ from collections import Counter
 import attrs
 
 from meeple.engine import Event, Rng
+from meeple.engine.copies import builder
 
 from .board import Board, Cell, GoalCard
 from .data import GOLD_CARDS, GoalKind, Role
@@ -101,6 +102,7 @@ class View:
         return self.board.goals
 
 
+_new_view = builder(View)  # View(...) with every field given, its dict filled in one step
 _OVER, _DELUXE = Phase.OVER, Edition.DELUXE  # read from a module constant, an enum member costs less
 
 
@@ -126,55 +128,41 @@ def view(state: State, seat: int | None) -> View:
         role = deal.roles[seat]
         hand = state.hands[seat]
     over = state.phase is _OVER
-    return _view({
-        "seat": seat,
-        "edition": state.options.edition,
-        "options": state.options,
-        "seats": n,
-        "round": state.round,
-        "phase": state.phase,
-        "turn": state.turn,
-        "passes": state.passes,
-        "role": role,
-        "hand": hand,
-        "hand_sizes": tuple(map(len, state.hands)),
-        "pile_size": len(state.pile),
-        "set_aside_count": len(deal.set_aside),
-        "leftover_roles_count": len(deal.leftover_roles),
-        "board": state.board,
-        "known_goals": known_goals,
-        "inspected": inspected,
-        "known_hands": known_hands,
-        "put_away": tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles)
+    return _new_view(
+        seat=seat,
+        edition=state.options.edition,
+        options=state.options,
+        seats=n,
+        round=state.round,
+        phase=state.phase,
+        turn=state.turn,
+        passes=state.passes,
+        role=role,
+        hand=hand,
+        hand_sizes=tuple(map(len, state.hands)),
+        pile_size=len(state.pile),
+        set_aside_count=len(deal.set_aside),
+        leftover_roles_count=len(deal.leftover_roles),
+        board=state.board,
+        known_goals=known_goals,
+        inspected=inspected,
+        known_hands=known_hands,
+        put_away=tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles)
         if deal.spent_roles else (),
-        "front": state.front,
-        "thieves": state.thieves,
-        "deeds": state.deeds,
-        "my_gold": purse.gold[seat] if player and seat is not None else None,
-        "holds_gold": tuple(g > 0 for g in purse.gold) if state.options.edition is _DELUXE else None,
-        "offer": purse.offer if seat is not None and seat == purse.chooser else (),
-        "offer_size": len(purse.offer),
-        "chooser": purse.chooser,
-        "theft_queue": purse.theft_queue,
-        "results": state.results,
-        "gold": purse.gold if over else None,
-        "discarded": state.discards[seat] if mine and seat is not None else (),
-        "discard_counts": tuple(map(len, state.discards)),
-    })
-
-
-_new, _set = object.__new__, object.__setattr__
-
-
-def _view(fields: dict[str, object]) -> View:
-    """The same :class:`View` as ``View(**fields)`` for all its fields, its ``__dict__`` the dict given.
-
-    Without ``__init__`` (View has no validators or converters, and every
-    field is given) and without the frozen class's guard on each field.
-    """
-    v = _new(View)
-    _set(v, "__dict__", fields)
-    return v
+        front=state.front,
+        thieves=state.thieves,
+        deeds=state.deeds,
+        my_gold=purse.gold[seat] if player and seat is not None else None,
+        holds_gold=tuple(g > 0 for g in purse.gold) if state.options.edition is _DELUXE else None,
+        offer=purse.offer if seat is not None and seat == purse.chooser else (),
+        offer_size=len(purse.offer),
+        chooser=purse.chooser,
+        theft_queue=purse.theft_queue,
+        results=state.results,
+        gold=purse.gold if over else None,
+        discarded=state.discards[seat] if mine and seat is not None else (),
+        discard_counts=tuple(map(len, state.discards)),
+    )
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
