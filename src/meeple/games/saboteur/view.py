@@ -14,7 +14,7 @@ from collections import Counter
 import attrs
 
 from meeple.engine import Event, Rng
-from meeple.engine.copies import builder
+from meeple.engine.copies import filler
 
 from .board import Board, Cell, GoalCard
 from .data import GOLD_CARDS, GoalKind, Role
@@ -102,7 +102,7 @@ class View:
         return self.board.goals
 
 
-_new_view = builder(View)  # View(...) with every field given, its dict filled in one step
+_new_view = filler(View)  # View(**fields) for a dict display of every field, in order: it becomes the View's dict
 _OVER, _DELUXE = Phase.OVER, Edition.DELUXE  # read from a module constant, an enum member costs less
 
 
@@ -128,41 +128,41 @@ def view(state: State, seat: int | None) -> View:
         role = deal.roles[seat]
         hand = state.hands[seat]
     over = state.phase is _OVER
-    return _new_view(
-        seat=seat,
-        edition=state.options.edition,
-        options=state.options,
-        seats=n,
-        round=state.round,
-        phase=state.phase,
-        turn=state.turn,
-        passes=state.passes,
-        role=role,
-        hand=hand,
-        hand_sizes=tuple(map(len, state.hands)),
-        pile_size=len(state.pile),
-        set_aside_count=len(deal.set_aside),
-        leftover_roles_count=len(deal.leftover_roles),
-        board=state.board,
-        known_goals=known_goals,
-        inspected=inspected,
-        known_hands=known_hands,
-        put_away=tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles)
+    return _new_view({
+        "seat": seat,
+        "edition": state.options.edition,
+        "options": state.options,
+        "seats": n,
+        "round": state.round,
+        "phase": state.phase,
+        "turn": state.turn,
+        "passes": state.passes,
+        "role": role,
+        "hand": hand,
+        "hand_sizes": tuple(map(len, state.hands)),
+        "pile_size": len(state.pile),
+        "set_aside_count": len(deal.set_aside),
+        "leftover_roles_count": len(deal.leftover_roles),
+        "board": state.board,
+        "known_goals": known_goals,
+        "inspected": inspected,
+        "known_hands": known_hands,
+        "put_away": tuple((sp.seat, sp.role if seat in sp.known_by else None) for sp in deal.spent_roles)
         if deal.spent_roles else (),
-        front=state.front,
-        thieves=state.thieves,
-        deeds=state.deeds,
-        my_gold=purse.gold[seat] if player and seat is not None else None,
-        holds_gold=tuple(g > 0 for g in purse.gold) if state.options.edition is _DELUXE else None,
-        offer=purse.offer if seat is not None and seat == purse.chooser else (),
-        offer_size=len(purse.offer),
-        chooser=purse.chooser,
-        theft_queue=purse.theft_queue,
-        results=state.results,
-        gold=purse.gold if over else None,
-        discarded=state.discards[seat] if mine and seat is not None else (),
-        discard_counts=tuple(map(len, state.discards)),
-    )
+        "front": state.front,
+        "thieves": state.thieves,
+        "deeds": state.deeds,
+        "my_gold": purse.gold[seat] if player and seat is not None else None,
+        "holds_gold": tuple(g > 0 for g in purse.gold) if state.options.edition is _DELUXE else None,
+        "offer": purse.offer if seat is not None and seat == purse.chooser else (),
+        "offer_size": len(purse.offer),
+        "chooser": purse.chooser,
+        "theft_queue": purse.theft_queue,
+        "results": state.results,
+        "gold": purse.gold if over else None,
+        "discarded": state.discards[seat] if mine and seat is not None else (),
+        "discard_counts": tuple(map(len, state.discards)),
+    })
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
