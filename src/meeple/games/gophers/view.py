@@ -14,13 +14,12 @@ where they go from there (see :mod:`.state`); its view lists them
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import compress
-from typing import Any
 
 import attrs
 
 from meeple.engine import Event, Rng
+from meeple.engine.copies import builder
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
@@ -79,17 +78,7 @@ class View:
     hand_seen: tuple[int, ...]
 
 
-def _view_builder() -> Callable[..., View]:
-    """A quick constructor of :class:`View` from all its fields, in order: its ``__dict__`` filled in one go."""
-    names = [f.name for f in attrs.fields(View)]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": View}
-    body = "".join(f"    d[{n!r}] = {n}\n" for n in names)
-    exec(f"def build({', '.join(names)}):\n    o = _new(_cls)\n    d = o.__dict__\n{body}    return o\n", namespace)
-    build: Callable[..., View] = namespace["build"]
-    return build
-
-
-_new_view = _view_builder()
+_new_view = builder(View)
 
 
 def _knows(mask: int, seat: int | None) -> bool:

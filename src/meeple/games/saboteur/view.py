@@ -14,6 +14,7 @@ from collections import Counter
 import attrs
 
 from meeple.engine import Event, Rng
+from meeple.engine.copies import filler
 
 from .board import Board, Cell, GoalCard
 from .data import GOLD_CARDS, GoalKind, Role
@@ -101,6 +102,7 @@ class View:
         return self.board.goals
 
 
+_new_view = filler(View)  # View(**fields) for a dict display of every field, in order: it becomes the View's dict
 _OVER, _DELUXE = Phase.OVER, Edition.DELUXE  # read from a module constant, an enum member costs less
 
 
@@ -126,7 +128,7 @@ def view(state: State, seat: int | None) -> View:
         role = deal.roles[seat]
         hand = state.hands[seat]
     over = state.phase is _OVER
-    return _view({
+    return _new_view({
         "seat": seat,
         "edition": state.options.edition,
         "options": state.options,
@@ -161,20 +163,6 @@ def view(state: State, seat: int | None) -> View:
         "discarded": state.discards[seat] if mine and seat is not None else (),
         "discard_counts": tuple(map(len, state.discards)),
     })
-
-
-_new, _set = object.__new__, object.__setattr__
-
-
-def _view(fields: dict[str, object]) -> View:
-    """The same :class:`View` as ``View(**fields)`` for all its fields, its ``__dict__`` the dict given.
-
-    Without ``__init__`` (View has no validators or converters, and every
-    field is given) and without the frozen class's guard on each field.
-    """
-    v = _new(View)
-    _set(v, "__dict__", fields)
-    return v
 
 
 def redact(event: Event, seat: int | None) -> Event | None:
