@@ -31,12 +31,13 @@ import os
 import secrets
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import attrs
 
 from ..store.errors import StoreConflict, StoreError
+from ..store.sqlite import transaction
 
 #: Bytes of randomness in a seat token (from :mod:`secrets`): 256 bits.
 TOKEN_BYTES = 32
@@ -337,24 +338,8 @@ class SqliteLobby(SqlLobby):
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the server tables in {self.path}: {e}") from None
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Cursor]:
-        try:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise StoreConflict(f"{self.path} stayed locked by another writer: {e}") from None
-        try:
-            yield cur
-            cur.execute("COMMIT")
-        except BaseException as e:
-            with contextlib.suppress(sqlite3.Error):
-                cur.execute("ROLLBACK")
-            if isinstance(e, sqlite3.Error):
-                raise StoreError(f"cannot write the server tables in {self.path}: {e}") from None
-            raise
-        finally:
-            cur.close()
+    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Cursor]:
+        return transaction(self._db, f"the server tables in {self.path}", write=True)
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         try:

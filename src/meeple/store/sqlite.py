@@ -120,6 +120,45 @@ __all__ = ["SCHEMA_VERSION", "MatchInfo", "SqliteSink", "SqliteStore", "Status"]
 SqliteSink = SqlSink
 
 
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection, place: str, write: bool) -> Iterator[sqlite3.Cursor]:
+    """One transaction on ``db`` (opened with ``isolation_level=None``), committed if the block ends normally.
+
+    SQLite's own errors become :class:`StoreError` naming ``place`` (a lock
+    still held by another writer when a write begins: :class:`StoreConflict`);
+    on any error the transaction is rolled back. The store and the server's
+    lobby, which keeps its tables in the store's file, share it.
+    """
+    what = "write to" if write else "read"
+    try:
+        cur = db.cursor()
+        cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    except sqlite3.OperationalError as e:
+        if write and ("locked" in str(e) or "busy" in str(e)):
+            raise StoreConflict(f"{place} stayed locked by another writer: {e}") from None
+        raise StoreError(f"cannot {what} {place}: {e}") from None
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot {what} {place}: {e}") from None
+    try:
+        yield cur
+    except BaseException as e:
+        with contextlib.suppress(sqlite3.Error):
+            cur.execute("ROLLBACK")
+        if isinstance(e, sqlite3.Error):
+            raise StoreError(f"cannot {what} {place}: {e}") from None
+        raise
+    else:
+        try:
+            cur.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                cur.execute("ROLLBACK")
+            raise StoreError(f"cannot commit to {place}: {e}") from None
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            cur.close()
+
+
 def _ro_uri(path: Path) -> str:
     return path.absolute().as_uri() + "?mode=ro"
 
@@ -196,37 +235,9 @@ class SqliteStore(SqlStore):
         return SCHEMA_VERSION
 
     # -- the dialect -------------------------------------------------------------------
-    @contextlib.contextmanager
-    def _transaction(self, write: bool) -> Iterator[sqlite3.Cursor]:
+    def _transaction(self, write: bool) -> contextlib.AbstractContextManager[sqlite3.Cursor]:
         """One transaction; SQLite's own errors become :class:`StoreError` (a busy lock: :class:`StoreConflict`)."""
-        what = "write to" if write else "read"
-        try:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        except sqlite3.OperationalError as e:
-            if write and ("locked" in str(e) or "busy" in str(e)):
-                raise StoreConflict(f"{self.path} stayed locked by another writer: {e}") from None
-            raise StoreError(f"cannot {what} {self.path}: {e}") from None
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot {what} {self.path}: {e}") from None
-        try:
-            yield cur
-        except BaseException as e:
-            with contextlib.suppress(sqlite3.Error):
-                cur.execute("ROLLBACK")
-            if isinstance(e, sqlite3.Error):
-                raise StoreError(f"cannot {what} {self.path}: {e}") from None
-            raise
-        else:
-            try:
-                cur.execute("COMMIT")
-            except sqlite3.Error as e:
-                with contextlib.suppress(sqlite3.Error):
-                    cur.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to {self.path}: {e}") from None
-        finally:
-            with contextlib.suppress(sqlite3.Error):
-                cur.close()
+        return transaction(self._db, str(self.path), write)
 
     def _is_duplicate(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError)
