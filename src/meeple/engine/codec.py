@@ -637,19 +637,24 @@ def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:
     return None if slots is None else [slot.__set__ for slot in slots]
 
 
-def _field_slots(cls: type) -> list[types.MemberDescriptorType] | None:
-    """The slot descriptors of ``cls``'s fields, in order, if setting them is all its ``__init__`` does."""
+def _init_sets_fields_only(cls: type) -> bool:
+    """True if ``cls``'s attrs-generated ``__init__`` only sets its fields (no validators, converters, hooks or cached hash)."""
     if not attrs.has(cls) or hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
-        return None
-    if any("_attrs_cached_hash" in vars(c).get("__slots__", ()) for c in cls.__mro__):
-        return None
+        return False
     code = getattr(vars(cls).get("__init__"), "__code__", None)
     if code is None or "attrs generated" not in code.co_filename:  # a hand-written __init__
+        return False
+    if "_attrs_cached_hash" in code.co_consts:  # cache_hash=True: __init__ also clears the cached hash
+        return False
+    return all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
+
+
+def _field_slots(cls: type) -> list[types.MemberDescriptorType] | None:
+    """The slot descriptors of ``cls``'s fields, in order, if setting them is all its ``__init__`` does."""
+    if not _init_sets_fields_only(cls):
         return None
     slots: list[types.MemberDescriptorType] = []
     for f in attrs.fields(cls):
-        if f.validator is not None or f.converter is not None or not f.init:
-            return None
         slot = next((vars(c)[f.name] for c in cls.__mro__ if f.name in vars(c)), None)
         if not isinstance(slot, types.MemberDescriptorType):
             return None

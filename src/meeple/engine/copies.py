@@ -30,7 +30,7 @@ from typing import Any, TypeVar, cast
 
 import attrs
 
-from .codec import _slot_setters
+from .codec import _init_sets_fields_only, _slot_setters
 
 __all__ = ["builder", "filler", "replace", "replacer"]
 
@@ -43,16 +43,6 @@ def _dict_backed(cls: type) -> bool:
     if hasattr(cls, "__slots__") or hasattr(cls, "__attrs_post_init__"):
         return False
     return not any(isinstance(v, functools.cached_property) for k in cls.__mro__ for v in vars(k).values())
-
-
-def _init_sets_fields_only(cls: type) -> bool:
-    """True if ``cls``'s attrs-generated ``__init__`` only sets its fields (no validators, converters or hooks)."""
-    if not attrs.has(cls) or hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
-        return False
-    code = getattr(vars(cls).get("__init__"), "__code__", None)
-    if code is None or "attrs generated" not in code.co_filename or "_attrs_cached_hash" in (*code.co_names, *code.co_consts):
-        return False
-    return all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
 
 
 def replacer(cls: type[T], *only: str) -> Callable[..., T]:
