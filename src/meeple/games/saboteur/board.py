@@ -212,7 +212,6 @@ class Hole(int):
 
 
 _EMPTY = Hole(0)
-_PATH_KINDS = tuple(i for i, k in enumerate(KINDS) if k.category is Category.PATH)
 _FITTING: dict[int, dict[int, tuple[bool, ...]]] = {}
 
 
@@ -230,14 +229,20 @@ def fitting(hole: Hole) -> dict[int, tuple[bool, ...]]:
     found = _FITTING.get(hole)
     if found is None:
         found = {}
-        for kind in _PATH_KINDS:
-            ladder = KINDS[kind].ladder
-            rots = tuple(r for r, tile in _ORIENTATIONS[kind]
-                         if hole.fits(tile.edges) and (ladder or tile.edges & hole.ports))
+        need, wall, ports = hole & 15, hole >> 4 & 15, hole >> 8  # Hole.fits and Hole.ports, inline
+        for kind, ladder, shapes in _EDGES_BY_KIND:  # a new hole is met often in a match's first rounds
+            rots = tuple(r for r, edges in shapes
+                         if edges & need == need and not edges & wall and (ladder or edges & ports))
             if rots:
                 found[kind] = rots
         _FITTING[int(hole)] = found
     return found
+
+
+#: Every path card kind, whether it is a ladder, and the open edges of each of its orientations.
+_EDGES_BY_KIND: tuple[tuple[int, bool, tuple[tuple[bool, int], ...]], ...] = tuple(
+    (kind, KINDS[kind].ladder, tuple((r, tile.edges) for r, tile in turns)) for kind, turns in _ORIENTATIONS.items()
+)
 
 
 class Network:

@@ -24,6 +24,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
+from meeple.engine.copies import builder
 
 from . import data
 from .board import NEAR_GOALS, Board, Cell, Hole, coal_rotation, fitting, route_free_of, shape, symmetric
@@ -262,7 +263,9 @@ def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
 #: The tools a broken-tool or repair card shows, in a fixed order (by name).
 _TOOLS: dict[int, tuple[Tool, ...]] = {i: tuple(sorted(k.tools, key=lambda t: t.value)) for i, k in enumerate(KINDS)}
 # Commands are small immutable values: the lists of legal commands reuse them.
-_path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(PlayPath)
+# (built by meeple.engine.copies.builder: the same values as PlayPath(...), quicker to make, which a match's
+# first rounds do for every new square and hole)
+_path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(builder(PlayPath))
 _rockfall: Callable[[int, int, int], Rockfall] = functools.lru_cache(maxsize=1 << 12)(Rockfall)
 _IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: Passing with one card, for every card kind.
@@ -301,20 +304,27 @@ def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
     return found  # type: ignore[return-value]
 
 
-#: The ``PlayPath`` commands of each card kind that fits a hole, by the hole's square and what it asks.
+#: The ``PlayPath`` commands of a card kind in a hole, by the hole's square and what it asks, then by kind
+#: (filled as kinds are asked: () for a kind that does not fit).
 _PLAYS: dict[tuple[tuple[int, int], int], dict[int, tuple[PlayPath, ...]]] = {}
 _PLAYS_KEPT = 1 << 15  # squares and holes met; about 10 MB at most, then it starts again
 
 
-def _plays_at(pos: tuple[int, int], hole: Hole) -> dict[int, tuple[PlayPath, ...]]:
-    key = (pos, hole)
-    found = _PLAYS.get(key)
+def _plays_at(at: tuple[tuple[int, int], Hole]) -> dict[int, tuple[PlayPath, ...]]:
+    """The (growing) table of the commands for square and hole ``at``, by kind."""
+    found = _PLAYS.get(at)
     if found is None:
         if len(_PLAYS) >= _PLAYS_KEPT:
             _PLAYS.clear()
-        col, row = pos
-        found = _PLAYS[key] = {kind: tuple(_path(kind, col, row, r) for r in rots) for kind, rots in fitting(hole).items()}
+        found = _PLAYS[at] = {}
     return found
+
+
+def _plays_of(at: tuple[tuple[int, int], Hole], kind: int) -> tuple[PlayPath, ...]:
+    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at``, kept in its table."""
+    (col, row), hole = at
+    plays = _plays_at(at)[kind] = tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
+    return plays
 
 
 def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
@@ -330,13 +340,15 @@ def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
         out: list[PlayPath] = []
         table = _PLAYS
         if KINDS[kind].ladder:  # any hole not next to a goal, as Network.targets says
-            for at in net.sorted_holes():
-                if at[0] not in NEAR_GOALS and (plays := (table.get(at) or _plays_at(*at)).get(kind)):
-                    out += plays
+            holes: Iterable[tuple[tuple[int, int], Hole]] = (at for at in net.sorted_holes() if at[0] not in NEAR_GOALS)
         else:
-            for at in net.frontier():
-                if plays := (table.get(at) or _plays_at(*at)).get(kind):
-                    out += plays
+            holes = net.frontier()
+        for at in holes:
+            plays = (table.get(at) or _plays_at(at)).get(kind)
+            if plays is None:
+                plays = _plays_of(at, kind)
+            if plays:
+                out += plays
         found = memo[kind] = tuple(out)
     return found  # type: ignore[return-value]
 
