@@ -430,16 +430,21 @@ class Board:
         return Network.of(self)
 
     @functools.cached_property
-    def _laid(self) -> dict[Cell | Pos, Board]:
-        """The boards made from this one by :meth:`lay` and :meth:`remove` (one board, one network, for one change)."""
+    def _laid(self) -> dict[tuple[int, ...], Board]:
+        """The boards made from this one by :meth:`lay` and :meth:`remove` (one board, one network, for one change).
+
+        Keyed by plain ints (a cell's four values, a removed card's square), which hash and compare
+        quicker than a :class:`Cell`.
+        """
         return {}
 
     def lay(self, cell: Cell) -> Board:
         """The board with ``cell`` laid on its empty square (the same board each time for the same card)."""
         laid = self._laid
-        board = laid.get(cell)
+        key = (cell.col, cell.row, cell.kind, cell.rotated)
+        board = laid.get(key)
         if board is None:
-            board = laid[cell] = Board((*self.cells, cell), self.goals)
+            board = laid[key] = Board((*self.cells, cell), self.goals)
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))

@@ -353,6 +353,18 @@ def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
     return found  # type: ignore[return-value]
 
 
+# The events and values of nearly every turn, built as their classes would build them, quicker (see
+# meeple.engine.copies.builder).
+_card_drawn: Callable[[int, int], CardDrawn] = builder(CardDrawn)
+_turn_ended_event: Callable[[int, int], TurnEnded] = builder(TurnEnded)
+_cards_discarded: Callable[[int, int, tuple[int, ...]], CardsDiscarded] = builder(CardsDiscarded)
+_path_played_event: Callable[[int, int, int, int, bool], PathPlayed] = builder(PathPlayed)
+_cell: Callable[[int, int, int, bool], Cell] = builder(Cell)
+_deed: Callable[[int, int | None, int | None, Cell | None], Deed] = builder(Deed)
+#: A pass, as the round's record shows it, for each seat.
+_PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(12))
+
+
 # -- where each action card may be played: one small function per action, players in seat order --
 
 
@@ -583,7 +595,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                     )
                 if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
-                discarded = CardsDiscarded(seat, len(cards), cards)
+                discarded = _cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 self._card(state, seat, card, command, Category.PATH)
@@ -596,7 +608,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 why = path_allowed(state.board, card, col, row, rotated)
                 if why is not None:
                     raise self.illegal(why, Code.RULE, command)
-                return self._after_path(state, seat, PathPlayed(seat, card, col, row, rotated), rng)
+                return self._after_path(state, seat, _path_played_event(seat, card, col, row, rotated), rng)
             case BreakTool(card=card, target=target):
                 k = self._card(state, seat, card, command, Action.BREAK)
                 self._target(state, target, command)
@@ -698,7 +710,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     def _after_path(self, state: State, seat: int, played: PathPlayed, rng: Rng) -> tuple[Event, ...]:
         if not state.board.network.joins_more((played.col, played.row), shape(played.card, played.rotated)):
             return self._end_turn(state, seat, (played,), rng)  # the card reaches no further than itself
-        board = state.board.lay(Cell(played.col, played.row, played.card, played.rotated))
+        board = state.board.lay(_cell(played.col, played.row, played.card, played.rotated))
         board, reveals = reveal_goals(board, state.deal.goal_kinds)
         events: tuple[Event, ...] = (played, *reveals)
         if any(r.kind is GoalKind.GOLD for r in reveals):
@@ -721,31 +733,31 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         drawn by ``drawer`` (default: the player); ``passed``: the turn was a pass.
         """
         n = state.seats
-        if sizes is None:
-            sizes = [len(h) for h in state.hands]
-            sizes[seat] -= spent
         who = seat if drawer is None else drawer
         pile = state.pile
         out = list(events)
+        drawn = 0
         if pile and draws:
             if draws == 1:
-                out.append(CardDrawn(who, pile[rng.below(len(pile))]))
+                out.append(_card_drawn(who, pile[rng.below(len(pile))]))
             else:
                 left = list(pile)
                 for _ in range(min(draws, len(left))):
-                    out.append(CardDrawn(who, left.pop(rng.below(len(left)))))
-            sizes[who] += min(draws, len(pile))
-        nxt = None
-        for i in range(1, n + 1):  # the next player clockwise who holds cards
-            if sizes[(seat + i) % n]:
-                nxt = (seat + i) % n
-                break
+                    out.append(_card_drawn(who, left.pop(rng.below(len(left)))))
+            drawn = min(draws, len(pile))
+        nxt: int | None = (seat + 1) % n
+        if sizes is not None or nxt == who or not state.hands[nxt]:  # else the next player holds the cards they held
+            if sizes is None:
+                sizes = [len(h) for h in state.hands]
+                sizes[seat] -= spent
+            sizes[who] += drawn
+            nxt = next((t for t in ((seat + i) % n for i in range(1, n + 1)) if sizes[t]), None)  # who holds cards
         lap = state.options.round_end == "lap" and passes_after(state, seat, nxt, passed) >= n
         if nxt is None or lap:
             after = self._fold(state, events)  # a card in front may have changed: winners exclude the trapped
             out.append(RoundEnded("saboteurs", seat, -1, after.deal.roles, round_winners(after, "saboteurs")))
         else:
-            out.append(TurnEnded(seat, nxt))
+            out.append(_turn_ended_event(seat, nxt))
         return tuple(out)
 
     # -- dealing -----------------------------------------------------------------
@@ -974,9 +986,9 @@ def _played(s: State, deed: Deed, **changes: Any) -> State:
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
-    cell = Cell(e.col, e.row, e.card, e.rotated)
+    cell = _cell(e.col, e.row, e.card, e.rotated)
     seat, card = e.seat, e.card
-    return _with_path(s, _take(s, seat, card), (*s.deeds, Deed(seat, card, cell=cell)), 0,
+    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0,
                       _known_after_play(s.known, seat, card), s.board.lay(cell))
 
 
@@ -986,11 +998,11 @@ def _goal_revealed(s: State, e: GoalRevealed) -> State:
 
 def _tool_broken(s: State, e: ToolBroken) -> State:
     (tool,) = KINDS[e.card].tools
-    return _played(s, Deed(e.seat, e.card, e.target), front=_front(s, e.target, add=BROKEN[tool]))
+    return _played(s, _deed(e.seat, e.card, e.target, None), front=_front(s, e.target, add=BROKEN[tool]))
 
 
 def _tool_repaired(s: State, e: ToolRepaired) -> State:
-    return _played(s, Deed(e.seat, e.card, e.target), front=_front(s, e.target, drop=BROKEN[e.tool]))
+    return _played(s, _deed(e.seat, e.card, e.target, None), front=_front(s, e.target, drop=BROKEN[e.tool]))
 
 
 def _path_removed(s: State, e: PathRemoved) -> State:
@@ -1022,7 +1034,7 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
     pile = s.discards[seat]
     for c in cards:
         pile = add_card(pile, c)
-    return _with_discard(s, (*s.deeds, Deed(seat, None)), passes, _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
+    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
                          _set(s.discards, seat, pile), _known_after_discard(s.known, seat, len(cards)))
 
 
