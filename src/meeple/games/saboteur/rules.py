@@ -745,8 +745,9 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 for _ in range(min(draws, len(left))):
                     out.append(_card_drawn(who, left.pop(rng.below(len(left)))))
             drawn = min(draws, len(pile))
-        nxt: int | None = (seat + 1) % n
-        if sizes is not None or nxt == who or not state.hands[nxt]:  # else the next player holds the cards they held
+        after_seat = (seat + 1) % n
+        nxt: int | None = after_seat
+        if sizes is not None or after_seat == who or not state.hands[after_seat]:  # else they hold what they held
             if sizes is None:
                 sizes = [len(h) for h in state.hands]
                 sizes[seat] -= spent
