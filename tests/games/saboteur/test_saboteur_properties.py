@@ -179,3 +179,37 @@ def test_illegal_command_names_the_rule_and_changes_nothing() -> None:
     with pytest.raises(IllegalCommand, match="not your turn to take a gold card"):
         m.play(0, TakeGold(3))
     assert m.to_bytes() == before
+
+
+def _network_laid_card_by_card(board: Any) -> Any:
+    """The network of ``board`` built as :meth:`Network.laid` builds it: the start, turned goals, then each card."""
+    from meeple.games.saboteur.board import START_TILE, Network, goal_tile, shape
+    from meeple.games.saboteur.data import START_EDGES, START_POSITION
+
+    net = Network({}, {(g.col, g.row): i for i, g in enumerate(board.goals) if g.kind is None}, set(), {}, {})
+    net._place(START_POSITION, START_TILE, entry=START_EDGES)
+    for g in board.goals:
+        if g.kind is not None:
+            net._place((g.col, g.row), goal_tile(g.kind, g.rotated))
+    for c in board.cells:
+        net._place((c.col, c.row), shape(c.kind, c.rotated))
+    return net
+
+
+@given(seed=st.integers(0, 2**32), deluxe=st.booleans(), seats=st.integers(3, 10))
+def test_a_network_worked_out_at_once_is_the_one_laid_card_by_card(seed: int, deluxe: bool, seats: int) -> None:
+    from meeple.games.saboteur.board import Board, Network
+
+    m = meeple.Match.start(GAME, seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
+    pick = Rng(seed)
+    boards = []
+    while m.to_act and len(m) < 400:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+        boards.append(m.state.board)
+    for board in boards[::3]:
+        whole, laid = Network.of(Board(board.cells, board.goals)), _network_laid_card_by_card(board)
+        assert (whole.tiles, whole.goals, whole.reached, whole.holes, whole.arrivals) == (
+            laid.tiles, laid.goals, laid.reached, laid.holes, laid.arrivals)
+        assert whole.frontier() == board.network.frontier()  # and the network the match built as it went

@@ -277,15 +277,28 @@ class Network:
 
     @classmethod
     def of(cls, board: Board) -> Network:
-        """Walk the network of ``board`` from scratch."""
+        """Work out the network of ``board`` from scratch: every card face up, then one walk from the start.
+
+        The same network as laying the cards one by one from the start (what
+        :meth:`laid` does), in one pass: a rockfall and a board rebuilt by a
+        bot need it whole.
+        """
         goals = {(g.col, g.row): i for i, g in enumerate(board.goals) if g.kind is None}
-        net = cls({}, goals, set(), {}, {})
-        net._place(START_POSITION, START_TILE, entry=START_EDGES)
+        tiles = {START_POSITION: START_TILE}
         for g in board.goals:
             if g.kind is not None:
-                net._place((g.col, g.row), goal_tile(g.kind, g.rotated))
+                tiles[(g.col, g.row)] = goal_tile(g.kind, g.rotated)
         for c in board.cells:
-            net._place((c.col, c.row), shape(c.kind, c.rotated))
+            tiles[(c.col, c.row)] = shape(c.kind, c.rotated)
+        holes: dict[Pos, Hole] = {}
+        for (col, row), tile in tiles.items():  # each card's edges ask things of its empty neighbours
+            for edge, dc, dr, opp in DIRECTIONS:
+                q = (col + dc, row + dr)
+                if q not in tiles and q not in goals:
+                    holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
+        net = cls(tiles, goals, set(), holes, {})
+        # the start, and every ladder (joined to the start: the start shows one), whole
+        net._walk([(pos, gi) for pos, tile in tiles.items() if tile.ladder for gi in range(len(tile.groups))])
         return net
 
     def _copy(self) -> Network:
@@ -323,7 +336,11 @@ class Network:
             if q in tiles or q in goals:
                 continue
             holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
-        stack = [(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry]
+        self._walk([(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry])
+
+    def _walk(self, stack: list[tuple[Pos, int]]) -> None:
+        """Reach the segments on ``stack`` and every segment joined to them, marking the holes and goals they open into."""
+        tiles, holes, goals = self.tiles, self.holes, self.goals
         reached = self.reached
         while stack:
             node = stack.pop()

@@ -368,11 +368,6 @@ _PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(12))
 # -- where each action card may be played: one small function per action, players in seat order --
 
 
-def _on_players(kind: int, state: State, keep: Callable[[int], bool]) -> list[Command]:
-    on = _ON_PLAYER[kind]
-    return [on[t] for t in range(state.seats) if keep(t)]
-
-
 def _breaks(state: State, seat: int, kind: int) -> list[Command]:
     broken, front, on = _BREAKS[kind], state.front, _ON_PLAYER[kind]
     return [on[t] for t in range(state.seats) if broken not in front[t]]
@@ -397,12 +392,13 @@ def _thefts(state: State, seat: int, kind: int) -> list[Command]:
 
 
 def _hands_offs(state: State, seat: int, kind: int) -> list[Command]:
-    front = state.front
-    return _on_players(kind, state, lambda t: _THEFT in front[t])
+    front, on = state.front, _ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if _THEFT in front[t]]
 
 
-def _on_others(state: State, seat: int, kind: int) -> list[Command]:
-    return _on_players(kind, state, lambda t: t != seat)
+def _on_others(state: State, seat: int, kind: int) -> Sequence[Command]:
+    on = _ON_PLAYER[kind]
+    return on[:seat] + on[seat + 1 : state.seats]
 
 
 def _hat_swaps(state: State, seat: int, kind: int) -> Sequence[Command]:
@@ -410,13 +406,13 @@ def _hat_swaps(state: State, seat: int, kind: int) -> Sequence[Command]:
 
 
 def _traps(state: State, seat: int, kind: int) -> list[Command]:
-    front = state.front
-    return _on_players(kind, state, lambda t: t != seat and _TRAPPED not in front[t])
+    front, on = state.front, _ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if t != seat and _TRAPPED not in front[t]]
 
 
 def _frees(state: State, seat: int, kind: int) -> list[Command]:
-    front = state.front
-    return _on_players(kind, state, lambda t: _TRAPPED in front[t])
+    front, on = state.front, _ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if _TRAPPED in front[t]]
 
 
 _LISTERS: dict[Action, Callable[[State, int, int], Sequence[Command]]] = {
