@@ -944,7 +944,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
             set_aside=e.set_aside,
         ),
         known=Knowledge(goals=(frozenset(),) * n),
-        purse=replace(s.purse, offer=(), chooser=-1, theft_queue=()),
+        purse=_closed(s.purse, (), -1, ()),
         results=s.results,
     )
 
@@ -969,6 +969,17 @@ _with_front = replacer(State, "hands", "deeds", "passes", "known", "front")
 _with_discard = replacer(State, "deeds", "passes", "hands", "discards", "known")
 _with_draw = replacer(State, "pile", "hands")
 _with_turn = replacer(State, "turn")
+# and those of a round's other events (written at import, not at the first such event of a process)
+_with_board = replacer(State, "board")
+_with_known = replacer(State, "known")
+_with_result = replacer(State, "phase", "results")
+_with_purse = replacer(State, "purse")
+_with_phase_purse = replacer(State, "phase", "purse")
+_with_goals_seen = replacer(Knowledge, "goals")
+_offered = replacer(Purse, "offer", "chooser", "deck")
+_taken = replacer(Purse, "offer", "gold", "chooser", "ledger")
+_paid = replacer(Purse, "gold", "deck", "ledger")
+_closed = replacer(Purse, "offer", "chooser", "theft_queue")
 
 
 def _played(s: State, deed: Deed, **changes: Any) -> State:
@@ -990,7 +1001,7 @@ def _path_played(s: State, e: PathPlayed) -> State:
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
-    return replace(s, board=s.board.turn_goal(e.goal, e.kind, e.rotated))
+    return _with_board(s, s.board.turn_goal(e.goal, e.kind, e.rotated))
 
 
 def _tool_broken(s: State, e: ToolBroken) -> State:
@@ -1003,13 +1014,15 @@ def _tool_repaired(s: State, e: ToolRepaired) -> State:
 
 
 def _path_removed(s: State, e: PathRemoved) -> State:
-    return _played(s, Deed(e.seat, e.card, cell=s.board.cell_at(e.col, e.row)), board=s.board.remove(e.col, e.row))
+    seat, card = e.seat, e.card
+    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, s.board.cell_at(e.col, e.row))), 0,
+                      _known_after_play(s.known, seat, card), s.board.remove(e.col, e.row))
 
 
 def _goal_peeked(s: State, e: GoalPeeked) -> State:
     s = _played(s, Deed(e.seat, e.card))
     known = s.known
-    return replace(s, known=replace(known, goals=_set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
+    return _with_known(s, _with_goals_seen(known, _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
 
 
 def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
@@ -1099,13 +1112,12 @@ def _turn_ended(s: State, e: TurnEnded) -> State:
 
 def _round_ended(s: State, e: RoundEnded) -> State:
     result = RoundResult(s.round, e.team, e.ender, e.finisher, e.roles, e.winners)
-    return replace(s, phase=Phase.SETTLE, results=(*s.results, result))
+    return _with_result(s, Phase.SETTLE, (*s.results, result))
 
 
 def _gold_offered(s: State, e: GoldOffered) -> State:
     assert e.values is not None
-    purse = replace(s.purse, offer=e.values, chooser=e.chooser, deck=remove_cards(s.purse.deck, e.values))
-    return replace(s, phase=Phase.CHOOSE, purse=purse)
+    return _with_phase_purse(s, Phase.CHOOSE, _offered(s.purse, e.values, e.chooser, remove_cards(s.purse.deck, e.values)))
 
 
 def _gold_taken(s: State, e: GoldTaken) -> State:
@@ -1113,8 +1125,7 @@ def _gold_taken(s: State, e: GoldTaken) -> State:
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.value)
     ledger = (*p.ledger, GoldMove(s.round, e.seat, (e.value,), e.value, True))
-    return replace(s, purse=replace(p, offer=remove_cards(p.offer, (e.value,)), gold=gold, chooser=e.next,
-                                    ledger=ledger))
+    return _with_purse(s, _taken(p, remove_cards(p.offer, (e.value,)), gold, e.next, ledger))
 
 
 def _gold_paid(s: State, e: GoldPaid) -> State:
@@ -1122,9 +1133,9 @@ def _gold_paid(s: State, e: GoldPaid) -> State:
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.amount)
     if e.cards is None:  # Deluxe: tokens from the bank
-        return replace(s, purse=replace(p, gold=gold))
+        return _with_purse(s, replace(p, gold=gold))
     ledger = (*p.ledger, GoldMove(s.round, e.seat, e.cards, e.amount, False))
-    return replace(s, purse=replace(p, gold=gold, deck=remove_cards(p.deck, e.cards), ledger=ledger))
+    return _with_purse(s, _paid(p, gold, remove_cards(p.deck, e.cards), ledger))
 
 
 def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, ...]:
@@ -1146,8 +1157,7 @@ def _stolen(s: State, e: Stolen) -> State:
 
 
 def _payout_done(s: State, e: PayoutDone) -> State:
-    return replace(s, phase=Phase.OVER if e.game_over else Phase.DEAL,
-                   purse=replace(s.purse, offer=(), chooser=-1, theft_queue=()))
+    return _with_phase_purse(s, Phase.OVER if e.game_over else Phase.DEAL, _closed(s.purse, (), -1, ()))
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
