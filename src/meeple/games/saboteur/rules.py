@@ -86,7 +86,6 @@ from .state import (
     SaboteurOptions,
     SpentRole,
     State,
-    replace,
     replacer,
 )
 
@@ -969,6 +968,7 @@ _with_front = replacer(State, "hands", "deeds", "passes", "known", "front")
 _with_discard = replacer(State, "deeds", "passes", "hands", "discards", "known")
 _with_draw = replacer(State, "pile", "hands")
 _with_turn = replacer(State, "turn")
+_with_front_thieves = replacer(State, "hands", "deeds", "passes", "known", "front", "thieves")
 # and those of a round's other events (written at import, not at the first such event of a process)
 _with_board = replacer(State, "board")
 _with_known = replacer(State, "known")
@@ -980,17 +980,31 @@ _offered = replacer(Purse, "offer", "chooser", "deck")
 _taken = replacer(Purse, "offer", "gold", "chooser", "ledger")
 _paid = replacer(Purse, "gold", "deck", "ledger")
 _closed = replacer(Purse, "offer", "chooser", "theft_queue")
+_with_cleared = replacer(State, "deeds", "passes", "front", "thieves", "hands", "discards", "known")
+_with_swap = replacer(State, "hands", "known")
+_with_deal_known = replacer(State, "deal", "known")
+_with_turn_passes = replacer(State, "turn", "passes")
+_with_roles_seen = replacer(Knowledge, "roles")
+_with_hands_seen = replacer(Knowledge, "hands")
+_with_role_spent = replacer(Deal, "roles", "leftover_roles", "spent_roles")
+_with_gold = replacer(Purse, "gold")
+_with_queue = replacer(Purse, "theft_queue")
+_robbed = replacer(Purse, "gold", "theft_queue")
+_hand_played = replacer(KnownHand, "cards", "sure")
+_hand_spilled = replacer(KnownHand, "sure", "discarded_by")
+_hand_moved = replacer(KnownHand, "holder")
 
 
-def _played(s: State, deed: Deed, **changes: Any) -> State:
-    """The state after ``deed.seat`` played ``deed.card`` face up from its hand (plus ``changes``)."""
+def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = None,
+            thieves: tuple[int, ...] | None = None) -> State:
+    """The state after ``deed.seat`` played ``deed.card`` face up from its hand (a card laid in front: ``front``, ``thieves``)."""
     assert deed.card is not None
     known = _known_after_play(s.known, deed.seat, deed.card)
-    if not changes:
+    if front is None:
         return _with_play(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known)
-    if len(changes) == 1 and "front" in changes:  # a card laid in front of a player
-        return _with_front(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, changes["front"])
-    return replace(s, hands=_take(s, deed.seat, deed.card), deeds=(*s.deeds, deed), passes=0, known=known, **changes)
+    if thieves is None:
+        return _with_front(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front)
+    return _with_front_thieves(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front, thieves)
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
@@ -1025,16 +1039,13 @@ def _goal_peeked(s: State, e: GoalPeeked) -> State:
     return _with_known(s, _with_goals_seen(known, _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
 
 
-def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
-    """The changes when ``seat`` discards ``cards`` face down."""
+def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], Knowledge]:
+    """The hands, the face-down discards and the knowledge after ``seat`` discards ``cards`` face down."""
     pile = s.discards[seat]
     for c in cards:
         pile = add_card(pile, c)
-    return {
-        "hands": _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
-        "discards": _set(s.discards, seat, pile),
-        "known": _known_after_discard(s.known, seat, len(cards)),
-    }
+    return (_set(s.hands, seat, remove_cards(s.hands[seat], cards)), _set(s.discards, seat, pile),
+            _known_after_discard(s.known, seat, len(cards)))
 
 
 def _discarded(s: State, e: CardsDiscarded) -> State:
@@ -1051,8 +1062,8 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
 def _front_cleared(s: State, e: FrontCleared) -> State:
     assert e.cards is not None
     thieves = tuple(t for t in s.thieves if t != e.seat) if e.removed is Front.THEFT else s.thieves
-    return replace(s, deeds=(*s.deeds, Deed(e.seat, None, e.seat)), passes=0, front=_front(s, e.seat, drop=e.removed),
-                   thieves=thieves, **_face_down(s, e.seat, e.cards))
+    return _with_cleared(s, (*s.deeds, Deed(e.seat, None, e.seat)), 0, _front(s, e.seat, drop=e.removed), thieves,
+                         *_face_down(s, e.seat, e.cards))
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
@@ -1081,13 +1092,13 @@ def _hands_swapped(s: State, e: HandsSwapped) -> State:
     assert e.given is not None and e.taken is not None
     s = _played(s, Deed(e.seat, e.card, e.target))
     hands = _set(_set(s.hands, e.seat, tuple(sorted(e.taken))), e.target, tuple(sorted(e.given)))
-    return replace(s, hands=hands, known=_known_after_swap(s.known, e.seat, e.target, e.given, e.taken))
+    return _with_swap(s, hands, _known_after_swap(s.known, e.seat, e.target, e.given, e.taken))
 
 
 def _role_inspected(s: State, e: RoleInspected) -> State:
     assert e.role is not None
     s = _played(s, Deed(e.seat, e.card, e.target))
-    return replace(s, known=replace(s.known, roles=(*s.known.roles, Inspection(e.seat, e.target, e.role))))
+    return _with_known(s, _with_roles_seen(s.known, (*s.known.roles, Inspection(e.seat, e.target, e.role))))
 
 
 def _hat_swapped(s: State, e: HatSwapped) -> State:
@@ -1098,15 +1109,15 @@ def _hat_swapped(s: State, e: HatSwapped) -> State:
     # the old card leaves play; those who saw it with Inspection know what it shows, and that no longer
     # tells them the target's role
     saw = frozenset({e.target} | {i.viewer for i in known.roles if i.target == e.target})
-    deal = replace(deal, roles=_set(deal.roles, e.target, e.role), leftover_roles=tuple(left),
-                   spent_roles=(*deal.spent_roles, SpentRole(e.target, e.old, saw)))
-    known = replace(known, roles=tuple(i for i in known.roles if i.target != e.target))
-    return replace(s, deal=deal, known=known)
+    deal = _with_role_spent(deal, _set(deal.roles, e.target, e.role), tuple(left),
+                            (*deal.spent_roles, SpentRole(e.target, e.old, saw)))
+    known = _with_roles_seen(known, tuple(i for i in known.roles if i.target != e.target))
+    return _with_deal_known(s, deal, known)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
     if s.passes and not s.pile and s.options.round_end == "lap":
-        return replace(s, turn=e.next, passes=s.passes + (e.next - e.seat - 1) % s.seats)
+        return _with_turn_passes(s, e.next, s.passes + (e.next - e.seat - 1) % s.seats)
     return _with_turn(s, e.next)
 
 
@@ -1133,7 +1144,7 @@ def _gold_paid(s: State, e: GoldPaid) -> State:
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.amount)
     if e.cards is None:  # Deluxe: tokens from the bank
-        return _with_purse(s, replace(p, gold=gold))
+        return _with_purse(s, _with_gold(p, gold))
     ledger = (*p.ledger, GoldMove(s.round, e.seat, e.cards, e.amount, False))
     return _with_purse(s, _paid(p, gold, remove_cards(p.deck, e.cards), ledger))
 
@@ -1147,13 +1158,13 @@ def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, 
 
 def _thieves_ready(s: State, e: ThievesReady) -> State:
     queue = _ready_thieves(s.purse.gold, e.order)
-    return replace(s, phase=Phase.THEFT if queue else s.phase, purse=replace(s.purse, theft_queue=queue))
+    return _with_phase_purse(s, Phase.THEFT if queue else s.phase, _with_queue(s.purse, queue))
 
 
 def _stolen(s: State, e: Stolen) -> State:
     p = s.purse
     gold = _set(_set(p.gold, e.target, p.gold[e.target] - 1), e.seat, p.gold[e.seat] + 1)
-    return replace(s, purse=replace(p, gold=gold, theft_queue=_ready_thieves(gold, p.theft_queue[1:])))
+    return _with_purse(s, _robbed(p, gold, _ready_thieves(gold, p.theft_queue[1:])))
 
 
 def _payout_done(s: State, e: PayoutDone) -> State:
@@ -1196,10 +1207,10 @@ def _known_after_play(known: Knowledge, holder: int, card: int) -> Knowledge:
     out = []
     for k in known.hands:
         if k.holder == holder and card in k.cards:
-            k = replace(k, cards=remove_cards(k.cards, (card,)), sure=max(0, k.sure - 1))
+            k = _hand_played(k, remove_cards(k.cards, (card,)), max(0, k.sure - 1))
         if k.cards:
             out.append(k)
-    return replace(known, hands=tuple(out))
+    return _with_hands_seen(known, tuple(out))
 
 
 def _known_after_discard(known: Knowledge, holder: int, count: int) -> Knowledge:
@@ -1214,9 +1225,9 @@ def _known_after_discard(known: Knowledge, holder: int, count: int) -> Knowledge
     for k in known.hands:
         if k.holder == holder and k.sure:
             spill = k.discarded_by if holder in k.discarded_by else tuple(sorted((*k.discarded_by, holder)))
-            k = replace(k, sure=max(0, k.sure - count), discarded_by=spill)
+            k = _hand_spilled(k, max(0, k.sure - count), spill)
         out.append(k)
-    return replace(known, hands=tuple(out))
+    return _with_hands_seen(known, tuple(out))
 
 
 def _known_after_swap(known: Knowledge, seat: int, target: int, given: tuple[int, ...],
@@ -1228,9 +1239,9 @@ def _known_after_swap(known: Knowledge, seat: int, target: int, given: tuple[int
         holder = moved.get(k.holder, k.holder)
         if k.viewer in (seat, target) and holder in (seat, target):
             continue  # replaced below: the two now know each other's hand exactly
-        out.append(replace(k, holder=holder) if holder != k.holder else k)
+        out.append(_hand_moved(k, holder) if holder != k.holder else k)
     if given:
         out.append(KnownHand(seat, target, tuple(sorted(given)), len(given), ()))
     if taken:
         out.append(KnownHand(target, seat, tuple(sorted(taken)), len(taken), ()))
-    return replace(known, hands=tuple(sorted(out, key=lambda k: (k.viewer, k.holder))))
+    return _with_hands_seen(known, tuple(sorted(out, key=lambda k: (k.viewer, k.holder))))
