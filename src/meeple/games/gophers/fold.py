@@ -38,9 +38,15 @@ from .events import (
     TurnEnded,
 )
 from .state import (
+    COLLECT,
+    GIFT,
+    MOVE,
     NEW_TURN,
+    OPEN,
+    OVER,
+    PLACE,
+    START,
     Cards,
-    Phase,
     State,
     Table,
     Turn,
@@ -158,7 +164,7 @@ _new_cards = builder(Cards)
 
 
 def _rolled(s: State, e: Rolled) -> State:
-    return _with_roll(s, Phase.MOVE, e.roll)
+    return _with_roll(s, MOVE, e.roll)
 
 
 def _moved(s: State, e: Moved) -> State:
@@ -192,7 +198,7 @@ def _gift_offered(s: State, e: GiftOffered) -> State:
     n = len(cards)
     mine = 1 << e.seat
     offer_seen = tuple(m | mine for m in c.deck_seen[:n])
-    return replace_state(s, phase=Phase.GIFT, cards=replace_cards(c, deck=c.deck[n:], deck_seen=c.deck_seen[n:]),
+    return replace_state(s, phase=GIFT, cards=replace_cards(c, deck=c.deck[n:], deck_seen=c.deck_seen[n:]),
                          turn=replace_turn(s.turn, offer=cards, offer_seen=offer_seen, gift_used=True))
 
 
@@ -213,18 +219,18 @@ def _gift_taken(s: State, e: GiftTaken) -> State:
 
 def _extra_move(s: State, e: ExtraMove) -> State:
     turn = s.turn
-    return replace_state(s, phase=Phase.START, roll=0, turn=replace_turn(turn, extra_moves=turn.extra_moves + 1))
+    return replace_state(s, phase=START, roll=0, turn=replace_turn(turn, extra_moves=turn.extra_moves + 1))
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    return _with_next_turn(s, Phase.START, e.next, 0, (), NEW_TURN, e.idle)
+    return _with_next_turn(s, START, e.next, 0, (), NEW_TURN, e.idle)
 
 
 # -- collecting -------------------------------------------------------------------
 
 
 def _collection_opened(s: State, e: CollectionOpened) -> State:
-    return _with_collectors(s, Phase.COLLECT, e.collectors)
+    return _with_collectors(s, COLLECT, e.collectors)
 
 
 def _card_laid(s: State, e: CardLaid) -> State:
@@ -294,7 +300,7 @@ def _dealt(s: State, e: Dealt) -> State:
     n = s.seats
     deck = e.deck or ()
     hands = tuple(h or () for h in e.hands)
-    return replace_state(s, phase=Phase.PLACE, positions=(-1,) * n, current=0,
+    return replace_state(s, phase=PLACE, positions=(-1,) * n, current=0,
                          cards=Cards(hands, tuple((0,) * len(h) for h in hands), deck, (0,) * len(deck)),
                          table=Table(((),) * n, ((),) * n, (), (0,) * n, tuple(range(n)), (0,) * n))
 
@@ -306,15 +312,15 @@ def _bank_laid(s: State, e: BankLaid) -> State:
 def _placed(s: State, e: Placed) -> State:
     after = e.seat + 1
     return replace_state(s, positions=_set(s.positions, e.seat, e.hole), current=after % s.seats,
-                         phase=Phase.PLACE if after < s.seats else Phase.OPEN)
+                         phase=PLACE if after < s.seats else OPEN)
 
 
 def _book_opened(s: State, e: BookOpened) -> State:
-    return replace_state(s, spread=e.roll, phase=Phase.START, current=0)
+    return replace_state(s, spread=e.roll, phase=START, current=0)
 
 
 def _game_ended(s: State, e: GameEnded) -> State:
-    return replace_state(s, phase=Phase.OVER, end_reason=e.reason)
+    return replace_state(s, phase=OVER, end_reason=e.reason)
 
 
 #: The fold of each event type.
