@@ -50,10 +50,8 @@ from .state import (
     State,
     Table,
     Turn,
-    replace_cards,
     replace_state,
     replace_table,
-    replace_turn,
 )
 
 # -- cards and who knows them ------------------------------------------------------
@@ -136,7 +134,9 @@ def _piles(s: State, t: Table, seats: Sequence[int], plus: tuple[tuple[Card, ...
     scores = t.scores
     for seat in seats:
         scores = _set(scores, seat, pile_score(beginner, plus[seat], minus[seat]))
-    return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
+    if more:
+        return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
+    return _table_piles(t, plus, minus, scores)
 
 
 # The copies the commonest events make, the new values given in the order named (``state.replacer``).
@@ -151,6 +151,17 @@ _with_asked = replacer(State, "collectors")
 _with_laid = replacer(State, "cards", "turn")
 _with_collected = replacer(State, "collectors", "table", "turn")
 _with_cards = replacer(State, "cards")
+_with_gift = replacer(State, "phase", "cards", "turn")
+_with_gift_kept = replacer(State, "cards", "table", "turn")
+_turn_offer = replacer(Turn, "gift_used", "offer", "offer_seen")
+_turn_offer_gone = replacer(Turn, "offer", "offer_seen")
+_turn_gift_kept = replacer(Turn, "offer", "offer_seen", "productive", "haul")
+_turn_collected = replacer(Turn, "added", "subtracted", "productive", "haul")
+_cards_deck = replacer(Cards, "deck", "deck_seen")
+_with_roll_turn = replacer(State, "phase", "roll", "turn")
+_with_table_turn = replacer(State, "table", "turn")
+_turn_extra = replacer(Turn, "extra_moves")
+_table_piles = replacer(Table, "plus", "minus", "scores")
 _turn_jumped = replacer(Turn, "jumped")
 _turn_rolls = replacer(Turn, "book_rolls")
 _turn_turned = replacer(Turn, "turned", "book_rolls")
@@ -198,28 +209,26 @@ def _gift_offered(s: State, e: GiftOffered) -> State:
     n = len(cards)
     mine = 1 << e.seat
     offer_seen = tuple(m | mine for m in c.deck_seen[:n])
-    return replace_state(s, phase=GIFT, cards=replace_cards(c, deck=c.deck[n:], deck_seen=c.deck_seen[n:]),
-                         turn=replace_turn(s.turn, offer=cards, offer_seen=offer_seen, gift_used=True))
+    return _with_gift(s, GIFT, _cards_deck(c, c.deck[n:], c.deck_seen[n:]), _turn_offer(s.turn, True, cards, offer_seen))
 
 
 def _gift_taken(s: State, e: GiftTaken) -> State:
     turn, c = s.turn, s.cards
     offer, seen, i = turn.offer, turn.offer_seen, e.index
     assert i is not None, "only a redacted GiftTaken hides the place, and the state folds the referee's events"
-    cards = replace_cards(c, deck=(*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
-                          deck_seen=(*c.deck_seen, *seen[:i], *seen[i + 1 :]))
+    cards = _cards_deck(c, (*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
+                        (*c.deck_seen, *seen[:i], *seen[i + 1 :]))
     if e.card is DIG:
-        return replace_state(s, cards=cards, turn=replace_turn(turn, offer=(), offer_seen=()))
+        return _with_laid(s, cards, _turn_offer_gone(turn, (), ()))
     t = s.table
     plus = _set(t.plus, e.seat, add_card(t.plus[e.seat], e.card))
     haul = ((*turn.haul[0], e.card), turn.haul[1])
-    return replace_state(s, cards=cards, table=_piles(s, t, (e.seat,), plus, t.minus),
-                         turn=replace_turn(turn, offer=(), offer_seen=(), productive=True, haul=haul))
+    return _with_gift_kept(s, cards, _piles(s, t, (e.seat,), plus, t.minus), _turn_gift_kept(turn, (), (), True, haul))
 
 
 def _extra_move(s: State, e: ExtraMove) -> State:
     turn = s.turn
-    return replace_state(s, phase=START, roll=0, turn=replace_turn(turn, extra_moves=turn.extra_moves + 1))
+    return _with_roll_turn(s, START, 0, _turn_extra(turn, turn.extra_moves + 1))
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
@@ -241,15 +250,15 @@ def _card_laid(s: State, e: CardLaid) -> State:
     t = s.table
     if e.subtracted:  # change, from the seat's pile
         plus = _set(t.plus, seat, remove_cards(t.plus[seat], (card,)))
-        return replace_state(s, table=_piles(s, t, (seat,), plus, t.minus), turn=laid)
-    return replace_state(s, table=replace_table(t, bank=remove_cards(t.bank, (card,))), turn=laid)
+        return _with_table_turn(s, _piles(s, t, (seat,), plus, t.minus), laid)
+    return _with_table_turn(s, replace_table(t, bank=remove_cards(t.bank, (card,))), laid)
 
 
 def _collected(s: State, e: Collected) -> State:
     turn, seat, t = s.turn, e.seat, s.table
     if seat == s.current:
         haul = ((*turn.haul[0], *e.plus), (*turn.haul[1], *e.minus))
-        nxt = replace_turn(turn, added=(), subtracted=(), productive=True, haul=haul)
+        nxt = _turn_collected(turn, (), (), True, haul)
     else:
         nxt = _turn_cleared(turn, (), ())
     plus = _set(t.plus, seat, add_cards(t.plus[seat], e.plus))
