@@ -188,7 +188,7 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
         if state.options.beginner:
             steps = tuple(bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted))
         else:
-            steps = tuple(hand_steps(state.hands[seat], kinds, lab.count, state.options.subtraction,
+            steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
                                      turn.added, turn.subtracted))
     _LAST_STEPS = (state, seat, steps)
     return steps
@@ -212,7 +212,7 @@ def can_dig(state: State, seat: int) -> bool:
     """True if ``seat`` holds a dig card (beginner: still owns its one dig card)."""
     if state.options.beginner:
         return state.own_digs[seat] > 0
-    return DIG in state.hands[seat]
+    return DIG in state.cards.hands[seat]
 
 
 def score(state: State, seat: int) -> int:
@@ -244,6 +244,8 @@ class _Tx:
     folds nothing here: the engine folds its events once. The folds made
     here are handed to ``evolve`` (see :attr:`GophersRules._folds`).
     """
+
+    __slots__ = ("_state", "events", "folds")
 
     def __init__(self, state: State) -> None:
         self._state = state
@@ -463,8 +465,8 @@ class GophersRules(Game[State, GophersOptions]):
                     if turn.extra_moves < MAX_EXTRA_MOVES:
                         tx.emit(ExtraMove(s.current))
                         return
-                elif not turn.gift_used and s.deck:
-                    tx.emit(GiftOffered(s.current, s.deck[:GIFT_CARDS]))
+                elif not turn.gift_used and s.cards.deck:
+                    tx.emit(GiftOffered(s.current, s.cards.deck[:GIFT_CARDS]))
                     return
             break
         self._open_collection(tx)
@@ -552,8 +554,9 @@ class GophersRules(Game[State, GophersOptions]):
         opts = s.options
         turn = s.turn
         drew = False
-        if not turn.productive and not opts.beginner and s.deck:
-            tx.emit(CardDrawn(mover, s.deck[0]))
+        deck = s.cards.deck
+        if not turn.productive and not opts.beginner and deck:
+            tx.emit(CardDrawn(mover, deck[0]))
             drew = True
         if opts.baskets and turn.productive:
             for victim in turn.jumped:
@@ -576,8 +579,8 @@ class GophersRules(Game[State, GophersOptions]):
                     return f"the bank ran out of {PLURAL[k]}"
             rounds = STALL_ROUNDS_BEGINNER
         else:
-            if not s.deck:
-                for seat, hand in enumerate(s.hands):
+            if not s.cards.deck:
+                for seat, hand in enumerate(s.cards.hands):
                     if len(hand) <= END_HAND:
                         return f"the deck is empty and seat {seat} holds {len(hand)} cards"
             rounds = STALL_ROUNDS
