@@ -150,8 +150,6 @@ def _around(nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
 
 # The parts of a path (see :func:`_open_paths`).
 _STEPS = operator.itemgetter(0)
-_END = operator.itemgetter(1)
-_VISITED = operator.itemgetter(2)
 
 #: The sorted seats of each bit mask of seats.
 _SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
@@ -201,23 +199,22 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
 
 @functools.cache
 def _open_walks_by_roll(spread_no: int, start: int) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
-    """:func:`_open_walks` for each roll ``0..DIE`` (by index), read off the longest roll's paths a length at a time.
+    """:func:`_open_walks` for each roll ``0..DIE`` (by index), from one pass over the longest roll's paths.
 
     The paths come shortest first, so the walks of a roll of ``k`` end where
     the paths of ``k`` steps end, and visit what the paths up to them visit;
     a roll longer than every path walks the longest paths.
     """
-    paths = _paths(spread_no, start, DIE)
     by_roll: list[tuple[tuple[tuple[int, int], ...], int]] = []
-    reach, lo, longest = 0, 0, paths[:1]
-    for steps in range(DIE + 1):
-        hi = bisect.bisect_right(paths, steps, lo=lo, key=_STEPS)
-        if hi > lo:  # the paths of exactly ``steps`` steps
-            longest = paths[lo:hi]
-            reach = functools.reduce(operator.or_, map(_VISITED, longest), reach)
-        by_roll.append((tuple([(end, 0) for end in sorted(set(map(_END, longest)))]), reach))
-        lo = hi
-    return tuple(by_roll)
+    reach, ends = 0, set[int]()
+    for k, end, visited, _beside in _paths(spread_no, start, DIE):
+        if k > len(by_roll):  # the paths of k - 1 steps are all in
+            by_roll.append((tuple([(e, 0) for e in sorted(ends)]), reach))
+            ends = set()
+        reach |= visited
+        ends.add(end)
+    by_roll.append((tuple([(e, 0) for e in sorted(ends)]), reach))
+    return tuple(by_roll + by_roll[-1:] * (DIE + 1 - len(by_roll)))
 
 
 def _open_walks_of(paths: Paths) -> tuple[tuple[tuple[int, int], ...], int]:
