@@ -139,6 +139,23 @@ def test_a_shorter_roll_reads_the_first_paths_of_the_longest_roll() -> None:
             assert [k for k, *_ in _paths(sp.number, start, DIE)] == sorted(k for k, *_ in _paths(sp.number, start, DIE))
 
 
+def test_the_open_walks_of_each_roll_are_the_walks_on_an_empty_spread() -> None:
+    """The open walks of every roll, read off one table per hole, are the plain rules' walks with no other pawn,
+    and the holes they list as visited are every hole a walk of that roll passes (rolls beyond the die too)."""
+    from meeple.games.gophers.data import DIE
+    from meeple.games.gophers.walk import _open_paths, _open_walks
+
+    for sp in SPREADS:
+        for start in range(HOLES):
+            for steps in range(DIE + 3):
+                ends, reach = _open_walks(sp.number, start, steps)
+                assert ends == tuple(sorted((h, 0) for h, _seats in _walks_by_length(sp, start, steps, {})))
+                visited = 0
+                for _k, _end, holes, _beside in _open_paths(sp.neighbours, start, steps):
+                    visited |= holes
+                assert reach == visited
+
+
 def test_a_move_lists_its_jumped_seats_bit_by_bit() -> None:
     from meeple.games.gophers.commands import Move
 

@@ -17,6 +17,11 @@ from .data import RANK, SPREADS, SUPPLY_KINDS, Card, Kind, LabelKind, card, spre
 from .options import Variant
 from .view import View
 
+# The enum members read for every decision, as module constants (an enum class reads its members
+# through a slow ``__getattr__`` hook on CPython 3.11).
+_GIFT, _PORTAL, _NOTHING = LabelKind.GIFT, LabelKind.PORTAL, LabelKind.NOTHING
+_SIMPLIFIED, _ADVANCED, _BEGINNER = Variant.SIMPLIFIED, Variant.ADVANCED, Variant.BEGINNER
+
 #: What the bot expects from a hole it cannot collect at (designed weights).
 GIFT_WORTH = 4.0
 PORTAL_WORTH = 2.0
@@ -65,7 +70,7 @@ class HeuristicBot:
         answers of one decision are worked out once per kind, and those of a
         hand are remembered across decisions (a hand often waits a few turns).
         """
-        if view.variant is Variant.BEGINNER:
+        if view.variant is _BEGINNER:
             assert view.seat is not None
             pile, bank = view.plus[view.seat], view.bank
             memo: dict[tuple[int, int], bool] = {}
@@ -82,7 +87,7 @@ class HeuristicBot:
 
             self._bank_one = one
             return bank_can
-        subtract = view.variant is not Variant.SIMPLIFIED
+        subtract = view.variant is not _SIMPLIFIED
         reach = self._reach
         if len(reach) > 256:
             reach.clear()
@@ -104,11 +109,11 @@ class HeuristicBot:
 
     def _worth(self, view: View, beginner: bool, can: Callable[[int, int], bool], hole: Hole) -> float:
         kind, takes, count = hole
-        if kind is LabelKind.GIFT:
+        if kind is _GIFT:
             return GIFT_WORTH if not beginner else GIFT_WORTH + 1
-        if kind is LabelKind.PORTAL:
+        if kind is _PORTAL:
             return PORTAL_WORTH
-        if kind is LabelKind.NOTHING or not can(takes, count):
+        if kind is _NOTHING or not can(takes, count):
             return 0.0
         if beginner:
             assert view.seat is not None
@@ -125,7 +130,7 @@ class HeuristicBot:
         can = self._collector(view)
         holes = HOLES_READ[view.spread]
         variant = view.variant
-        beginner, baskets = variant is Variant.BEGINNER, variant is Variant.ADVANCED
+        beginner, baskets = variant is _BEGINNER, variant is _ADVANCED
         best: list[Command] = []
         best_worth = -1.0
         worth_of: dict[int, float] = {}
@@ -161,7 +166,7 @@ class HeuristicBot:
         assert view.seat is not None
         target = spread(view.spread).labels[view.positions[view.seat]].count
         need = target - laid_sum(*view.laid)
-        pool = view.bank if view.variant is Variant.BEGINNER else view.hand
+        pool = view.bank if view.variant is _BEGINNER else view.hand
 
         def signed(c: Command) -> int:
             assert isinstance(c, (Add, Subtract))

@@ -38,16 +38,20 @@ from .events import (
     TurnEnded,
 )
 from .state import (
+    COLLECT,
+    GIFT,
+    MOVE,
     NEW_TURN,
+    OPEN,
+    OVER,
+    PLACE,
+    START,
     Cards,
-    Phase,
     State,
     Table,
     Turn,
-    replace_cards,
     replace_state,
     replace_table,
-    replace_turn,
 )
 
 # -- cards and who knows them ------------------------------------------------------
@@ -130,7 +134,9 @@ def _piles(s: State, t: Table, seats: Sequence[int], plus: tuple[tuple[Card, ...
     scores = t.scores
     for seat in seats:
         scores = _set(scores, seat, pile_score(beginner, plus[seat], minus[seat]))
-    return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
+    if more:
+        return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
+    return _table_piles(t, plus, minus, scores)
 
 
 # The copies the commonest events make, the new values given in the order named (``state.replacer``).
@@ -145,6 +151,17 @@ _with_asked = replacer(State, "collectors")
 _with_laid = replacer(State, "cards", "turn")
 _with_collected = replacer(State, "collectors", "table", "turn")
 _with_cards = replacer(State, "cards")
+_with_gift = replacer(State, "phase", "cards", "turn")
+_with_gift_kept = replacer(State, "cards", "table", "turn")
+_turn_offer = replacer(Turn, "gift_used", "offer", "offer_seen")
+_turn_offer_gone = replacer(Turn, "offer", "offer_seen")
+_turn_gift_kept = replacer(Turn, "offer", "offer_seen", "productive", "haul")
+_turn_collected = replacer(Turn, "added", "subtracted", "productive", "haul")
+_cards_deck = replacer(Cards, "deck", "deck_seen")
+_with_roll_turn = replacer(State, "phase", "roll", "turn")
+_with_table_turn = replacer(State, "table", "turn")
+_turn_extra = replacer(Turn, "extra_moves")
+_table_piles = replacer(Table, "plus", "minus", "scores")
 _turn_jumped = replacer(Turn, "jumped")
 _turn_rolls = replacer(Turn, "book_rolls")
 _turn_turned = replacer(Turn, "turned", "book_rolls")
@@ -158,7 +175,7 @@ _new_cards = builder(Cards)
 
 
 def _rolled(s: State, e: Rolled) -> State:
-    return _with_roll(s, Phase.MOVE, e.roll)
+    return _with_roll(s, MOVE, e.roll)
 
 
 def _moved(s: State, e: Moved) -> State:
@@ -192,39 +209,37 @@ def _gift_offered(s: State, e: GiftOffered) -> State:
     n = len(cards)
     mine = 1 << e.seat
     offer_seen = tuple(m | mine for m in c.deck_seen[:n])
-    return replace_state(s, phase=Phase.GIFT, cards=replace_cards(c, deck=c.deck[n:], deck_seen=c.deck_seen[n:]),
-                         turn=replace_turn(s.turn, offer=cards, offer_seen=offer_seen, gift_used=True))
+    return _with_gift(s, GIFT, _cards_deck(c, c.deck[n:], c.deck_seen[n:]), _turn_offer(s.turn, True, cards, offer_seen))
 
 
 def _gift_taken(s: State, e: GiftTaken) -> State:
     turn, c = s.turn, s.cards
     offer, seen, i = turn.offer, turn.offer_seen, e.index
     assert i is not None, "only a redacted GiftTaken hides the place, and the state folds the referee's events"
-    cards = replace_cards(c, deck=(*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
-                          deck_seen=(*c.deck_seen, *seen[:i], *seen[i + 1 :]))
+    cards = _cards_deck(c, (*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
+                        (*c.deck_seen, *seen[:i], *seen[i + 1 :]))
     if e.card is DIG:
-        return replace_state(s, cards=cards, turn=replace_turn(turn, offer=(), offer_seen=()))
+        return _with_laid(s, cards, _turn_offer_gone(turn, (), ()))
     t = s.table
     plus = _set(t.plus, e.seat, add_card(t.plus[e.seat], e.card))
     haul = ((*turn.haul[0], e.card), turn.haul[1])
-    return replace_state(s, cards=cards, table=_piles(s, t, (e.seat,), plus, t.minus),
-                         turn=replace_turn(turn, offer=(), offer_seen=(), productive=True, haul=haul))
+    return _with_gift_kept(s, cards, _piles(s, t, (e.seat,), plus, t.minus), _turn_gift_kept(turn, (), (), True, haul))
 
 
 def _extra_move(s: State, e: ExtraMove) -> State:
     turn = s.turn
-    return replace_state(s, phase=Phase.START, roll=0, turn=replace_turn(turn, extra_moves=turn.extra_moves + 1))
+    return _with_roll_turn(s, START, 0, _turn_extra(turn, turn.extra_moves + 1))
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    return _with_next_turn(s, Phase.START, e.next, 0, (), NEW_TURN, e.idle)
+    return _with_next_turn(s, START, e.next, 0, (), NEW_TURN, e.idle)
 
 
 # -- collecting -------------------------------------------------------------------
 
 
 def _collection_opened(s: State, e: CollectionOpened) -> State:
-    return _with_collectors(s, Phase.COLLECT, e.collectors)
+    return _with_collectors(s, COLLECT, e.collectors)
 
 
 def _card_laid(s: State, e: CardLaid) -> State:
@@ -235,15 +250,15 @@ def _card_laid(s: State, e: CardLaid) -> State:
     t = s.table
     if e.subtracted:  # change, from the seat's pile
         plus = _set(t.plus, seat, remove_cards(t.plus[seat], (card,)))
-        return replace_state(s, table=_piles(s, t, (seat,), plus, t.minus), turn=laid)
-    return replace_state(s, table=replace_table(t, bank=remove_cards(t.bank, (card,))), turn=laid)
+        return _with_table_turn(s, _piles(s, t, (seat,), plus, t.minus), laid)
+    return _with_table_turn(s, replace_table(t, bank=remove_cards(t.bank, (card,))), laid)
 
 
 def _collected(s: State, e: Collected) -> State:
     turn, seat, t = s.turn, e.seat, s.table
     if seat == s.current:
         haul = ((*turn.haul[0], *e.plus), (*turn.haul[1], *e.minus))
-        nxt = replace_turn(turn, added=(), subtracted=(), productive=True, haul=haul)
+        nxt = _turn_collected(turn, (), (), True, haul)
     else:
         nxt = _turn_cleared(turn, (), ())
     plus = _set(t.plus, seat, add_cards(t.plus[seat], e.plus))
@@ -294,7 +309,7 @@ def _dealt(s: State, e: Dealt) -> State:
     n = s.seats
     deck = e.deck or ()
     hands = tuple(h or () for h in e.hands)
-    return replace_state(s, phase=Phase.PLACE, positions=(-1,) * n, current=0,
+    return replace_state(s, phase=PLACE, positions=(-1,) * n, current=0,
                          cards=Cards(hands, tuple((0,) * len(h) for h in hands), deck, (0,) * len(deck)),
                          table=Table(((),) * n, ((),) * n, (), (0,) * n, tuple(range(n)), (0,) * n))
 
@@ -306,15 +321,15 @@ def _bank_laid(s: State, e: BankLaid) -> State:
 def _placed(s: State, e: Placed) -> State:
     after = e.seat + 1
     return replace_state(s, positions=_set(s.positions, e.seat, e.hole), current=after % s.seats,
-                         phase=Phase.PLACE if after < s.seats else Phase.OPEN)
+                         phase=PLACE if after < s.seats else OPEN)
 
 
 def _book_opened(s: State, e: BookOpened) -> State:
-    return replace_state(s, spread=e.roll, phase=Phase.START, current=0)
+    return replace_state(s, spread=e.roll, phase=START, current=0)
 
 
 def _game_ended(s: State, e: GameEnded) -> State:
-    return replace_state(s, phase=Phase.OVER, end_reason=e.reason)
+    return replace_state(s, phase=OVER, end_reason=e.reason)
 
 
 #: The fold of each event type.

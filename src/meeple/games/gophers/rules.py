@@ -73,7 +73,7 @@ from .events import (
 )
 from .fold import fold, pile_score
 from .options import GophersOptions, Variant
-from .state import Phase, State
+from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State
 from .walk import walk_ends
 
 INFO = GameInfo(
@@ -86,16 +86,19 @@ INFO = GameInfo(
     summary="Ground squirrels walk a six-spread burrow book and collect supplies with signed card sums.",
 )
 
+# The labels a walk's end is tested for, as module constants (see ``state.MOVE``).
+PORTAL_LABEL, GIFT_LABEL = LabelKind.PORTAL, LabelKind.GIFT
+
 #: Names of the supplies in end messages.
 PLURAL = {Kind.ACORN: "acorns", Kind.BERRY: "berries", Kind.WHEAT: "wheat ears"}
 
 # The commands without arguments, and those with one, built once.
-ROLL, DIG_CARD, COLLECT, PASS = Roll(), Dig(), Collect(), Pass()
+ROLL_CMD, DIG_CMD, COLLECT_CMD, PASS_CMD = Roll(), Dig(), Collect(), Pass()
 _PLACE = tuple(Place(h) for h in range(HOLES))
 _ADD = {c: Add(repr(c)) for c in FACES}
 _SUBTRACT = {c: Subtract(repr(c)) for c in FACES}
 _TAKE = {c: TakeGift(repr(c)) for c in FACES}
-_START = {False: (ROLL,), True: (ROLL, DIG_CARD)}
+_START = {False: (ROLL_CMD,), True: (ROLL_CMD, DIG_CMD)}
 
 
 @functools.lru_cache(maxsize=64)
@@ -185,7 +188,7 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
         if state.options.beginner:
             steps = tuple(bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted))
         else:
-            steps = tuple(hand_steps(state.hands[seat], kinds, lab.count, state.options.subtraction,
+            steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
                                      turn.added, turn.subtracted))
     _LAST_STEPS = (state, seat, steps)
     return steps
@@ -209,7 +212,7 @@ def can_dig(state: State, seat: int) -> bool:
     """True if ``seat`` holds a dig card (beginner: still owns its one dig card)."""
     if state.options.beginner:
         return state.own_digs[seat] > 0
-    return DIG in state.hands[seat]
+    return DIG in state.cards.hands[seat]
 
 
 def score(state: State, seat: int) -> int:
@@ -241,6 +244,8 @@ class _Tx:
     folds nothing here: the engine folds its events once. The folds made
     here are handed to ``evolve`` (see :attr:`GophersRules._folds`).
     """
+
+    __slots__ = ("_state", "events", "folds")
 
     def __init__(self, state: State) -> None:
         self._state = state
@@ -288,44 +293,44 @@ class GophersRules(Game[State, GophersOptions]):
     def to_act(self, state: State) -> tuple[int, ...]:
         """ENGINE deals and opens the book; then the player to move, or the next collector."""
         phase = state.phase
-        if phase is Phase.COLLECT:
+        if phase is COLLECT:
             return state.collectors[:1]
-        if phase is Phase.DEAL or phase is Phase.OPEN:
+        if phase is DEAL or phase is OPEN:
             return (ENGINE,)
-        if phase is Phase.OVER:
+        if phase is OVER:
             return ()
         return (state.current,)
 
     def auto_command(self, state: State) -> Command:
         """The engine deals, then opens the book."""
-        return Deal() if state.phase is Phase.DEAL else OpenBook()
+        return Deal() if state.phase is DEAL else OpenBook()
 
     # -- legal commands ------------------------------------------------------------
     def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act)."""
         phase = state.phase
-        if phase is Phase.COLLECT:
+        if phase is COLLECT:
             if not state.collectors or seat != state.collectors[0]:
                 return ()
             turn = state.turn
             out: list[Command] = [(_SUBTRACT if sub else _ADD)[c] for c, sub in collect_steps(state, seat)]
             if turn.added:
                 if laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count:
-                    out.append(COLLECT)
+                    out.append(COLLECT_CMD)
             elif not turn.subtracted:
-                out.append(PASS)
+                out.append(PASS_CMD)
             return out
-        if seat != state.current or phase is Phase.DEAL or phase is Phase.OPEN or phase is Phase.OVER:
+        if seat != state.current or phase is DEAL or phase is OPEN or phase is OVER:
             return ()  # the engine's turn, or not this seat's
-        if phase is Phase.START:
+        if phase is START:
             return _START[can_dig(state, seat)]
-        if phase is Phase.MOVE:
+        if phase is MOVE:
             moves = legal_moves(state, seat)
-            return (*moves, DIG_CARD) if can_dig(state, seat) else moves
-        if phase is Phase.PLACE:
+            return (*moves, DIG_CMD) if can_dig(state, seat) else moves
+        if phase is PLACE:
             taken = state.positions
             return [p for p in _PLACE if p.hole not in taken]
-        if phase is Phase.GIFT:
+        if phase is GIFT:
             return [_TAKE[c] for c in sort_cards(list(set(state.turn.offer)))]
         return ()
 
@@ -452,16 +457,16 @@ class GophersRules(Game[State, GophersOptions]):
             s = tx.state
             lab = label_at(s, s.current)
             turn = s.turn
-            if lab.kind is LabelKind.PORTAL and turn.book_rolls < MAX_BOOK_ROLLS:
+            if lab.kind is PORTAL_LABEL and turn.book_rolls < MAX_BOOK_ROLLS:
                 if self._book_roll(tx, rng):
                     continue
-            elif lab.kind is LabelKind.GIFT:
+            elif lab.kind is GIFT_LABEL:
                 if s.options.beginner:
                     if turn.extra_moves < MAX_EXTRA_MOVES:
                         tx.emit(ExtraMove(s.current))
                         return
-                elif not turn.gift_used and s.deck:
-                    tx.emit(GiftOffered(s.current, s.deck[:GIFT_CARDS]))
+                elif not turn.gift_used and s.cards.deck:
+                    tx.emit(GiftOffered(s.current, s.cards.deck[:GIFT_CARDS]))
                     return
             break
         self._open_collection(tx)
@@ -549,8 +554,9 @@ class GophersRules(Game[State, GophersOptions]):
         opts = s.options
         turn = s.turn
         drew = False
-        if not turn.productive and not opts.beginner and s.deck:
-            tx.emit(CardDrawn(mover, s.deck[0]))
+        deck = s.cards.deck
+        if not turn.productive and not opts.beginner and deck:
+            tx.emit(CardDrawn(mover, deck[0]))
             drew = True
         if opts.baskets and turn.productive:
             for victim in turn.jumped:
@@ -573,8 +579,8 @@ class GophersRules(Game[State, GophersOptions]):
                     return f"the bank ran out of {PLURAL[k]}"
             rounds = STALL_ROUNDS_BEGINNER
         else:
-            if not s.deck:
-                for seat, hand in enumerate(s.hands):
+            if not s.cards.deck:
+                for seat, hand in enumerate(s.cards.hands):
                     if len(hand) <= END_HAND:
                         return f"the deck is empty and seat {seat} holds {len(hand)} cards"
             rounds = STALL_ROUNDS
@@ -603,7 +609,7 @@ class GophersRules(Game[State, GophersOptions]):
     # -- outcome -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """Scores once the game is over; the best score wins, then the tie-break (see :func:`tie_break`)."""
-        if state.phase is not Phase.OVER:
+        if state.phase is not OVER:
             return None
         scores = tuple(score(state, s) for s in range(state.seats))
         ranks = [(scores[s], tie_break(state, s)) for s in range(state.seats)]
@@ -614,15 +620,15 @@ class GophersRules(Game[State, GophersOptions]):
 
 #: Each command's phases and rule (see :meth:`GophersRules.decide`).
 _RULES: dict[type[Command], tuple[tuple[Phase, ...], Callable[..., None]]] = {
-    Roll: ((Phase.START,), GophersRules._on_roll),
-    Move: ((Phase.MOVE,), GophersRules._on_move),
-    Add: ((Phase.COLLECT,), GophersRules._on_lay),
-    Subtract: ((Phase.COLLECT,), GophersRules._on_lay),
-    Collect: ((Phase.COLLECT,), GophersRules._on_collect),
-    Pass: ((Phase.COLLECT,), GophersRules._on_pass),
-    Dig: ((Phase.START, Phase.MOVE), GophersRules._on_dig),
-    TakeGift: ((Phase.GIFT,), GophersRules._on_take_gift),
-    Place: ((Phase.PLACE,), GophersRules._on_place),
-    Deal: ((Phase.DEAL,), GophersRules._on_deal),
-    OpenBook: ((Phase.OPEN,), GophersRules._on_open),
+    Roll: ((START,), GophersRules._on_roll),
+    Move: ((MOVE,), GophersRules._on_move),
+    Add: ((COLLECT,), GophersRules._on_lay),
+    Subtract: ((COLLECT,), GophersRules._on_lay),
+    Collect: ((COLLECT,), GophersRules._on_collect),
+    Pass: ((COLLECT,), GophersRules._on_pass),
+    Dig: ((START, MOVE), GophersRules._on_dig),
+    TakeGift: ((GIFT,), GophersRules._on_take_gift),
+    Place: ((PLACE,), GophersRules._on_place),
+    Deal: ((DEAL,), GophersRules._on_deal),
+    OpenBook: ((OPEN,), GophersRules._on_open),
 }

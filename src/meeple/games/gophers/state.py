@@ -45,6 +45,13 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+# The phases as module constants, for the code that tests the phase on every command: on CPython
+# 3.11 an enum class reads its members through its metaclass's ``__getattr__`` hook, several times
+# slower than a global. ``phase is MOVE`` is the test ``phase is Phase.MOVE``.
+DEAL, PLACE, OPEN, START, MOVE, GIFT, COLLECT, OVER = (
+    Phase.DEAL, Phase.PLACE, Phase.OPEN, Phase.START, Phase.MOVE, Phase.GIFT, Phase.COLLECT, Phase.OVER)
+
+
 @attrs.frozen
 class Turn:
     """The turn in progress, but for the roll and the collectors (which sit in the state); it starts afresh.

@@ -19,12 +19,12 @@ from itertools import compress
 import attrs
 
 from meeple.engine import Event, Rng
-from meeple.engine.copies import builder
+from meeple.engine.copies import builder, replacer
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import GophersOptions, Variant
-from .state import Cards, Phase, State, Turn, replace_turn
+from .state import Cards, Phase, State, Turn
 
 
 @attrs.frozen(slots=False)
@@ -79,6 +79,7 @@ class View:
 
 
 _new_view = builder(View)
+_turn_without_offer = replacer(Turn, "offer")
 
 
 def _knows(mask: int, seat: int | None) -> bool:
@@ -96,7 +97,7 @@ def view(state: State, seat: int | None) -> View:
                      mine, sizes, known_hands, deck_size, known_deck, table.plus, table.minus,
                      table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
                      turn.turned, turn.jumped, turn.productive, table.scores if sizes else (), state.end_reason,
-                     state.options, state.seats, state.idle, replace_turn(turn, offer=()) if turn.offer else turn,
+                     state.options, state.seats, state.idle, _turn_without_offer(turn, ()) if turn.offer else turn,
                      deck_seen, hand_seen)
 
 

@@ -129,7 +129,7 @@ def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> Pa
     yet), the holes as bit masks, the shorter paths first. A path of
     ``steps`` steps goes no further, whatever lies beside its end.
     """
-    around = [sum(1 << n for n in ns) for ns in nbrs]
+    around = _around(nbrs)
     out = [(0, start, 1 << start, around[start] & ~(1 << start))]
     for k, here, visited, beside in out:  # read as a queue: the paths one step longer join its end
         if k == steps:
@@ -140,6 +140,12 @@ def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> Pa
                 through = visited | 1 << n
                 out.append((k, n, through, around[n] & ~through))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _around(nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The holes beside each hole, as a bit mask (worked out once per spread)."""
+    return tuple([sum(1 << n for n in ns) for ns in nbrs])
 
 
 # The parts of a path (see :func:`_open_paths`).
@@ -180,16 +186,41 @@ def _in_order(ends: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple((h, j) for h, _seats, j in sorted((h, _SEATS[j], j) for h, j in ends))
 
 
-@functools.cache
 def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int, int], ...], int]:
     """The walk ends from ``start`` with no other pawn on the spread, and the holes they visit (a bit mask).
 
     Walks look at no hole beyond those an open walk visits, so pawns
     elsewhere change nothing: the same walks are legal with them.
     """
-    paths = _paths(spread_no, start, steps)
+    if 0 <= steps <= DIE:
+        return _open_walks_by_roll(spread_no, start)[steps]
+    return _open_walks_of(_paths(spread_no, start, steps))
+
+
+@functools.cache
+def _open_walks_by_roll(spread_no: int, start: int) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
+    """:func:`_open_walks` for each roll ``0..DIE`` (by index), from one pass over the longest roll's paths.
+
+    The paths come shortest first, so the walks of a roll of ``k`` end where
+    the paths of ``k`` steps end, and visit what the paths up to them visit;
+    a roll longer than every path walks the longest paths.
+    """
+    by_roll: list[tuple[tuple[tuple[int, int], ...], int]] = []
+    reach, ends = 0, set[int]()
+    for k, end, visited, _beside in _paths(spread_no, start, DIE):
+        if k > len(by_roll):  # the paths of k - 1 steps are all in
+            by_roll.append((tuple([(e, 0) for e in sorted(ends)]), reach))
+            ends = set()
+        reach |= visited
+        ends.add(end)
+    by_roll.append((tuple([(e, 0) for e in sorted(ends)]), reach))
+    return tuple(by_roll + by_roll[-1:] * (DIE + 1 - len(by_roll)))
+
+
+def _open_walks_of(paths: Paths) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The walk ends and the holes visited of the open paths ``paths`` (shortest first)."""
     reach = 0
     for _k, _end, visited, _beside in paths:
         reach |= visited
-    longest = paths[-1][0]  # the paths are listed shortest first
+    longest = paths[-1][0]
     return tuple([(end, 0) for end in sorted({end for k, end, _visited, _beside in paths if k == longest})]), reach
