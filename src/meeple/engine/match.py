@@ -399,7 +399,7 @@ class Match:
         an error in the rules, the engine-step guard or a sink changes nothing.
         """
         game = self.game
-        decide, evolve, to_act = game.decide, game.evolve, game.to_act
+        evolve = game.evolve
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
@@ -413,7 +413,7 @@ class Match:
             rng = _new_rng(Rng)  # Rng(seed, counter) without its check: the schedule's seeds were checked
             rng.seed = seed if seed is not None else seed_at(seeds, seq)
             rng.counter = counter
-            events = decide(state, seat, command, rng)
+            events = game.decide(state, seat, command, rng)
             if type(events) is not tuple:
                 events = tuple(events)
             for e in events:
@@ -423,7 +423,7 @@ class Match:
             seq += 1
             if not seq % k:
                 snaps[seq] = state
-            acting = to_act(state)
+            acting = game.to_act(state)
             if ENGINE not in acting:
                 break
             if len(new) > MAX_ENGINE_STEPS:
