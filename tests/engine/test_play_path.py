@@ -64,6 +64,7 @@ def test_the_seats_to_act_follow_every_move_of_the_cursor(tmp_path: Path) -> Non
         _ = m.to_act  # asked before the cursor moves: the kept answer must not outlive the position
         move()
         assert m.to_act == tuple(game.to_act(m.state))
+        assert m.outcome == game.outcome(m.state) and m.is_over is (game.outcome(m.state) is not None)
         for seat in range(3):
             expected = game.legal_commands(m.state, seat) if seat in game.to_act(m.state) else ()
             assert list(m.legal(seat)) == list(expected)
@@ -75,6 +76,25 @@ def test_the_seats_to_act_follow_every_move_of_the_cursor(tmp_path: Path) -> Non
     opened = store.open(mid)
     assert opened.to_act == tuple(game.to_act(opened.state))
     store.close()
+
+
+def test_the_outcome_follows_the_cursor_out_of_the_end_and_back() -> None:
+    m = Match.start("liars-dice", 2, seed=6)
+    _playout(m, Rng(4), 10_000)
+    assert m.is_over and m.outcome is not None and m.to_act == ()
+    end = m.outcome
+    m.undo()
+    assert not m.is_over and m.outcome is None
+    seat = m.to_act[0]
+    last = m.legal(seat)
+    m.redo()
+    assert m.outcome == end
+    with pytest.raises(IllegalCommand) as err:
+        m.play(seat, last[0])
+    assert err.value.code is Code.GAME_OVER
+    m.undo()
+    m.play(seat, last[0])  # the kept outcome of the end was not the answer here
+    assert m.outcome == m.game.outcome(m.state)
 
 
 class Recorder:

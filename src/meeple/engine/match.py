@@ -208,6 +208,9 @@ class Match:
         #: the game once per position, not once per question (see :attr:`to_act`)
         self._acting_state: Any = _NO_STATE
         self._acting: tuple[int, ...] = ()
+        #: ``game.outcome(_outcome_state)``, kept alike (a loop on :attr:`is_over` asks every command)
+        self._outcome_state: Any = _NO_STATE
+        self._outcome: Outcome | None = None
 
     @property
     def _salt(self) -> bytes:
@@ -304,12 +307,16 @@ class Match:
     @property
     def outcome(self) -> Outcome | None:
         """The outcome once the match is over, else None."""
-        return self.game.outcome(self._state)
+        state = self._state
+        if self._outcome_state is not state:
+            self._outcome = self.game.outcome(state)
+            self._outcome_state = state
+        return self._outcome
 
     @property
     def is_over(self) -> bool:
         """True once the game has an outcome."""
-        return self.game.outcome(self._state) is not None
+        return self.outcome is not None
 
     @property
     def rng_counter(self) -> int:
@@ -357,7 +364,10 @@ class Match:
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
         state = self._state
-        if self.game.outcome(state) is not None:
+        if self._outcome_state is not state:  # what self.outcome does, without its call
+            self._outcome = self.game.outcome(state)
+            self._outcome_state = state
+        if self._outcome is not None:
             raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
         if seat not in (self._acting if self._acting_state is state else self.to_act):
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
