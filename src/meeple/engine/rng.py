@@ -88,22 +88,8 @@ class Rng:
         return low + self.below(high - low + 1)
 
     def die(self, sides: int = 6) -> int:
-        """Roll one die with faces ``1..sides``: ``1 + below(sides)``."""
-        if sides < 1:
-            raise ValueError("below() needs n >= 1")
-        threshold = _THRESHOLDS[sides] if sides < _SMALL and sides.__class__ is int else (_TWO64 - sides) % sides
-        seed = self.seed
-        counter = self.counter
-        while True:
-            # below(sides), inlined: a roll is a game's commonest draw
-            counter += 1
-            z = (seed + counter * GOLDEN_GAMMA) & MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            x = z ^ (z >> 31)
-            if x >= threshold:
-                self.counter = counter
-                return 1 + x % sides
+        """Roll one die with faces ``1..sides``."""
+        return 1 + self.below(sides)
 
     def dice(self, count: int, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice, in order: ``1 + below(sides)`` each."""
@@ -133,22 +119,9 @@ class Rng:
 
     def shuffle_in_place(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle: for i from len-1 down to 1, swap i with below(i+1)."""
-        seed = self.seed
-        counter = self.counter
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            threshold = _THRESHOLDS[n] if n < _SMALL else (_TWO64 - n) % n
-            while True:
-                # below(n), inlined: a deck's shuffle draws a word per card
-                counter += 1
-                z = (seed + counter * GOLDEN_GAMMA) & MASK64
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                x = z ^ (z >> 31)
-                if x >= threshold:
-                    break
-            self.counter = counter
-            j = x % n
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
