@@ -257,6 +257,8 @@ class Codec:
         self.converter.register_structure_hook_factory(lambda t: True, self._cattrs_hook)
         self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
         self._plain: dict[type, Callable[[Any], bool] | None] = {}
+        #: the game's command classes met by ``Match.play`` so far, each with its :meth:`plain_check`
+        self.command_checks: dict[type, Callable[[Any], bool] | None] = {}
         self._one_form: dict[Any, bool] = {}
 
     # -- public API ---------------------------------------------------------

@@ -15,7 +15,7 @@ import contextlib
 import os
 import secrets
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,6 +48,12 @@ RECENT_STATES = 32
 MAX_ENGINE_STEPS = 100_000
 
 _codecs: dict[int, Codec] = {}
+#: ``Match._acting_state`` before any state was asked about (no state is this object).
+_NO_STATE = object()
+#: A command class not looked up yet in ``Codec.command_checks``.
+_UNSEEN = object()
+_new_record = tuple.__new__  # Record(...) without its Python-level __new__
+_new_rng = object.__new__  # an Rng of a seed the schedule checked, without __init__'s check
 
 
 def codec_for(game: Game[Any, Any]) -> Codec:
@@ -198,6 +204,13 @@ class Match:
         self._bodies: list[bytes] = []  # encoded bodies of _records[:len(_bodies)]
         self._hashes: list[bytes] = []  # chain hashes of _records[:len(_hashes)]
         self._sinks: list[Sink] = []
+        #: ``game.to_act(_acting_state)``: states are immutable, so the seats to act are asked of
+        #: the game once per position, not once per question (see :attr:`to_act`)
+        self._acting_state: Any = _NO_STATE
+        self._acting: tuple[int, ...] = ()
+        #: ``game.outcome(_outcome_state)``, kept alike (a loop on :attr:`is_over` asks every command)
+        self._outcome_state: Any = _NO_STATE
+        self._outcome: Outcome | None = None
 
     @property
     def _salt(self) -> bytes:
@@ -269,34 +282,41 @@ class Match:
     @property
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now (``()`` once the match is over)."""
-        acting = self.game.to_act(self._state)
-        return acting if type(acting) is tuple else tuple(acting)
+        state = self._state
+        if self._acting_state is not state:
+            acting = self.game.to_act(state)
+            self._acting = acting if type(acting) is tuple else tuple(acting)
+            self._acting_state = state
+        return self._acting
 
     def legal(self, seat: int) -> Sequence[Command]:
         """Every command ``seat`` may play now (empty when it may not act; UNKNOWN_SEAT for no such seat)."""
         if type(seat) is not int or not 0 <= seat < self.seats:
             self._check_seat(seat)  # the full check, for what the common case above does not cover
-        game = self.game
         state = self._state
-        if seat not in game.to_act(state):
+        if seat not in (self._acting if self._acting_state is state else self.to_act):
             return ()
-        return game.legal_commands(state, seat)
+        return self.game.legal_commands(state, seat)
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may know now (``None``: a spectator)."""
-        if seat is not None:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
             self._check_seat(seat)
         return self.game.view(self._state, seat)
 
     @property
     def outcome(self) -> Outcome | None:
         """The outcome once the match is over, else None."""
-        return self.game.outcome(self._state)
+        state = self._state
+        if self._outcome_state is not state:
+            self._outcome = self.game.outcome(state)
+            self._outcome_state = state
+        return self._outcome
 
     @property
     def is_over(self) -> bool:
         """True once the game has an outcome."""
-        return self.game.outcome(self._state) is not None
+        return self.outcome is not None
 
     @property
     def rng_counter(self) -> int:
@@ -343,25 +363,32 @@ class Match:
             self._check_seat(seat)
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
-        game = self.game
         state = self._state
-        if game.outcome(state) is not None:
+        if self._outcome_state is not state:  # what self.outcome does, without its call
+            self._outcome = self.game.outcome(state)
+            self._outcome_state = state
+        if self._outcome is not None:
             raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
-        if seat not in game.to_act(state):
+        if seat not in (self._acting if self._acting_state is state else self.to_act):
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
-        kind = type(command)
-        codec = self.codec
-        if kind not in codec.index_of or not issubclass(kind, Command):
-            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{kind.__name__} is not a {game.info.id} command", command)
-        plain = codec.plain_check(kind)
-        if plain is None or not plain(command):
+        check: Any = self.codec.command_checks.get(type(command), _UNSEEN)
+        if check is _UNSEEN:
+            check = self._command_check(command)
+        if check is None or not check(command):
             command = self._well_typed(command)
-        cursor = self._cursor
-        new, state = self._run(state, cursor, self._records[cursor - 1].rng if cursor else 0, seat, command)
-        self._commit(new, state)
+        new = self._advance(seat, command)
         if len(new) == 1:
             return new[0].events
         return tuple(e for r in new for e in r.events)
+
+    def _command_check(self, command: Command) -> Callable[[Any], bool] | None:
+        """The plain check of the command's class (:meth:`Codec.plain_check`), kept; UNKNOWN_COMMAND for a class not the game's."""
+        codec = self.codec
+        kind = type(command)
+        if kind not in codec.index_of or not issubclass(kind, Command):
+            raise IllegalCommand(Code.UNKNOWN_COMMAND, f"{kind.__name__} is not a {self.game.info.id} command", command)
+        check = codec.command_checks[kind] = codec.plain_check(kind)
+        return check
 
     def _well_typed(self, command: Command) -> Command:
         """The command as the codec reads it back: fields of the declared types, or IllegalCommand."""
@@ -374,44 +401,44 @@ class Match:
             raise IllegalCommand(Code.BAD_ARGUMENT, f"malformed {type(command).__name__}: {e}", command) from None
         return checked
 
-    def _run(self, state: Any, seq: int, counter: int, seat: int, command: Command) -> tuple[list[Record], Any]:
+    def _advance(self, seat: int, command: Command) -> list[Record]:
+        """Play ``command`` of ``seat`` at the cursor, and the engine steps it calls for; return their records.
+
+        The records, the state after them and its snapshots are worked out
+        first and written to every sink; only then does the match change, so
+        an error in the rules, the engine-step guard or a sink changes nothing.
+        """
         game = self.game
-        new: list[Record] = []
-        decide, evolve, to_act = game.decide, game.evolve, game.to_act
+        evolve = game.evolve
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
+        k = self.checkpoint_every
+        start = seq = self._cursor
+        counter = self._records[start - 1].rng if start else 0
+        state = self._state
+        new: list[Record] = []
+        snaps: dict[int, Any] = {}  # the states at checkpoint positions among the new records
         while True:
-            rng = Rng(seed_at(seeds, seq) if seed is None else seed, counter)
-            events = decide(state, seat, command, rng)
+            rng = _new_rng(Rng)  # Rng(seed, counter) without its check: the schedule's seeds were checked
+            rng.seed = seed if seed is not None else seed_at(seeds, seq)
+            rng.counter = counter
+            events = game.decide(state, seat, command, rng)
             if type(events) is not tuple:
                 events = tuple(events)
             for e in events:
                 state = evolve(state, e)
             counter = rng.counter
-            new.append(Record(seq, seat, command, events, counter))
+            new.append(_new_record(Record, (seq, seat, command, events, counter)))
             seq += 1
-            if ENGINE not in to_act(state):
-                return new, state
+            if not seq % k:
+                snaps[seq] = state
+            acting = game.to_act(state)
+            if ENGINE not in acting:
+                break
             if len(new) > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
             seat, command = ENGINE, game.auto_command(state)
-
-    def _commit(self, new: list[Record], state: Any) -> None:
-        k = self.checkpoint_every
-        start = self._cursor
-        # the states at checkpoint positions among the new records
-        snaps: dict[int, Any] = {}
-        if len(new) == 1:
-            if (start + 1) % k == 0:
-                snaps[start + 1] = state
-        else:
-            s = self._state
-            for i, r in enumerate(new, start + 1):
-                for e in r.events:
-                    s = self.game.evolve(s, e)
-                if i % k == 0:
-                    snaps[i] = s
         bodies: list[bytes] | None = None
         if self._sinks:
             bodies = [
@@ -420,6 +447,7 @@ class Match:
             ]
             for sink in self._sinks:
                 sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
+        # the commit: nothing below raises
         records = self._records
         if start < len(records):
             self._truncate(start)
@@ -428,10 +456,15 @@ class Match:
             self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
-        self._cursor = cursor = start + len(new)
-        self._recent[start] = self._state  # _remember trims the cache for both positions
-        self._remember(cursor, state)
-        self._state = state
+        recent = self._recent
+        recent[start] = self._state
+        recent[seq] = state
+        while len(recent) > RECENT_STATES:  # as in _remember
+            del recent[next(iter(recent))]
+        self._cursor = seq
+        self._state = self._acting_state = state
+        self._acting = acting if type(acting) is tuple else tuple(acting)
+        return new
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
@@ -440,10 +473,8 @@ class Match:
             del recent[next(iter(recent))]  # the oldest
 
     def _advance_engine(self) -> None:
-        game, state = self.game, self._state
-        if ENGINE in game.to_act(state) and self._seeds is not None:
-            new, state = self._run(state, self._cursor, self.rng_counter, ENGINE, game.auto_command(state))
-            self._commit(new, state)
+        if self._seeds is not None and ENGINE in self.to_act:
+            self._advance(ENGINE, self.game.auto_command(self._state))
 
     def _truncate(self, n: int) -> None:
         del self._records[n:]
