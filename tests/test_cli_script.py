@@ -40,6 +40,16 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _ctrl_c_reaches() -> None:
+    """Run in the child before it starts: Ctrl-C acts as at a terminal.
+
+    A shell that starts the suite in the background (``... &``, nohup, some
+    CI runners) makes its children ignore SIGINT, and Python then keeps
+    ignoring it; the tests below are about what the CLI does on Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def one_line_error(p: subprocess.CompletedProcess[str]) -> str:
     assert "Traceback" not in p.stderr
     lines = p.stderr.strip().splitlines()
@@ -188,7 +198,7 @@ def test_ctrl_c_in_play_keeps_every_move_and_the_match_continues(tmp_path: Path)
     out = tmp_path / "p.meeple"
     proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", "kings", "--players", "2", "--seed", "3",
                              "--out", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path)
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path, preexec_fn=_ctrl_c_reaches)
     assert proc.stdin is not None
     proc.stdin.write("0\n0\n")
     proc.stdin.flush()
@@ -376,7 +386,7 @@ def test_ctrl_c_in_a_batch_keeps_whole_logs_only(tmp_path: Path) -> None:
     out = tmp_path / "corpus"
     proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "saboteur", "--players", "4", "--games", "2000",
                              "--seed", "1", "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path)
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path, preexec_fn=_ctrl_c_reaches)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.is_dir() or len(list(out.glob("*.meeple"))) < 3):
         assert proc.poll() is None
