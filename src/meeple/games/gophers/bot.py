@@ -14,13 +14,12 @@ from meeple.engine import Command, Rng
 from .combos import can_collect_bank, hand_reach, laid_sum
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from .data import RANK, SPREADS, SUPPLY_KINDS, Card, Kind, LabelKind, card, spread
-from .options import Variant
+from .options import ADVANCED, BEGINNER, SIMPLIFIED
 from .view import View
 
 # The enum members read for every decision, as module constants (an enum class reads its members
 # through a slow ``__getattr__`` hook on CPython 3.11).
 _GIFT, _PORTAL, _NOTHING = LabelKind.GIFT, LabelKind.PORTAL, LabelKind.NOTHING
-_SIMPLIFIED, _ADVANCED, _BEGINNER = Variant.SIMPLIFIED, Variant.ADVANCED, Variant.BEGINNER
 
 #: What the bot expects from a hole it cannot collect at (designed weights).
 GIFT_WORTH = 4.0
@@ -70,7 +69,7 @@ class HeuristicBot:
         answers of one decision are worked out once per kind, and those of a
         hand are remembered across decisions (a hand often waits a few turns).
         """
-        if view.variant is _BEGINNER:
+        if view.variant is BEGINNER:
             assert view.seat is not None
             pile, bank = view.plus[view.seat], view.bank
             memo: dict[tuple[int, int], bool] = {}
@@ -87,7 +86,7 @@ class HeuristicBot:
 
             self._bank_one = one
             return bank_can
-        subtract = view.variant is not _SIMPLIFIED
+        subtract = view.variant is not SIMPLIFIED
         reach = self._reach
         if len(reach) > 256:
             reach.clear()
@@ -130,7 +129,7 @@ class HeuristicBot:
         can = self._collector(view)
         holes = HOLES_READ[view.spread]
         variant = view.variant
-        beginner, baskets = variant is _BEGINNER, variant is _ADVANCED
+        beginner, baskets = variant is BEGINNER, variant is ADVANCED
         best: list[Command] = []
         best_worth = -1.0
         worth_of: dict[int, float] = {}
@@ -166,7 +165,7 @@ class HeuristicBot:
         assert view.seat is not None
         target = spread(view.spread).labels[view.positions[view.seat]].count
         need = target - laid_sum(*view.laid)
-        pool = view.bank if view.variant is _BEGINNER else view.hand
+        pool = view.bank if view.variant is BEGINNER else view.hand
 
         def signed(c: Command) -> int:
             assert isinstance(c, (Add, Subtract))

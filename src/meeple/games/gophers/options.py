@@ -28,9 +28,9 @@ class Variant(enum.Enum):
     BEGINNER = "beginner"
 
 
-# The variants the rules ask about on every command, as module constants (an enum class reads its
-# members through a slow ``__getattr__`` hook on CPython 3.11; see ``state.MOVE``).
-_SIMPLIFIED, _ADVANCED, _BEGINNER = Variant.SIMPLIFIED, Variant.ADVANCED, Variant.BEGINNER
+# The variants the rules and the bot ask about on every command, as module constants (an enum class
+# reads its members through a slow ``__getattr__`` hook on CPython 3.11; see ``state.MOVE``).
+SIMPLIFIED, ADVANCED, BEGINNER = Variant.SIMPLIFIED, Variant.ADVANCED, Variant.BEGINNER
 
 
 @attrs.frozen
@@ -56,17 +56,17 @@ class GophersOptions(Options):
     @property
     def subtraction(self) -> bool:
         """True if collections may subtract cards (all but the simplified rules)."""
-        return self.variant is not _SIMPLIFIED
+        return self.variant is not SIMPLIFIED
 
     @property
     def baskets(self) -> bool:
         """True if the basket rules are in play (advanced rules only)."""
-        return self.variant is _ADVANCED
+        return self.variant is ADVANCED
 
     @property
     def beginner(self) -> bool:
         """True for the 5+ rules (no hands, an open bank)."""
-        return self.variant is _BEGINNER
+        return self.variant is BEGINNER
 
     def validate(self, seats: int) -> None:
         """Reject unknown or unsorted removed values, and removals that leave fewer than three values of a kind."""
