@@ -269,22 +269,22 @@ _rockfall: Callable[[int, int, int], Rockfall] = functools.lru_cache(maxsize=1 <
 _IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: Passing with one card, for every card kind.
 _DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
-#: A card played on each of the (at most 12) players, for every card kind played on a player.
+#: A card played on each of the (at most ``INFO.max_seats``) players, for every card kind played on a player.
 _ON_PLAYER: dict[int, tuple[Command, ...]] = {}
 for _i, _k in enumerate(KINDS):
     if _k.action is Action.BREAK:
-        _ON_PLAYER[_i] = tuple(BreakTool(_i, t) for t in range(12))
+        _ON_PLAYER[_i] = tuple(BreakTool(_i, t) for t in range(INFO.max_seats))
     elif _k.action in (Action.THEFT, Action.HANDS_OFF, Action.SWAP_HATS, Action.TRAPPED, Action.FREE):
-        _ON_PLAYER[_i] = tuple(TargetAction(_i, t) for t in range(12))
+        _ON_PLAYER[_i] = tuple(TargetAction(_i, t) for t in range(INFO.max_seats))
     elif _k.action is Action.SWAP_HAND:
-        _ON_PLAYER[_i] = tuple(SwapHand(_i, t) for t in range(12))
+        _ON_PLAYER[_i] = tuple(SwapHand(_i, t) for t in range(INFO.max_seats))
     elif _k.action is Action.INSPECTION:
-        _ON_PLAYER[_i] = tuple(Inspect(_i, t) for t in range(12))
+        _ON_PLAYER[_i] = tuple(Inspect(_i, t) for t in range(INFO.max_seats))
 
 
 #: Repairing, for every repair card kind: per player, the (broken tool card, command) pairs, tools in order.
 _REPAIRS: dict[int, tuple[tuple[tuple[Front, RepairTool], ...], ...]] = {
-    i: tuple(tuple((BROKEN[tool], RepairTool(i, t, tool)) for tool in _TOOLS[i]) for t in range(12))
+    i: tuple(tuple((BROKEN[tool], RepairTool(i, t, tool)) for tool in _TOOLS[i]) for t in range(INFO.max_seats))
     for i, k in enumerate(KINDS) if k.action is Action.REPAIR
 }
 #: Looking at each goal, for every map card kind.
@@ -361,7 +361,7 @@ _path_played_event: Callable[[int, int, int, int, bool], PathPlayed] = builder(P
 _cell: Callable[[int, int, int, bool], Cell] = builder(Cell)
 _deed: Callable[[int, int | None, int | None, Cell | None], Deed] = builder(Deed)
 #: A pass, as the round's record shows it, for each seat.
-_PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(12))
+_PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(INFO.max_seats))
 
 
 # -- where each action card may be played: one small function per action, players in seat order --
