@@ -14,12 +14,13 @@ where they go from there (see :mod:`.state`); its view lists them
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
+from operator import and_
 
 import attrs
 
 from meeple.engine import Event, Rng
-from meeple.engine.copies import builder, replacer
+from meeple.engine.copies import builder, filler, replacer
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
@@ -86,19 +87,47 @@ def _knows(mask: int, seat: int | None) -> bool:
     return seat is not None and bool(mask >> seat & 1)
 
 
+_fill_view = filler(View)
+#: The last view of each seat, with the state it shows (see :func:`view`).
+_LAST: dict[int | None, tuple[State, View]] = {}
+
+
 def view(state: State, seat: int | None) -> View:
-    """Return what ``seat`` may know of ``state``."""
+    """Return what ``seat`` may know of ``state``.
+
+    Most commands change no card, pile or turn record (a roll, a walk, a
+    pass): then the seat's last view is copied with the fields the state
+    holds itself made anew, the same view as one built from scratch.
+    """
     table, turn = state.table, state.turn
+    last = _LAST.get(seat)
+    if last is not None:
+        before, shown = last
+        if (before.cards is state.cards and before.table is table and before.turn is turn
+                and before.options is state.options and before.seats == state.seats
+                and (not turn.offer or before.current == state.current)):  # whose offer it is decides what shows
+            fields = shown.__dict__.copy()  # (a copy of a dict that shares its keys, quicker than a new one)
+            fields["phase"], fields["spread"], fields["current"], fields["roll"] = (
+                state.phase, state.spread, state.current, state.roll)
+            fields["positions"], fields["collectors"], fields["end_reason"], fields["idle"] = (
+                state.positions, state.collectors, state.end_reason, state.idle)
+            shown = _fill_view(fields)
+            _LAST[seat] = (state, shown)
+            return shown
+    if len(_LAST) >= 16:
+        _LAST.clear()
     mine, sizes, known_hands, deck_size, known_deck, deck_seen, hand_seen = _cards_known(state.cards, seat)
     offer: tuple[Card | None, ...] = turn.offer
     if offer and (seat is None or seat != state.current):
         offer = tuple(c if _knows(m, seat) else None for c, m in zip(offer, turn.offer_seen))
-    return _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll, state.positions,
-                     mine, sizes, known_hands, deck_size, known_deck, table.plus, table.minus,
-                     table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
-                     turn.turned, turn.jumped, turn.productive, table.scores if sizes else (), state.end_reason,
-                     state.options, state.seats, state.idle, _turn_without_offer(turn, ()) if turn.offer else turn,
-                     deck_seen, hand_seen)
+    shown = _new_view(seat, state.options.variant, state.phase, state.spread, state.current, state.roll,
+                      state.positions, mine, sizes, known_hands, deck_size, known_deck, table.plus, table.minus,
+                      table.bank, table.own_digs, table.baskets, offer, state.collectors, (turn.added, turn.subtracted),
+                      turn.turned, turn.jumped, turn.productive, table.scores if sizes else (), state.end_reason,
+                      state.options, state.seats, state.idle, _turn_without_offer(turn, ()) if turn.offer else turn,
+                      deck_seen, hand_seen)
+    _LAST[seat] = (state, shown)
+    return shown
 
 
 #: What a seat knows of the hidden cards: (its hand, hand sizes, known hands, deck size, known deck
@@ -132,7 +161,7 @@ def _cards_known(cards: Cards, seat: int | None) -> CardsKnown:
             mine, hand_seen = hands[seat], seen[seat]
         bit = 1 << seat
         if any(map(any, seen)):
-            known_hands = tuple([() if s == seat or not any(masks) else tuple(compress(hands[s], map(bit.__and__, masks)))
+            known_hands = tuple([() if s == seat or not any(masks) else tuple(compress(hands[s], map(and_, masks, repeat(bit))))
                                  for s, masks in enumerate(seen)])
         if any(deck_seen):
             known_deck = _deck_known(deck, deck_seen, seat)
@@ -149,8 +178,7 @@ def _deck_known(deck: tuple[Card, ...], deck_seen: tuple[int, ...], seat: int) -
     found = _KNOWN_DECK.get(key)
     if found is not None and found[0] is deck and found[1] is deck_seen:
         return found[2]
-    bit = 1 << seat
-    known = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(bit.__and__, deck_seen))])
+    known = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(and_, deck_seen, repeat(1 << seat)))])
     if len(_KNOWN_DECK) >= 64:
         _KNOWN_DECK.clear()
     _KNOWN_DECK[key] = (deck, deck_seen, known)
