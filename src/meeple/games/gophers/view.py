@@ -178,7 +178,13 @@ def _deck_known(deck: tuple[Card, ...], deck_seen: tuple[int, ...], seat: int) -
     found = _KNOWN_DECK.get(key)
     if found is not None and found[0] is deck and found[1] is deck_seen:
         return found[2]
-    known = tuple([(i, deck[i]) for i in compress(range(len(deck)), map(and_, deck_seen, repeat(1 << seat)))])
+    # Known places are cards put under the deck after a gift, so they lie below the unknown ones: the
+    # places are read from the first known one down (all of them when an unknown one lies among them).
+    first = deck_seen.count(0)
+    if 0 in deck_seen[first:]:
+        first = 0
+    bit = 1 << seat
+    known = tuple([(i, deck[i]) for i in range(first, len(deck)) if deck_seen[i] & bit])
     if len(_KNOWN_DECK) >= 64:
         _KNOWN_DECK.clear()
     _KNOWN_DECK[key] = (deck, deck_seen, known)
