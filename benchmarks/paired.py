@@ -21,7 +21,7 @@ A workload is ``KIND:GAME:SEATS[:VARIANT]``:
   each seeing its view only: matches per second.
 
 Both sides play the same seeds in the same order. Without ``--work`` the
-workloads are those issue 16 set goals for (see ``docs/performance.md``).
+workloads are those the performance goals name (see ``docs/performance.md``).
 Every worker is warmed up with one unmeasured chunk first.
 """
 
@@ -43,7 +43,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
-#: The workloads with a goal in issue 16: the random playout of every game, and
+#: The workloads the performance goals name: the random playout of every game, and
 #: Saboteur's and Gophers' heuristic matches at every seat count and rule set.
 DEFAULT_WORK = (
     "playout:saboteur:3", "playout:gophers:2", "playout:kings:2", "playout:mordred:3",
@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     where.add_argument("--base", metavar="COMMIT", help="the commit to compare with (checked out in a temporary worktree)")
     where.add_argument("--base-src", type=Path, metavar="DIR", help="the src directory of the meeple to compare with")
     ap.add_argument("--work", action="append", metavar="KIND:GAME:SEATS[:VARIANT]",
-                    help="a workload (repeatable; default: every workload issue 16 set a goal for)")
+                    help="a workload (repeatable; default: every workload the performance goals name)")
     ap.add_argument("--pairs", type=int, default=21, help="pairs of chunks per workload (default 21)")
     ap.add_argument("--chunk", type=float, default=0.25, help="seconds of work per chunk on the base side (default 0.25)")
     args = ap.parse_args(argv)
