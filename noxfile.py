@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench server_load``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load``."""
 
 from __future__ import annotations
 
@@ -60,3 +60,10 @@ def server_load(session: nox.Session) -> None:
     """Load on the server over loopback: commands/s and latency on SQLite and PostgreSQL (``-- --quick``)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/server_load.py", *session.posargs)
+
+
+@nox.session
+def paired(session: nox.Session) -> None:
+    """Playouts and bot matches against a base commit, timed in interleaved pairs (``-- --base COMMIT``)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/paired.py", *session.posargs)
