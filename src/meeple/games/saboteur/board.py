@@ -28,6 +28,8 @@ Hole(open=8, wall=0, ports=8)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import cast
 
 import attrs
 
@@ -416,9 +418,11 @@ class Network:
                     return True
                 other = self.tiles.get(q)
                 if other is not None:
-                    j = next((j for j, g in enumerate(other.groups) if g & opp), None)
-                    if j is not None and (q, j) not in self.reached:
-                        return True
+                    for j, g in enumerate(other.groups):  # the segment of the neighbour behind this edge
+                        if g & opp:
+                            if (q, j) not in self.reached:
+                                return True
+                            break
         return False
 
     def ports(self) -> frozenset[tuple[Pos, int]]:
@@ -498,17 +502,27 @@ class Board:
         return sum(KINDS[c.kind].crystals for c in self.cells)
 
 
-def _known_network(board: Board) -> Network | None:
-    """``board.network`` if it is already worked out, else None (nothing is computed)."""
+def _network_slot() -> Callable[[Board, type[Board]], Network] | None:
+    """The reader of the slot attrs keeps ``Board.network`` in, or None where the network is kept elsewhere."""
     slot = Board.__dict__.get("network")
     getter = getattr(slot, "__get__", None)
     if getter is None or isinstance(slot, functools.cached_property):
         return None  # a class that keeps the network elsewhere: let it be worked out on demand
+    return cast(Callable[[Board, type[Board]], Network], getter)
+
+
+#: Read once: the class's slot does not change (looking it up cost more than reading it, on every card laid).
+_NETWORK_SLOT = _network_slot()
+
+
+def _known_network(board: Board) -> Network | None:
+    """``board.network`` if it is already worked out, else None (nothing is computed)."""
+    if _NETWORK_SLOT is None:
+        return None
     try:
-        net: Network = getter(board, Board)
+        return _NETWORK_SLOT(board, Board)
     except AttributeError:
         return None
-    return net
 
 
 def _keep_network(board: Board, net: Network) -> None:
