@@ -27,7 +27,7 @@ from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameI
 from meeple.engine.copies import builder
 
 from . import data
-from .board import NEAR_GOALS, Board, Cell, Hole, coal_rotation, fitting, route_free_of, shape, symmetric
+from .board import NEAR_GOALS, Board, Cell, Hole, Network, coal_rotation, fitting, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -324,32 +324,45 @@ def _plays_at(at: tuple[tuple[int, int], Hole]) -> dict[int, tuple[PlayPath, ...
 
 
 def _plays_of(at: tuple[tuple[int, int], Hole], kind: int) -> tuple[PlayPath, ...]:
-    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at``, kept in its table."""
+    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at`` (what its table keeps)."""
     (col, row), hole = at
-    plays = _plays_at(at)[kind] = tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
-    return plays
+    return tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
+
+
+#: Keys of :meth:`Network.memo`: the holes a ladder may go in, and those a reached tunnel comes into.
+_LADDER_HOLES, _FRONTIER_HOLES = "ladder holes", "frontier holes"
+
+
+def _holes_for(net: Network, ladder: bool) -> tuple[tuple[tuple[tuple[int, int], Hole], dict[int, tuple[PlayPath, ...]]], ...]:
+    """The holes a path card may go in, each with its table of commands by kind (worked out once per network).
+
+    A ladder goes in any hole not next to a goal, any other card where a
+    reached tunnel comes in, as :meth:`Network.targets` says.
+    """
+    key = _LADDER_HOLES if ladder else _FRONTIER_HOLES
+    found = net.memo.get(key)
+    if found is None:
+        holes = (at for at in net.sorted_holes() if at[0] not in NEAR_GOALS) if ladder else net.frontier()
+        found = net.memo[key] = tuple((at, _plays_at(at)) for at in holes)
+    return found  # type: ignore[return-value]
 
 
 def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
     """Every ``PlayPath`` of path card ``kind`` on ``board``, by position (worked out once per board and kind).
 
     The commands :meth:`Network.targets` lists, taken from a table by hole
-    rather than built one by one.
+    rather than built one by one (each hole's table is looked up once per
+    network, for every kind in the hands).
     """
     net = board.network
     memo = net.memo
     found = memo.get(kind)
     if found is None:
         out: list[PlayPath] = []
-        table = _PLAYS
-        if KINDS[kind].ladder:  # any hole not next to a goal, as Network.targets says
-            holes: Iterable[tuple[tuple[int, int], Hole]] = (at for at in net.sorted_holes() if at[0] not in NEAR_GOALS)
-        else:
-            holes = net.frontier()
-        for at in holes:
-            plays = (table.get(at) or _plays_at(at)).get(kind)
+        for at, by_kind in _holes_for(net, KINDS[kind].ladder):
+            plays = by_kind.get(kind)
             if plays is None:
-                plays = _plays_of(at, kind)
+                plays = by_kind[kind] = _plays_of(at, kind)
             if plays:
                 out += plays
         found = memo[kind] = tuple(out)
