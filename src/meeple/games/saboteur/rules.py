@@ -113,11 +113,16 @@ DIGGERS = frozenset({Role.MINER, Role.GREEN, Role.BLUE})
 # -- small pure helpers -------------------------------------------------------------
 
 
+def remove_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Return ``hand`` without one copy of ``card`` (order kept)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
 def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
     """Return ``hand`` without one copy of each of ``cards`` (order kept)."""
     for c in cards:
-        i = hand.index(c)
-        hand = hand[:i] + hand[i + 1 :]
+        hand = remove_card(hand, c)
     return hand
 
 
@@ -601,7 +606,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         front = state.front
         match command:  # the commonest turn first: a pass
             case Discard(cards=cards):
-                most = state.options.pass_discards if state.deluxe else 1
+                most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
                 if not 1 <= len(cards) <= most or (len(cards) > 1 and list(cards) != sorted(cards)):
                     raise self.illegal(
                         f"discard {'one card' if most == 1 else f'1 to {most} cards, listed in ascending order'}",
@@ -968,7 +973,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
 
 
 def _take(s: State, seat: int, card: int) -> tuple[tuple[int, ...], ...]:
-    return _set(s.hands, seat, remove_cards(s.hands[seat], (card,)))
+    return _set(s.hands, seat, remove_card(s.hands[seat], card))
 
 
 def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = None) -> tuple[frozenset[Front], ...]:
@@ -1029,8 +1034,10 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
 def _path_played(s: State, e: PathPlayed) -> State:
     cell = _cell(e.col, e.row, e.card, e.rotated)
     seat, card = e.seat, e.card
-    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0,
-                      _known_after_play(s.known, seat, card), s.board.lay(cell))
+    known = s.known
+    if known.hands:
+        known = _known_after_play(known, seat, card)
+    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0, known, s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
@@ -1071,11 +1078,18 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
     cards, seat = e.cards, e.seat
     assert cards is not None
     passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
-    pile = s.discards[seat]
-    for c in cards:
-        pile = add_card(pile, c)
-    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
-                         _set(s.discards, seat, pile), _known_after_discard(s.known, seat, len(cards)))
+    if len(cards) == 1:  # nearly every pass
+        (card,) = cards
+        hand, pile = remove_card(s.hands[seat], card), add_card(s.discards[seat], card)
+    else:
+        hand, pile = remove_cards(s.hands[seat], cards), s.discards[seat]
+        for c in cards:
+            pile = add_card(pile, c)
+    known = s.known
+    if known.hands:
+        known = _known_after_discard(known, seat, len(cards))
+    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, hand), _set(s.discards, seat, pile),
+                         known)
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
@@ -1086,10 +1100,9 @@ def _front_cleared(s: State, e: FrontCleared) -> State:
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
-    card, pile = e.card, s.pile
+    card = e.card
     assert card is not None
-    i = pile.index(card)
-    return _with_draw(s, pile[:i] + pile[i + 1 :], _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
+    return _with_draw(s, remove_card(s.pile, card), _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
 
 
 def _action_played(s: State, e: ActionPlayed) -> State:
