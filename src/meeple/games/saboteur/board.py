@@ -323,6 +323,35 @@ class Network:
         net._place(pos, tile, entry=net.arrivals.pop(index, 0))
         return net
 
+    def removed(self, pos: Pos) -> Network:
+        """The network after the path card at ``pos`` is taken away (a rockfall).
+
+        What :meth:`of` works out for the board without the card, without
+        laying every card again: the other cards stay as they are, the holes
+        around ``pos`` are asked again of their neighbours, and the start and
+        the ladders are walked from again (the tunnel may now reach less).
+        """
+        tiles, goals = dict(self.tiles), self.goals
+        del tiles[pos]
+        holes = {q: Hole(h & 255) for q, h in self.holes.items()}  # h.open and h.wall: which tunnels come in is walked again
+        col, row = pos
+        for q in (pos, *((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)):
+            if q in tiles or q in goals:
+                continue
+            asks, touched = 0, False
+            for edge, dc, dr, opp in DIRECTIONS:  # what each face-up neighbour's edge facing q asks of it
+                other = tiles.get((q[0] + dc, q[1] + dr))
+                if other is not None:
+                    touched = True
+                    asks |= edge if other.edges & opp else edge << 4
+            if touched:
+                holes[q] = Hole(asks)
+            else:
+                holes.pop(q, None)  # no face-up card next to it any more
+        net = Network(tiles, goals, set(), holes, {})
+        net._walk([(p, gi) for p, tile in tiles.items() if tile.ladder for gi in range(len(tile.groups))])
+        return net
+
     def _place(self, pos: Pos, tile: Tile, entry: int | None = None) -> None:
         """Put ``tile`` at ``pos`` and walk on from it, changing this (new) network in place.
 
@@ -484,7 +513,7 @@ class Board:
         return board
 
     def remove(self, col: int, row: int) -> Board:
-        """The board without the path card at (``col``, ``row``); its network is walked again when asked.
+        """The board without the path card at (``col``, ``row``); its network is walked again.
 
         The same board each time for the same square, as with :meth:`lay`.
         """
@@ -492,7 +521,10 @@ class Board:
         key = (col, row)
         board = laid.get(key)
         if board is None:
-            board = laid[key] = Board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            board = laid[key] = _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            known = _known_network(self)
+            if known is not None:
+                _keep_network(board, known.removed(key))
         return board
 
     def cell_at(self, col: int, row: int) -> Cell | None:
