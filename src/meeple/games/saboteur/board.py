@@ -401,7 +401,9 @@ class Network:
     def frontier(self) -> tuple[tuple[Pos, Hole], ...]:
         """The holes a reached tunnel comes into (where a tunnel can grow), sorted by position."""
         if self._frontier is None:
-            self._frontier = tuple(sorted((p, h) for p, h in self.holes.items() if h >> 8))  # h.ports, inline
+            found = [(p, h) for p, h in self.holes.items() if h >> 8]  # h.ports, inline; a list sorts in place
+            found.sort()
+            self._frontier = tuple(found)
         return self._frontier
 
     def sorted_holes(self) -> tuple[tuple[Pos, Hole], ...]:

@@ -308,7 +308,8 @@ def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
     key = ("rockfall", kind)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_rockfall(kind, c, r) for c, r in sorted((c.col, c.row) for c in board.cells))
+        squares = sorted([(c.col, c.row) for c in board.cells])
+        found = memo[key] = tuple([_rockfall(kind, col, row) for col, row in squares])
     return found  # type: ignore[return-value]
 
 
@@ -347,8 +348,8 @@ def _holes_for(net: Network, ladder: bool) -> tuple[tuple[tuple[tuple[int, int],
     key = _LADDER_HOLES if ladder else _FRONTIER_HOLES
     found = net.memo.get(key)
     if found is None:
-        holes = (at for at in net.sorted_holes() if at[0] not in NEAR_GOALS) if ladder else net.frontier()
-        found = net.memo[key] = tuple((at, _plays_at(at)) for at in holes)
+        holes = [at for at in net.sorted_holes() if at[0] not in NEAR_GOALS] if ladder else net.frontier()
+        found = net.memo[key] = tuple([(at, _plays_at(at)) for at in holes])
     return found  # type: ignore[return-value]
 
 
