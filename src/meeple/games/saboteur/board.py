@@ -361,14 +361,15 @@ class Network:
         tiles, holes, goals = self.tiles, self.holes, self.goals
         hole = holes.pop(pos, _EMPTY)
         if entry is None:
-            entry = hole.ports
+            entry = hole >> 8  # hole.ports, inline
         tiles[pos] = tile
         col, row = pos
+        edges = tile.edges
         for edge, dc, dr, opp in DIRECTIONS:  # the new card's edges ask things of its empty neighbours
             q = (col + dc, row + dr)
             if q in tiles or q in goals:
                 continue
-            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
+            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if edges & edge else opp << 4))
         self._walk([(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry])
 
     def _walk(self, stack: list[tuple[Pos, int]]) -> None:
