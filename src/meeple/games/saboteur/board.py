@@ -16,7 +16,9 @@ shows only once it is turned over). What the start reaches is the board's
 The network is derived from the cards and never written to a log. A board
 works it out when first asked; a board made by :meth:`Board.lay` or
 :meth:`Board.turn_goal` from a board that already knows its network extends
-that network from the new card instead of walking the whole tunnel again.
+that network from the new card instead of walking the whole tunnel again,
+and one made by :meth:`Board.remove` (a rockfall) asks again only the holes
+around the card taken away before it walks from the start.
 
 >>> board = Board.new()
 >>> sorted(board.network.holes)[:2]
