@@ -213,3 +213,28 @@ def test_a_network_worked_out_at_once_is_the_one_laid_card_by_card(seed: int, de
         assert (whole.tiles, whole.goals, whole.reached, whole.holes, whole.arrivals) == (
             laid.tiles, laid.goals, laid.reached, laid.holes, laid.arrivals)
         assert whole.frontier() == board.network.frontier()  # and the network the match built as it went
+
+
+@given(seed=st.integers(0, 2**32), deluxe=st.booleans(), seats=st.integers(3, 10))
+def test_a_network_after_a_rockfall_is_the_one_worked_out_at_once(seed: int, deluxe: bool, seats: int) -> None:
+    from meeple.games.saboteur.board import Board, Network
+
+    m = meeple.Match.start(GAME, seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
+    pick = Rng(seed)
+    boards = []
+    while m.to_act and len(m) < 300:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+        boards.append(m.state.board)
+    checked = 0
+    for board in boards[::5]:
+        for cell in board.cells[::2]:  # every other card taken away, the ones next to the start among them
+            rest = tuple(c for c in board.cells if c != cell)
+            whole = Network.of(Board(rest, board.goals))
+            for after in (board.network.removed((cell.col, cell.row)), board.remove(cell.col, cell.row).network):
+                assert (after.tiles, after.goals, after.reached, after.holes, after.arrivals) == (
+                    whole.tiles, whole.goals, whole.reached, whole.holes, whole.arrivals)
+                assert after.frontier() == whole.frontier() and after.sorted_holes() == whole.sorted_holes()
+            checked += 1
+    assert checked or not any(b.cells for b in boards[::5])

@@ -16,7 +16,9 @@ shows only once it is turned over). What the start reaches is the board's
 The network is derived from the cards and never written to a log. A board
 works it out when first asked; a board made by :meth:`Board.lay` or
 :meth:`Board.turn_goal` from a board that already knows its network extends
-that network from the new card instead of walking the whole tunnel again.
+that network from the new card instead of walking the whole tunnel again,
+and one made by :meth:`Board.remove` (a rockfall) asks again only the holes
+around the card taken away before it walks from the start.
 
 >>> board = Board.new()
 >>> sorted(board.network.holes)[:2]
@@ -28,8 +30,12 @@ Hole(open=8, wall=0, ports=8)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import cast
 
 import attrs
+
+from meeple.engine.copies import builder
 
 from .data import (
     DIRECTIONS,
@@ -319,6 +325,35 @@ class Network:
         net._place(pos, tile, entry=net.arrivals.pop(index, 0))
         return net
 
+    def removed(self, pos: Pos) -> Network:
+        """The network after the path card at ``pos`` is taken away (a rockfall).
+
+        What :meth:`of` works out for the board without the card, without
+        laying every card again: the other cards stay as they are, the holes
+        around ``pos`` are asked again of their neighbours, and the start and
+        the ladders are walked from again (the tunnel may now reach less).
+        """
+        tiles, goals = dict(self.tiles), self.goals
+        del tiles[pos]
+        holes = {q: Hole(h & 255) for q, h in self.holes.items()}  # h.open and h.wall: which tunnels come in is walked again
+        col, row = pos
+        for q in (pos, *((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)):
+            if q in tiles or q in goals:
+                continue
+            asks, touched = 0, False
+            for edge, dc, dr, opp in DIRECTIONS:  # what each face-up neighbour's edge facing q asks of it
+                other = tiles.get((q[0] + dc, q[1] + dr))
+                if other is not None:
+                    touched = True
+                    asks |= edge if other.edges & opp else edge << 4
+            if touched:
+                holes[q] = Hole(asks)
+            else:
+                holes.pop(q, None)  # no face-up card next to it any more
+        net = Network(tiles, goals, set(), holes, {})
+        net._walk([(p, gi) for p, tile in tiles.items() if tile.ladder for gi in range(len(tile.groups))])
+        return net
+
     def _place(self, pos: Pos, tile: Tile, entry: int | None = None) -> None:
         """Put ``tile`` at ``pos`` and walk on from it, changing this (new) network in place.
 
@@ -328,14 +363,15 @@ class Network:
         tiles, holes, goals = self.tiles, self.holes, self.goals
         hole = holes.pop(pos, _EMPTY)
         if entry is None:
-            entry = hole.ports
+            entry = hole >> 8  # hole.ports, inline
         tiles[pos] = tile
         col, row = pos
+        edges = tile.edges
         for edge, dc, dr, opp in DIRECTIONS:  # the new card's edges ask things of its empty neighbours
             q = (col + dc, row + dr)
             if q in tiles or q in goals:
                 continue
-            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
+            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if edges & edge else opp << 4))
         self._walk([(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry])
 
     def _walk(self, stack: list[tuple[Pos, int]]) -> None:
@@ -368,7 +404,9 @@ class Network:
     def frontier(self) -> tuple[tuple[Pos, Hole], ...]:
         """The holes a reached tunnel comes into (where a tunnel can grow), sorted by position."""
         if self._frontier is None:
-            self._frontier = tuple(sorted((p, h) for p, h in self.holes.items() if h >> 8))  # h.ports, inline
+            found = [(p, h) for p, h in self.holes.items() if h >> 8]  # h.ports, inline; a list sorts in place
+            found.sort()
+            self._frontier = tuple(found)
         return self._frontier
 
     def sorted_holes(self) -> tuple[tuple[Pos, Hole], ...]:
@@ -416,9 +454,11 @@ class Network:
                     return True
                 other = self.tiles.get(q)
                 if other is not None:
-                    j = next((j for j, g in enumerate(other.groups) if g & opp), None)
-                    if j is not None and (q, j) not in self.reached:
-                        return True
+                    for j, g in enumerate(other.groups):  # the segment of the neighbour behind this edge
+                        if g & opp:
+                            if (q, j) not in self.reached:
+                                return True
+                            break
         return False
 
     def ports(self) -> frozenset[tuple[Pos, int]]:
@@ -461,7 +501,7 @@ class Board:
         key = (cell.col, cell.row, cell.kind, cell.rotated)
         board = laid.get(key)
         if board is None:
-            board = laid[key] = Board((*self.cells, cell), self.goals)
+            board = laid[key] = _board((*self.cells, cell), self.goals)
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
@@ -471,14 +511,14 @@ class Board:
         """The board with face-down goal ``index`` turned over as ``kind``."""
         g = self.goals[index]
         goals = (*self.goals[:index], GoalCard(g.col, g.row, kind, rotated), *self.goals[index + 1 :])
-        board = Board(self.cells, goals)
+        board = _board(self.cells, goals)
         known = _known_network(self)
         if known is not None:
             _keep_network(board, known.turned((g.col, g.row), goal_tile(kind, rotated)))
         return board
 
     def remove(self, col: int, row: int) -> Board:
-        """The board without the path card at (``col``, ``row``); its network is walked again when asked.
+        """The board without the path card at (``col``, ``row``); its network is walked again.
 
         The same board each time for the same square, as with :meth:`lay`.
         """
@@ -486,7 +526,10 @@ class Board:
         key = (col, row)
         board = laid.get(key)
         if board is None:
-            board = laid[key] = Board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            board = laid[key] = _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            known = _known_network(self)
+            if known is not None:
+                _keep_network(board, known.removed(key))
         return board
 
     def cell_at(self, col: int, row: int) -> Cell | None:
@@ -498,17 +541,31 @@ class Board:
         return sum(KINDS[c.kind].crystals for c in self.cells)
 
 
-def _known_network(board: Board) -> Network | None:
-    """``board.network`` if it is already worked out, else None (nothing is computed)."""
+#: A board from its cells and goals, built as ``Board(cells, goals)`` builds it, quicker (a new board per card laid).
+_board: Callable[[tuple[Cell, ...], tuple[GoalCard, ...]], Board] = builder(Board)
+
+
+def _network_slot() -> Callable[[Board, type[Board]], Network] | None:
+    """The reader of the slot attrs keeps ``Board.network`` in, or None where the network is kept elsewhere."""
     slot = Board.__dict__.get("network")
     getter = getattr(slot, "__get__", None)
     if getter is None or isinstance(slot, functools.cached_property):
         return None  # a class that keeps the network elsewhere: let it be worked out on demand
+    return cast(Callable[[Board, type[Board]], Network], getter)
+
+
+#: Read once: the class's slot does not change (looking it up cost more than reading it, on every card laid).
+_NETWORK_SLOT = _network_slot()
+
+
+def _known_network(board: Board) -> Network | None:
+    """``board.network`` if it is already worked out, else None (nothing is computed)."""
+    if _NETWORK_SLOT is None:
+        return None
     try:
-        net: Network = getter(board, Board)
+        return _NETWORK_SLOT(board, Board)
     except AttributeError:
         return None
-    return net
 
 
 def _keep_network(board: Board, net: Network) -> None:

@@ -27,7 +27,7 @@ from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameI
 from meeple.engine.copies import builder
 
 from . import data
-from .board import NEAR_GOALS, Board, Cell, Hole, coal_rotation, fitting, route_free_of, shape, symmetric
+from .board import NEAR_GOALS, Board, Cell, Hole, Network, coal_rotation, fitting, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -113,18 +113,23 @@ DIGGERS = frozenset({Role.MINER, Role.GREEN, Role.BLUE})
 # -- small pure helpers -------------------------------------------------------------
 
 
+def remove_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Return ``hand`` without one copy of ``card`` (order kept)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
 def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
     """Return ``hand`` without one copy of each of ``cards`` (order kept)."""
     for c in cards:
-        i = hand.index(c)
-        hand = hand[:i] + hand[i + 1 :]
+        hand = remove_card(hand, c)
     return hand
 
 
 def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     """Return the sorted ``hand`` with ``card`` put in its place."""
     i = bisect.bisect(hand, card)
-    return (*hand[:i], card, *hand[i:])
+    return hand[:i] + (card,) + hand[i:]  # noqa: RUF005 - concatenation is the faster of the two here
 
 
 def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
@@ -162,9 +167,13 @@ def path_allowed(state: State | Board, kind: int, col: int, row: int, rotated: b
     board = state.board if isinstance(state, State) else state
     net = board.network
     pos = (col, row)
+    hole = net.holes.get(pos)
+    if hole is not None:  # the common case, a card the legal list shows: the table of what fits the hole says yes
+        rots = fitting(hole).get(kind)
+        if rots is not None and rotated in rots and not (pos in NEAR_GOALS and KINDS[kind].ladder):
+            return None
     if pos in net.tiles or pos in net.goals:
         return f"a card already lies at ({col}, {row})"
-    hole = net.holes.get(pos)
     tile = shape(kind, rotated)
     if KINDS[kind].ladder:
         if hole is None:
@@ -299,7 +308,8 @@ def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
     key = ("rockfall", kind)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_rockfall(kind, c, r) for c, r in sorted((c.col, c.row) for c in board.cells))
+        squares = sorted([(c.col, c.row) for c in board.cells])
+        found = memo[key] = tuple([_rockfall(kind, col, row) for col, row in squares])
     return found  # type: ignore[return-value]
 
 
@@ -320,32 +330,45 @@ def _plays_at(at: tuple[tuple[int, int], Hole]) -> dict[int, tuple[PlayPath, ...
 
 
 def _plays_of(at: tuple[tuple[int, int], Hole], kind: int) -> tuple[PlayPath, ...]:
-    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at``, kept in its table."""
+    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at`` (what its table keeps)."""
     (col, row), hole = at
-    plays = _plays_at(at)[kind] = tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
-    return plays
+    return tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
+
+
+#: Keys of :meth:`Network.memo`: the holes a ladder may go in, and those a reached tunnel comes into.
+_LADDER_HOLES, _FRONTIER_HOLES = "ladder holes", "frontier holes"
+
+
+def _holes_for(net: Network, ladder: bool) -> tuple[tuple[tuple[tuple[int, int], Hole], dict[int, tuple[PlayPath, ...]]], ...]:
+    """The holes a path card may go in, each with its table of commands by kind (worked out once per network).
+
+    A ladder goes in any hole not next to a goal, any other card where a
+    reached tunnel comes in, as :meth:`Network.targets` says.
+    """
+    key = _LADDER_HOLES if ladder else _FRONTIER_HOLES
+    found = net.memo.get(key)
+    if found is None:
+        holes = [at for at in net.sorted_holes() if at[0] not in NEAR_GOALS] if ladder else net.frontier()
+        found = net.memo[key] = tuple([(at, _plays_at(at)) for at in holes])
+    return found  # type: ignore[return-value]
 
 
 def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
     """Every ``PlayPath`` of path card ``kind`` on ``board``, by position (worked out once per board and kind).
 
     The commands :meth:`Network.targets` lists, taken from a table by hole
-    rather than built one by one.
+    rather than built one by one (each hole's table is looked up once per
+    network, for every kind in the hands).
     """
     net = board.network
     memo = net.memo
     found = memo.get(kind)
     if found is None:
         out: list[PlayPath] = []
-        table = _PLAYS
-        if KINDS[kind].ladder:  # any hole not next to a goal, as Network.targets says
-            holes: Iterable[tuple[tuple[int, int], Hole]] = (at for at in net.sorted_holes() if at[0] not in NEAR_GOALS)
-        else:
-            holes = net.frontier()
-        for at in holes:
-            plays = (table.get(at) or _plays_at(at)).get(kind)
+        for at, by_kind in _holes_for(net, KINDS[kind].ladder):
+            plays = by_kind.get(kind)
             if plays is None:
-                plays = _plays_of(at, kind)
+                plays = by_kind[kind] = _plays_of(at, kind)
             if plays:
                 out += plays
         found = memo[kind] = tuple(out)
@@ -500,7 +523,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
 
     def _turn_commands(self, state: State, seat: int) -> list[Command]:
         hand = state.hands[seat]
-        kinds = tuple(dict.fromkeys(hand))  # the hand is sorted: each kind once, in order
+        kinds = dict.fromkeys(hand)  # the hand is sorted: each kind once, in order
         out: list[Command] = []
         front = state.front
         can_dig = not front[seat] & BLOCKING
@@ -513,8 +536,10 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 out += path_commands(board, kind)
         out += [_DISCARD_ONE[c] for c in kinds]
         most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
-        for size in range(2, min(most, len(hand)) + 1):
-            out.extend(Discard(c) for c in sorted(set(combinations_with_replacement(kinds, size))) if holds(hand, c))
+        if most > 1:
+            for size in range(2, min(most, len(hand)) + 1):
+                out.extend(Discard(c) for c in sorted(set(combinations_with_replacement(kinds, size)))
+                           if holds(hand, c))
         if front[seat] and state.deluxe and len(hand) >= 2:
             pairs = [c for c in combinations_with_replacement(kinds, 2) if holds(hand, c)]
             for item in sorted(front[seat], key=lambda f: f.value):
@@ -582,7 +607,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         front = state.front
         match command:  # the commonest turn first: a pass
             case Discard(cards=cards):
-                most = state.options.pass_discards if state.deluxe else 1
+                most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
                 if not 1 <= len(cards) <= most or (len(cards) > 1 and list(cards) != sorted(cards)):
                     raise self.illegal(
                         f"discard {'one card' if most == 1 else f'1 to {most} cards, listed in ascending order'}",
@@ -949,7 +974,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
 
 
 def _take(s: State, seat: int, card: int) -> tuple[tuple[int, ...], ...]:
-    return _set(s.hands, seat, remove_cards(s.hands[seat], (card,)))
+    return _set(s.hands, seat, remove_card(s.hands[seat], card))
 
 
 def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = None) -> tuple[frozenset[Front], ...]:
@@ -1010,8 +1035,10 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
 def _path_played(s: State, e: PathPlayed) -> State:
     cell = _cell(e.col, e.row, e.card, e.rotated)
     seat, card = e.seat, e.card
-    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0,
-                      _known_after_play(s.known, seat, card), s.board.lay(cell))
+    known = s.known
+    if known.hands:
+        known = _known_after_play(known, seat, card)
+    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0, known, s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
@@ -1052,11 +1079,18 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
     cards, seat = e.cards, e.seat
     assert cards is not None
     passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
-    pile = s.discards[seat]
-    for c in cards:
-        pile = add_card(pile, c)
-    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, remove_cards(s.hands[seat], cards)),
-                         _set(s.discards, seat, pile), _known_after_discard(s.known, seat, len(cards)))
+    if len(cards) == 1:  # nearly every pass
+        (card,) = cards
+        hand, pile = remove_card(s.hands[seat], card), add_card(s.discards[seat], card)
+    else:
+        hand, pile = remove_cards(s.hands[seat], cards), s.discards[seat]
+        for c in cards:
+            pile = add_card(pile, c)
+    known = s.known
+    if known.hands:
+        known = _known_after_discard(known, seat, len(cards))
+    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, hand), _set(s.discards, seat, pile),
+                         known)
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
@@ -1067,10 +1101,9 @@ def _front_cleared(s: State, e: FrontCleared) -> State:
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
-    card, pile = e.card, s.pile
+    card = e.card
     assert card is not None
-    i = pile.index(card)
-    return _with_draw(s, pile[:i] + pile[i + 1 :], _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
+    return _with_draw(s, remove_card(s.pile, card), _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
 
 
 def _action_played(s: State, e: ActionPlayed) -> State:
