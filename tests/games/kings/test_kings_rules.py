@@ -509,6 +509,24 @@ def test_player_may_undo_a_camp_draw_or_a_quiet_play_but_not_a_capture_or_a_deck
     assert {Play, DrawDeck, DrawCamp} <= checked
 
 
+def test_a_retreat_shows_the_hand_so_its_player_may_not_undo_it() -> None:
+    # the retreat shows every other seat the hand (docs/rules/kings.md, "A player who cannot play"):
+    # taking it back would hide again what the table has seen
+    for seed in range(40):
+        m = meeple.Match.start("kings", seats=3, seed=seed)
+        bot = meeple.RandomBot(seed)
+        while not m.is_over:
+            seat = m.to_act[0]
+            cmd = bot.choose(None, m.legal(seat), seat)
+            m.play(seat, cmd)
+            if isinstance(cmd, Retreat):
+                check = m.can_undo(seat)
+                assert not check and "revealed hidden information" in check.reason
+                assert m.can_undo(None)  # tooling may still undo it
+                return
+    raise AssertionError("no random match of 40 retreated")
+
+
 def test_match_refuses_out_of_turn_commands() -> None:
     m = meeple.Match.start("kings", seats=3, seed=2)
     with pytest.raises(IllegalCommand) as info:

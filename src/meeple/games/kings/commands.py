@@ -52,6 +52,8 @@ class Retreat(Command):
 
     Showing the hand proves that no squad in it can be played; the rest of
     the hand stays known to everybody until played (``Retreated.hand``).
+    Its ``Retreated`` event is an information barrier: the player may not
+    show the hand and take it back.
     """
 
     tag: ClassVar[str] = "retreat"

@@ -103,9 +103,11 @@ class Retreated(Event):
     The rest of the shown hand stays known to everybody until it is played
     (the state's ``open_cards``): a public "I cannot play" says something of
     a hand, so the hand is shown rather than left to be guessed at.
+    An undo barrier: everybody has seen the hand.
     """
 
     tag: ClassVar[str] = "retreated"
+    barrier: ClassVar[bool] = True
     seat: int
     card: int
     hand: tuple[int, ...]
