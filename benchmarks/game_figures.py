@@ -50,6 +50,23 @@ def play_match(game: Game[Any, Any], seats: int, options: Mapping[str, Any], see
     raise RuntimeError(f"{game.info.id}: a match with {seats} seats did not end within {MAX_STEPS} commands")
 
 
+def random_playout(game: Game[Any, Any], seats: int, options: Mapping[str, Any], seed: int) -> Match:
+    """Play one match to its end as OpenSpiel's random simulation does: legal commands, a random pick, play; no views.
+
+    The picks come from ``Rng(seed + 7919)``, so two libraries given the same
+    seed make the same picks wherever their legal lists agree.
+    """
+    m = Match.start(game, seats, seed=seed, options=options)
+    pick = Rng(seed + 7919)
+    while True:
+        acting = m.to_act
+        if not acting:
+            return m
+        seat = acting[0] if acting[0] != ENGINE else acting[1]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+
+
 def match_rate(report: Report, game: Game[Any, Any], seats: int, options: Mapping[str, Any], bot: str,
                factory: BotFactory, budget: Budget, label: str = "") -> None:
     """Full matches per second with ``bot`` in every seat (and commands per second within them).
@@ -152,19 +169,9 @@ def rule_figures(report: Report, corpus: Corpus, budget: Budget) -> None:
     played = [0, 0]
 
     def playout_all() -> int:
-        # what OpenSpiel's random simulation does: legal moves, a random pick, apply; no views
         n = 0
         for seed in range(n_matches):
-            m = Match.start(game, seats, seed=seed, options=corpus.options)
-            pick = Rng(seed + 7919)
-            while True:
-                acting = m.to_act
-                if not acting:
-                    break
-                seat = acting[0] if acting[0] != ENGINE else acting[1]
-                legal = m.legal(seat)
-                m.play(seat, legal[pick.below(len(legal))])
-            n += len(m)
+            n += len(random_playout(game, seats, corpus.options, seed))
         played[0] += n_matches
         played[1] += n
         return n

@@ -42,8 +42,10 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def inner(kind: str, gid: str, seats: int, variant: str | None, matches: int) -> int:
     """Play the matches (in the process callgrind watches) and print how many records they made."""
+    from game_figures import play_match, random_playout  # both runs import them: only the matches differ
+
     import meeple
-    from meeple.engine import ENGINE, Match, Rng
+    from meeple.engine import Match
 
     game = meeple.get_game(gid)
     options = game.variant_options(variant) if variant else {}
@@ -51,19 +53,8 @@ def inner(kind: str, gid: str, seats: int, variant: str | None, matches: int) ->
     if kind == "playout":
         Match.start(game, seats, seed=999, options=options)
         for seed in range(matches):
-            m = Match.start(game, seats, seed=seed, options=options)
-            pick = Rng(seed + 7919)
-            while True:
-                acting = m.to_act
-                if not acting:
-                    break
-                seat = acting[0] if acting[0] != ENGINE else acting[1]
-                legal = m.legal(seat)
-                m.play(seat, legal[pick.below(len(legal))])
-            records += len(m)
-    else:  # both runs import the benchmark's player and build the bot factory: only the matches differ
-        from game_figures import play_match
-
+            records += len(random_playout(game, seats, options, seed))
+    else:  # both runs build the bot factory too
         factory = game.bots()["heuristic"]
         for seed in range(matches):
             records += len(play_match(game, seats, options, seed, factory))

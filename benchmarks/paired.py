@@ -70,21 +70,9 @@ def _workload(spec: str) -> tuple[str, Any, int, dict[str, Any]]:
 
 def _playouts(game: Any, seats: int, options: dict[str, Any], seeds: range) -> int:
     """Random playouts of ``seeds``; the records they made."""
-    from meeple.engine import ENGINE, Match, Rng
+    from game_figures import random_playout
 
-    n = 0
-    for seed in seeds:
-        m = Match.start(game, seats, seed=seed, options=options)
-        pick = Rng(seed + 7919)
-        while True:
-            acting = m.to_act
-            if not acting:
-                break
-            seat = acting[0] if acting[0] != ENGINE else acting[1]
-            legal = m.legal(seat)
-            m.play(seat, legal[pick.below(len(legal))])
-        n += len(m)
-    return n
+    return sum(len(random_playout(game, seats, options, seed)) for seed in seeds)
 
 
 def _heuristic(game: Any, seats: int, options: dict[str, Any], seeds: range) -> int:

@@ -181,6 +181,19 @@ def test_illegal_command_names_the_rule_and_changes_nothing() -> None:
     assert m.to_bytes() == before
 
 
+def _random_boards(seed: int, deluxe: bool, seats: int, records: int) -> list[Any]:
+    """The board after each command of a match of random legal commands, up to ``records`` records."""
+    m = meeple.Match.start(GAME, seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
+    pick = Rng(seed)
+    boards = []
+    while m.to_act and len(m) < records:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+        boards.append(m.state.board)
+    return boards
+
+
 def _network_laid_card_by_card(board: Any) -> Any:
     """The network of ``board`` built as :meth:`Network.laid` builds it: the start, turned goals, then each card."""
     from meeple.games.saboteur.board import START_TILE, Network, goal_tile, shape
@@ -200,15 +213,7 @@ def _network_laid_card_by_card(board: Any) -> Any:
 def test_a_network_worked_out_at_once_is_the_one_laid_card_by_card(seed: int, deluxe: bool, seats: int) -> None:
     from meeple.games.saboteur.board import Board, Network
 
-    m = meeple.Match.start(GAME, seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
-    pick = Rng(seed)
-    boards = []
-    while m.to_act and len(m) < 400:
-        seat = m.to_act[0]
-        legal = m.legal(seat)
-        m.play(seat, legal[pick.below(len(legal))])
-        boards.append(m.state.board)
-    for board in boards[::3]:
+    for board in _random_boards(seed, deluxe, seats, 400)[::3]:
         whole, laid = Network.of(Board(board.cells, board.goals)), _network_laid_card_by_card(board)
         assert (whole.tiles, whole.goals, whole.reached, whole.holes, whole.arrivals) == (
             laid.tiles, laid.goals, laid.reached, laid.holes, laid.arrivals)
@@ -219,15 +224,8 @@ def test_a_network_worked_out_at_once_is_the_one_laid_card_by_card(seed: int, de
 def test_a_network_after_a_rockfall_is_the_one_worked_out_at_once(seed: int, deluxe: bool, seats: int) -> None:
     from meeple.games.saboteur.board import Board, Network
 
-    m = meeple.Match.start(GAME, seats, seed=seed, options={"edition": "deluxe"} if deluxe else {})
-    pick = Rng(seed)
-    boards = []
-    while m.to_act and len(m) < 300:
-        seat = m.to_act[0]
-        legal = m.legal(seat)
-        m.play(seat, legal[pick.below(len(legal))])
-        boards.append(m.state.board)
     checked = 0
+    boards = _random_boards(seed, deluxe, seats, 300)
     for board in boards[::5]:
         for cell in board.cells[::2]:  # every other card taken away, the ones next to the start among them
             rest = tuple(c for c in board.cells if c != cell)
