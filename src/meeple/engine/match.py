@@ -391,10 +391,10 @@ class Match:
         return check
 
     def _well_typed(self, command: Command) -> Command:
-        """The command as the codec reads it back: fields of the declared types, or IllegalCommand."""
-        plain = self.codec.plain_check(type(command))
-        if plain is not None and plain(command):
-            return command  # the round trip would rebuild an equal command
+        """The command as the codec reads it back: fields of the declared types, or IllegalCommand.
+
+        For a command its class's plain check did not pass (:meth:`play` has asked it).
+        """
         try:
             checked: Command = self.codec.hook(type(command))(unstructure(command))
         except (DecodeError, TypeError) as e:
