@@ -8,8 +8,8 @@ a function that makes the same object more directly:
 * a slotted class whose ``__init__`` only sets its fields (no validators,
   converters or hooks) gets its slots set one by one, as the codec builds
   decoded messages;
-* a class that keeps its fields in ``__dict__`` and caches nothing there is
-  copied dict to dict;
+* a class that keeps its fields in ``__dict__`` and caches nothing there
+  gets a copy of the dict, the new fields set in it;
 * any other class goes through ``__init__``.
 
 >>> @attrs.frozen
@@ -77,10 +77,13 @@ def replacer(cls: type[T], *only: str) -> Callable[..., T]:
             body.append(f"    _set{i}(o, {new_value(name)})")
         body.append("    return o")
     elif _dict_backed(cls):  # the fields were checked when obj was built: copy them, then the new ones
-        body = ["    o = _new(_cls)", "    d = o.__dict__", "    d.update(obj.__dict__)"]
+        # a copy of obj's dict keeps the keys CPython shares among the class's instances, and is
+        # made at once: quicker than filling a new instance's dict from it
+        namespace["_set_dict"] = object.__setattr__
+        body = ["    d = obj.__dict__.copy()"]
         for name in changed:
             body.append(f"    d[{name!r}] = {new_value(name)}")
-        body.append("    return o")
+        body += ["    o = _new(_cls)", "    _set_dict(o, '__dict__', d)", "    return o"]
     else:
         body = [f"    return _cls({', '.join(new_value(name) for name in names)})"]
     params = ", ".join(only) if only else "*, " + ", ".join(f"{n}=_KEEP" for n in names)
