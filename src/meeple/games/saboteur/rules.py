@@ -1035,10 +1035,8 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
 def _path_played(s: State, e: PathPlayed) -> State:
     cell = _cell(e.col, e.row, e.card, e.rotated)
     seat, card = e.seat, e.card
-    known = s.known
-    if known.hands:
-        known = _known_after_play(known, seat, card)
-    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0, known, s.board.lay(cell))
+    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0,
+                      _known_after_play(s.known, seat, card), s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
@@ -1068,17 +1066,6 @@ def _goal_peeked(s: State, e: GoalPeeked) -> State:
 
 def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], Knowledge]:
     """The hands, the face-down discards and the knowledge after ``seat`` discards ``cards`` face down."""
-    pile = s.discards[seat]
-    for c in cards:
-        pile = add_card(pile, c)
-    return (_set(s.hands, seat, remove_cards(s.hands[seat], cards)), _set(s.discards, seat, pile),
-            _known_after_discard(s.known, seat, len(cards)))
-
-
-def _discarded(s: State, e: CardsDiscarded) -> State:
-    cards, seat = e.cards, e.seat
-    assert cards is not None
-    passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
     if len(cards) == 1:  # nearly every pass
         (card,) = cards
         hand, pile = remove_card(s.hands[seat], card), add_card(s.discards[seat], card)
@@ -1086,11 +1073,14 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
         hand, pile = remove_cards(s.hands[seat], cards), s.discards[seat]
         for c in cards:
             pile = add_card(pile, c)
-    known = s.known
-    if known.hands:
-        known = _known_after_discard(known, seat, len(cards))
-    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, _set(s.hands, seat, hand), _set(s.discards, seat, pile),
-                         known)
+    return _set(s.hands, seat, hand), _set(s.discards, seat, pile), _known_after_discard(s.known, seat, len(cards))
+
+
+def _discarded(s: State, e: CardsDiscarded) -> State:
+    cards, seat = e.cards, e.seat
+    assert cards is not None
+    passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
+    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, *_face_down(s, seat, cards))
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
