@@ -28,6 +28,7 @@ better, so the last column says which way is better.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -35,7 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -143,15 +144,26 @@ def _run(src: Path | None, args: Sequence[str], env: dict[str, str]) -> str:
     return done.stdout
 
 
-def against_base(commit: str, rounds: int, run_args: Sequence[str], words: Sequence[str] | None,
-                 save: Path | None) -> int:
-    """Measure ``commit`` and this checkout side by side, ``rounds`` times; print the ratios."""
+@contextlib.contextmanager
+def checked_out(commit: str) -> Iterator[tuple[str, Path]]:
+    """``commit`` checked out into a temporary git worktree, removed afterwards: its full hash and the tree."""
     sha = _git("rev-parse", "--verify", f"{commit}^{{commit}}")
-    env = dict(os.environ)
     where = Path(tempfile.mkdtemp(prefix="meeple-base-"))
     tree = where / "tree"
     _git("worktree", "add", "--detach", "--quiet", str(tree), sha)
     try:
+        yield sha, tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+        shutil.rmtree(where, ignore_errors=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+
+
+def against_base(commit: str, rounds: int, run_args: Sequence[str], words: Sequence[str] | None,
+                 save: Path | None) -> int:
+    """Measure ``commit`` and this checkout side by side, ``rounds`` times; print the ratios."""
+    env = dict(os.environ)
+    with checked_out(commit) as (sha, tree):
         compiled = _compiled_here()
         if compiled and not _build_reader(tree):
             print("# the base's compiled reader could not be built: both sides read logs in pure Python",
@@ -176,10 +188,6 @@ def against_base(commit: str, rounds: int, run_args: Sequence[str], words: Seque
         line = noise(results)
         if line is not None:
             print(f"\n{line}")
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
-        shutil.rmtree(where, ignore_errors=True)
-        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
     return 0
 
 

@@ -28,17 +28,18 @@ Every worker is warmed up with one unmeasured chunk first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from compare import _git, checked_out
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -195,35 +196,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("give --base COMMIT or --base-src DIR")
     if args.pairs < 1 or args.chunk <= 0:
         ap.error("--pairs must be at least 1 and --chunk positive")
-    scratch: Path | None = None
-    if args.base is not None:
-        scratch = Path(tempfile.mkdtemp(prefix="meeple-paired-"))
-        git = ["git", "-C", str(ROOT)]
-        sha = subprocess.run([*git, "rev-parse", "--verify", f"{args.base}^{{commit}}"], check=True,
-                             capture_output=True, text=True).stdout.strip()
-        subprocess.run([*git, "worktree", "add", "--detach", "--quiet", str(scratch / "tree"), sha], check=True)
-        base_src = scratch / "tree" / "src"
-    else:
-        base_src = args.base_src.resolve()
-    here = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
-    print(f"# before: {args.base or base_src}; after: this checkout, {here}; {args.pairs} pairs of "
-          f"~{args.chunk} s chunks per workload, alternating order", flush=True)
-    before, after = Side(base_src), Side(ROOT / "src")
-    results = []
-    try:
-        for work in args.work or DEFAULT_WORK:
-            r = measure(before, after, work, args.pairs, args.chunk)
-            print(json.dumps(r), flush=True)
-            results.append(r)
-    finally:
-        before.close()
-        after.close()
-        if scratch is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(scratch / "tree")],
-                           capture_output=True)
-            shutil.rmtree(scratch, ignore_errors=True)
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
+    with contextlib.ExitStack() as stack:
+        if args.base is not None:
+            _sha, tree = stack.enter_context(checked_out(args.base))
+            base_src = tree / "src"
+        else:
+            base_src = args.base_src.resolve()
+        print(f"# before: {args.base or base_src}; after: this checkout, {_git('rev-parse', '--short', 'HEAD')}; "
+              f"{args.pairs} pairs of ~{args.chunk} s chunks per workload, alternating order", flush=True)
+        before, after = Side(base_src), Side(ROOT / "src")
+        results = []
+        try:
+            for work in args.work or DEFAULT_WORK:
+                r = measure(before, after, work, args.pairs, args.chunk)
+                print(json.dumps(r), flush=True)
+                results.append(r)
+        finally:
+            before.close()
+            after.close()
     print("\n".join(_rows(results)))
     return 0
 
