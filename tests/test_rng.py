@@ -88,3 +88,24 @@ def test_bad_arguments_raise() -> None:
 
 def test_repr_hides_the_seed() -> None:
     assert "42" not in repr(Rng(42, 3)).replace("counter=3", "")
+
+
+def test_bounds_beyond_a_word_and_counters_out_of_range_raise() -> None:
+    assert 0 <= Rng(3).below(2**64) < 2**64  # exactly 2**64: the word itself
+    with pytest.raises(ValueError):
+        Rng(3).below(2**64 + 1)  # no 64-bit word covers it (this used to loop for ever)
+    with pytest.raises(ValueError):
+        Rng(3, -1)
+    with pytest.raises(ValueError):
+        Rng(3, 2**64)
+
+
+def test_an_rng_pickles_and_copies_with_its_counter() -> None:
+    import copy
+    import pickle
+
+    a = Rng(99, 5)
+    for b in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
+        assert type(b) is Rng and (b.seed, b.counter) == (99, 5) and b is not a
+        fresh = Rng(99, 5)
+        assert b.below(1000) == fresh.below(1000) and b.counter == fresh.counter

@@ -40,6 +40,59 @@ compiled = pytest.mark.skipif(speedups is None, reason="meeple._speedups was not
 
 
 @compiled
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1),
+       st.lists(st.one_of(st.integers(1, 40), st.integers(1, 2**64), st.just(2**64), st.just((1 << 63) + 1)),
+                max_size=12),
+       st.lists(st.integers(), max_size=40))
+def test_the_compiled_rng_core_draws_the_words_of_the_pure_one(seed: int, counter: int, bounds: list[int],
+                                                                items: list[int]) -> None:
+    from meeple.engine.rng import PyRngCore
+
+    fast, slow = speedups.RngCore(seed, counter), PyRngCore(seed, counter)
+    if counter < 2**64 - 200:  # the pure core's counter does not wrap at 2**64; the compiled one's does
+        assert [fast.below(n) for n in bounds] == [slow.below(n) for n in bounds]
+        assert fast.counter == slow.counter
+        assert fast.next64() == slow.next64() and fast.counter == slow.counter
+        listed, other = list(items), list(items)
+        fast.shuffle_in_place(listed)
+        slow.shuffle_in_place(other)
+        assert listed == other and fast.counter == slow.counter
+        array_like = bytearray(x % 256 for x in items)  # not a list: the generic path
+        again = bytearray(array_like)
+        fast.shuffle_in_place(array_like)
+        slow.shuffle_in_place(again)
+        assert array_like == again and fast.counter == slow.counter
+
+
+@compiled
+def test_the_compiled_rng_core_refuses_what_the_pure_one_refuses() -> None:
+    from meeple.engine.rng import PyRngCore
+
+    for core in (speedups.RngCore, PyRngCore):
+        for bad in ((-1,), (2**64,), (1, -1), (1, 2**64)):
+            with pytest.raises(ValueError):
+                core(*bad)
+        for n in (0, -5, 2**64 + 1):
+            with pytest.raises(ValueError):
+                core(1).below(n)
+        r = core(1, 7)
+        with pytest.raises(ValueError):
+            r.below(0)
+        assert r.counter == 7  # a refused draw draws nothing
+
+
+def test_rng_uses_the_compiled_core_unless_told_not_to() -> None:
+    code = "from meeple.engine.rng import Rng; print(Rng.__mro__[1].__name__)"
+    env = dict(os.environ)
+    env.pop("MEEPLE_PURE_PYTHON", None)
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert found.stdout.strip() == ("RngCore" if speedups is not None else "PyRngCore")
+    env["MEEPLE_PURE_PYTHON"] = "1"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert found.stdout.strip() == "PyRngCore"
+
+
+@compiled
 @given(st.binary(max_size=700), st.binary(max_size=40))
 def test_blake2b_is_hashlibs(data: bytes, key: bytes) -> None:
     assert speedups.blake2b_128(data, key) == hashlib.blake2b(key + data, digest_size=16).digest()

@@ -53,7 +53,7 @@ _NO_STATE = object()
 #: A command class not looked up yet in ``Codec.command_checks``.
 _UNSEEN = object()
 _new_record = tuple.__new__  # Record(...) without its Python-level __new__
-_new_rng = object.__new__  # an Rng of a seed the schedule checked, without __init__'s check
+_new_rng = Rng.__new__  # an Rng of a seed the schedule checked, without __init__'s check
 
 
 def codec_for(game: Game[Any, Any]) -> Codec:

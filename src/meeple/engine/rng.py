@@ -14,8 +14,9 @@ vectors, and ``tests/test_rng.py`` pins them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -39,12 +40,13 @@ def word(seed: int, counter: int) -> int:
     return z ^ (z >> 31)
 
 
-class Rng:
-    """Draws from the stream of ``seed``, starting at word ``counter``.
+class PyRngCore:
+    """The seed, the counter and the commonest draws of :class:`Rng`, in pure Python.
 
-    The only mutable object a game ever sees: ``decide`` draws from it, and the
-    engine stores the counter after each command. Bounded integers are
-    unbiased (rejection of the ``2**64 mod n`` lowest words).
+    ``meeple._speedups.RngCore`` does the same in C (the same words, draws
+    and counters: ``tests/test_speedups.py`` holds the two together); a
+    package built without a C compiler, or run with ``MEEPLE_PURE_PYTHON``
+    set, uses this one.
     """
 
     __slots__ = ("counter", "seed")
@@ -52,6 +54,8 @@ class Rng:
     def __init__(self, seed: int, counter: int = 0) -> None:
         if not 0 <= seed <= MASK64:
             raise ValueError("seed must be an integer in [0, 2**64)")
+        if not 0 <= counter <= MASK64:
+            raise ValueError("counter must be an integer in [0, 2**64)")
         self.seed = seed
         self.counter = counter
 
@@ -69,6 +73,8 @@ class Rng:
         """Return a uniform integer in ``[0, n)`` (``n`` >= 1), without bias."""
         if n < 1:
             raise ValueError("below() needs n >= 1")
+        if n > _TWO64:
+            raise ValueError("below() needs n <= 2**64")
         threshold = _THRESHOLDS[n] if n < _SMALL and n.__class__ is int else (_TWO64 - n) % n  # == 2**64 mod n
         seed = self.seed
         counter = self.counter
@@ -82,6 +88,50 @@ class Rng:
             if x >= threshold:
                 self.counter = counter
                 return x % n
+
+    def shuffle_in_place(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates shuffle: for i from len-1 down to 1, swap i with below(i+1)."""
+        below = self.below
+        for i in range(len(items) - 1, 0, -1):
+            j = below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _compiled_core() -> type[PyRngCore] | None:
+    """``meeple._speedups.RngCore``, or None where it was not built or ``MEEPLE_PURE_PYTHON`` is set."""
+    if os.environ.get("MEEPLE_PURE_PYTHON"):
+        return None
+    try:
+        from meeple._speedups import RngCore
+    except ImportError:
+        return None
+    return cast("type[PyRngCore]", RngCore)
+
+
+if TYPE_CHECKING:
+    _Core = PyRngCore
+else:
+    _Core = _compiled_core() or PyRngCore
+
+
+class Rng(_Core):
+    """Draws from the stream of ``seed``, starting at word ``counter``.
+
+    The only mutable object a game ever sees: ``decide`` draws from it, and the
+    engine stores the counter after each command. Bounded integers are
+    unbiased (rejection of the ``2**64 mod n`` lowest words). ``seed`` and
+    ``counter`` are integers in ``[0, 2**64)``.
+
+    The seed, the counter and the draws ``next64``, ``below`` and
+    ``shuffle_in_place`` come from a compiled core where the package was
+    built with one (``meeple._speedups``), else from :class:`PyRngCore`: the
+    same words either way.
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Rng], tuple[int, int]]:
+        return (Rng, (self.seed, self.counter))
 
     def between(self, low: int, high: int) -> int:
         """Return a uniform integer in ``[low, high]``, both ends included."""
@@ -116,13 +166,6 @@ class Rng:
         if not items:
             raise ValueError("choice() from an empty sequence")
         return items[self.below(len(items))]
-
-    def shuffle_in_place(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle: for i from len-1 down to 1, swap i with below(i+1)."""
-        below = self.below
-        for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
         """Return a shuffled tuple of ``items`` (see :meth:`shuffle_in_place`)."""
