@@ -435,32 +435,6 @@ class Network:
             found = self._targets[kind] = tuple(out)
         return found
 
-    def joins_more(self, pos: Pos, tile: Tile) -> bool:
-        """True if ``tile`` laid at ``pos`` could reach further than its own square: a face-down goal, or a tunnel not yet reached.
-
-        When False, laying it turns no goal over (the walk stops at the card).
-        """
-        hole = self.holes.get(pos)
-        entry = hole.ports if hole is not None else 0
-        col, row = pos
-        for group in tile.groups:
-            if not (tile.ladder or group & entry):
-                continue
-            for edge, dc, dr, opp in DIRECTIONS:
-                if not group & edge:
-                    continue
-                q = (col + dc, row + dr)
-                if q in self.goals:
-                    return True
-                other = self.tiles.get(q)
-                if other is not None:
-                    for j, g in enumerate(other.groups):  # the segment of the neighbour behind this edge
-                        if g & opp:
-                            if (q, j) not in self.reached:
-                                return True
-                            break
-        return False
-
     def ports(self) -> frozenset[tuple[Pos, int]]:
         """Every open edge of a reached segment, as ``(position, edge)``."""
         tiles = self.tiles

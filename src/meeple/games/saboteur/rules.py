@@ -728,9 +728,10 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         return state
 
     def _after_path(self, state: State, seat: int, played: PathPlayed, rng: Rng) -> tuple[Event, ...]:
-        if not state.board.network.joins_more((played.col, played.row), shape(played.card, played.rotated)):
-            return self._end_turn(state, seat, (played,), rng)  # the card reaches no further than itself
+        # the board after the card, which the fold of the event takes from the board's table of boards laid
         board = state.board.lay(_cell(played.col, played.row, played.card, played.rotated))
+        if not board.network.arrivals:
+            return self._end_turn(state, seat, (played,), rng)  # the card reaches no face-down goal
         board, reveals = reveal_goals(board, state.deal.goal_kinds)
         events: tuple[Event, ...] = (played, *reveals)
         if any(r.kind is GoalKind.GOLD for r in reveals):
