@@ -99,6 +99,12 @@ class Tile:
     ladder: bool = False
     door: Door | None = None
     crystals: int = 0
+    #: The group each open edge belongs to, by edge (derived from ``groups``; a dead-end stub is in none).
+    group_at: dict[int, int] = attrs.field(init=False, eq=False, repr=False)
+
+    @group_at.default
+    def _group_at(self) -> dict[int, int]:
+        return {edge: j for j, group in enumerate(self.groups) for edge, _, _, _ in DIRECTIONS if group & edge}
 
 
 START_TILE = Tile(START_EDGES, (START_EDGES,), ladder=True)
@@ -162,6 +168,12 @@ def coal_rotation(kind: GoalKind, arrivals: int) -> bool:
     plain = bin(GOAL_EDGES[kind] & arrivals).count("1")
     turned = bin(turn180(GOAL_EDGES[kind]) & arrivals).count("1")
     return turned > plain
+
+
+#: The ways out of a group of joined edges, by the group's edge mask: ``(column step, row step, the edge facing back)``.
+_EXITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((dc, dr, opp) for edge, dc, dr, opp in DIRECTIONS if mask & edge) for mask in range(16)
+)
 
 
 def _neighbours(pos: Pos) -> tuple[Pos, ...]:
@@ -384,17 +396,13 @@ class Network:
                 continue
             reached.add(node)
             (col, row), gi = node
-            group = tiles[node[0]].groups[gi]
-            for edge, dc, dr, opp in DIRECTIONS:
-                if not group & edge:
-                    continue
+            for dc, dr, opp in _EXITS[tiles[node[0]].groups[gi]]:
                 q = (col + dc, row + dr)
                 other = tiles.get(q)
                 if other is not None:
-                    for j, g in enumerate(other.groups):
-                        if g & opp:
-                            stack.append((q, j))
-                            break
+                    j = other.group_at.get(opp)  # the segment of the neighbour behind this edge
+                    if j is not None and (q, j) not in reached:
+                        stack.append((q, j))
                 elif q in goals:
                     index = goals[q]
                     self.arrivals = {**self.arrivals, index: self.arrivals.get(index, 0) | opp}
