@@ -364,12 +364,10 @@ class Match:
         if self._seeds is None:
             raise SeedHidden("this match was loaded without its seed; it can be replayed, not continued")
         state = self._state
-        if self._outcome_state is not state:  # what self.outcome does, without its call
-            self._outcome = self.game.outcome(state)
-            self._outcome_state = state
-        if self._outcome is not None:
-            raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
         if seat not in (self._acting if self._acting_state is state else self.to_act):
+            # nobody acts once the match is over (Game.to_act), so the outcome is asked only here
+            if self.outcome is not None:
+                raise IllegalCommand(Code.GAME_OVER, "the match is over", command)
             raise IllegalCommand(Code.NOT_YOUR_TURN, f"seat {seat} may not act now; waiting for {list(self.to_act)}", command)
         check: Any = self.codec.command_checks.get(type(command), _UNSEEN)
         if check is _UNSEEN:
