@@ -236,3 +236,18 @@ def test_a_network_after_a_rockfall_is_the_one_worked_out_at_once(seed: int, del
                 assert after.frontier() == whole.frontier() and after.sorted_holes() == whole.sorted_holes()
             checked += 1
     assert checked or not any(b.cells for b in boards[::5])
+
+
+def test_every_new_board_has_its_own_copy_of_the_new_rounds_network() -> None:
+    from meeple.games.saboteur.board import Board, Cell, Network
+
+    def parts(net: Network) -> tuple[Any, ...]:
+        return (net.tiles, net.goals, net.reached, net.holes, net.arrivals, net.frontier())
+
+    first, second = Board.new(), Board.new()
+    whole = Network.of(Board((), first.goals))
+    assert parts(first.network) == parts(whole) and first.network is not second.network
+    first.network.memo["mark"] = 1
+    grown = first.lay(Cell(1, 0, 0)).network  # a crossroads east of the start
+    assert parts(second.network) == parts(whole) and "mark" not in second.network.memo
+    assert (2, 0) in grown.holes and (2, 0) not in second.network.holes

@@ -347,7 +347,8 @@ class Network:
         """
         tiles, goals = dict(self.tiles), self.goals
         del tiles[pos]
-        holes = {q: Hole(h & 255) for q, h in self.holes.items()}  # h.open and h.wall: which tunnels come in is walked again
+        # h.open and h.wall: which tunnels come in is walked again (a hole no tunnel came into stays as it is)
+        holes = {q: h if h < 256 else Hole(h & 255) for q, h in self.holes.items()}
         col, row = pos
         for q in (pos, *((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)):
             if q in tiles or q in goals:
@@ -461,7 +462,10 @@ class Board:
     @classmethod
     def new(cls) -> Board:
         """The board of a new round: the start and three face-down goals (S0, F§7)."""
-        return cls((), tuple(GoalCard(c, r) for c, r in GOAL_POSITIONS))
+        board = cls((), _NEW_GOALS)
+        if cls is Board:  # every round's network starts as this one: a copy, not a walk
+            _keep_network(board, _NEW_NETWORK._copy())
+        return board
 
     @functools.cached_property
     def network(self) -> Network:
@@ -522,6 +526,11 @@ class Board:
         """Crystals visible on the board (Deluxe geologists' pay)."""
         return sum(KINDS[c.kind].crystals for c in self.cells)
 
+
+#: The goal cards of a new round, face down.
+_NEW_GOALS: tuple[GoalCard, ...] = tuple(GoalCard(c, r) for c, r in GOAL_POSITIONS)
+#: The network of a new round's board, which every round's board copies (worked out once, never changed).
+_NEW_NETWORK: Network = Network.of(Board((), _NEW_GOALS))
 
 #: A board from its cells and goals, built as ``Board(cells, goals)`` builds it, quicker (a new board per card laid).
 _board: Callable[[tuple[Cell, ...], tuple[GoalCard, ...]], Board] = builder(Board)

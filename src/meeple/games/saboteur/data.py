@@ -15,6 +15,7 @@ edges joined through the card; an open edge in no group is a dead-end stub.
 from __future__ import annotations
 
 import enum
+import functools
 
 import attrs
 
@@ -178,8 +179,9 @@ def kind_id(name: str) -> int:
     return KIND_BY_NAME[name]
 
 
+@functools.cache
 def deck(deluxe: bool) -> tuple[int, ...]:
-    """Return the draw deck of an edition (kind ids, unshuffled)."""
+    """Return the draw deck of an edition (kind ids, unshuffled; worked out once per edition)."""
     out: list[int] = []
     for i, k in enumerate(KINDS):
         out.extend([i] * (k.base + (k.extra if deluxe else 0)))
