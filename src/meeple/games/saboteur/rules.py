@@ -534,7 +534,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 out += lister(state, seat, kind)
             elif can_dig:
                 out += path_commands(board, kind)
-        out += [_DISCARD_ONE[c] for c in kinds]
+        out += map(_DISCARD_ONE.__getitem__, kinds)  # a pass with one card of each kind
         most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
         if most > 1:
             for size in range(2, min(most, len(hand)) + 1):
