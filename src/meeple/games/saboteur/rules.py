@@ -390,14 +390,40 @@ _PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(INFO.max_seats))
 # -- where each action card may be played: one small function per action, players in seat order --
 
 
-def _breaks(state: State, seat: int, kind: int) -> list[Command]:
-    broken, front, on = _BREAKS[kind], state.front, _ON_PLAYER[kind]
-    return [on[t] for t in range(state.seats) if broken not in front[t]]
+#: The commands of the cards that break or repair tools, by the cards in front of every player, then by kind:
+#: they depend on nothing else, and the cards in front change far less often than the turn.
+_ON_FRONTS: dict[tuple[frozenset[Front], ...], dict[int, tuple[Command, ...]]] = {}
+_ON_FRONTS_KEPT = 1 << 12
 
 
-def _repairs(state: State, seat: int, kind: int) -> list[Command]:
-    repairs, front = _REPAIRS[kind], state.front
-    return [c for t in range(state.seats) if front[t] for broken, c in repairs[t] if broken in front[t]]
+def _on_fronts(front: tuple[frozenset[Front], ...]) -> dict[int, tuple[Command, ...]]:
+    """The (growing) table of the commands on players for the cards ``front``, by kind."""
+    found = _ON_FRONTS.get(front)
+    if found is None:
+        if len(_ON_FRONTS) >= _ON_FRONTS_KEPT:
+            _ON_FRONTS.clear()
+        found = _ON_FRONTS[front] = {}
+    return found
+
+
+def _breaks(state: State, seat: int, kind: int) -> tuple[Command, ...]:
+    front = state.front
+    table = _on_fronts(front)
+    found = table.get(kind)
+    if found is None:
+        broken, on = _BREAKS[kind], _ON_PLAYER[kind]
+        found = table[kind] = tuple([on[t] for t in range(len(front)) if broken not in front[t]])
+    return found
+
+
+def _repairs(state: State, seat: int, kind: int) -> tuple[Command, ...]:
+    front = state.front
+    table = _on_fronts(front)
+    found = table.get(kind)
+    if found is None:
+        repairs = _REPAIRS[kind]
+        found = table[kind] = tuple([c for t, f in enumerate(front) if f for broken, c in repairs[t] if broken in f])
+    return found
 
 
 def _rockfalls(state: State, seat: int, kind: int) -> Sequence[Command]:
