@@ -271,3 +271,24 @@ def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew
     else:
         fresh = [c for t in range(len(front)) for broken, c in rules._REPAIRS[kind][t] if broken in front[t]]
         assert list(rules._repairs(state, 0, kind)) == fresh == list(rules._repairs(state, 1, kind))
+
+
+def test_every_state_of_a_match_and_of_a_world_keeps_its_fields_in_a_dict_of_its_own() -> None:
+    import sys
+
+    from meeple.games.saboteur.world import world
+
+    def own(value: object) -> bool:  # a dict sharing the class's key table is smaller than a dict of its own
+        fields = vars(value)
+        return sys.getsizeof(fields) == sys.getsizeof(dict(fields))
+
+    m = meeple.Match.start("saboteur", 4, seed=3)
+    pick = Rng(11)
+    states = [m.state]
+    while m.to_act and len(states) < 400:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+        states.append(m.state)
+    assert states[0].round == 1 and all(own(s) for s in states)
+    assert own(world(m.view(1), 1, Rng(2))) and own(GAME.initial_state(4, GAME.options_type()))

@@ -24,7 +24,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
-from meeple.engine.copies import builder
+from meeple.engine.copies import builder, own_dict
 
 from . import data
 from .board import NEAR_GOALS, Board, Cell, Hole, Network, coal_rotation, fitting, route_free_of, shape, symmetric
@@ -510,8 +510,8 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     def initial_state(self, seats: int, options: SaboteurOptions) -> State:
         """The state before the first deal: no cards out, nobody has gold."""
         deluxe = options.edition is Edition.DELUXE
-        return State(seats=seats, options=options,
-                     purse=Purse(gold=(0,) * seats, deck=() if deluxe else data.GOLD_CARDS))
+        return own_dict(State(seats=seats, options=options,
+                              purse=Purse(gold=(0,) * seats, deck=() if deluxe else data.GOLD_CARDS)))
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The engine deals and settles; players play, choose gold or steal."""
@@ -972,7 +972,7 @@ def passes_after(state: State, seat: int, nxt: int | None, passed: bool) -> int:
 def _dealt(s: State, e: RoundDealt) -> State:
     n = s.seats
     assert e.goals is not None and e.leftover_roles is not None and e.pile is not None and e.set_aside is not None
-    return State(
+    return own_dict(State(
         seats=n,
         options=s.options,
         round=e.round,
@@ -997,7 +997,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
         known=Knowledge(goals=(frozenset(),) * n),
         purse=_closed(s.purse, (), -1, ()),
         results=s.results,
-    )
+    ))
 
 
 def _take(s: State, seat: int, card: int) -> tuple[tuple[int, ...], ...]:

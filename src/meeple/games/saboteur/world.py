@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 
 from meeple.engine import Rng
+from meeple.engine.copies import own_dict
 
 from . import data
 from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
@@ -47,10 +48,11 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
     me = seat if seat is not None and 0 <= seat < n else None
     deluxe = view.edition is Edition.DELUXE
     if view.round == 0:  # before the first deal nothing is hidden
-        return State(seats=n, options=view.options, purse=Purse(gold=(0,) * n, deck=() if deluxe else GOLD_CARDS))
+        return own_dict(State(seats=n, options=view.options,
+                              purse=Purse(gold=(0,) * n, deck=() if deluxe else GOLD_CARDS)))
     hands, pile, aside, discards = _cards(view, me, rng, deluxe)
     roles, leftover, spent, inspections = _roles(view, me)
-    skeleton = State(
+    skeleton = own_dict(State(
         seats=n,
         options=view.options,
         round=view.round,
@@ -73,7 +75,7 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
         ),
         purse=_purse(view, me, rng, deluxe),
         results=view.results,
-    )
+    ))
     return determinize(skeleton, me, rng)
 
 
