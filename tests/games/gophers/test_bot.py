@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from meeple.engine import ENGINE, Match
 from meeple.games.gophers import GAME, Variant
-from meeple.games.gophers.bot import HOLES_READ, TAKES, HeuristicBot
+from meeple.games.gophers.bot import FIXED_WORTH, HOLES_READ, TAKES, HeuristicBot
 from meeple.games.gophers.combos import can_collect_hand
 from meeple.games.gophers.commands import Place
 from meeple.games.gophers.data import DIG, FACES, HOLES, SPREADS, Card, LabelKind, sort_cards
@@ -76,3 +76,15 @@ def test_place_offers_count_the_spreads_that_offer_something_at_each_hole(hand: 
                 want += can_collect_hand(hand, supply_of(lab), lab.count, subtract)
         assert offers[hole] == want, hole
     assert isinstance(bot.choose(view, [Place(h) for h in range(HOLES)], 0), Place)
+
+
+def test_the_fixed_worth_of_each_hole_is_what_the_bot_weighs_it_at_whatever_the_hand() -> None:
+    bot = HeuristicBot(0)
+    view = GAME.view(Match.start(GAME, 2, seed=1).state, 0)
+    for number in range(1, len(HOLES_READ)):
+        for hole, fixed in zip(HOLES_READ[number], FIXED_WORTH[number], strict=True):
+            if hole[0] is LabelKind.SUPPLY or hole[0] is LabelKind.STORE:
+                assert fixed is None
+                continue
+            for can in (lambda takes, count: True, lambda takes, count: False):
+                assert fixed == bot._worth(view, False, can, hole)

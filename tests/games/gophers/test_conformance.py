@@ -4,7 +4,7 @@ plus properties of the walk enumeration and the options."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
@@ -161,3 +161,23 @@ def test_a_move_lists_its_jumped_seats_bit_by_bit() -> None:
 
     for jumps in (*range(300), 1 << 20 | 0b101):
         assert Move(3, jumps).jumped == tuple(s for s in range(jumps.bit_length()) if jumps >> s & 1)
+
+
+@settings(max_examples=300)
+@given(sp=st.sampled_from(SPREADS), start=st.integers(0, HOLES - 1), steps=st.integers(0, 8),
+       others=st.lists(st.integers(0, HOLES - 1), max_size=7, unique=True))
+def test_walks_of_the_full_roll_are_the_longest_walks_when_there_are_any(sp: object, start: int, steps: int,
+                                                                          others: list[int]) -> None:
+    """The ends of the walks that use the whole roll, followed alone, are :func:`_ends`' longest ends whenever
+    some walk uses the whole roll; and the walk ends come out in the order of the seats they jump."""
+    from meeple.games.gophers.data import Spread
+    from meeple.games.gophers.walk import _SEATS, _ends, _full_ends, walk_ends
+
+    assert isinstance(sp, Spread)
+    pawns = {h: s % 4 for s, h in enumerate(others) if h != start}
+    full = _full_ends(sp.number, start, steps, pawns)
+    ends = _ends(sp, start, steps, pawns)
+    if full:
+        assert full == ends
+    got = walk_ends(sp.number, start, steps, pawns)
+    assert list(got) == sorted(ends, key=lambda e: (e[0], _SEATS[e[1]]))

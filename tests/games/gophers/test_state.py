@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import sys
 
 import attrs
 import pytest
@@ -19,9 +20,11 @@ from meeple.games.gophers.data import DIG, FACES, Card, card
 from meeple.games.gophers.events import CardLaid
 from meeple.games.gophers.fold import fold
 from meeple.games.gophers.state import (
+    NEW_TURN,
     Cards,
     Table,
     Turn,
+    own_dict,
     replace_cards,
     replace_state,
     replace_table,
@@ -114,3 +117,26 @@ def test_the_quick_copies_of_named_fields_equal_attrs_evolve(data: st.DataObject
         replacer(State, "nonsense")
     with pytest.raises(TypeError):
         replacer(State, "roll", "roll")
+
+
+def _own_layout(value: object) -> bool:
+    """True if ``value``'s fields sit in a dict of its own (a dict that shares the class's keys is smaller)."""
+    fields = vars(value)
+    return sys.getsizeof(fields) == sys.getsizeof(dict(fields))
+
+
+@pytest.mark.parametrize(("seats", "variant"), [(2, "standard"), (3, "advanced"), (2, "beginner")])
+def test_the_states_of_a_match_keep_their_fields_in_dicts_of_their_own(seats: int, variant: str) -> None:
+    options = GAME.variant_options(variant)
+    assert GAME.initial_state(seats, options) == State(seats=seats, options=options)
+    assert own_dict(Turn(book_rolls=2)) == Turn(book_rolls=2) and Turn() == NEW_TURN
+    m = Match.start(GAME, seats, seed=3, options=options)
+    bots = [RandomBot(s) for s in range(seats)]
+    states = [m.state]
+    while m.to_act and len(m) < 300:
+        seat = next(s for s in m.to_act if s != ENGINE)
+        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+        states.append(m.state)
+    world = GAME.world(m.view(0), 0, Rng(1))
+    for state in (*states, world, GAME.determinize(m.state, 0, Rng(2))):
+        assert _own_layout(state) and _own_layout(state.turn)

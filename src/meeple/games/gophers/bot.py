@@ -128,6 +128,7 @@ class HeuristicBot:
         """The walk to the most valuable hole (ties broken at random); a dig card when nothing is worth it."""
         can = self._collector(view)
         holes = HOLES_READ[view.spread]
+        fixed = FIXED_WORTH[view.spread]
         variant = view.variant
         beginner, baskets = variant is BEGINNER, variant is ADVANCED
         best: list[Command] = []
@@ -139,9 +140,16 @@ class HeuristicBot:
                 if dig is None and isinstance(c, Dig):
                     dig = c
                 continue
-            w = worth_of.get(c.dest)
+            dest = c.dest
+            w = worth_of.get(dest)
             if w is None:
-                w = worth_of[c.dest] = self._worth(view, beginner, can, holes[c.dest])
+                w = fixed[dest]
+                if beginner:
+                    w = self._worth(view, beginner, can, holes[dest])
+                elif w is None:  # a supply or a store: its count, if the hand can make it (as ``_worth``)
+                    _kind, takes, count = holes[dest]
+                    w = float(count) if can(takes, count) else 0.0
+                worth_of[dest] = w
             if w > 0 and baskets:
                 w += BASKET_WORTH * len(c.jumped)
             if w > best_worth:
@@ -205,6 +213,12 @@ HOLES_READ: tuple[tuple[Hole, ...], ...] = ((), *(
     tuple((lab.kind, ANY if lab.supply is None else SUPPLY_KINDS.index(lab.supply), lab.count) for lab in sp.labels)
     for sp in SPREADS))
 
+#: What :meth:`HeuristicBot._worth` gives each hole of each spread whatever the hand, but for the beginner
+#: rules: None for a supply or a store (their worth depends on the hand).
+FIXED_WORTH: tuple[tuple[float | None, ...], ...] = ((), *(
+    tuple(GIFT_WORTH if kind is _GIFT else PORTAL_WORTH if kind is _PORTAL else 0.0 if kind is _NOTHING else None
+          for kind, _takes, _count in holes)
+    for holes in HOLES_READ[1:]))
 
 #: For each hole, the spreads with a gift or a portal there.
 _ALWAYS_OFFER: tuple[int, ...] = tuple(

@@ -102,6 +102,8 @@ def hand_steps(hand: tuple[Card, ...], kinds: tuple[Kind, ...], target: int, sub
     faces = faces_of(hand, kinds)
     off = sum(f.value * n for f, n in faces)
     reach = _suffix_reach(faces, off, subtract)
+    if not plus and not minus and not (0 <= target + off <= 2 * off and reach[0] >> (target + off) & 1):
+        return []  # no cards of the hand make the count: no first card leads anywhere
     last = _last(plus, minus)
     base = target - laid_sum(plus, minus)
     out: list[Step] = []

@@ -73,7 +73,7 @@ from .events import (
 )
 from .fold import fold, pile_score
 from .options import GophersOptions, Variant
-from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State
+from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State, new_state
 from .walk import walk_ends
 
 INFO = GameInfo(
@@ -288,7 +288,7 @@ class GophersRules(Game[State, GophersOptions]):
     # -- set-up ------------------------------------------------------------------
     def initial_state(self, seats: int, options: GophersOptions) -> State:
         """The box before the deal."""
-        return State(seats=seats, options=options)
+        return new_state(seats, options)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """ENGINE deals and opens the book; then the player to move, or the next collector."""

@@ -25,7 +25,7 @@ from meeple.engine.copies import builder, replacer
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
 from .options import GophersOptions, Variant
-from .state import Cards, Phase, State, Turn
+from .state import Cards, Phase, State, Turn, replace_state, replace_turn
 
 
 @attrs.frozen(slots=False)
@@ -257,6 +257,6 @@ def determinize(state: State, seat: int | None, rng: Rng) -> State:
     offer = turn.offer
     if hide_offer:
         offer = tuple(card if m & bit else next(cards) for card, m in zip(turn.offer, turn.offer_seen))
-    return attrs.evolve(state, cards=Cards(tuple(hands), tuple(seens), deck, c.deck_seen),
-                        turn=attrs.evolve(turn, offer=offer) if hide_offer else turn)
+    return replace_state(state, cards=Cards(tuple(hands), tuple(seens), deck, c.deck_seen),
+                         turn=replace_turn(turn, offer=offer) if hide_offer else turn)
 

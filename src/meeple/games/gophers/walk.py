@@ -153,6 +153,8 @@ _STEPS = operator.itemgetter(0)
 
 #: The sorted seats of each bit mask of seats.
 _SEATS = tuple(tuple(s for s in range(8) if j >> s & 1) for j in range(256))
+#: The place of each bit mask of seats when the masks are sorted by their seats (:data:`_SEATS`).
+_SEATS_RANK = tuple(sorted(range(256), key=_SEATS.__getitem__).index(j) for j in range(256))
 
 
 def walk_outcomes(spread_no: int, start: int, steps: int, pawns: tuple[tuple[int, int], ...]) -> tuple[Walk, ...]:
@@ -177,13 +179,62 @@ def walk_ends(spread_no: int, start: int, steps: int, pawns: Mapping[int, int]) 
     free, reach = _open_walks(spread_no, start, steps)
     for hole in pawns:
         if reach >> hole & 1:
-            return _in_order(_ends(spread(spread_no), start, steps, pawns))
+            return _in_order(_full_ends(spread_no, start, steps, pawns) or _ends(spread(spread_no), start, steps, pawns))
     return free
+
+
+def _full_ends(spread_no: int, start: int, steps: int, pawns: Mapping[int, int]) -> set[tuple[int, int]]:
+    """The ends of the walks of all ``steps`` steps, as :func:`_ends` gives them; empty if no walk is that long.
+
+    Most rolls can be walked in full, and then the shorter walks do not
+    count: only the full open paths are kept, and the jumps are followed
+    to their full length alone (:func:`_ends` keeps the longest ends of
+    every length on the way).
+    """
+    if not 0 < steps <= DIE:
+        return set()
+    nbrs = spread(spread_no).neighbours
+    occupied = 0
+    for h in pawns:
+        occupied |= 1 << h
+    ends: set[tuple[int, int]] = set()
+    stack: list[tuple[int, int, int, int]] = []  # walks after a jump: (hole, steps taken, holes visited, seats jumped)
+    push = stack.append
+    for k, here, visited, beside in _paths(spread_no, start, steps):
+        if visited & occupied:
+            continue  # it runs into a pawn: the walk jumps there, from the shorter path before it
+        if k == steps:
+            ends.add((here, 0))
+        elif beside & occupied:
+            for n in nbrs[here]:
+                if occupied >> n & 1 and beside >> n & 1:
+                    _jump(nbrs, occupied, pawns, n, k + 1, visited | 1 << n, 1 << pawns[n], push)
+    pop = stack.pop
+    while stack:
+        here, k, visited, jumped = pop()
+        if k == steps:
+            ends.add((here, jumped))
+            continue
+        k += 1
+        for n in nbrs[here]:
+            bit = 1 << n
+            if visited & bit:
+                continue
+            if occupied & bit:
+                _jump(nbrs, occupied, pawns, n, k, visited | bit, jumped | 1 << pawns[n], push)
+            else:
+                push((n, k, visited | bit, jumped))
+    return ends
 
 
 def _in_order(ends: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """Walk ends sorted as :func:`walk_outcomes` lists them: by hole, then by the seats jumped."""
-    return tuple((h, j) for h, _seats, j in sorted((h, _SEATS[j], j) for h, j in ends))
+    return tuple(sorted(ends, key=_walk_order))
+
+
+def _walk_order(end: tuple[int, int]) -> int:
+    """The place of a walk end (hole, bit mask of the seats jumped) in :func:`_in_order`'s order."""
+    return end[0] << 8 | _SEATS_RANK[end[1]]
 
 
 def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int, int], ...], int]:

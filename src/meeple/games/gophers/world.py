@@ -38,7 +38,7 @@ from meeple.engine import MeepleError, Rng
 from .combos import laid_sum
 from .data import DIG, RANK, Card
 from .rules import build_deck, collect_steps, label_at
-from .state import Cards, Phase, State, Table, replace_turn
+from .state import Cards, Phase, State, Table, new_state, own_dict, replace_turn
 from .view import View, determinize
 
 
@@ -57,7 +57,7 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
     n = view.seats
     opts = view.options
     if view.phase is Phase.DEAL:  # before the deal nothing is out
-        return State(seats=n, options=opts)
+        return new_state(n, opts)
     me = seat if seat is not None and 0 <= seat < n else None
     bit = 0 if me is None else 1 << me
     offer_shown = view.gift_offer
@@ -100,7 +100,7 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
     if offer_shown:
         offer = tuple(c if c is not None else box.take() for c in offer_shown)
         turn = replace_turn(turn, offer=offer)
-    skeleton = State(
+    skeleton = own_dict(State(
         seats=n,
         options=opts,
         phase=view.phase,
@@ -114,7 +114,7 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
         turn=turn,
         idle=view.idle,
         end_reason=view.end_reason,
-    )
+    ))
     collector = view.collectors[0] if view.phase is Phase.COLLECT and view.collectors else None
     if collector is None or collector == me or not (view.laid[0] or view.laid[1]):
         return determinize(skeleton, me, rng)
