@@ -13,31 +13,14 @@ another gift offer. Views show each seat what it knows and
 from __future__ import annotations
 
 import enum
-from typing import TypeVar
 
 import attrs
 
+from meeple.engine.copies import own_dict as own_dict  # the state is built through it; importable from here too
 from meeple.engine.copies import replacer
 
 from .data import Card
 from .options import GophersOptions
-
-T = TypeVar("T")
-
-
-def own_dict(value: T) -> T:
-    """``value`` (a dict-backed frozen record) with its fields moved to a dict of its own; returned for chaining.
-
-    ``__init__`` leaves a value's fields in a dict that shares its key table
-    with the class's other instances, and the copies of :func:`replacer`
-    (a copy of the dict) keep that layout. CPython 3.11 reads a field of
-    such a value on its slow path every time; a dict of its own (and every
-    copy of it) is read through the field's cached place in the table. The
-    state and the turn, copied for almost every event, are dict-backed for
-    the quicker copy and built through this for the quicker reads.
-    """
-    object.__setattr__(value, "__dict__", dict(value.__dict__))
-    return value
 
 
 class Phase(enum.Enum):
