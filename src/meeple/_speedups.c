@@ -1109,39 +1109,34 @@ static inline uint64_t draw_below(RngCoreObject *self, uint64_t n)
     }
 }
 
-static int RngCore_init(RngCoreObject *self, PyObject *args, PyObject *kwds)
+/* obj as an unsigned 64-bit integer in *out; ValueError naming ``what`` if it is out of [0, 2**64). */
+static int word_of(PyObject *obj, const char *what, unsigned long long *out)
 {
-    static char *kwlist[] = {"seed", "counter", NULL};
-    PyObject *seed = NULL, *counter = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:Rng", kwlist, &seed, &counter))
-        return -1;
-    PyObject *index = PyNumber_Index(seed);
+    PyObject *index = PyNumber_Index(obj);
     if (index == NULL)
         return -1;
     unsigned long long value = PyLong_AsUnsignedLongLong(index);
     Py_DECREF(index);
     if (value == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        PyErr_SetString(PyExc_ValueError, "seed must be an integer in [0, 2**64)");
+        if (PyErr_ExceptionMatches(PyExc_OverflowError))
+            PyErr_Format(PyExc_ValueError, "%s must be an integer in [0, 2**64)", what);
         return -1;
     }
-    self->seed = value;
-    self->counter = 0;
-    if (counter != NULL) {
-        index = PyNumber_Index(counter);
-        if (index == NULL)
-            return -1;
-        value = PyLong_AsUnsignedLongLong(index);
-        Py_DECREF(index);
-        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
-            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-                return -1;
-            PyErr_SetString(PyExc_ValueError, "counter must be an integer in [0, 2**64)");
-            return -1;
-        }
-        self->counter = value;
-    }
+    *out = value;
+    return 0;
+}
+
+static int RngCore_init(RngCoreObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"seed", "counter", NULL};
+    PyObject *seed = NULL, *counter = NULL;
+    unsigned long long seed_value, counter_value = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:Rng", kwlist, &seed, &counter))
+        return -1;
+    if (word_of(seed, "seed", &seed_value) < 0 || (counter != NULL && word_of(counter, "counter", &counter_value) < 0))
+        return -1;
+    self->seed = seed_value;
+    self->counter = counter_value;
     return 0;
 }
 
@@ -1219,14 +1214,17 @@ static PyObject *RngCore_shuffle_in_place(RngCoreObject *self, PyObject *items)
     Py_ssize_t size = PySequence_Size(items);
     if (size < 0)
         return NULL;
-    for (Py_ssize_t i = size - 1; i > 0; i--) {
-        Py_ssize_t j = (Py_ssize_t)draw_below(self, (uint64_t)i + 1);
-        if (PyList_CheckExact(items) && PyList_GET_SIZE(items) == size) {
+    if (PyList_CheckExact(items)) { /* nothing below runs Python code: the list keeps its size */
+        for (Py_ssize_t i = size - 1; i > 0; i--) {
+            Py_ssize_t j = (Py_ssize_t)draw_below(self, (uint64_t)i + 1);
             PyObject *a = PyList_GET_ITEM(items, i);
             PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
             PyList_SET_ITEM(items, j, a);
-            continue;
         }
+        Py_RETURN_NONE;
+    }
+    for (Py_ssize_t i = size - 1; i > 0; i--) {
+        Py_ssize_t j = (Py_ssize_t)draw_below(self, (uint64_t)i + 1);
         /* items[i], items[j] = items[j], items[i], as the pure-Python loop does it */
         PyObject *at_j = PySequence_GetItem(items, j);
         PyObject *at_i = at_j ? PySequence_GetItem(items, i) : NULL;
