@@ -77,7 +77,7 @@ def replacer(cls: type[T], *only: str) -> Callable[..., T]:
             body.append(f"    _set{i}(o, {new_value(name)})")
         body.append("    return o")
     elif _dict_backed(cls):  # the fields were checked when obj was built: copy them, then the new ones
-        # a copy of obj's dict keeps the keys CPython shares among the class's instances, and is
+        # a copy of obj's dict keeps its layout (a dict of its own stays one: see own_dict) and is
         # made at once: quicker than filling a new instance's dict from it
         namespace["_set_dict"] = object.__setattr__
         body = ["    d = obj.__dict__.copy()"]
@@ -125,8 +125,8 @@ def builder(cls: type[T]) -> Callable[..., T]:
     The same object as ``cls(...)`` with every field given, built as
     :func:`replacer` builds copies: a slotted class gets its slots set one by
     one, a dict-backed one (see :func:`replacer`) its ``__dict__`` key by
-    key. :class:`TypeError` for a class whose ``__init__`` does more than
-    set its fields.
+    key (for quicker reads, see :func:`own_dict`). :class:`TypeError` for a
+    class whose ``__init__`` does more than set its fields.
 
     >>> @attrs.frozen(slots=False)
     ... class Seen:
@@ -144,8 +144,8 @@ def builder(cls: type[T]) -> Callable[..., T]:
             namespace[f"_set{i}"] = setter
             body.append(f"    _set{i}(o, {name})")
     elif _dict_backed(cls) and _init_sets_fields_only(cls):
-        # filled key by key, the instance keeps the dict CPython shares the keys of across the class's
-        # instances, whose fields it reads fastest (filler's dict display builds quicker, reads slower)
+        # filled key by key: the quickest build. CPython 3.11 shares the key table of a class of up to 30
+        # fields among its instances, and reads such fields on its slow path; own_dict gives one its own
         body = ["    o = _new(_cls)", "    d = o.__dict__"] + [f"    d[{name!r}] = {name}" for name in names]
     else:
         raise TypeError(f"{cls.__name__} does more than set its fields when built")
@@ -161,10 +161,10 @@ def filler(cls: type[T]) -> Callable[[dict[str, Any]], T]:
     ``fill(fields)`` is ``cls(**fields)`` where ``fields`` names every field,
     in order: the dict itself becomes the value's ``__dict__`` (nothing
     checks the names, so build it as a dict display next to the call and
-    keep no other reference to it). It builds quicker than :func:`builder`,
-    whose values read their fields a little quicker (they keep the key table
-    CPython shares among a class's instances): the choice for a value built
-    often and read little.
+    keep no other reference to it). Its value keeps its fields in a dict of
+    its own (see :func:`own_dict`), which reads quicker than the one
+    :func:`builder` fills for a class whose keys CPython shares among its
+    instances; a large class's dict display builds slower than that fill.
     :class:`TypeError` for a class that is not dict-backed, or whose
     ``__init__`` does more than set its fields.
 
