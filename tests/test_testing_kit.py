@@ -404,6 +404,15 @@ class _QuietReveal(Event):
 UnbarredReveal.events = (*Pairs.events, _QuietReveal)
 
 
+class WrongFold(Pairs):
+    """Its own fold of a record skips the record's last event (the live match and its log agree on that state)."""
+
+    def fold(self, state: State, events: Sequence[Event]) -> State:
+        for e in events[:-1] if len(events) > 1 else events:
+            state = self.evolve(state, e)
+        return state
+
+
 @pytest.fixture
 def register(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Register a variant of Pairs under an id of its own, for this test only (verify looks games up by id)."""
@@ -438,6 +447,7 @@ def test_the_honest_game_passes_every_check(seats: int, register: Any) -> None:
         (LeakyRender, "the picture of seat .* changed"),
         (UnbarredReveal, "not an information barrier"),
         (ClaimsOpen, "say.* these options hide nothing, but redact hides"),
+        (WrongFold, "Game.fold of the record's events differs"),
     ],
 )
 def test_each_kind_of_leak_fails_the_kit(cls: type[Pairs], message: str, register: Any) -> None:

@@ -90,7 +90,19 @@ def check_determinism(p: Playout, options: Mapping[str, Any] | None = None) -> N
 
 
 def check_fold_and_verify(p: Playout, samples: int = 40) -> None:
-    """Loading the log (folding its events) gives the live state, at sampled steps; verify passes."""
+    """Loading the log (folding its events) gives the live state, at sampled steps; verify passes.
+
+    First, :meth:`Game.fold` of every record's events gives the state that
+    evolving them one by one gives (a game's own fold may skip the states
+    between them, never change the one after).
+    """
+    game = p.match.game
+    state = game.initial_state(p.match.seats, p.match.options)
+    for i, r in enumerate(p.match.records):
+        one_by_one = _fold(game, state, r.events)
+        if game.fold(state, r.events) != one_by_one:
+            raise _fail(p, i, "Game.fold of the record's events differs from evolving them one by one")
+        state = one_by_one
     m = p.match.fork()
     n = len(m)
     positions = sorted({n, *range(0, n + 1, max(1, n // samples))})

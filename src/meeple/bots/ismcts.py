@@ -234,12 +234,10 @@ class ISMCTS:
     def _step(self, state: Any, seat: int, command: Command) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from the bot's RNG."""
         game, rng = self.game, self._rng
-        for e in game.decide(state, seat, command, rng):
-            state = game.evolve(state, e)
+        state = game.fold(state, game.decide(state, seat, command, rng))
         guard = 0
         while ENGINE in game.to_act(state):
-            for e in game.decide(state, ENGINE, game.auto_command(state), rng):
-                state = game.evolve(state, e)
+            state = game.fold(state, game.decide(state, ENGINE, game.auto_command(state), rng))
             guard += 1
             if guard > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")

@@ -10,6 +10,8 @@ class, its command, event, state and view classes, and pure functions::
     legal_commands(state, seat)          -> every legal Command for seat
     decide(state, seat, command, rng)    -> tuple of Events, or raise IllegalCommand
     evolve(state, event)                 -> State
+    fold(state, events)                  -> State after every event of one record
+                                            (optional: the default evolves them one by one)
     view(state, seat)                    -> what seat may know (seat None: a spectator)
     redact(event, seat)                  -> the event as seat sees it, or None
     redact_command(command, actor, seat) -> the command of actor as seat sees it
@@ -210,6 +212,22 @@ class Game(abc.ABC, Generic[S, O]):
     @abc.abstractmethod
     def evolve(self, state: S, event: Event) -> S:
         """Return the state after ``event``; never draws, never fails on a decided event."""
+
+    def fold(self, state: S, events: Sequence[Event]) -> S:
+        """Return the state after ``events`` (one record's), folded in order.
+
+        The default evolves them one by one. A game may override it to skip
+        the states between them (one copy of the state for a common turn of
+        several events), as long as it returns a state equal to folding them
+        one by one, for any events, and raises where that would raise: the
+        engine folds records with it (play, seek, load, replay, verify), and
+        :func:`meeple.testing.check_fold_and_verify` holds it to the
+        one-by-one fold.
+        """
+        evolve = self.evolve
+        for e in events:
+            state = evolve(state, e)
+        return state
 
     @abc.abstractmethod
     def view(self, state: S, seat: Seat | None) -> Any:

@@ -407,7 +407,7 @@ class Match:
         an error in the rules, the engine-step guard or a sink changes nothing.
         """
         game = self.game
-        evolve = game.evolve
+        fold = game.fold
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
@@ -424,8 +424,7 @@ class Match:
             events = game.decide(state, seat, command, rng)
             if type(events) is not tuple:
                 events = tuple(events)
-            for e in events:
-                state = evolve(state, e)
+            state = fold(state, events)
             counter = rng.counter
             new.append(_new_record(Record, (seq, seat, command, events, counter)))
             seq += 1
@@ -497,10 +496,9 @@ class Match:
             k = self.checkpoint_every
             base = (n // k) * k
             state = self._snapshots[base]
-            evolve = self.game.evolve
+            fold = self.game.fold
             for r in self._records[base:n]:
-                for e in r.events:
-                    state = evolve(state, e)
+                state = fold(state, r.events)
             self._remember(n, state)
         self._state = state
         self._cursor = n

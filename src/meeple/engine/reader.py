@@ -119,14 +119,13 @@ class LoadedLog:
         """Fold the records into a :class:`Match` positioned at the end."""
         m = self._empty_match()
         state = m.state
-        evolve = self.game.evolve
+        fold = self.game.fold
         k = self.header.checkpoint_every
         snapshots = m._snapshots
         offsets = self.offsets
         for n, r in enumerate(self.records, 1):
             try:
-                for e in r.events:
-                    state = evolve(state, e)
+                state = fold(state, r.events)
             except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
                 raise _unfoldable(e, r, offsets[r.seq]) from None
             if n % k == 0:
@@ -139,10 +138,9 @@ class LoadedLog:
         return m
 
 
-def _fold(evolve: Any, state: Any, record: Record, offset: int) -> Any:
+def _fold(fold: Any, state: Any, record: Record, offset: int) -> Any:
     try:
-        for e in record.events:
-            state = evolve(state, e)
+        state = fold(state, record.events)
     except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
         raise _unfoldable(e, record, offset) from None
     return state
@@ -531,14 +529,13 @@ def replay(source: str | os.PathLike[str] | bytes, to: int | None = None) -> Ite
 def _steps(log: LoadedLog, records: list[Record]) -> Iterator[Step]:
     game = log.game
     state = game.initial_state(log.header.seats, log.options)
-    evolve = game.evolve
+    fold = game.fold
     k = log.header.checkpoint_every
     new = tuple.__new__
     n = 0
     for r in records:
         try:
-            for e in r[3]:  # r.events
-                state = evolve(state, e)
+            state = fold(state, r[3])  # r.events
         except Exception as e:  # events that the rules cannot fold: a forged or corrupt log
             raise _unfoldable(e, r, log.offsets[r.seq]) from None
         n += 1
@@ -635,7 +632,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
     state = game.initial_state(log.header.seats, log.options)
     counter = 0
     k = log.header.checkpoint_every
-    evolve = game.evolve
+    fold = game.fold
     decide = game.decide
     to_act = game.to_act
     single = len(seeds) == 1
@@ -667,8 +664,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if rng.counter != r.rng:
             return fail(seq, f"RNG counter differs: rules end at {rng.counter}, log has {r.rng}", seq)
         counter = r.rng
-        for ev in events:
-            state = evolve(state, ev)
+        state = fold(state, events)
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)

@@ -109,9 +109,9 @@ def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
     match = log._empty_match()
     base = wanted[-1] if wanted else 0
     state = snapshots[base] if base else match.state
-    evolve = log.game.evolve
+    fold = log.game.fold
     for r in log.records[base:]:
-        state = _fold(evolve, state, r, log.offsets[r.seq])
+        state = _fold(fold, state, r, log.offsets[r.seq])
     match._snapshots.update(snapshots)
     match._records = list(log.records)
     match._cursor = n

@@ -600,10 +600,6 @@ class GophersRules(Game[State, GophersOptions]):
         for before, done, after in self._folds:
             if done is event and before is state:
                 return after
-        return self.fold(state, event)
-
-    def fold(self, state: State, event: Event) -> State:
-        """Fold one event into the state (see :mod:`.fold`)."""
         return fold(state, event)
 
     # -- outcome -----------------------------------------------------------------
