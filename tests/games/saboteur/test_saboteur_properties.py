@@ -292,3 +292,55 @@ def test_every_state_of_a_match_and_of_a_world_keeps_its_fields_in_a_dict_of_its
         states.append(m.state)
     assert states[0].round == 1 and all(own(s) for s in states)
     assert own(world(m.view(1), 1, Rng(2))) and own(GAME.initial_state(4, GAME.options_type()))
+
+
+def _one_by_one(state: Any, events: Any) -> Any:
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state
+
+
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 12),
+       options=st.sampled_from([{}, {"edition": "deluxe"}, {"round_end": "lap"},
+                                {"edition": "deluxe", "pass_discards": 3, "round_end": "lap"}]))
+def test_a_records_fold_is_its_events_folded_one_by_one(seed: int, seats: int, options: dict[str, Any]) -> None:
+    if "edition" not in options:
+        seats = max(seats, 3) if seats <= 10 else 10
+    m = meeple.Match.start("saboteur", seats, seed=seed, options=options)
+    pick = Rng(seed)
+    shapes = set()
+    while m.to_act and len(m) < 600:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        before = m.state
+        events = m.play(seat, legal[pick.below(len(legal))])
+        assert m.state == _one_by_one(before, events), f"record {len(m) - 1}: {events!r}"
+        shapes.add(tuple(type(e).__name__ for e in events))
+    assert ("CardsDiscarded", "CardDrawn", "TurnEnded") in shapes
+
+
+def test_a_fold_of_forged_turn_events_is_the_one_by_one_fold_or_fails_as_it_does() -> None:
+    from meeple.games.saboteur.events import CardDrawn, CardsDiscarded, PathPlayed, ToolBroken, TurnEnded
+
+    m = meeple.Match.start("saboteur", 4, seed=5)
+    state = m.state
+    hand, card = state.hands[0], state.pile[0]
+    forged = [
+        (CardsDiscarded(0, 1, (hand[0],)), CardDrawn(0, card), TurnEnded(0, 1)),  # honest
+        (CardsDiscarded(-1, 1, (state.hands[-1][0],)), CardDrawn(-1, card), TurnEnded(-1, 0)),  # a seat below 0
+        (CardsDiscarded(0, 1, (hand[0],)), CardDrawn(1, card), TurnEnded(0, 1)),  # another seat draws
+        (CardsDiscarded(0, 1, (99,)), CardDrawn(0, card), TurnEnded(0, 1)),  # a card not held
+        (PathPlayed(0, hand[0], 1, 0, False), CardDrawn(0, 999), TurnEnded(0, 1)),  # a card not in the pile
+        (ToolBroken(0, hand[0], 2), CardDrawn(0, card), TurnEnded(0, 3)),
+        (CardsDiscarded(7, 1, (hand[0],)), CardDrawn(7, card), TurnEnded(7, 0)),  # no such seat
+    ]
+    for events in forged:
+        try:
+            expected: Any = _one_by_one(state, events)
+        except Exception as e:
+            expected = type(e)
+        try:
+            got: Any = GAME.fold(state, events)
+        except Exception as e:
+            got = type(e)
+        assert got == expected, events

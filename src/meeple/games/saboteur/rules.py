@@ -21,7 +21,7 @@ import bisect
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, cast
 
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
 from meeple.engine.copies import builder, own_dict
@@ -932,6 +932,14 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             raise TypeError(f"saboteur cannot fold {event!r}")
         return handler(state, event)
 
+    def fold(self, state: State, events: Sequence[Event]) -> State:
+        """Fold one record's events; a turn that ends with a draw and the next player makes one new state, not three."""
+        if len(events) == 3 and events[1].__class__ is CardDrawn and events[2].__class__ is TurnEnded:
+            return _turn_folded(state, events[0], events[1], events[2])
+        for e in events:
+            state = self.evolve(state, e)
+        return state
+
     # -- the end -----------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """After three rounds: the most gold wins; tied players share the win."""
@@ -1163,6 +1171,51 @@ def _hat_swapped(s: State, e: HatSwapped) -> State:
                             (*deal.spent_roles, SpentRole(e.target, e.old, saw)))
     known = _with_roles_seen(known, tuple(i for i in known.roles if i.target != e.target))
     return _with_deal_known(s, deal, known)
+
+
+# A turn's three events (a card played or discarded, a card drawn, the next player) folded into one copy,
+# for the commonest turns: the fields each of them would change, changed at once.
+_with_pass_drawn = replacer(State, "deeds", "passes", "hands", "discards", "known", "pile", "turn")
+_with_path_drawn = replacer(State, "hands", "deeds", "passes", "known", "board", "pile", "turn")
+_with_draw_turn = replacer(State, "pile", "hands", "turn")
+
+
+def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded) -> State:
+    """What ``card_event``, ``drawn`` and ``ended`` fold into, one by one, in fewer copies of the state.
+
+    The draw means the pile was not empty, so neither a pass nor the end of
+    the turn counts passes (``round_end="lap"``): every such turn leaves
+    ``passes`` at 0, as :func:`_discarded` and :func:`_turn_ended` say.
+    """
+    new = drawn.card
+    assert new is not None
+    seat = drawn.seat
+    kind = card_event.__class__ if 0 <= seat < s.seats else None  # a forged seat: folded one by one, below
+    if kind is CardsDiscarded:  # a pass, the commonest turn
+        passed = cast(CardsDiscarded, card_event)
+        cards = passed.cards
+        if passed.seat == seat and cards is not None and len(cards) == 1:
+            (card,) = cards
+            hand = add_card(remove_card(s.hands[seat], card), new)
+            return _with_pass_drawn(s, (*s.deeds, _PASSED[seat]), 0, _set(s.hands, seat, hand),
+                                    _set(s.discards, seat, add_card(s.discards[seat], card)),
+                                    _known_after_discard(s.known, seat, 1), remove_card(s.pile, new), ended.next)
+    elif kind is PathPlayed:
+        played = cast(PathPlayed, card_event)
+        if played.seat == seat:
+            card = played.card
+            cell = _cell(played.col, played.row, card, played.rotated)
+            hand = add_card(remove_card(s.hands[seat], card), new)
+            return _with_path_drawn(s, _set(s.hands, seat, hand), (*s.deeds, _deed(seat, card, None, cell)), 0,
+                                    _known_after_play(s.known, seat, card), s.board.lay(cell),
+                                    remove_card(s.pile, new), ended.next)
+    handler = _EVOLVE.get(card_event.__class__)
+    if handler is None:
+        raise TypeError(f"saboteur cannot fold {card_event!r}")
+    s = handler(s, card_event)
+    if s.passes or kind is None:  # only a pass can leave passes counted; _turn_ended decides what the draw changes
+        return _turn_ended(_drawn(s, drawn), ended)
+    return _with_draw_turn(s, remove_card(s.pile, new), _set(s.hands, seat, add_card(s.hands[seat], new)), ended.next)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
