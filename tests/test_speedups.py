@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
 import msgpack
 import pytest
 from hypothesis import given
@@ -90,6 +91,92 @@ def test_rng_uses_the_compiled_core_unless_told_not_to() -> None:
     env["MEEPLE_PURE_PYTHON"] = "1"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert found.stdout.strip() == "PyRngCore"
+
+
+@attrs.frozen
+class _Base:
+    a: int
+    b: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class _Built(_Base):
+    c: str | None = None
+
+
+@attrs.frozen(slots=False)
+class _DictBacked:
+    a: int
+
+
+_values = st.tuples(st.integers(), st.tuples(st.integers()), st.none() | st.text(max_size=5))
+
+
+@given(_values)
+def test_a_builder_builds_what_the_class_builds(values: tuple[Any, ...]) -> None:
+    from meeple.engine.copies import builder, replacer
+
+    built = builder(_Built)(*values)
+    assert built == _Built(*values)
+    assert (built.a, built.b, built.c) == values and type(built) is _Built
+    assert builder(_Built)(c=values[2], b=values[1], a=values[0]) == built  # by name: the Python function
+    again = replacer(_Built, "c")(built, "new")
+    assert again == _Built(values[0], values[1], "new") and again is not built
+    assert replacer(_Built, "a", "b")(built, 1, (2,)) == _Built(1, (2,), values[2])
+
+
+def test_a_builder_is_compiled_for_slotted_classes_unless_told_not_to() -> None:
+    code = ("from meeple.engine.copies import builder; from meeple.games.saboteur.events import CardDrawn; "
+            "b = builder(CardDrawn); print(type(b).__name__, b(1, 2) == CardDrawn(1, 2))")
+    env = dict(os.environ)
+    env.pop("MEEPLE_PURE_PYTHON", None)
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert found.stdout.split() == ["SlotBuilder" if speedups is not None else "function", "True"]
+    env["MEEPLE_PURE_PYTHON"] = "1"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert found.stdout.split() == ["function", "True"]
+
+
+@compiled
+def test_the_slot_builder_sets_every_slot_or_hands_the_call_on() -> None:
+    import gc
+    import pickle
+
+    slots = (_Base.__dict__["a"], _Base.__dict__["b"], _Built.__dict__["c"])
+    calls: list[Any] = []
+
+    def fallback(*args: Any, **kwargs: Any) -> str:
+        calls.append((args, kwargs))
+        return "handed on"
+
+    build = speedups.SlotBuilder(_Built, slots, fallback)
+    value = build(1, (2, 3), "x")
+    assert value == _Built(1, (2, 3), "x") and gc.is_tracked(value) and hash(value) == hash(_Built(1, (2, 3), "x"))
+    assert pickle.loads(pickle.dumps(value)) == value
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        value.a = 2  # type: ignore[misc]
+    assert build(1, 2) == "handed on" and build(a=1, b=2, c=3) == "handed on"
+    assert calls == [((1, 2), {}), ((), {"a": 1, "b": 2, "c": 3})]
+    assert repr(build) == "<SlotBuilder of _Built>" and build.cls is _Built and build.fallback is fallback
+
+
+@compiled
+def test_the_slot_builder_refuses_what_is_not_a_slot_of_the_class() -> None:
+    a, b, c = _Base.__dict__["a"], _Base.__dict__["b"], _Built.__dict__["c"]
+    with pytest.raises(TypeError, match="member descriptors"):
+        speedups.SlotBuilder(_Built, (a, "b"), print)
+    with pytest.raises(TypeError, match="not an object slot of"):
+        speedups.SlotBuilder(_Base, (a, c), print)  # c is a slot of the subclass
+    with pytest.raises(TypeError, match="not an object slot of"):
+        speedups.SlotBuilder(_Base, (speedups.RngCore.__dict__["seed"],), print)
+    with pytest.raises(TypeError, match="given twice"):
+        speedups.SlotBuilder(_Built, (a, b, a), print)
+    with pytest.raises(TypeError, match="not built by object.__new__"):
+        speedups.SlotBuilder(int, (), print)
+    with pytest.raises(TypeError, match="callable"):
+        speedups.SlotBuilder(_Built, (a,), None)
+    with pytest.raises(TypeError):
+        speedups.SlotBuilder(_DictBacked(1), (), print)
 
 
 @compiled

@@ -25,12 +25,28 @@ Point(x=3, y=2)
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import attrs
 
-from .codec import _init_sets_fields_only, _slot_setters
+from .codec import _field_slots, _init_sets_fields_only, _slot_setters
+
+
+def _compiled_builder() -> Any:
+    """``meeple._speedups.SlotBuilder``, or None where it was not built or ``MEEPLE_PURE_PYTHON`` is set."""
+    if os.environ.get("MEEPLE_PURE_PYTHON"):
+        return None
+    try:
+        from meeple._speedups import SlotBuilder
+    except ImportError:
+        return None
+    return SlotBuilder
+
+
+#: Builds a slotted value from its fields in C, where the package was built with it.
+_SlotBuilder = _compiled_builder()
 
 __all__ = ["builder", "filler", "own_dict", "replace", "replacer"]
 
@@ -70,7 +86,11 @@ def replacer(cls: type[T], *only: str) -> Callable[..., T]:
         return name if name in only else f"obj.{name}"
 
     setters = _slot_setters(cls)
-    if setters is not None:  # what __init__ would do, without its call and per-field setattr
+    slots = _field_slots(cls) if setters is not None and _SlotBuilder is not None else None
+    if slots:  # what __init__ would do, its slots set in C (see builder)
+        namespace["_build"] = _SlotBuilder(cls, tuple(slots), cls)
+        body = [f"    return _build({', '.join(new_value(name) for name in names)})"]
+    elif setters is not None:  # what __init__ would do, without its call and per-field setattr
         body = ["    o = _new(_cls)"]
         for i, (name, setter) in enumerate(zip(names, setters, strict=True)):
             namespace[f"_set{i}"] = setter
@@ -124,9 +144,11 @@ def builder(cls: type[T]) -> Callable[..., T]:
 
     The same object as ``cls(...)`` with every field given, built as
     :func:`replacer` builds copies: a slotted class gets its slots set one by
-    one, a dict-backed one (see :func:`replacer`) its ``__dict__`` key by
-    key (for quicker reads, see :func:`own_dict`). :class:`TypeError` for a
-    class whose ``__init__`` does more than set its fields.
+    one (in C, by ``meeple._speedups.SlotBuilder``, for fields given
+    positionally where the package was built with it), a dict-backed one
+    (see :func:`replacer`) its ``__dict__`` key by key (for quicker reads,
+    see :func:`own_dict`). :class:`TypeError` for a class whose ``__init__``
+    does more than set its fields.
 
     >>> @attrs.frozen(slots=False)
     ... class Seen:
@@ -152,6 +174,10 @@ def builder(cls: type[T]) -> Callable[..., T]:
     exec(f"def build({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n", namespace)
     build: Callable[..., T] = namespace["build"]
     build.__doc__ = f"A new {cls.__name__} from all its fields."
+    slots = _field_slots(cls) if setters is not None and _SlotBuilder is not None else None
+    if slots:  # the same object, its slots set in C; keywords go to the Python function
+        compiled: Callable[..., T] = _SlotBuilder(cls, tuple(slots), build)
+        return compiled
     return build
 
 

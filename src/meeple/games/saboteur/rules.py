@@ -551,8 +551,8 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         hand = state.hands[seat]
         kinds = dict.fromkeys(hand)  # the hand is sorted: each kind once, in order
         out: list[Command] = []
-        front = state.front
-        can_dig = not front[seat] & BLOCKING
+        mine = state.front[seat]
+        can_dig = not mine or mine.isdisjoint(BLOCKING)
         board = state.board
         for kind in kinds:  # in the hand's order, by kind
             lister = _LISTS[kind]
@@ -566,9 +566,9 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             for size in range(2, min(most, len(hand)) + 1):
                 out.extend(Discard(c) for c in sorted(set(combinations_with_replacement(kinds, size)))
                            if holds(hand, c))
-        if front[seat] and state.deluxe and len(hand) >= 2:
+        if mine and state.deluxe and len(hand) >= 2:
             pairs = [c for c in combinations_with_replacement(kinds, 2) if holds(hand, c)]
-            for item in sorted(front[seat], key=lambda f: f.value):
+            for item in sorted(mine, key=lambda f: f.value):
                 out.extend(ClearFront(c, item) for c in pairs)
         return out
 
