@@ -50,6 +50,8 @@ MAX_ENGINE_STEPS = 100_000
 _codecs: dict[int, Codec] = {}
 #: ``Match._acting_state`` before any state was asked about (no state is this object).
 _NO_STATE = object()
+#: The snapshots of an advance that reached no checkpoint (never written to).
+_NO_SNAPSHOTS: dict[int, Any] = {}
 #: A command class not looked up yet in ``Codec.command_checks``.
 _UNSEEN = object()
 _new_record = tuple.__new__  # Record(...) without its Python-level __new__
@@ -413,10 +415,10 @@ class Match:
         seed = seeds[0][1] if len(seeds) == 1 else None
         k = self.checkpoint_every
         start = seq = self._cursor
-        counter = self._records[start - 1].rng if start else 0
+        counter = self._records[start - 1][4] if start else 0  # Record.rng
         state = self._state
         new: list[Record] = []
-        snaps: dict[int, Any] = {}  # the states at checkpoint positions among the new records
+        snaps: dict[int, Any] = _NO_SNAPSHOTS  # the states at checkpoint positions among the new records
         while True:
             rng = _new_rng(Rng)  # Rng(seed, counter) without its check: the schedule's seeds were checked
             rng.seed = seed if seed is not None else seed_at(seeds, seq)
@@ -429,6 +431,8 @@ class Match:
             new.append(_new_record(Record, (seq, seat, command, events, counter)))
             seq += 1
             if not seq % k:
+                if snaps is _NO_SNAPSHOTS:
+                    snaps = {}
                 snaps[seq] = state
             acting = game.to_act(state)
             if ENGINE not in acting:
@@ -442,6 +446,8 @@ class Match:
                 record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
                 for r in new
             ]
+            if snaps is _NO_SNAPSHOTS:
+                snaps = {}  # a dict of the sinks' own, not the shared empty one
             for sink in self._sinks:
                 sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
         # the commit: nothing below raises
@@ -453,8 +459,11 @@ class Match:
             self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
-        self._recent[start] = self._state  # _remember trims the cache for both positions
-        self._remember(seq, state)
+        recent = self._recent  # the states at both ends, the oldest dropped past RECENT_STATES (see _remember)
+        recent[start] = self._state
+        recent[seq] = state
+        while len(recent) > RECENT_STATES:
+            del recent[next(iter(recent))]
         self._cursor = seq
         self._state = self._acting_state = state
         self._acting = acting if type(acting) is tuple else tuple(acting)
