@@ -375,10 +375,17 @@ def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
     return found  # type: ignore[return-value]
 
 
-# The events and values of nearly every turn, built as their classes would build them, quicker (see
-# meeple.engine.copies.builder).
+# The events of nearly every turn, made once: a draw of each card kind by each seat, a pass with one card
+# of each kind, the turn passing from each seat to each other (events are values: a match may share them).
+_DRAWS: tuple[tuple[CardDrawn, ...], ...] = tuple(
+    tuple(CardDrawn(s, k) for k in range(len(KINDS))) for s in range(INFO.max_seats))
+_ONE_DISCARDED: tuple[tuple[CardsDiscarded, ...], ...] = tuple(
+    tuple(CardsDiscarded(s, 1, (k,)) for k in range(len(KINDS))) for s in range(INFO.max_seats))
+_TURNS_ENDED: tuple[tuple[TurnEnded, ...], ...] = tuple(
+    tuple(TurnEnded(s, t) for t in range(INFO.max_seats)) for s in range(INFO.max_seats))
+# and the other events and values of a turn, built as their classes would build them, quicker (see
+# meeple.engine.copies.builder)
 _card_drawn: Callable[[int, int], CardDrawn] = builder(CardDrawn)
-_turn_ended_event: Callable[[int, int], TurnEnded] = builder(TurnEnded)
 _cards_discarded: Callable[[int, int, tuple[int, ...]], CardsDiscarded] = builder(CardsDiscarded)
 _path_played_event: Callable[[int, int, int, int, bool], PathPlayed] = builder(PathPlayed)
 _cell: Callable[[int, int, int, bool], Cell] = builder(Cell)
@@ -641,7 +648,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                     )
                 if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
-                discarded = _cards_discarded(seat, len(cards), cards)
+                discarded = _ONE_DISCARDED[seat][cards[0]] if len(cards) == 1 else _cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 self._card(state, seat, card, command, Category.PATH)
@@ -786,7 +793,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         drawn = 0
         if pile and draws:
             if draws == 1:
-                out.append(_card_drawn(who, pile[rng.below(len(pile))]))
+                out.append(_DRAWS[who][pile[rng.below(len(pile))]])
             else:
                 left = list(pile)
                 for _ in range(min(draws, len(left))):
@@ -805,7 +812,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             after = self._fold(state, events)  # a card in front may have changed: winners exclude the trapped
             out.append(RoundEnded("saboteurs", seat, -1, after.deal.roles, round_winners(after, "saboteurs")))
         else:
-            out.append(_turn_ended_event(seat, nxt))
+            out.append(_TURNS_ENDED[seat][nxt])
         return tuple(out)
 
     # -- dealing -----------------------------------------------------------------
