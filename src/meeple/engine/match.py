@@ -28,7 +28,7 @@ from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, frame, framed, header_frame
 from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
-from .rng import MASK64, Rng
+from .rng import MASK64, PyRngCore, Rng
 from .seeds import Schedule, derive_salt, reseeded, schedule_problem, schedule_salt, seed_at, seed_commitment
 
 #: derive_salt, seed_at and seed_commitment live in seeds.py; they are still importable from here.
@@ -55,7 +55,19 @@ _NO_SNAPSHOTS: dict[int, Any] = {}
 #: A command class not looked up yet in ``Codec.command_checks``.
 _UNSEEN = object()
 _new_record = tuple.__new__  # Record(...) without its Python-level __new__
-_new_rng = Rng.__new__  # an Rng of a seed the schedule checked, without __init__'s check
+
+
+def _unchecked_rng(seed: int, counter: int) -> Rng:
+    """``Rng(seed, counter)`` without the pure-Python core's checks, for a seed the schedule checked."""
+    rng = Rng.__new__(Rng)
+    rng.seed = seed
+    rng.counter = counter
+    return rng
+
+
+#: ``Rng(seed, counter)`` for a seed the schedule checked: the compiled core checks in C, quicker than
+#: setting the two words past the check.
+_rng_at: Callable[[int, int], Rng] = _unchecked_rng if issubclass(Rng, PyRngCore) else Rng
 
 
 def codec_for(game: Game[Any, Any]) -> Codec:
@@ -420,9 +432,7 @@ class Match:
         new: list[Record] = []
         snaps: dict[int, Any] = _NO_SNAPSHOTS  # the states at checkpoint positions among the new records
         while True:
-            rng = _new_rng(Rng)  # Rng(seed, counter) without its check: the schedule's seeds were checked
-            rng.seed = seed if seed is not None else seed_at(seeds, seq)
-            rng.counter = counter
+            rng = _rng_at(seed if seed is not None else seed_at(seeds, seq), counter)
             events = game.decide(state, seat, command, rng)
             if type(events) is not tuple:
                 events = tuple(events)

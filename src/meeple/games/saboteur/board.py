@@ -170,12 +170,6 @@ def coal_rotation(kind: GoalKind, arrivals: int) -> bool:
     return turned > plain
 
 
-#: The ways out of a group of joined edges, by the group's edge mask: ``(column step, row step, the edge facing back)``.
-_EXITS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple((dc, dr, opp) for edge, dc, dr, opp in DIRECTIONS if mask & edge) for mask in range(16)
-)
-
-
 def _neighbours(pos: Pos) -> tuple[Pos, ...]:
     col, row = pos
     return tuple((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)
@@ -229,7 +223,20 @@ class Hole(int):
         return f"Hole(open={self.open}, wall={self.wall}, ports={self.ports})"
 
 
-_EMPTY = Hole(0)
+#: Every hole, by its value (three 4-bit masks): a hole laid or walked to is looked up here, not built.
+_HOLES: tuple[Hole, ...] = tuple(Hole(v) for v in range(1 << 12))
+_EMPTY = _HOLES[0]
+#: The squares around each square met: ``(square, the edge facing it, the edge facing back)``, by direction.
+_AROUND: dict[Pos, tuple[tuple[Pos, int, int], ...]] = {}
+
+
+def _around(pos: Pos) -> tuple[tuple[Pos, int, int], ...]:
+    """The squares around ``pos``, as :data:`_AROUND` keeps them (worked out the first time ``pos`` is met)."""
+    found = _AROUND.get(pos)
+    if found is None:
+        col, row = pos
+        found = _AROUND[pos] = tuple(((col + dc, row + dr), edge, opp) for edge, dc, dr, opp in DIRECTIONS)
+    return found
 _FITTING: dict[int, dict[int, tuple[bool, ...]]] = {}
 
 
@@ -313,7 +320,7 @@ class Network:
             for edge, dc, dr, opp in DIRECTIONS:
                 q = (col + dc, row + dr)
                 if q not in tiles and q not in goals:
-                    holes[q] = Hole(holes.get(q, _EMPTY) | (opp if tile.edges & edge else opp << 4))
+                    holes[q] = _HOLES[holes.get(q, 0) | (opp if tile.edges & edge else opp << 4)]
         net = cls(tiles, goals, set(), holes, {})
         # the start, and every ladder (joined to the start: the start shows one), whole
         net._walk([(pos, gi) for pos, tile in tiles.items() if tile.ladder for gi in range(len(tile.groups))])
@@ -348,7 +355,7 @@ class Network:
         tiles, goals = dict(self.tiles), self.goals
         del tiles[pos]
         # h.open and h.wall: which tunnels come in is walked again (a hole no tunnel came into stays as it is)
-        holes = {q: h if h < 256 else Hole(h & 255) for q, h in self.holes.items()}
+        holes = {q: h if h < 256 else _HOLES[h & 255] for q, h in self.holes.items()}
         col, row = pos
         for q in (pos, *((col + dc, row + dr) for _, dc, dr, _ in DIRECTIONS)):
             if q in tiles or q in goals:
@@ -360,7 +367,7 @@ class Network:
                     touched = True
                     asks |= edge if other.edges & opp else edge << 4
             if touched:
-                holes[q] = Hole(asks)
+                holes[q] = _HOLES[asks]
             else:
                 holes.pop(q, None)  # no face-up card next to it any more
         net = Network(tiles, goals, set(), holes, {})
@@ -378,13 +385,11 @@ class Network:
         if entry is None:
             entry = hole >> 8  # hole.ports, inline
         tiles[pos] = tile
-        col, row = pos
         edges = tile.edges
-        for edge, dc, dr, opp in DIRECTIONS:  # the new card's edges ask things of its empty neighbours
-            q = (col + dc, row + dr)
+        for q, edge, opp in _AROUND.get(pos) or _around(pos):  # the new card's edges ask things of its empty neighbours
             if q in tiles or q in goals:
                 continue
-            holes[q] = Hole(holes.get(q, _EMPTY) | (opp if edges & edge else opp << 4))
+            holes[q] = _HOLES[holes.get(q, 0) | (opp if edges & edge else opp << 4)]
         self._walk([(pos, gi) for gi, group in enumerate(tile.groups) if tile.ladder or group & entry])
 
     def _walk(self, stack: list[tuple[Pos, int]]) -> None:
@@ -396,9 +401,11 @@ class Network:
             if node in reached:
                 continue
             reached.add(node)
-            (col, row), gi = node
-            for dc, dr, opp in _EXITS[tiles[node[0]].groups[gi]]:
-                q = (col + dc, row + dr)
+            pos, gi = node
+            group = tiles[pos].groups[gi]
+            for q, edge, opp in _AROUND.get(pos) or _around(pos):
+                if not group & edge:
+                    continue
                 other = tiles.get(q)
                 if other is not None:
                     j = other.group_at.get(opp)  # the segment of the neighbour behind this edge
@@ -408,7 +415,7 @@ class Network:
                     index = goals[q]
                     self.arrivals = {**self.arrivals, index: self.arrivals.get(index, 0) | opp}
                 else:
-                    holes[q] = Hole(holes[q] | opp << 8)
+                    holes[q] = _HOLES[holes[q] | opp << 8]
 
     def frontier(self) -> tuple[tuple[Pos, Hole], ...]:
         """The holes a reached tunnel comes into (where a tunnel can grow), sorted by position."""
