@@ -344,3 +344,21 @@ def test_a_fold_of_forged_turn_events_is_the_one_by_one_fold_or_fails_as_it_does
         except Exception as e:
             got = type(e)
         assert got == expected, events
+
+
+@given(st.lists(st.integers(0, 70), min_size=1, max_size=12), st.data())
+def test_cards_leave_and_join_a_sorted_hand_in_their_place(cards: list[int], data: Any) -> None:
+    from collections import Counter
+
+    from meeple.games.saboteur.rules import add_card, remove_card, swap_card
+
+    hand = tuple(sorted(cards))
+    out = data.draw(st.sampled_from(hand))
+    into = data.draw(st.integers(0, 70))
+    fewer = remove_card(hand, out)
+    assert Counter(fewer) == Counter(hand) - Counter([out]) and list(fewer) == sorted(fewer)
+    more = add_card(hand, into)
+    assert Counter(more) == Counter(hand) + Counter([into]) and list(more) == sorted(more)
+    assert swap_card(hand, out, into) == add_card(fewer, into)
+    with pytest.raises(ValueError):
+        remove_card(hand, 71)

@@ -113,10 +113,15 @@ DIGGERS = frozenset({Role.MINER, Role.GREEN, Role.BLUE})
 # -- small pure helpers -------------------------------------------------------------
 
 
+# The tuples below are changed in a list and made again once: two new objects, where slicing and joining
+# made four or five (hands, the pile and the discards change on every turn).
+
+
 def remove_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Return ``hand`` without one copy of ``card`` (order kept)."""
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
+    """Return ``hand`` without one copy of ``card`` (order kept); :class:`ValueError` if it holds none."""
+    cards = list(hand)
+    cards.remove(card)
+    return tuple(cards)
 
 
 def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
@@ -127,9 +132,18 @@ def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]
 
 
 def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Return the sorted ``hand`` with ``card`` put in its place."""
-    i = bisect.bisect(hand, card)
-    return hand[:i] + (card,) + hand[i:]  # noqa: RUF005 - concatenation is the faster of the two here
+    """Return the sorted ``hand`` with ``card`` put in its place (after any equal cards)."""
+    cards = list(hand)
+    bisect.insort(cards, card)
+    return tuple(cards)
+
+
+def swap_card(hand: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
+    """Return the sorted ``hand`` with one ``out`` taken away and ``into`` put in its place: ``add_card(remove_card(...))``."""
+    cards = list(hand)
+    cards.remove(out)
+    bisect.insort(cards, into)
+    return tuple(cards)
 
 
 def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
@@ -138,7 +152,9 @@ def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return t[:i] + (v,) + t[i + 1 :]  # noqa: RUF005 - concatenation is the faster of the two here
+    items = list(t)
+    items[i] = v
+    return tuple(items)
 
 
 def hand_size(state: State) -> int:
@@ -1203,7 +1219,7 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
         cards = passed.cards
         if passed.seat == seat and cards is not None and len(cards) == 1:
             (card,) = cards
-            hand = add_card(remove_card(s.hands[seat], card), new)
+            hand = swap_card(s.hands[seat], card, new)
             return _with_pass_drawn(s, (*s.deeds, _PASSED[seat]), 0, _set(s.hands, seat, hand),
                                     _set(s.discards, seat, add_card(s.discards[seat], card)),
                                     _known_after_discard(s.known, seat, 1), remove_card(s.pile, new), ended.next)
@@ -1212,7 +1228,7 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
         if played.seat == seat:
             card = played.card
             cell = _cell(played.col, played.row, card, played.rotated)
-            hand = add_card(remove_card(s.hands[seat], card), new)
+            hand = swap_card(s.hands[seat], card, new)
             return _with_path_drawn(s, _set(s.hands, seat, hand), (*s.deeds, _deed(seat, card, None, cell)), 0,
                                     _known_after_play(s.known, seat, card), s.board.lay(cell),
                                     remove_card(s.pile, new), ended.next)
