@@ -294,6 +294,8 @@ _rockfall: Callable[[int, int, int], Rockfall] = functools.lru_cache(maxsize=1 <
 _IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: Passing with one card, for every card kind.
 _DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
+#: Each seat alone, as ``to_act`` gives it.
+_ALONE: tuple[tuple[int], ...] = tuple((s,) for s in range(INFO.max_seats))
 #: A card played on each of the (at most ``INFO.max_seats``) players, for every card kind played on a player.
 _ON_PLAYER: dict[int, tuple[Command, ...]] = {}
 for _i, _k in enumerate(KINDS):
@@ -401,7 +403,6 @@ _TURNS_ENDED: tuple[tuple[TurnEnded, ...], ...] = tuple(
     tuple(TurnEnded(s, t) for t in range(INFO.max_seats)) for s in range(INFO.max_seats))
 # and the other events and values of a turn, built as their classes would build them, quicker (see
 # meeple.engine.copies.builder)
-_card_drawn: Callable[[int, int], CardDrawn] = builder(CardDrawn)
 _cards_discarded: Callable[[int, int, tuple[int, ...]], CardsDiscarded] = builder(CardsDiscarded)
 _path_played_event: Callable[[int, int, int, int, bool], PathPlayed] = builder(PathPlayed)
 _cell: Callable[[int, int, int, bool], Cell] = builder(Cell)
@@ -419,13 +420,23 @@ _ON_FRONTS: dict[tuple[frozenset[Front], ...], dict[int, tuple[Command, ...]]] =
 _ON_FRONTS_KEPT = 1 << 12
 
 
+#: The cards in front last asked about, and their table: most turns ask about the very tuple the turn before
+#: did (the states of a round share it until a card is laid in front), which is known without hashing it.
+_last_front: tuple[object, dict[int, tuple[Command, ...]]] = (None, {})
+
+
 def _on_fronts(front: tuple[frozenset[Front], ...]) -> dict[int, tuple[Command, ...]]:
     """The (growing) table of the commands on players for the cards ``front``, by kind."""
+    global _last_front
+    last = _last_front  # one read: another thread may replace it, never half of it
+    if last[0] is front:
+        return last[1]
     found = _ON_FRONTS.get(front)
     if found is None:
         if len(_ON_FRONTS) >= _ON_FRONTS_KEPT:
             _ON_FRONTS.clear()
         found = _ON_FRONTS[front] = {}
+    _last_front = (front, found)
     return found
 
 
@@ -540,7 +551,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         """The engine deals and settles; players play, choose gold or steal."""
         phase = state.phase
         if phase is _PLAY:  # nearly every position: asked several times per command
-            return (state.turn,)
+            return _ALONE[state.turn]
         match phase:
             case Phase.PLAY:
                 return (state.turn,)
@@ -667,8 +678,9 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 discarded = _ONE_DISCARDED[seat][cards[0]] if len(cards) == 1 else _cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
-                self._card(state, seat, card, command, Category.PATH)
-                if front[seat] & BLOCKING:
+                if card not in state.hands[seat] or KINDS[card].category is not Category.PATH:
+                    self._card(state, seat, card, command, Category.PATH)  # raises, naming the fault
+                if front[seat] and not front[seat].isdisjoint(BLOCKING):
                     what = ", ".join(sorted(f.value for f in front[seat] & BLOCKING))
                     raise self.illegal(
                         f"you may not lay path cards while {what} lies in front of you; "
@@ -813,9 +825,9 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             else:
                 left = list(pile)
                 for _ in range(min(draws, len(left))):
-                    out.append(_card_drawn(who, left.pop(rng.below(len(left)))))
+                    out.append(_DRAWS[who][left.pop(rng.below(len(left)))])
             drawn = min(draws, len(pile))
-        after_seat = (seat + 1) % n
+        after_seat = seat + 1 if seat + 1 < n else 0
         nxt: int | None = after_seat
         if sizes is not None or after_seat == who or not state.hands[after_seat]:  # else they hold what they held
             if sizes is None:
