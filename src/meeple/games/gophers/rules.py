@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
+from meeple.engine.copies import builder
 
 from .combos import Step, bank_steps, can_collect_bank, can_collect_hand, hand_steps, laid_sum
 from .commands import COMMANDS, Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
@@ -71,7 +72,8 @@ from .events import (
     Rolled,
     TurnEnded,
 )
-from .fold import fold, pile_score
+from .fold import fold as fold_event
+from .fold import pile_score
 from .options import GophersOptions, Variant
 from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State, new_state
 from .walk import walk_ends
@@ -236,6 +238,10 @@ def tie_break(state: State, seat: int) -> int:
     return -sum(c.value for c in state.minus[seat])
 
 
+#: TurnEnded, built as its class builds it, quicker (every turn ends with one; see meeple.engine.copies.builder).
+_turn_ended = builder(TurnEnded)
+
+
 class _Tx:
     """The events of one command; ``state`` is the state after those emitted so far.
 
@@ -259,7 +265,7 @@ class _Tx:
         while len(folds) < len(events):
             before = self._state
             event = events[len(folds)]
-            self._state = fold(before, event)
+            self._state = fold_event(before, event)
             folds.append((before, event, self._state))
         return self._state
 
@@ -567,7 +573,7 @@ class GophersRules(Game[State, GophersOptions]):
             if holder != mover:
                 tx.emit(BasketRedeemed(mover, holder, turn.haul[0], turn.haul[1]))
         idle = 0 if turn.productive or drew else s.idle + 1
-        tx.emit(TurnEnded(mover, turn.productive, (mover + 1) % s.seats, idle))
+        tx.emit(_turn_ended(mover, turn.productive, (mover + 1) % s.seats, idle))
         reason = self._end_reason(tx.state)
         if reason:
             tx.emit(GameEnded(reason))
@@ -600,7 +606,19 @@ class GophersRules(Game[State, GophersOptions]):
         for before, done, after in self._folds:
             if done is event and before is state:
                 return after
-        return fold(state, event)
+        return fold_event(state, event)
+
+    def fold(self, state: State, events: Sequence[Event]) -> State:
+        """Fold one record's events: those decide already folded from this very state are taken from its folds, in order."""
+        done = 0
+        for before, event, after in self._folds:
+            if done == len(events) or before is not state or event is not events[done]:
+                break
+            state = after
+            done += 1
+        for event in events[done:]:
+            state = fold_event(state, event)
+        return state
 
     # -- outcome -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
