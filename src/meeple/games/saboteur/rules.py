@@ -464,9 +464,22 @@ def _rockfalls(state: State, seat: int, kind: int) -> Sequence[Command]:
     return rockfall_commands(state.board, kind)
 
 
-def _peeks(state: State, seat: int, kind: int) -> list[Command]:
-    peeks = _PEEKS[kind]
-    return [peeks[i] for i, g in enumerate(state.board.goals) if g.kind is None]
+#: The goals last asked about and the looks at them, by map card kind: the boards of a round share one goals
+#: tuple until a goal turns over, so most turns find it here by its identity.
+_last_goals: tuple[object, dict[int, tuple[Command, ...]]] = (None, {})
+
+
+def _peeks(state: State, seat: int, kind: int) -> Sequence[Command]:
+    global _last_goals
+    goals = state.board.goals
+    last = _last_goals  # one read: another thread may replace it, never half of it
+    if last[0] is not goals:
+        last = _last_goals = (goals, {})
+    found = last[1].get(kind)
+    if found is None:
+        peeks = _PEEKS[kind]
+        found = last[1][kind] = tuple([peeks[i] for i, g in enumerate(goals) if g.kind is None])
+    return found
 
 
 def _thefts(state: State, seat: int, kind: int) -> list[Command]:
