@@ -1109,7 +1109,7 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
     assert deed.card is not None
     known = _known_after_play(s.known, deed.seat, deed.card)
     if front is None:
-        return _with_play(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known)
+        return _with_play(s, _take(s, deed.seat, deed.card), s.deeds + (deed,), 0, known)  # noqa: RUF005
     if thieves is None:
         return _with_front(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front)
     return _with_front_thieves(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front, thieves)
@@ -1245,7 +1245,8 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
         if passed.seat == seat and cards is not None and len(cards) == 1:
             (card,) = cards
             hand = swap_card(s.hands[seat], card, new)
-            return _with_pass_drawn(s, (*s.deeds, _PASSED[seat]), 0, _set(s.hands, seat, hand),
+            deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
+            return _with_pass_drawn(s, deeds, 0, _set(s.hands, seat, hand),
                                     _set(s.discards, seat, add_card(s.discards[seat], card)),
                                     _known_after_discard(s.known, seat, 1), remove_card(s.pile, new), ended.next)
     elif kind is PathPlayed:
@@ -1254,7 +1255,8 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
             card = played.card
             cell = _cell(played.col, played.row, card, played.rotated)
             hand = swap_card(s.hands[seat], card, new)
-            return _with_path_drawn(s, _set(s.hands, seat, hand), (*s.deeds, _deed(seat, card, None, cell)), 0,
+            deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
+            return _with_path_drawn(s, _set(s.hands, seat, hand), deeds, 0,
                                     _known_after_play(s.known, seat, card), s.board.lay(cell),
                                     remove_card(s.pile, new), ended.next)
     handler = _EVOLVE.get(card_event.__class__)
