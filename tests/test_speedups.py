@@ -160,6 +160,22 @@ def test_the_slot_builder_sets_every_slot_or_hands_the_call_on() -> None:
     assert repr(build) == "<SlotBuilder of _Built>" and build.cls is _Built and build.fallback is fallback
 
 
+@attrs.frozen
+class _WithNew:
+    a: int
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> _WithNew:
+        return super().__new__(cls)
+
+
+def test_a_class_the_slot_builder_does_not_take_is_built_in_python() -> None:
+    from meeple.engine.copies import builder, replacer
+
+    build = builder(_WithNew)
+    assert type(build).__name__ == "function" and build(3) == _WithNew(3)
+    assert replacer(_WithNew, "a")(_WithNew(1), 2) == _WithNew(2)
+
+
 @compiled
 def test_the_slot_builder_refuses_what_is_not_a_slot_of_the_class() -> None:
     a, b, c = _Base.__dict__["a"], _Base.__dict__["b"], _Built.__dict__["c"]

@@ -48,6 +48,22 @@ def _compiled_builder() -> Any:
 #: Builds a slotted value from its fields in C, where the package was built with it.
 _SlotBuilder = _compiled_builder()
 
+
+def _compiled_for(cls: type[T], fallback: Callable[..., T]) -> Callable[..., T] | None:
+    """A :class:`~meeple._speedups.SlotBuilder` of the slotted ``cls`` (other calls to ``fallback``), or None.
+
+    None where the package was built without it, or for a class it does not
+    take (one not built by ``object.__new__``, or with more slots than it sets).
+    """
+    slots = _field_slots(cls) if _SlotBuilder is not None else None
+    if not slots:
+        return None
+    try:
+        built: Callable[..., T] = _SlotBuilder(cls, tuple(slots), fallback)
+    except (TypeError, ValueError):
+        return None
+    return built
+
 __all__ = ["builder", "filler", "own_dict", "replace", "replacer"]
 
 T = TypeVar("T")
@@ -86,9 +102,9 @@ def replacer(cls: type[T], *only: str) -> Callable[..., T]:
         return name if name in only else f"obj.{name}"
 
     setters = _slot_setters(cls)
-    slots = _field_slots(cls) if setters is not None and _SlotBuilder is not None else None
-    if slots:  # what __init__ would do, its slots set in C (see builder)
-        namespace["_build"] = _SlotBuilder(cls, tuple(slots), cls)
+    compiled = _compiled_for(cls, cls) if setters is not None else None
+    if compiled is not None:  # what __init__ would do, its slots set in C (see builder)
+        namespace["_build"] = compiled
         body = [f"    return _build({', '.join(new_value(name) for name in names)})"]
     elif setters is not None:  # what __init__ would do, without its call and per-field setattr
         body = ["    o = _new(_cls)"]
@@ -174,11 +190,8 @@ def builder(cls: type[T]) -> Callable[..., T]:
     exec(f"def build({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n", namespace)
     build: Callable[..., T] = namespace["build"]
     build.__doc__ = f"A new {cls.__name__} from all its fields."
-    slots = _field_slots(cls) if setters is not None and _SlotBuilder is not None else None
-    if slots:  # the same object, its slots set in C; keywords go to the Python function
-        compiled: Callable[..., T] = _SlotBuilder(cls, tuple(slots), build)
-        return compiled
-    return build
+    compiled = _compiled_for(cls, build) if setters is not None else None
+    return build if compiled is None else compiled  # in C, keywords go to the Python function
 
 
 def filler(cls: type[T]) -> Callable[[dict[str, Any]], T]:
