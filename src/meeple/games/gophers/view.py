@@ -28,7 +28,7 @@ from .options import GophersOptions, Variant
 from .state import Cards, Phase, State, Turn, replace_state, replace_turn
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen
 class View:
     """One seat's knowledge of the match (``seat`` None: a spectator, who sees no hand).
 
