@@ -317,6 +317,7 @@ def test_a_records_fold_is_its_events_folded_one_by_one(seed: int, seats: int, o
         assert m.state == _one_by_one(before, events), f"record {len(m) - 1}: {events!r}"
         shapes.add(tuple(type(e).__name__ for e in events))
     assert ("CardsDiscarded", "CardDrawn", "TurnEnded") in shapes
+    assert len(m) < 600 or ("CardsDiscarded", "TurnEnded") in shapes  # a pass once the pile is out
 
 
 def test_a_fold_of_forged_turn_events_is_the_one_by_one_fold_or_fails_as_it_does() -> None:
@@ -333,6 +334,11 @@ def test_a_fold_of_forged_turn_events_is_the_one_by_one_fold_or_fails_as_it_does
         (PathPlayed(0, hand[0], 1, 0, False), CardDrawn(0, 999), TurnEnded(0, 1)),  # a card not in the pile
         (ToolBroken(0, hand[0], 2), CardDrawn(0, card), TurnEnded(0, 3)),
         (CardsDiscarded(7, 1, (hand[0],)), CardDrawn(7, card), TurnEnded(7, 0)),  # no such seat
+        (CardsDiscarded(0, 1, (hand[0],)), TurnEnded(0, 1)),  # no draw
+        (CardsDiscarded(-1, 1, (state.hands[-1][0],)), TurnEnded(-1, 0)),
+        (PathPlayed(0, hand[0], 1, 0, False), TurnEnded(0, 2)),
+        (PathPlayed(9, hand[0], 1, 0, False), TurnEnded(9, 2)),
+        (ToolBroken(0, hand[0], 2), TurnEnded(0, 3)),
     ]
     for events in forged:
         try:

@@ -981,9 +981,11 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         return handler(state, event)
 
     def fold(self, state: State, events: Sequence[Event]) -> State:
-        """Fold one record's events; a turn that ends with a draw and the next player makes one new state, not three."""
+        """Fold one record's events; a commonest turn (a card played or discarded, a draw if the pile lasts, the next player) makes one new state."""
         if len(events) == 3 and events[1].__class__ is CardDrawn and events[2].__class__ is TurnEnded:
             return _turn_folded(state, events[0], events[1], events[2])
+        if len(events) == 2 and events[1].__class__ is TurnEnded:  # the pile is out: no draw
+            return _undrawn_turn_folded(state, events[0], events[1])
         for e in events:
             state = self.evolve(state, e)
         return state
@@ -1266,6 +1268,43 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
     if s.passes or kind is None:  # only a pass can leave passes counted; _turn_ended decides what the draw changes
         return _turn_ended(_drawn(s, drawn), ended)
     return _with_draw_turn(s, remove_card(s.pile, new), _set(s.hands, seat, add_card(s.hands[seat], new)), ended.next)
+
+
+_with_pass_turn = replacer(State, "deeds", "passes", "hands", "discards", "known", "turn")
+_with_path_turn = replacer(State, "hands", "deeds", "passes", "known", "board", "turn")
+
+
+def _undrawn_turn_folded(s: State, card_event: Event, ended: TurnEnded) -> State:
+    """What ``card_event`` and ``ended`` fold into, one by one, in one copy of the state, for a pass or a path card.
+
+    The passes are counted as :func:`_discarded` and then :func:`_turn_ended`
+    count them (``round_end="lap"``, once the pile is out).
+    """
+    kind = card_event.__class__
+    if kind is CardsDiscarded:
+        passed = cast(CardsDiscarded, card_event)
+        seat, cards = passed.seat, passed.cards
+        if 0 <= seat < s.seats and cards is not None and len(cards) == 1:
+            (card,) = cards
+            passes = s.passes + 1 if not s.pile and s.options.round_end == "lap" else 0
+            if passes:  # what _turn_ended adds: the players it skips
+                passes += (ended.next - ended.seat - 1) % s.seats
+            deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
+            return _with_pass_turn(s, deeds, passes, _set(s.hands, seat, remove_card(s.hands[seat], card)),
+                                   _set(s.discards, seat, add_card(s.discards[seat], card)),
+                                   _known_after_discard(s.known, seat, 1), ended.next)
+    elif kind is PathPlayed:
+        played = cast(PathPlayed, card_event)
+        seat, card = played.seat, played.card
+        if 0 <= seat < s.seats:
+            cell = _cell(played.col, played.row, card, played.rotated)
+            deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
+            return _with_path_turn(s, _take(s, seat, card), deeds, 0, _known_after_play(s.known, seat, card),
+                                   s.board.lay(cell), ended.next)
+    handler = _EVOLVE.get(kind)
+    if handler is None:
+        raise TypeError(f"saboteur cannot fold {card_event!r}")
+    return _turn_ended(handler(s, card_event), ended)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
