@@ -139,7 +139,10 @@ def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def swap_card(hand: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
-    """Return the sorted ``hand`` with one ``out`` taken away and ``into`` put in its place: ``add_card(remove_card(...))``."""
+    """Return the sorted ``hand`` with one ``out`` taken away and ``into`` put in its place.
+
+    The same as ``add_card(remove_card(hand, out), into)``, in one list.
+    """
     cards = list(hand)
     cards.remove(out)
     bisect.insort(cards, into)
@@ -688,7 +691,10 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                     )
                 if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
-                discarded = _ONE_DISCARDED[seat][cards[0]] if len(cards) == 1 else _cards_discarded(seat, len(cards), cards)
+                if len(cards) == 1:
+                    discarded = _ONE_DISCARDED[seat][cards[0]]
+                else:
+                    discarded = _cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 if card not in state.hands[seat] or KINDS[card].category is not Category.PATH:
@@ -981,7 +987,11 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         return handler(state, event)
 
     def fold(self, state: State, events: Sequence[Event]) -> State:
-        """Fold one record's events; a commonest turn (a card played or discarded, a draw if the pile lasts, the next player) makes one new state."""
+        """Fold one record's events.
+
+        The commonest turns (a card played or discarded, a draw while the
+        pile lasts, the next player) make one new state, not one per event.
+        """
         if len(events) == 3 and events[1].__class__ is CardDrawn and events[2].__class__ is TurnEnded:
             return _turn_folded(state, events[0], events[1], events[2])
         if len(events) == 2 and events[1].__class__ is TurnEnded:  # the pile is out: no draw
@@ -1248,9 +1258,10 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
             (card,) = cards
             hand = swap_card(s.hands[seat], card, new)
             deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
+            known = _known_after_discard(s.known, seat, 1) if s.known.hands else s.known  # nobody knows a hand: as is
             return _with_pass_drawn(s, deeds, 0, _set(s.hands, seat, hand),
                                     _set(s.discards, seat, add_card(s.discards[seat], card)),
-                                    _known_after_discard(s.known, seat, 1), remove_card(s.pile, new), ended.next)
+                                    known, remove_card(s.pile, new), ended.next)
     elif kind is PathPlayed:
         played = cast(PathPlayed, card_event)
         if played.seat == seat:
@@ -1258,8 +1269,8 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
             cell = _cell(played.col, played.row, card, played.rotated)
             hand = swap_card(s.hands[seat], card, new)
             deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            return _with_path_drawn(s, _set(s.hands, seat, hand), deeds, 0,
-                                    _known_after_play(s.known, seat, card), s.board.lay(cell),
+            known = _known_after_play(s.known, seat, card) if s.known.hands else s.known
+            return _with_path_drawn(s, _set(s.hands, seat, hand), deeds, 0, known, s.board.lay(cell),
                                     remove_card(s.pile, new), ended.next)
     handler = _EVOLVE.get(card_event.__class__)
     if handler is None:
@@ -1290,17 +1301,17 @@ def _undrawn_turn_folded(s: State, card_event: Event, ended: TurnEnded) -> State
             if passes:  # what _turn_ended adds: the players it skips
                 passes += (ended.next - ended.seat - 1) % s.seats
             deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
+            known = _known_after_discard(s.known, seat, 1) if s.known.hands else s.known
             return _with_pass_turn(s, deeds, passes, _set(s.hands, seat, remove_card(s.hands[seat], card)),
-                                   _set(s.discards, seat, add_card(s.discards[seat], card)),
-                                   _known_after_discard(s.known, seat, 1), ended.next)
+                                   _set(s.discards, seat, add_card(s.discards[seat], card)), known, ended.next)
     elif kind is PathPlayed:
         played = cast(PathPlayed, card_event)
         seat, card = played.seat, played.card
         if 0 <= seat < s.seats:
             cell = _cell(played.col, played.row, card, played.rotated)
             deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            return _with_path_turn(s, _take(s, seat, card), deeds, 0, _known_after_play(s.known, seat, card),
-                                   s.board.lay(cell), ended.next)
+            known = _known_after_play(s.known, seat, card) if s.known.hands else s.known
+            return _with_path_turn(s, _take(s, seat, card), deeds, 0, known, s.board.lay(cell), ended.next)
     handler = _EVOLVE.get(kind)
     if handler is None:
         raise TypeError(f"saboteur cannot fold {card_event!r}")
