@@ -293,7 +293,9 @@ _TOOLS: dict[int, tuple[Tool, ...]] = {i: tuple(sorted(k.tools, key=lambda t: t.
 # (built by meeple.engine.copies.builder: the same values as PlayPath(...), quicker to make, which a match's
 # first rounds do for every new square and hole)
 _path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(builder(PlayPath))
-_rockfall: Callable[[int, int, int], Rockfall] = functools.lru_cache(maxsize=1 << 12)(Rockfall)
+#: The ``Rockfall`` of each card kind on each square met, by kind (filled as squares are met: they lie within
+#: a deck's reach of the start).
+_ROCKFALLS: dict[int, dict[tuple[int, int], Rockfall]] = {}
 _IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
 #: Passing with one card, for every card kind.
 _DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
@@ -329,8 +331,9 @@ def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
     key = ("rockfall", kind)
     found = memo.get(key)
     if found is None:
+        by_square = _ROCKFALLS.setdefault(kind, {})
         squares = sorted([(c.col, c.row) for c in board.cells])
-        found = memo[key] = tuple([_rockfall(kind, col, row) for col, row in squares])
+        found = memo[key] = tuple([by_square.get(q) or by_square.setdefault(q, Rockfall(kind, *q)) for q in squares])
     return found  # type: ignore[return-value]
 
 
