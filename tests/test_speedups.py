@@ -187,7 +187,7 @@ def test_the_slot_builder_refuses_what_is_not_a_slot_of_the_class() -> None:
         speedups.SlotBuilder(_Base, (speedups.RngCore.__dict__["seed"],), print)
     with pytest.raises(TypeError, match="given twice"):
         speedups.SlotBuilder(_Built, (a, b, a), print)
-    with pytest.raises(TypeError, match="not built by object.__new__"):
+    with pytest.raises(TypeError, match=r"not built by object\.__new__"):
         speedups.SlotBuilder(int, (), print)
     with pytest.raises(TypeError, match="callable"):
         speedups.SlotBuilder(_Built, (a,), None)
