@@ -469,11 +469,8 @@ class Match:
             self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
-        recent = self._recent  # the states at both ends, the oldest dropped past RECENT_STATES (see _remember)
-        recent[start] = self._state
-        recent[seq] = state
-        while len(recent) > RECENT_STATES:
-            del recent[next(iter(recent))]
+        self._recent[start] = self._state  # _remember trims the cache for both positions
+        self._remember(seq, state)
         self._cursor = seq
         self._state = self._acting_state = state
         self._acting = acting if type(acting) is tuple else tuple(acting)

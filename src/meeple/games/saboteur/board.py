@@ -237,6 +237,8 @@ def _around(pos: Pos) -> tuple[tuple[Pos, int, int], ...]:
         col, row = pos
         found = _AROUND[pos] = tuple(((col + dc, row + dr), edge, opp) for edge, dc, dr, opp in DIRECTIONS)
     return found
+
+
 _FITTING: dict[int, dict[int, tuple[bool, ...]]] = {}
 
 

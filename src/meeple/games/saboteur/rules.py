@@ -700,8 +700,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                     discarded = _cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
-                if card not in state.hands[seat] or KINDS[card].category is not Category.PATH:
-                    self._card(state, seat, card, command, Category.PATH)  # raises, naming the fault
+                self._card(state, seat, card, command, Category.PATH)
                 if front[seat] and not front[seat].isdisjoint(BLOCKING):
                     what = ", ".join(sorted(f.value for f in front[seat] & BLOCKING))
                     raise self.illegal(
@@ -984,10 +983,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
     # -- evolve ------------------------------------------------------------------------
     def evolve(self, state: State, event: Event) -> State:
         """Fold one event into the state (never draws, never fails on a decided event)."""
-        handler = _EVOLVE.get(type(event))
-        if handler is None:
-            raise TypeError(f"saboteur cannot fold {event!r}")
-        return handler(state, event)
+        return _fold_one(state, event)
 
     def fold(self, state: State, events: Sequence[Event]) -> State:
         """Fold one record's events.
@@ -1122,12 +1118,13 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
             thieves: tuple[int, ...] | None = None) -> State:
     """The state after ``deed.seat`` played ``deed.card`` face up from its hand (a card laid in front: ``front``, ``thieves``)."""
     assert deed.card is not None
+    hands, deeds = _take(s, deed.seat, deed.card), s.deeds + (deed,)  # noqa: RUF005 - quicker than unpacking
     known = _known_after_play(s.known, deed.seat, deed.card)
     if front is None:
-        return _with_play(s, _take(s, deed.seat, deed.card), s.deeds + (deed,), 0, known)  # noqa: RUF005
+        return _with_play(s, hands, deeds, 0, known)
     if thieves is None:
-        return _with_front(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front)
-    return _with_front_thieves(s, _take(s, deed.seat, deed.card), (*s.deeds, deed), 0, known, front, thieves)
+        return _with_front(s, hands, deeds, 0, known, front)
+    return _with_front_thieves(s, hands, deeds, 0, known, front, thieves)
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
@@ -1261,7 +1258,7 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
             (card,) = cards
             hand = swap_card(s.hands[seat], card, new)
             deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
-            known = _known_after_discard(s.known, seat, 1) if s.known.hands else s.known  # nobody knows a hand: as is
+            known = _known_after_discard(s.known, seat, 1)
             return _with_pass_drawn(s, deeds, 0, _set(s.hands, seat, hand),
                                     _set(s.discards, seat, add_card(s.discards[seat], card)),
                                     known, remove_card(s.pile, new), ended.next)
@@ -1272,13 +1269,10 @@ def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded
             cell = _cell(played.col, played.row, card, played.rotated)
             hand = swap_card(s.hands[seat], card, new)
             deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            known = _known_after_play(s.known, seat, card) if s.known.hands else s.known
+            known = _known_after_play(s.known, seat, card)
             return _with_path_drawn(s, _set(s.hands, seat, hand), deeds, 0, known, s.board.lay(cell),
                                     remove_card(s.pile, new), ended.next)
-    handler = _EVOLVE.get(card_event.__class__)
-    if handler is None:
-        raise TypeError(f"saboteur cannot fold {card_event!r}")
-    s = handler(s, card_event)
+    s = _fold_one(s, card_event)
     if s.passes or kind is None:  # only a pass can leave passes counted; _turn_ended decides what the draw changes
         return _turn_ended(_drawn(s, drawn), ended)
     return _with_draw_turn(s, remove_card(s.pile, new), _set(s.hands, seat, add_card(s.hands[seat], new)), ended.next)
@@ -1304,7 +1298,7 @@ def _undrawn_turn_folded(s: State, card_event: Event, ended: TurnEnded) -> State
             if passes:  # what _turn_ended adds: the players it skips
                 passes += (ended.next - ended.seat - 1) % s.seats
             deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
-            known = _known_after_discard(s.known, seat, 1) if s.known.hands else s.known
+            known = _known_after_discard(s.known, seat, 1)
             return _with_pass_turn(s, deeds, passes, _set(s.hands, seat, remove_card(s.hands[seat], card)),
                                    _set(s.discards, seat, add_card(s.discards[seat], card)), known, ended.next)
     elif kind is PathPlayed:
@@ -1313,12 +1307,9 @@ def _undrawn_turn_folded(s: State, card_event: Event, ended: TurnEnded) -> State
         if 0 <= seat < s.seats:
             cell = _cell(played.col, played.row, card, played.rotated)
             deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            known = _known_after_play(s.known, seat, card) if s.known.hands else s.known
+            known = _known_after_play(s.known, seat, card)
             return _with_path_turn(s, _take(s, seat, card), deeds, 0, known, s.board.lay(cell), ended.next)
-    handler = _EVOLVE.get(kind)
-    if handler is None:
-        raise TypeError(f"saboteur cannot fold {card_event!r}")
-    return _turn_ended(handler(s, card_event), ended)
+    return _turn_ended(_fold_one(s, card_event), ended)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
@@ -1401,6 +1392,14 @@ _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
     Stolen: _stolen,
     PayoutDone: _payout_done,
 }
+
+
+def _fold_one(s: State, e: Event) -> State:
+    """``e`` folded into ``s`` by its function in :data:`_EVOLVE`; :class:`TypeError` for an event not Saboteur's."""
+    handler = _EVOLVE.get(e.__class__)
+    if handler is None:
+        raise TypeError(f"saboteur cannot fold {e!r}")
+    return handler(s, e)
 
 
 # -- what hand swaps taught: Knowledge.hands ------------------------------------------------
