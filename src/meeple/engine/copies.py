@@ -25,28 +25,16 @@ Point(x=3, y=2)
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import attrs
 
+from ._compiled import speedups
 from .codec import _field_slots, _init_sets_fields_only, _slot_setters
 
-
-def _compiled_builder() -> Any:
-    """``meeple._speedups.SlotBuilder``, or None where it was not built or ``MEEPLE_PURE_PYTHON`` is set."""
-    if os.environ.get("MEEPLE_PURE_PYTHON"):
-        return None
-    try:
-        from meeple._speedups import SlotBuilder
-    except ImportError:
-        return None
-    return SlotBuilder
-
-
-#: Builds a slotted value from its fields in C, where the package was built with it.
-_SlotBuilder = _compiled_builder()
+#: Builds a slotted value from its fields in C, where the package was built with it (else None).
+_SlotBuilder: Any = getattr(speedups, "SlotBuilder", None)
 
 
 def _compiled_for(cls: type[T], fallback: Callable[..., T]) -> Callable[..., T] | None:

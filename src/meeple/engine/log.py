@@ -15,9 +15,7 @@ element is the index of their type in the header's ``types`` table.
 
 from __future__ import annotations
 
-import contextlib
 import operator
-import os
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +23,7 @@ from typing import Any
 import attrs
 import msgpack
 
+from ._compiled import speedups
 from .codec import _field_slots, digest, maps_sorted, pack, unstructure
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
@@ -33,10 +32,7 @@ from .seeds import schedule_problem
 
 #: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
 #: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
-_speedups: Any = None
-if not os.environ.get("MEEPLE_PURE_PYTHON"):
-    with contextlib.suppress(ImportError):
-        from .. import _speedups
+_speedups: Any = speedups
 
 MAGIC = b"MEEPLE\x00\x01"
 FORMAT_VERSION = 1

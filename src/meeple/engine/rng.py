@@ -14,9 +14,10 @@ vectors, and ``tests/test_rng.py`` pins them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
+
+from ._compiled import speedups
 
 T = TypeVar("T")
 
@@ -99,13 +100,7 @@ class PyRngCore:
 
 def _compiled_core() -> type[PyRngCore] | None:
     """``meeple._speedups.RngCore``, or None where it was not built or ``MEEPLE_PURE_PYTHON`` is set."""
-    if os.environ.get("MEEPLE_PURE_PYTHON"):
-        return None
-    try:
-        from meeple._speedups import RngCore
-    except ImportError:
-        return None
-    return cast("type[PyRngCore]", RngCore)
+    return cast("type[PyRngCore] | None", getattr(speedups, "RngCore", None))
 
 
 if TYPE_CHECKING:
