@@ -18,7 +18,9 @@ is built only from :meth:`Match.view <meeple.engine.match.Match.view>`,
 
 Who may open what: an uploaded log's bytes are the uploader's already, so
 its referee view shows them nothing new. A match hosted by this server is
-the referee's secret while it is played, so it opens only once it is over.
+the referee's secret while it is played, so it opens only once it can
+never change again (:func:`unsettled`: over at its head, nothing undone
+waiting for a redo, no seat able to undo).
 An opened log is known by a random id (a capability: whoever has the id
 may read it); the debugger keeps :data:`MAX_LOGS` of them in memory, the
 least recently used closed first.
@@ -174,6 +176,34 @@ def open_log(data: bytes, name: str, source: str) -> OpenedLog:
                      damage or cut)
 
 
+def unsettled(match: Match) -> str | None:
+    """Why the referee's view of ``match`` may not be published yet, or None once it can never change.
+
+    A log that reveals the seeds (the debugger's referee view, a log
+    download) may be shown only when no position it reveals can be played
+    from again: the match is over at its head, no undone records wait past
+    the cursor for a redo, and no seat may undo (which would reopen the
+    match with every future card and die known). This holds by itself,
+    whatever the engine's own undo rules are.
+    """
+    if match.outcome is None:
+        return "the match is not over"
+    if match.can_redo():
+        return "undone records wait to be redone"
+    if any(match.can_undo(seat).ok for seat in range(match.seats)):
+        return "a seat may still undo its last command"
+    return None
+
+
+def settled_copy(match: Match) -> Match:
+    """A detached copy of ``match`` if it can never change again (see :func:`unsettled`), else MATCH_IN_PROGRESS."""
+    why = unsettled(match)
+    if why is not None:
+        raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
+                          f"this match can still change ({why}); it opens in the debugger once it cannot")
+    return match.fork()
+
+
 def parse_as(text: str | None, seats: int) -> int | str | None:
     """The ``as`` parameter: ``"referee"``, None for a spectator, or a seat number."""
     if text is None or text == "referee":
@@ -325,7 +355,7 @@ class Debugger:
             if described["status"] != "over":
                 raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
                                   "this match is still being played; it opens in the debugger once it is over")
-            match = await hub.match_copy(mid)
+            match = await hub.inspect(mid, settled_copy)
             data = match.to_bytes()
             opened = await self._run(open_log, data, described.get("name") or f"match {mid}", f"match:{mid}")
         else:
