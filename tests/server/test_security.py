@@ -74,3 +74,27 @@ def test_a_finished_match_opens_in_the_debugger_only_once_it_can_never_change(se
     seen = asyncio.run(scenario())
     assert seen["undone"] == 1, "no finished match left its last command undoable: pick other seeds"
     assert seen["refused"] == [(409, "match_in_progress")] * 3
+
+
+def test_a_hosted_fork_of_an_uploaded_log_continues_on_a_fresh_server_seed(server: ThreadServer) -> None:
+    import meeple
+
+    from serverkit import referee
+
+    chosen = 8
+    m = meeple.Match.start("kings", seats=2, seed=chosen)
+    rnd = random.Random(1)
+    while m.cursor < 40:
+        m.play(m.to_act[0], rnd.choice(list(m.legal(m.to_act[0]))))
+    r = httpx.post(f"{server.base}/api/debug/logs", content=m.to_bytes(),
+                   headers={"Content-Type": "application/octet-stream"})
+    log = r.json()["id"]
+    r = httpx.post(f"{server.base}/api/debug/logs/{log}/fork", json={"at": 21, "bots": {"1": "random"}})
+    assert r.status_code == 201, r.text
+    hosted = referee(server.store, r.json()["id"])
+    seeds = hosted.header().seeds
+    assert seeds is not None and seeds[0] == (0, chosen)
+    assert seeds[-1][0] == 21 and seeds[-1][1] != chosen  # from the fork point on, a seed the uploader never saw
+    assert [rec.command for rec in hosted.records[:21]] == [rec.command for rec in m.records[:21]]
+    r = httpx.post(f"{server.base}/api/debug/logs/{log}/fork", json={"at": 21, "new_seed": False})
+    assert r.status_code == 400 and error(r) == "bad_config"

@@ -7,7 +7,7 @@ Routes (JSON unless said; docs/web.md shows them in use)::
     GET  /api/debug/logs/{log}/records?as=   the timeline: every record as ``as`` sees it
     GET  /api/debug/logs/{log}/at/{n}?as=    the position after ``n`` records as ``as`` sees it
     GET  /api/debug/logs/{log}/log?at=       the log's first ``n`` records as a log file (bytes)
-    POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on this server, bots in chosen seats
+    POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on a fresh seed, bots in chosen seats
     GET  /api/debug/diff?a=&b=               where two opened logs part
 
 ``as`` is ``referee`` (the raw log: every field of every record, the full
@@ -402,7 +402,13 @@ class Debugger:
                         headers={"Content-Disposition": f'attachment; filename="{stem}-{at}.meeple"'})
 
     async def fork(self, request: Request) -> Response:
-        """``POST /api/debug/logs/{log}/fork`` ``{"at", "new_seed", "bots", "name"}``: host the fork; its match description."""
+        """``POST /api/debug/logs/{log}/fork`` ``{"at", "bots", "name"}``: host the fork; its match description.
+
+        The fork continues on a fresh seed of the server from record ``at``
+        on: the log's seed may have been chosen by whoever made it, who
+        would otherwise know every card and die still to come. (``new_seed``
+        is accepted as ``true`` only.)
+        """
         opened = self.get(request.path_params["log_id"])
         body = await _json_body(request, self.server.limits.max_message_bytes)
         extra = sorted(set(body) - {"at", "new_seed", "bots", "name", "fallback_bot", "clock"})
@@ -414,14 +420,17 @@ class Debugger:
         bad = opened.bad
         if bad is not None and at > bad:
             raise ServerError(ErrorCode.BAD_CONFIG, f"record {bad} failed verification; fork at {bad} or before")
-        new_seed = body.get("new_seed", False)
+        new_seed = body.get("new_seed", True)
         if not isinstance(new_seed, bool):
             raise ServerError(ErrorCode.BAD_MESSAGE, "new_seed: true or false")
+        if not new_seed:  # whoever made the log chose its seed: they would know every card still to come
+            raise ServerError(ErrorCode.BAD_CONFIG, "a fork hosted here always continues on a fresh seed of the "
+                                                    "server; fork on the same random stream offline (meeple fork)")
         if opened.match.seed_hidden:
             raise ServerError(ErrorCode.SEED_HIDDEN, "this log hides its seed: it can be replayed, not forked")
 
         def make() -> Match:
-            return opened.match.fork(at, seed=secrets.randbits(64) if new_seed else None)
+            return opened.match.fork(at, seed=secrets.randbits(64))
 
         base = await self._run(make)
         game = base.game
