@@ -11,8 +11,9 @@ import random
 from typing import Any
 
 import httpx
-from serverkit import ThreadServer
+from serverkit import ThreadServer, referee
 
+import meeple
 from meeple.server.client import Seat
 
 
@@ -77,10 +78,6 @@ def test_a_finished_match_opens_in_the_debugger_only_once_it_can_never_change(se
 
 
 def test_a_hosted_fork_of_an_uploaded_log_continues_on_a_fresh_server_seed(server: ThreadServer) -> None:
-    import meeple
-
-    from serverkit import referee
-
     chosen = 8
     m = meeple.Match.start("kings", seats=2, seed=chosen)
     rnd = random.Random(1)
