@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import json
 import random
+import socket
 import sqlite3
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,7 +21,9 @@ import websockets
 from serverkit import ProcessServer, ThreadServer, referee
 
 import meeple
-from meeple.server.client import Seat
+from meeple.server import debugger
+from meeple.server.client import ClientError, Seat
+from meeple.server.limits import ACTIONS, Quotas, Rate
 
 
 def error(r: httpx.Response) -> str:
@@ -222,5 +226,257 @@ def test_meeple_serve_answers_only_its_own_host_names(store_path: str) -> None:
     try:
         assert _get(served.port, "games.example.org").status_code == 200
         assert _get(served.port, "localhost").status_code == 400
+    finally:
+        served.stop()
+
+
+# -- what one client may cost ---------------------------------------------------------------------
+
+#: A second client on loopback: connections from another source address of 127.0.0.0/8.
+OTHER = "127.0.0.2"
+
+
+async def _refusal(url: str) -> tuple[str, int | None]:
+    """The error code a refused socket is sent at once, and the code it is closed with."""
+    ws = await websockets.connect(url)
+    refused = json.loads(await asyncio.wait_for(ws.recv(), 30))
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await asyncio.wait_for(ws.recv(), 30)
+    return str(refused["code"]), ws.close_code
+
+
+async def _spectate_from(url: str, address: str) -> str:
+    """Open a spectator's socket from ``address``: the match its ``sync`` names, or the error code it got."""
+    async with websockets.connect(url, local_addr=(address, 0)) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        return str(msg["match"] if msg["type"] == "sync" else msg["code"])
+
+
+def _from(address: str) -> httpx.Client:
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
+
+
+@pytest.fixture
+def limited(store_path: str) -> Iterator[ThreadServer]:
+    """A server holding each client to two of everything an hour, and two open sockets."""
+    two = Rate(2, 3600.0)
+    s = ThreadServer(store_path, quotas=Quotas(create=two, join=two, upload=two, sync=two, connect=two, sockets=2))
+    yield s
+    s.stop()
+
+
+def test_each_rate_refuses_that_client_only_with_rate_limited(limited: ThreadServer) -> None:
+    base = limited.base
+    spec = {"game": "kings", "seats": 2}
+    log = meeple.Match.start("kings", seats=2, seed=1).to_bytes()
+    raw = {"Content-Type": "application/octet-stream"}
+    with _from("127.0.0.1") as me, _from(OTHER) as other:
+        made = [me.post(f"{base}/api/matches", json=spec) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert error(made[2]) == "rate_limited" and int(made[2].headers["Retry-After"]) >= 1
+        assert made[2].json()["error"]["retry_after"] == int(made[2].headers["Retry-After"])
+        assert other.post(f"{base}/api/matches", json=spec).status_code == 201  # another client is unaffected
+        match_id = made[0].json()["id"]
+        joins = [me.post(f"{base}/api/matches/{mid}/join", json={}) for mid in (match_id, match_id, made[1].json()["id"])]
+        assert [r.status_code for r in joins] == [201, 201, 429] and error(joins[2]) == "rate_limited"
+        assert limited.lobby.match(made[1].json()["id"])["open_seats"] == [0, 1]  # the refused join took nothing
+        ups = [me.post(f"{base}/api/debug/logs", content=log, headers=raw) for _ in range(3)]
+        assert [r.status_code for r in ups] == [201, 201, 429] and error(ups[2]) == "rate_limited"
+        assert other.post(f"{base}/api/debug/logs", content=log, headers=raw).status_code == 201
+        token = joins[0].json()["token"]
+
+    async def sockets() -> tuple[list[str], tuple[str, int | None], str, str]:
+        url = limited.lobby.ws_url(match_id)
+        async with await Seat.connect(url, token) as seat:
+            syncs = []
+            for _ in range(3):
+                try:
+                    await seat.sync()
+                    syncs.append("sync")
+                except ClientError as e:
+                    syncs.append(e.code)
+            pong = await seat._request({"type": "ping"}, 30)  # the socket goes on
+            async with await Seat.connect(url):
+                pass
+            refused = await _refusal(url)  # the third socket opened this hour
+            other_seat = await _spectate_from(url, OTHER)  # another client's socket opens
+        return syncs, refused, pong["type"], other_seat
+
+    syncs, refused, pong, other_seat = asyncio.run(sockets())
+    assert syncs == ["sync", "sync", "rate_limited"] and pong == "pong"
+    assert refused == ("rate_limited", 4429)
+    assert other_seat == match_id
+
+
+def test_a_client_holds_a_bounded_number_of_open_sockets(store_path: str) -> None:
+    limited = ThreadServer(store_path, quotas=Quotas(connect=None, sockets=2))
+    made = limited.lobby.create(game="kings", seats=2)
+    url = limited.lobby.ws_url(made["id"])
+
+    async def scenario() -> tuple[tuple[str, int | None], str]:
+        first, second = await Seat.connect(url), await Seat.connect(url)
+        third = await _refusal(url)
+        theirs_ok = await _spectate_from(url, OTHER)
+        await first.close()
+        await second.close()
+        return third, theirs_ok
+
+    try:
+        third, theirs = asyncio.run(scenario())
+    finally:
+        limited.stop()
+    assert third == ("over_quota", 4429) and theirs == made["id"]
+
+
+def test_the_table_of_clients_is_bounded(store_path: str) -> None:
+    s = ThreadServer(store_path, quotas=Quotas(create=Rate(5, 60.0), join=None, upload=None, sync=None,
+                                                connect=None, clients=3))
+    try:
+        for i in range(2, 12):
+            with _from(f"127.0.0.{i}") as c:
+                assert c.post(f"{s.base}/api/matches", json={"game": "kings", "seats": 2}).status_code == 201
+        assert s.meeple.gate.remembered <= 3 * len(ACTIONS)
+    finally:
+        s.stop()
+
+
+def _upload(client: httpx.Client, base: str, data: bytes) -> httpx.Response:
+    return client.post(f"{base}/api/debug/logs", content=data, headers={"Content-Type": "application/octet-stream"})
+
+
+def test_one_clients_uploads_never_close_anothers_logs(server: ThreadServer) -> None:
+    data = meeple.Match.start("kings", seats=2, seed=2).to_bytes()
+    with _from(OTHER) as theirs, _from("127.0.0.1") as mine:
+        kept = _upload(theirs, server.base, data).json()["id"]
+        for _ in range(33):  # more logs than a client keeps: its own oldest are closed, never another's
+            assert _upload(mine, server.base, data).status_code == 201
+        assert theirs.get(f"{server.base}/api/debug/logs/{kept}").status_code == 200
+
+
+def test_the_debuggers_budgets_are_checked_before_decoding(store_path: str) -> None:
+    charge = debugger.MIN_CHARGE
+    s = ThreadServer(store_path, quotas=Quotas(upload=None, debug_log_bytes=charge, debug_client_bytes=2 * charge,
+                                                debug_total_bytes=3 * charge))
+    small = meeple.Match.start("kings", seats=2, seed=2).to_bytes()
+    try:
+        with _from("127.0.0.2") as a, _from("127.0.0.3") as b, _from("127.0.0.4") as c:
+            big = _upload(a, s.base, small + b"\x00" * charge)  # refused on its size, before it is read
+            assert big.status_code == 413 and error(big) == "too_large"
+            a_logs = [_upload(a, s.base, small).json()["id"] for _ in range(3)]
+            # a's third log closed a's first (its own budget: two), nobody else's
+            assert [a.get(f"{s.base}/api/debug/logs/{i}").status_code for i in a_logs] == [404, 200, 200]
+            b_log = _upload(b, s.base, small).json()["id"]
+            full = _upload(c, s.base, small)  # everyone together holds all they may
+            assert full.status_code == 503 and error(full) == "server_busy"
+            assert b.get(f"{s.base}/api/debug/logs/{b_log}").status_code == 200
+            assert [a.get(f"{s.base}/api/debug/logs/{i}").status_code for i in a_logs[1:]] == [200, 200]
+    finally:
+        s.stop()
+
+
+# -- the transport of meeple serve ----------------------------------------------------------------
+
+
+def _closed_within(sock: socket.socket, bound: float) -> bool:
+    """True once the server closes ``sock`` (reads to EOF), False if it is still open after ``bound`` seconds."""
+    sock.settimeout(bound)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
+
+
+def test_meeple_serve_closes_silent_and_slow_header_connections(store_path: str) -> None:
+    served = ProcessServer(store_path)  # the default header deadline: 10 s
+    try:
+        silent = _connect(served.port)
+        assert _closed_within(silent, 30)
+        slow = _connect(served.port)
+        slow.sendall(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        closed = False
+        for _ in range(300):  # a header byte every 0.1 s for up to 30 s: never the whole request, never idle
+            try:
+                slow.sendall(b"X")
+            except OSError:
+                closed = True
+                break
+            slow.settimeout(0.1)
+            try:
+                if slow.recv(65536) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                continue
+            except OSError:
+                closed = True
+                break
+        assert closed
+        assert served.lobby.index()["name"] == "meeple"  # and a client that speaks is served
+    finally:
+        served.stop()
+
+
+def _big_header_answer(port: int, size: int) -> str:
+    """The status a request with a ``size``-byte header gets, or ``reset`` if the server closed before reading it."""
+    with _connect(port) as sock:
+        try:
+            sock.sendall(b"GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+            answer = sock.recv(65536)
+        except (ConnectionResetError, BrokenPipeError):
+            return "reset"
+        return answer.split(b" ")[1].decode() if answer else "reset"
+
+
+def test_meeple_serve_refuses_large_and_many_headers(store_path: str) -> None:
+    served = ProcessServer(store_path)
+    try:
+        url = f"http://127.0.0.1:{served.port}/api"
+        assert _big_header_answer(served.port, 1024 * 1024) in ("400", "reset")
+        r = httpx.get(url, headers={f"X-{i}": "a" for i in range(100)})
+        assert r.status_code == 431 and error(r) == "too_large"
+        assert httpx.get(url, headers={"X-Small": "a" * 1000}).status_code == 200
+    finally:
+        served.stop()
+
+
+def test_one_address_cannot_take_every_connection(store_path: str) -> None:
+    served = ProcessServer(store_path)  # 64 connections per address by default
+    held: list[socket.socket] = []
+    try:
+        for _ in range(64):
+            held.append(_connect(served.port, OTHER))
+        one_more = _connect(served.port, OTHER)
+        assert _closed_within(one_more, 5)  # closed at once, not after the header deadline (10 s)
+        with _from("127.0.0.1") as me:  # a real client from another address is served meanwhile
+            assert me.get(f"http://127.0.0.1:{served.port}/api").status_code == 200
+    finally:
+        for s in held:
+            s.close()
+        served.stop()
+
+
+def test_meeple_serve_holds_clients_to_its_rates(store_path: str) -> None:
+    served = ProcessServer(store_path)  # 30 matches a minute by default
+    try:
+        url = f"http://127.0.0.1:{served.port}/api/matches"
+        codes = []
+        while 429 not in codes and len(codes) < 60:
+            codes.append(httpx.post(url, json={"game": "kings", "seats": 2}).status_code)
+        assert 30 <= codes.index(429) < 60
+    finally:
+        served.stop()
+    served = ProcessServer(store_path, None, "--rate-create", "2/h")
+    try:
+        url = f"http://127.0.0.1:{served.port}/api/matches"
+        assert [httpx.post(url, json={"game": "kings", "seats": 2}).status_code for _ in range(3)] == [201, 201, 429]
     finally:
         served.stop()
