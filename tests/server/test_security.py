@@ -86,6 +86,18 @@ def test_a_finished_match_opens_in_the_debugger_only_once_it_can_never_change(se
     assert seen["refused"] == [(409, "match_in_progress")] * 3
 
 
+def test_a_finished_match_of_bots_opens_in_the_debugger(server: ThreadServer) -> None:
+    made = server.lobby.create(game="mordred", seats=3, bots={"0": "random", "1": "random", "2": "random"})
+
+    async def watch() -> None:
+        async with await Seat.connect(server.lobby.ws_url(made["id"])) as watcher:
+            await watcher.until(lambda s: s.outcome is not None, timeout=120)
+
+    asyncio.run(watch())
+    r = _open(server, made["id"])  # bots never undo: over at its head, it can never change
+    assert r.status_code == 201 and r.json()["verify"]["ok"]
+
+
 def test_a_hosted_fork_of_an_uploaded_log_continues_on_a_fresh_server_seed(server: ThreadServer) -> None:
     chosen = 8
     m = meeple.Match.start("kings", seats=2, seed=chosen)

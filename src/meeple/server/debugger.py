@@ -50,7 +50,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -191,28 +191,29 @@ def open_log(data: bytes, name: str, source: str, limit: int | None = None) -> O
                      damage or cut)
 
 
-def unsettled(match: Match) -> str | None:
+def unsettled(match: Match, bots: Collection[int] = ()) -> str | None:
     """Why the referee's view of ``match`` may not be published yet, or None once it can never change.
 
     A log that reveals the seeds (the debugger's referee view, a log
     download) may be shown only when no position it reveals can be played
     from again: the match is over at its head, no undone records wait past
-    the cursor for a redo, and no seat may undo (which would reopen the
-    match with every future card and die known). This holds by itself,
+    the cursor for a redo, and no seat a person holds or may yet take (all
+    but the ``bots``, which never undo) may undo, which would reopen the
+    match with every future card and die known. This holds by itself,
     whatever the engine's own undo rules are.
     """
     if match.outcome is None:
         return "the match is not over"
     if match.can_redo():
         return "undone records wait to be redone"
-    if any(match.can_undo(seat).ok for seat in range(match.seats)):
+    if any(match.can_undo(seat).ok for seat in range(match.seats) if seat not in bots):
         return "a seat may still undo its last command"
     return None
 
 
-def settled_copy(match: Match) -> Match:
+def settled_copy(match: Match, bots: Collection[int] = ()) -> Match:
     """A detached copy of ``match`` if it can never change again (see :func:`unsettled`), else MATCH_IN_PROGRESS."""
-    why = unsettled(match)
+    why = unsettled(match, bots)
     if why is not None:
         raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
                           f"this match can still change ({why}); it opens in the debugger once it cannot")
@@ -455,7 +456,8 @@ class Debugger:
             if described["status"] != "over":
                 raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
                                   "this match is still being played; it opens in the debugger once it is over")
-            match = await hub.inspect(mid, settled_copy)
+            bots = frozenset(p["seat"] for p in described.get("players", ()) if p.get("kind") == "bot")
+            match = await hub.inspect(mid, lambda m: settled_copy(m, bots))
             data = await self._run(match.to_bytes)
             if len(data) > self._max_log():
                 raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {self._max_log()} bytes")
