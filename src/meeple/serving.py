@@ -111,13 +111,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"{action} requests per client, as COUNT/UNIT or off (default {default})")
     g.add_argument("--sockets-per-client", type=_positive(int), metavar="N",
                    help="WebSockets one client address may hold open (default 32; 0: no limit)")
-    g.add_argument("--debug-max-log", type=_size, metavar="BYTES", help="the largest log the debugger opens (default 4MiB)")
+    g.add_argument("--debug-max-log", type=_size, metavar="BYTES", help="the largest log the debugger opens (default 512KiB)")
     g.add_argument("--debug-client-bytes", type=_size, metavar="BYTES",
-                   help="bytes of opened logs one client keeps in the debugger (default 8MiB)")
+                   help="bytes of opened logs one client keeps in the debugger (default 2MiB)")
     g.add_argument("--debug-client-logs", type=_positive(int), metavar="N",
                    help="logs one client keeps open in the debugger (default 8)")
     g.add_argument("--debug-total-bytes", type=_size, metavar="BYTES",
-                   help="bytes of opened logs all clients together keep in the debugger (default 32MiB)")
+                   help="bytes of opened logs all clients together keep in the debugger (default 8MiB)")
     g.add_argument("--debug-idle", type=_positive(float), metavar="SECONDS",
                    help="seconds an opened log is kept after its last use (default 600)")
     g.add_argument("--header-timeout", type=_positive(float), default=10.0, metavar="SECONDS",

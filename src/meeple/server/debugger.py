@@ -344,7 +344,7 @@ class Debugger:
 
     async def _answer(self, fn: Callable[..., Json], *args: Any, status: int = 200,
                       headers: dict[str, str] | None = None) -> Response:
-        """``fn(*args)`` encoded as a JSON response, both in the worker thread (a large answer never stalls play)."""
+        """``fn(*args)`` encoded as a JSON response, both in the worker thread, not on the event loop."""
         def work() -> bytes:
             return _encode(fn(*args))
 
@@ -484,8 +484,12 @@ class Debugger:
         """``GET /api/debug/logs/{log}/records?as=``: every record as ``as`` sees it."""
         opened = self.get(request.path_params["log_id"])
         who = parse_as(request.query_params.get("as"), opened.log.header.seats)
-        return await self._answer(lambda: {"as": who, "records": [record_json(opened, r, who) for r in opened.log.records],
-                                           "bad": opened.bad})
+
+        def timeline() -> bytes:  # record by record: no one long call holds the interpreter (and play) up
+            records = b",".join(_encode(record_json(opened, r, who)) for r in opened.log.records)
+            return b'{"as":%s,"records":[%s],"bad":%s}' % (_encode(who), records, _encode(opened.bad))
+
+        return Response(await self._run(timeline), media_type="application/json")
 
     async def position(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}/at/{n}?as=``: the position after ``n`` records."""

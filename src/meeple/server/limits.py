@@ -87,14 +87,14 @@ class Quotas:
     sockets: int = 32
     #: Clients whose buckets are remembered (the least recently seen forgotten first).
     clients: int = 10_000
-    #: The debugger: the largest log it opens, in bytes.
-    debug_log_bytes: int = _mib(4)
+    #: The debugger: the largest log it opens, in bytes (a whole match of a bundled game is 5-15 KB).
+    debug_log_bytes: int = 512 * 1024
     #: The debugger: bytes of opened logs one client keeps (its own least recently used closed first).
-    debug_client_bytes: int = _mib(8)
+    debug_client_bytes: int = _mib(2)
     #: The debugger: logs one client keeps open.
     debug_client_logs: int = 8
     #: The debugger: bytes of opened logs of all clients together (beyond: ``server_busy``).
-    debug_total_bytes: int = _mib(32)
+    debug_total_bytes: int = _mib(8)
     #: The debugger: seconds an opened log is kept after its last use.
     debug_idle: float = 600.0
 
