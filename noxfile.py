@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load server_attacks``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,13 @@ def server_load(session: nox.Session) -> None:
     """Load on the server over loopback: commands/s and latency on SQLite and PostgreSQL (``-- --quick``)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/server_load.py", *session.posargs)
+
+
+@nox.session
+def server_attacks(session: nox.Session) -> None:
+    """Attacks on a real meeple serve: the server's memory and a bystander's latency (benchmarks/server_attacks.py)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/server_attacks.py", *session.posargs)
 
 
 @nox.session

@@ -86,7 +86,9 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         self.proc = subprocess.Popen([sys.executable, "-m", "meeple.server", "--store", store, "--port",
-                                      str(self.port), "--log-level", "warning", "--durability", durability], env=env)
+                                      str(self.port), "--log-level", "warning", "--durability", durability,
+                                      # one loopback address plays every client: no per-client rates or caps
+                                      "--no-rate-limits", "--max-connections-per-ip", "0"], env=env)
         deadline = time.monotonic() + 60
         while True:
             try:

@@ -78,9 +78,11 @@ def test_creating_a_match_checks_everything(server: ThreadServer, spec: dict[str
 
 def test_bodies_that_are_not_json_objects_or_too_large_are_refused(small_server: ThreadServer) -> None:
     base = small_server.base + "/api/matches"
-    assert _error(httpx.post(base, content=b"{nope")) == (400, "bad_json")
-    assert _error(httpx.post(base, content=b"[1]")) == (400, "bad_json")
-    assert _error(httpx.post(base, content=json.dumps({"game": "kings", "name": "x" * 4000}))) == (413, "too_large")
+    as_json = {"Content-Type": "application/json"}
+    assert _error(httpx.post(base, content=b"{nope", headers=as_json)) == (400, "bad_json")
+    assert _error(httpx.post(base, content=b"[1]", headers=as_json)) == (400, "bad_json")
+    assert _error(httpx.post(base, content=json.dumps({"game": "kings", "name": "x" * 4000}), headers=as_json)) == (
+        413, "too_large")
 
 
 def test_matches_are_listed_newest_first_and_filtered(server: ThreadServer) -> None:

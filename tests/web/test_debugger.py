@@ -98,7 +98,7 @@ def test_a_fork_continues_on_the_server_against_bots(page: Any, web_server: Thre
     click_through(page, seed=2, max_clicks=6, until=lambda n: n >= 6)
     desc = http_json(web_server.base, f"/api/matches/{match_id}")
     assert desc["cursor"] > k
-    # the fork's first k records are the log's, and it plays on the same random stream
+    # the fork's first k records are the log's
     opened = http_json(web_server.base, "/api/debug/logs", raw=path.read_bytes())
     fork_records = http_json(web_server.base, f"/api/debug/logs/{opened['id']}/records?as=referee")["records"][:k]
     m.seek(30)

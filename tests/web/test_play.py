@@ -103,7 +103,7 @@ def test_a_full_match_played_by_clicks_against_bots(page: Any, web_server: Threa
     page.wait_for_selector("#outcome:not([hidden])")
     assert "Over" in page.inner_text("#outcome") or "won" in page.inner_text("#outcome")
 
-    match, opened = referee_copy(web_server.base, match_id)
+    match, opened = referee_copy(web_server.base, match_id, web_server.store)
     assert match.is_over and opened["verify"]["ok"]
     mine = [r for r in match.records if r.actor == 0]
     assert 1 <= len(mine) <= clicks  # every command of seat 0 came from a click on its page
@@ -147,7 +147,7 @@ def test_a_spectator_sees_no_hand_and_cannot_act(page: Any, web_server: ThreadSe
     page.wait_for_selector("body[data-over=true]", timeout=60_000)
     assert page.get_attribute("body", "data-seat") == "spectator"
     assert page.query_selector_all(".act") == []
-    match, _ = referee_copy(web_server.base, created["id"])
+    match, _ = referee_copy(web_server.base, created["id"], web_server.store)
     assert scan(page.recorder.frames, match, None) == []
 
 
@@ -165,7 +165,7 @@ def test_gophers_rule_sets_play_to_the_end_by_clicks(page: Any, web_server: Thre
 
     click_through(page, seed=3, on_click=picture)
     page.wait_for_selector("#outcome:not([hidden])")
-    match, opened = referee_copy(web_server.base, match_id)
+    match, opened = referee_copy(web_server.base, match_id, web_server.store)
     assert match.is_over and opened["verify"]["ok"]
     assert match.state.options.variant.value == variant
     assert any(r.command.tag == "add" for r in match.records if r.actor == 0), "seat 0 never laid a card"
@@ -226,7 +226,7 @@ def test_two_people_and_a_spectator_meet_through_the_lobby(page: Any, new_page: 
     else:
         raise AssertionError("the match did not end in 600 rounds of clicks")
 
-    match, opened = referee_copy(web_server.base, match_id)
+    match, opened = referee_copy(web_server.base, match_id, web_server.store)
     assert match.is_over and opened["verify"]["ok"]
     assert {r.actor for r in match.records} >= {0, 1}  # both people played, each from its own page
     for p, seat in ((host, 0), (guest, 1), (watcher, None)):

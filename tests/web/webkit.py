@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ import msgpack
 import meeple
 from meeple.engine.codec import pack
 from meeple.engine.log import MAGIC, frame, iter_frames
+from meeple.store import log_bytes
 
 #: The page is ready for this seat's next click, or the match is over.
 READY = "body[data-busy=false][data-acting=true], body[data-over=true]"
@@ -98,9 +100,20 @@ def http_json(base: str, path: str, body: Any = None, raw: bytes | None = None) 
         return json.loads(r.read())
 
 
-def referee_copy(base: str, match_id: str) -> tuple[meeple.Match, dict[str, Any]]:
-    """The referee's copy of a finished match, through the debugger's API, and its summary."""
-    opened = http_json(base, "/api/debug/logs", {"match": match_id})
+def referee_copy(base: str, match_id: str, store: str | None = None) -> tuple[meeple.Match, dict[str, Any]]:
+    """The referee's copy of a finished match, through the debugger's API, and its summary.
+
+    The debugger opens a match only once no seat can undo (docs/web.md); a
+    finished match whose last command its person may still undo is read from
+    ``store`` instead, with a summary of the same form.
+    """
+    try:
+        opened = http_json(base, "/api/debug/logs", {"match": match_id})
+    except urllib.error.HTTPError as e:
+        if e.code != 409 or store is None:
+            raise
+        data = log_bytes(f"sqlite:{store}#{match_id}")
+        return meeple.Match.from_bytes(data), {"verify": {"ok": meeple.verify(data).ok}}
     with urllib.request.urlopen(f"{base}/api/debug/logs/{opened['id']}/log", timeout=30) as r:
         data = r.read()
     return meeple.Match.from_bytes(data), opened

@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .. import __version__, serving
 from ..engine import MeepleError
 from ._base import (
     EXIT_INTERRUPTED,
@@ -167,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite:PATH (default: the server's)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, loopback)")
     s.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on (default 8000)")
+    serving.add_arguments(s)
     s.set_defaults(fn=cmd_serve)
 
     s = sub.add_parser("demo", help="play, save, replay and verify a match of every game and variant")

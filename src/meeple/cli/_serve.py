@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 
+from ..serving import settings
 from ._base import CliError
 
 #: The modules the ``server`` extra installs.
@@ -33,5 +34,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if e.name == "meeple.server":
             raise CliError("this installation of meeple has no server (meeple.server)") from None
         raise
-    server.serve(store=args.store, host=args.host, port=args.port)
+    server.serve(store=args.store, host=args.host, port=args.port, options=settings(args))
     return 0

@@ -18,11 +18,12 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -32,7 +33,11 @@ from .._version import __version__
 from ..engine.wire import Json
 from ..store import Durability
 from ..store.errors import StoreError
+from .guard import Guard
 from .hub import Hub
+from .hygiene import MAX_OFFSET, check_encodable, clean_name, parse_count
+from .limits import UNLIMITED, Gate, Quotas, client_of
+from .lobby import token_hash
 from .protocol import PROTOCOL_VERSION, CloseCode, ErrorCode, Limits, ServerError
 from .table import Client, dumps
 from .web import routes as web_routes
@@ -52,7 +57,9 @@ CLIENT_MESSAGES: dict[str, dict[str, bool]] = {
 
 
 def _error(e: ServerError) -> JSONResponse:
-    return JSONResponse({"error": e.body()}, status_code=e.status)
+    wait = e.extra.get("retry_after")
+    headers = {"Retry-After": str(wait)} if isinstance(wait, int) else None
+    return JSONResponse({"error": e.body()}, status_code=e.status, headers=headers)
 
 
 def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str, Any]:
@@ -67,6 +74,7 @@ def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str,
         raise ServerError(ErrorCode.BAD_JSON, f"not JSON: {e}" if isinstance(e, ValueError) else "JSON nested too deeply") from None
     if not isinstance(msg, dict):
         raise ServerError(ErrorCode.BAD_JSON, "a message is a JSON object with a \"type\"")
+    check_encodable(msg)
     kind = msg.get("type")
     ref = msg.get("id")
     fields = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
@@ -104,11 +112,22 @@ class MeepleServer:
     is how many engine threads host matches, each with its own database
     connections (default: 1 on SQLite, which takes one writer at a time; 4 on
     PostgreSQL, which commits for several matches at once).
+    ``allowed_hosts`` are the ``Host`` names served (None: any, for an
+    application mounted in another) and ``allowed_origins`` the web origins
+    besides this server's own whose pages may change anything
+    (:mod:`meeple.server.guard`). ``quotas`` are the rates and quotas each
+    client is held to (:mod:`meeple.server.limits`; None: none, as suits
+    tests and a trusted network; ``meeple serve`` passes its defaults);
+    ``max_headers`` bounds the header fields of a request (None: no bound).
     """
 
     def __init__(self, store: str | None = None, *, limits: Limits | None = None, bot_delay: float = 0.0,
-                 durability: Durability = "fsync", engines: int | None = None) -> None:
+                 durability: Durability = "fsync", engines: int | None = None,
+                 allowed_hosts: Sequence[str] | None = None, allowed_origins: Sequence[str] = (),
+                 quotas: Quotas | None = None, max_headers: int | None = None) -> None:
         self.limits = limits or Limits()
+        self.quotas = quotas or UNLIMITED
+        self.gate = Gate(self.quotas)
         self.hub = Hub(store, limits=self.limits, bot_delay=bot_delay, durability=durability, engines=engines)
         routes: list[BaseRoute] = [
             Route("/api", self.index),
@@ -126,7 +145,8 @@ class MeepleServer:
             ServerError: self._server_error,
             StoreError: self._store_error,
         }
-        self.app = Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)
+        guard = Middleware(Guard, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, max_headers=max_headers)
+        self.app = Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan, middleware=[guard])
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Any = None) -> AsyncIterator[None]:
@@ -169,6 +189,7 @@ class MeepleServer:
             raise ServerError(ErrorCode.BAD_JSON, "the request body is not JSON") from None
         if not isinstance(body, dict):
             raise ServerError(ErrorCode.BAD_JSON, "the request body is a JSON object")
+        check_encodable(body, "the request body")
         return body
 
     def _base(self, request: Request) -> str:
@@ -198,7 +219,11 @@ class MeepleServer:
     async def matches(self, request: Request) -> Response:
         """``GET /api/matches`` lists and filters; ``POST /api/matches`` creates a match."""
         if request.method == "POST":
-            created = await self.hub.create(await self._body(request))
+            self.gate.take("create", client_of(request))
+            spec = await self._body(request)
+            if isinstance(spec.get("name"), str) and spec["name"]:
+                spec["name"] = clean_name(spec["name"], "name", 80, code=ErrorCode.BAD_CONFIG)
+            created = await self.hub.create(spec)
             return JSONResponse(created, status_code=201)
         q = request.query_params
         unknown = sorted(set(q) - {"game", "status", "open", "limit", "offset"})
@@ -210,13 +235,8 @@ class MeepleServer:
         open_only = q.get("open", "false")
         if open_only not in ("true", "false"):
             raise ServerError(ErrorCode.BAD_MESSAGE, "open is true or false")
-        numbers = {}
-        for name, default in (("limit", 100), ("offset", 0)):
-            raw = q.get(name, str(default))
-            if not raw.isdigit() or (name == "limit" and not 0 < int(raw) <= self.limits.max_list):
-                raise ServerError(ErrorCode.BAD_MESSAGE, f"{name} is an integer" + (
-                    f" in 1..{self.limits.max_list}" if name == "limit" else " >= 0"))
-            numbers[name] = int(raw)
+        numbers = {"limit": parse_count(q.get("limit", "100"), "limit", self.limits.max_list, low=1),
+                   "offset": parse_count(q.get("offset", "0"), "offset", MAX_OFFSET)}
         found = await self.hub.matches(game=q.get("game"), status=status, open_only=open_only == "true",
                                        limit=numbers["limit"], offset=numbers["offset"])
         return JSONResponse(found)
@@ -227,11 +247,15 @@ class MeepleServer:
 
     async def join(self, request: Request) -> Response:
         """``POST /api/matches/{id}/join``: take a free seat and receive its secret token."""
+        self.gate.take("join", client_of(request))
         body = await self._body(request)
         extra = sorted(set(body) - {"seat", "name"})
         if extra:
             raise ServerError(ErrorCode.BAD_MESSAGE, f"unknown field {extra[0]!r}; join takes seat and name")
-        joined = await self.hub.join(request.path_params["match_id"], body.get("seat"), body.get("name"))
+        name = body.get("name")
+        if name is not None:
+            name = clean_name(name, "name", self.limits.max_name)
+        joined = await self.hub.join(request.path_params["match_id"], body.get("seat"), name)
         joined["ws"] = f"{self._base(request)}/api/matches/{joined['match']}/ws"
         return JSONResponse(joined, status_code=201, headers={"Cache-Control": "no-store"})
 
@@ -243,6 +267,21 @@ class MeepleServer:
     async def play(self, websocket: WebSocket) -> None:
         """``/api/matches/{id}/ws``: a seat (or a spectator) plays the match (docs/protocol.md)."""
         await websocket.accept()
+        who = client_of(websocket)
+        try:
+            self.gate.take("connect", who)
+            self.gate.open_socket(who)
+        except ServerError as e:
+            with contextlib.suppress(Exception):
+                await websocket.send_text(dumps({"type": "error", **e.body()}))
+            await _close(websocket, CloseCode.RATE_LIMITED, e.code.value)
+            return
+        try:
+            await self._play(websocket)
+        finally:
+            self.gate.close_socket(who)
+
+    async def _play(self, websocket: WebSocket) -> None:
         match_id = websocket.path_params["match_id"]
         writer: asyncio.Task[None] | None = None
         closing: set[asyncio.Task[None]] = set()
@@ -311,6 +350,13 @@ class MeepleServer:
                 client.send(dumps({"type": "error", **e.body()}))
                 continue
             kind, ref = msg["type"], msg.get("id")
+            if kind == "sync":
+                token = hello.get("token")
+                try:
+                    self.gate.take("sync", f"token:{token_hash(token)}" if token else client_of(websocket))
+                except ServerError as e:
+                    client.send(dumps({"type": "error", **e.body(), "ref": ref}))
+                    continue
             if kind == "ping":
                 client.send(dumps({"type": "pong", "ref": ref}))
             elif kind == "hello":

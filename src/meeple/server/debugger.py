@@ -7,7 +7,7 @@ Routes (JSON unless said; docs/web.md shows them in use)::
     GET  /api/debug/logs/{log}/records?as=   the timeline: every record as ``as`` sees it
     GET  /api/debug/logs/{log}/at/{n}?as=    the position after ``n`` records as ``as`` sees it
     GET  /api/debug/logs/{log}/log?at=       the log's first ``n`` records as a log file (bytes)
-    POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on this server, bots in chosen seats
+    POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on a fresh seed, bots in chosen seats
     GET  /api/debug/diff?a=&b=               where two opened logs part
 
 ``as`` is ``referee`` (the raw log: every field of every record, the full
@@ -18,10 +18,22 @@ is built only from :meth:`Match.view <meeple.engine.match.Match.view>`,
 
 Who may open what: an uploaded log's bytes are the uploader's already, so
 its referee view shows them nothing new. A match hosted by this server is
-the referee's secret while it is played, so it opens only once it is over.
+the referee's secret while it is played, so it opens only once it can
+never change again (:func:`unsettled`: over at its head, nothing undone
+waiting for a redo, no seat able to undo).
 An opened log is known by a random id (a capability: whoever has the id
-may read it); the debugger keeps :data:`MAX_LOGS` of them in memory, the
-least recently used closed first.
+may read it). What the debugger keeps is bounded per client and in all
+(:class:`~meeple.server.limits.Quotas`): each client (its address) has a
+namespace of its own, holding at most ``debug_client_logs`` logs and
+``debug_client_bytes`` bytes of them, its own least recently used closed
+first to make room, so one client's uploads never close another's; all
+namespaces together hold at most ``debug_total_bytes`` (beyond it a new log
+is refused with ``server_busy`` until logs idle for ``debug_idle`` seconds
+are closed). A log counts at least :data:`MIN_CHARGE` bytes. Each budget is
+checked on the bytes received, before anything of them is decoded; decoded,
+a log holds at most about 48 bytes of memory per byte (docs/reliability.md).
+Decoding, folding, verifying and encoding answers as JSON run in the
+debugger's worker thread, never on the event loop.
 
 A log that does not verify still opens: its records are shown up to where
 they can be read, and the verify report names the first bad record and
@@ -34,14 +46,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import json
 import secrets
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..engine.codec import options_to_map, readable
@@ -51,6 +65,8 @@ from ..engine.match import Match
 from ..engine.reader import LoadedLog, VerifyReport, read_log, verify_loaded
 from ..engine.records import Record, seen_by
 from ..engine.wire import Json, to_wire
+from .hygiene import check_encodable, clean_name, parse_count
+from .limits import Quotas, client_of
 from .protocol import ErrorCode, ServerError
 
 if TYPE_CHECKING:
@@ -58,12 +74,12 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: The largest log the debugger accepts, in bytes.
+#: The largest log the debugger accepts, in bytes, whatever the quotas say.
 MAX_LOG_BYTES = 16 * 1024 * 1024
-#: How many opened logs are kept (the least recently used is closed first).
+#: How many opened logs one client keeps, whatever the quotas say (its least recently used is closed first).
 MAX_LOGS = 32
-#: The most bytes of opened logs kept at once.
-MAX_TOTAL_BYTES = 128 * 1024 * 1024
+#: The least a log counts against the byte budgets (what an opened log costs besides its bytes).
+MIN_CHARGE = 64 * 1024
 
 
 @attrs.define
@@ -157,10 +173,11 @@ def _fold(log: LoadedLog) -> tuple[LoadedLog, Match, str | None]:
         return short, short.to_match(check_checkpoints=False), str(e)
 
 
-def open_log(data: bytes, name: str, source: str) -> OpenedLog:
-    """Read, fold and verify a log's bytes (see the module docstring)."""
-    if len(data) > MAX_LOG_BYTES:
-        raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {MAX_LOG_BYTES} bytes")
+def open_log(data: bytes, name: str, source: str, limit: int | None = None) -> OpenedLog:
+    """Read, fold and verify a log's bytes of at most ``limit`` (default :data:`MAX_LOG_BYTES`; see the module docstring)."""
+    limit = MAX_LOG_BYTES if limit is None else limit
+    if len(data) > limit:
+        raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {limit} bytes")
     full, damage = _readable_prefix(data)
     report = verify_loaded(full)
     if damage is not None and report.ok:  # the sound records re-decide; the damage is the first bad record
@@ -174,15 +191,45 @@ def open_log(data: bytes, name: str, source: str) -> OpenedLog:
                      damage or cut)
 
 
+def unsettled(match: Match, bots: Collection[int] = ()) -> str | None:
+    """Why the referee's view of ``match`` may not be published yet, or None once it can never change.
+
+    A log that reveals the seeds (the debugger's referee view, a log
+    download) may be shown only when no position it reveals can be played
+    from again: the match is over at its head, no undone records wait past
+    the cursor for a redo, and no seat a person holds or may yet take (all
+    but the ``bots``, which never undo) may undo, which would reopen the
+    match with every future card and die known. This holds by itself,
+    whatever the engine's own undo rules are.
+    """
+    if match.outcome is None:
+        return "the match is not over"
+    if match.can_redo():
+        return "undone records wait to be redone"
+    if any(match.can_undo(seat).ok for seat in range(match.seats) if seat not in bots):
+        return "a seat may still undo its last command"
+    return None
+
+
+def settled_copy(match: Match, bots: Collection[int] = ()) -> Match:
+    """A detached copy of ``match`` if it can never change again (see :func:`unsettled`), else MATCH_IN_PROGRESS."""
+    why = unsettled(match, bots)
+    if why is not None:
+        raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
+                          f"this match can still change ({why}); it opens in the debugger once it cannot")
+    return match.fork()
+
+
 def parse_as(text: str | None, seats: int) -> int | str | None:
     """The ``as`` parameter: ``"referee"``, None for a spectator, or a seat number."""
     if text is None or text == "referee":
         return "referee"
     if text == "spectator":
         return None
-    if text.isdigit() and int(text) < seats:
-        return int(text)
-    raise ServerError(ErrorCode.UNKNOWN_SEAT, f"as is referee, spectator or a seat 0..{seats - 1}, not {text!r}")
+    try:
+        return parse_count(text, "as", seats - 1)
+    except ServerError:
+        raise ServerError(ErrorCode.UNKNOWN_SEAT, f"as is referee, spectator or a seat 0..{seats - 1}, not {text[:20]!r}") from None
 
 
 def describe(game: Any, command: Any) -> str:
@@ -273,7 +320,10 @@ class Debugger:
 
     def __init__(self, server: MeepleServer) -> None:
         self.server = server
-        self._logs: collections.OrderedDict[str, OpenedLog] = collections.OrderedDict()
+        self._logs: dict[str, tuple[str, OpenedLog]] = {}  # id -> (its client, the log)
+        self._spaces: dict[str, collections.OrderedDict[str, float]] = {}  # client -> id -> last used, oldest first
+        self._charged: dict[str, int] = {}  # client -> bytes charged
+        self._total = 0  # bytes charged, with the reservations of logs being opened
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-debugger")
         self._lock = threading.Lock()
 
@@ -292,27 +342,108 @@ class Debugger:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
+    async def _answer(self, fn: Callable[..., Json], *args: Any, status: int = 200,
+                      headers: dict[str, str] | None = None) -> Response:
+        """``fn(*args)`` encoded as a JSON response, both in the worker thread, not on the event loop."""
+        def work() -> bytes:
+            return _encode(fn(*args))
+
+        return Response(await self._run(work), status_code=status, media_type="application/json", headers=headers)
+
     # -- the opened logs ---------------------------------------------------------
-    def _keep(self, opened: OpenedLog) -> None:
+    @property
+    def quotas(self) -> Quotas:
+        """The server's quotas (the debugger's budgets among them)."""
+        return self.server.quotas
+
+    def _max_log(self) -> int:
+        return min(MAX_LOG_BYTES, self.quotas.debug_log_bytes)
+
+    def _drop(self, log_id: str) -> None:
+        owner, opened = self._logs.pop(log_id)
+        self._spaces[owner].pop(log_id, None)
+        if not self._spaces[owner]:
+            del self._spaces[owner]
+        charge = max(len(opened.data), MIN_CHARGE)
+        self._charged[owner] -= charge
+        if self._charged[owner] <= 0:
+            del self._charged[owner]
+        self._total -= charge
+
+    def _expire(self, now: float) -> None:
+        idle = self.quotas.debug_idle
+        old = [i for space in self._spaces.values() for i, used in space.items() if now - used > idle]
+        for log_id in old:
+            self._drop(log_id)
+
+    def reserve(self, owner: str, size: int) -> int:
+        """Room for a log of ``size`` bytes of ``owner`` before it is decoded: its charge, to :meth:`keep` or :meth:`release`.
+
+        Closes ``owner``'s own least recently used logs as its budget needs
+        (never another client's); SERVER_BUSY if all clients together hold
+        as much as they may.
+        """
+        q = self.quotas
+        charge = max(size, MIN_CHARGE)
+        if charge > q.debug_client_bytes:
+            raise ServerError(ErrorCode.OVER_QUOTA, f"a client keeps at most {q.debug_client_bytes} bytes of logs open")
         with self._lock:
-            self._logs[opened.id] = opened
-            total = sum(len(o.data) for o in self._logs.values())
-            while len(self._logs) > MAX_LOGS or (total > MAX_TOTAL_BYTES and len(self._logs) > 1):
-                _, dropped = self._logs.popitem(last=False)
-                total -= len(dropped.data)
+            self._expire(time.monotonic())
+            space = self._spaces.get(owner, collections.OrderedDict())
+            most = min(MAX_LOGS, q.debug_client_logs)
+            freed, closing = 0, []  # type: tuple[int, list[str]]
+            for log_id in space:
+                if (len(space) - len(closing) < most
+                        and self._charged.get(owner, 0) - freed + charge <= q.debug_client_bytes):
+                    break
+                closing.append(log_id)
+                freed += max(len(self._logs[log_id][1].data), MIN_CHARGE)
+            if self._total - freed + charge > q.debug_total_bytes:
+                raise ServerError(ErrorCode.SERVER_BUSY, "the debugger holds as many logs as it may for everyone; "
+                                                         "try again in a few minutes")
+            for log_id in closing:
+                self._drop(log_id)
+            self._total += charge
+            return charge
+
+    def release(self, charge: int) -> None:
+        """Give back a reservation whose log was not kept."""
+        with self._lock:
+            self._total -= charge
+
+    def keep(self, owner: str, opened: OpenedLog, charge: int) -> None:
+        """Keep ``opened`` in ``owner``'s namespace, on the room :meth:`reserve` made for it."""
+        with self._lock:
+            self._total -= charge
+            space = self._spaces.setdefault(owner, collections.OrderedDict())
+            most = min(MAX_LOGS, self.quotas.debug_client_logs)
+            while len(space) >= most:  # another upload of the owner's took the room meanwhile
+                self._drop(next(iter(space)))
+                space = self._spaces.setdefault(owner, collections.OrderedDict())
+            self._logs[opened.id] = (owner, opened)
+            space[opened.id] = time.monotonic()
+            charge = max(len(opened.data), MIN_CHARGE)
+            self._charged[owner] = self._charged.get(owner, 0) + charge
+            self._total += charge
 
     def get(self, log_id: str) -> OpenedLog:
-        """An opened log by id (UNKNOWN_LOG if none), now the most recently used."""
+        """An opened log by id (UNKNOWN_LOG if none), now its client's most recently used."""
         with self._lock:
-            opened = self._logs.get(log_id)
-            if opened is None:
+            self._expire(time.monotonic())
+            found = self._logs.get(log_id)
+            if found is None:
                 raise ServerError(ErrorCode.UNKNOWN_LOG, "no log open under this id; open it again")
-            self._logs.move_to_end(log_id)
+            owner, opened = found
+            space = self._spaces[owner]
+            space[log_id] = time.monotonic()
+            space.move_to_end(log_id)
             return opened
 
     # -- routes ---------------------------------------------------------------------
     async def open(self, request: Request) -> Response:
         """``POST /api/debug/logs``: a log's bytes (any other content type), or JSON ``{"match": ID}``."""
+        owner = client_of(request)
+        self.server.gate.take("upload", owner)
         kind = request.headers.get("content-type", "").split(";")[0].strip()
         if kind == "application/json":
             body = await _json_body(request, self.server.limits.max_message_bytes)
@@ -325,34 +456,46 @@ class Debugger:
             if described["status"] != "over":
                 raise ServerError(ErrorCode.MATCH_IN_PROGRESS,
                                   "this match is still being played; it opens in the debugger once it is over")
-            match = await hub.match_copy(mid)
-            data = match.to_bytes()
-            opened = await self._run(open_log, data, described.get("name") or f"match {mid}", f"match:{mid}")
+            bots = frozenset(p["seat"] for p in described.get("players", ()) if p.get("kind") == "bot")
+            match = await hub.inspect(mid, lambda m: settled_copy(m, bots))
+            data = await self._run(match.to_bytes)
+            if len(data) > self._max_log():
+                raise ServerError(ErrorCode.TOO_LARGE, f"the debugger opens logs of at most {self._max_log()} bytes")
+            name, source = described.get("name") or f"match {mid}", f"match:{mid}"
         else:
-            data = await _raw_body(request, MAX_LOG_BYTES)
+            data = await _raw_body(request, self._max_log())
             if not data:
                 raise ServerError(ErrorCode.BAD_LOG, "the upload is empty; send a log's bytes", reason="empty")
-            name = request.query_params.get("name", "uploaded log")[:200]
-            opened = await self._run(open_log, data, name, "upload")
-        self._keep(opened)
-        return JSONResponse(opened.summary(), status_code=201, headers={"Cache-Control": "no-store"})
+            name, source = clean_name(request.query_params.get("name", "uploaded log"), "name", 80), "upload"
+        charge = self.reserve(owner, len(data))
+        try:
+            opened = await self._run(open_log, data, name, source, self._max_log())
+        except BaseException:
+            self.release(charge)
+            raise
+        self.keep(owner, opened, charge)
+        return await self._answer(opened.summary, status=201, headers={"Cache-Control": "no-store"})
 
     async def summary(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}``."""
-        return JSONResponse(self.get(request.path_params["log_id"]).summary())
+        return await self._answer(self.get(request.path_params["log_id"]).summary)
 
     async def records(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}/records?as=``: every record as ``as`` sees it."""
         opened = self.get(request.path_params["log_id"])
         who = parse_as(request.query_params.get("as"), opened.log.header.seats)
-        body = await self._run(lambda: [record_json(opened, r, who) for r in opened.log.records])
-        return JSONResponse({"as": who, "records": body, "bad": opened.bad})
+
+        def timeline() -> bytes:  # record by record: no one long call holds the interpreter (and play) up
+            records = b",".join(_encode(record_json(opened, r, who)) for r in opened.log.records)
+            return b'{"as":%s,"records":[%s],"bad":%s}' % (_encode(who), records, _encode(opened.bad))
+
+        return Response(await self._run(timeline), media_type="application/json")
 
     async def position(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}/at/{n}?as=``: the position after ``n`` records."""
         opened = self.get(request.path_params["log_id"])
         who = parse_as(request.query_params.get("as"), opened.log.header.seats)
-        return JSONResponse(await self._run(position_json, opened, request.path_params["n"], who))
+        return await self._answer(position_json, opened, request.path_params["n"], who)
 
     async def download(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}/log?at=``: the first ``at`` records (all: the whole log) as a log file."""
@@ -372,8 +515,15 @@ class Debugger:
                         headers={"Content-Disposition": f'attachment; filename="{stem}-{at}.meeple"'})
 
     async def fork(self, request: Request) -> Response:
-        """``POST /api/debug/logs/{log}/fork`` ``{"at", "new_seed", "bots", "name"}``: host the fork; its match description."""
+        """``POST /api/debug/logs/{log}/fork`` ``{"at", "bots", "name"}``: host the fork; its match description.
+
+        The fork continues on a fresh seed of the server from record ``at``
+        on: the log's seed may have been chosen by whoever made it, who
+        would otherwise know every card and die still to come. (``new_seed``
+        is accepted as ``true`` only.)
+        """
         opened = self.get(request.path_params["log_id"])
+        self.server.gate.take("create", client_of(request))
         body = await _json_body(request, self.server.limits.max_message_bytes)
         extra = sorted(set(body) - {"at", "new_seed", "bots", "name", "fallback_bot", "clock"})
         if extra:
@@ -384,37 +534,44 @@ class Debugger:
         bad = opened.bad
         if bad is not None and at > bad:
             raise ServerError(ErrorCode.BAD_CONFIG, f"record {bad} failed verification; fork at {bad} or before")
-        new_seed = body.get("new_seed", False)
+        new_seed = body.get("new_seed", True)
         if not isinstance(new_seed, bool):
             raise ServerError(ErrorCode.BAD_MESSAGE, "new_seed: true or false")
+        if not new_seed:  # whoever made the log chose its seed: they would know every card still to come
+            raise ServerError(ErrorCode.BAD_CONFIG, "a fork hosted here always continues on a fresh seed of the "
+                                                    "server; fork on the same random stream offline (meeple fork)")
         if opened.match.seed_hidden:
             raise ServerError(ErrorCode.SEED_HIDDEN, "this log hides its seed: it can be replayed, not forked")
 
         def make() -> Match:
-            return opened.match.fork(at, seed=secrets.randbits(64) if new_seed else None)
+            return opened.match.fork(at, seed=secrets.randbits(64))
 
         base = await self._run(make)
         game = base.game
         options = options_to_map(base.options)
         variant = _variant_of(game, options)
+        name = clean_name(body["name"], "name", 80, code=ErrorCode.BAD_CONFIG) if body.get("name") else None
         spec = {"game": game.info.id, "variant": variant, "seats": base.seats, "options": options,
-                "bots": body.get("bots", {}), "name": body.get("name") or f"fork of {opened.name} at {at}"[:80]}
+                "bots": body.get("bots", {}), "name": name or f"fork of {opened.name} at {at}"[:80]}
         for key in ("fallback_bot", "clock"):
             if key in body:
                 spec[key] = body[key]
         created = await self.server.hub.create(spec, base=base)
-        return JSONResponse(created, status_code=201)
+        return Response(_encode(created), status_code=201, media_type="application/json")
 
     async def diff(self, request: Request) -> Response:
         """``GET /api/debug/diff?a=&b=``: where two opened logs part."""
         q = request.query_params
         a, b = self.get(q.get("a", "")), self.get(q.get("b", ""))
-        return JSONResponse(await self._run(diff_json, a, b))
+        return await self._answer(diff_json, a, b)
 
     def close(self) -> None:
         """Forget every opened log and stop the debugger's thread."""
         with self._lock:
             self._logs.clear()
+            self._spaces.clear()
+            self._charged.clear()
+            self._total = 0
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -433,9 +590,7 @@ def _variant_of(game: Any, options: dict[str, Any]) -> str:
 def _position(text: str | None, limit: int) -> int:
     if text is None:
         return limit
-    if not text.isdigit() or int(text) > limit:
-        raise ServerError(ErrorCode.BAD_MESSAGE, f"at: a record count 0..{limit}")
-    return int(text)
+    return parse_count(text, "at", limit)
 
 
 async def _raw_body(request: Request, limit: int) -> bytes:
@@ -450,9 +605,12 @@ async def _raw_body(request: Request, limit: int) -> bytes:
     return bytes(chunks)
 
 
-async def _json_body(request: Request, limit: int) -> dict[str, Any]:
-    import json
+def _encode(value: Json) -> bytes:
+    """JSON as Starlette's ``JSONResponse`` encodes it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
 
+
+async def _json_body(request: Request, limit: int) -> dict[str, Any]:
     data = await _raw_body(request, limit)
     try:
         body = json.loads(data) if data else {}
@@ -460,4 +618,5 @@ async def _json_body(request: Request, limit: int) -> dict[str, Any]:
         raise ServerError(ErrorCode.BAD_JSON, "the request body is not JSON") from None
     if not isinstance(body, dict):
         raise ServerError(ErrorCode.BAD_JSON, "the request body is a JSON object")
+    check_encodable(body, "the request body")
     return body

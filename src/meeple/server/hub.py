@@ -888,3 +888,7 @@ class Hub:
 
     def _e_copy(self, match_id: str) -> Match:
         return self._e_table(match_id).match.fork()
+
+    async def inspect(self, match_id: str, fn: Callable[[Match], T]) -> T:
+        """``fn`` of a hosted match, on its engine thread (nothing changes the match while ``fn`` looks)."""
+        return await self._call_at(match_id, lambda: fn(self._e_table(match_id).match))

@@ -84,6 +84,18 @@ class ErrorCode(enum.StrEnum):
     MATCH_IN_PROGRESS = "match_in_progress"
     #: Replay debugger: the log hides its seed, so it can be replayed but not forked or re-decided.
     SEED_HIDDEN = "seed_hidden"
+    #: The request's ``Host`` header names a host this server does not serve (``--allowed-hosts``; DNS rebinding).
+    BAD_HOST = "bad_host"
+    #: A browser page of another site (its ``Origin``) tried to change something here (cross-site request forgery).
+    BAD_ORIGIN = "bad_origin"
+    #: A request body that is not ``application/json`` (the debugger's upload also takes ``application/octet-stream``).
+    BAD_CONTENT_TYPE = "bad_content_type"
+    #: This client (its address, or its seat token) asks faster than its rate allows; ``retry_after`` says when to.
+    RATE_LIMITED = "rate_limited"
+    #: This client holds as much as it may at once (open sockets, bytes of opened logs): close some first.
+    OVER_QUOTA = "over_quota"
+    #: The server holds as much as it may for all clients together (the debugger's opened logs); try later.
+    SERVER_BUSY = "server_busy"
 
 
 class CloseCode(enum.IntEnum):
@@ -99,6 +111,10 @@ class CloseCode(enum.IntEnum):
     UNKNOWN_MATCH = 4404
     #: No ``hello`` within ``hello_timeout`` seconds, or another message first.
     HELLO_FIRST = 4408
+    #: Refused before it opened: a Host or Origin this server does not serve (``bad_host``, ``bad_origin``).
+    FORBIDDEN = 4403
+    #: The client's address opens sockets faster than its rate or holds as many as it may.
+    RATE_LIMITED = 4429
     #: The client speaks another protocol version.
     BAD_VERSION = 4426
 
@@ -123,6 +139,12 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.UNKNOWN_LOG: 404,
     ErrorCode.MATCH_IN_PROGRESS: 409,
     ErrorCode.SEED_HIDDEN: 409,
+    ErrorCode.BAD_HOST: 400,
+    ErrorCode.BAD_ORIGIN: 403,
+    ErrorCode.BAD_CONTENT_TYPE: 415,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.OVER_QUOTA: 429,
+    ErrorCode.SERVER_BUSY: 503,
 }
 
 #: The engine's refusal codes that have a code of their own here; the rest are ``illegal_command``.

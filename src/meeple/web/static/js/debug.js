@@ -200,7 +200,7 @@ async function fork() {
   const bots = {};
   choices.forEach((c, i) => { if (c.startsWith("bot:")) bots[String(i)] = c.slice(4); });
   try {
-    const match = await post(`api/debug/logs/${state.log.id}/fork`, { at: state.at, new_seed: $("new-seed").checked, bots });
+    const match = await post(`api/debug/logs/${state.log.id}/fork`, { at: state.at, bots });
     const mine = choices.indexOf("me");
     if (mine >= 0 && match.open_seats.includes(mine)) {
       const joined = await post(`api/matches/${match.id}/join`, { seat: mine });
