@@ -11,6 +11,16 @@ through the engine thread like anyone's.
 
 Every command is in the store before any client hears of it: ``Match.play``
 on a stored match writes first, and messages are built after it returns.
+
+**Group commit.** Commands (``play`` requests and bot moves) do not each wait
+for a commit of their own: they queue for their engine thread, which takes
+every command waiting, plays them one after the other inside one store
+transaction (:meth:`meeple.store.SqliteStore.batch`), commits once, and only
+then hands what they send (acknowledgements and updates) to the event loop.
+While a commit is on its way to the disk the next commands gather, so the
+busier the server, the more commands share a commit. If the commit fails,
+nothing of the batch was acknowledged: its matches are read again from the
+store, their clients brought back to it, and each requester told.
 """
 
 from __future__ import annotations
@@ -49,6 +59,16 @@ T = TypeVar("T")
 
 #: What a player name may hold: printable characters, no control codes.
 _NAME = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
+
+
+def _settle(items: list[tuple[asyncio.Future[Any], BaseException | None]]) -> None:
+    for done, error in items:
+        if done.done():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
 
 def bot_factories(game: Game[Any, Any]) -> dict[str, Callable[[int], Any]]:
@@ -118,6 +138,18 @@ class Engine:
         self.inbox: list[tuple[str, range]] = []
         self.inbox_lock = threading.Lock()
         self.draining = False
+        #: commands waiting for the next group commit: (future, operation, arguments); the loop appends
+        self.queue: list[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
+        self.queue_lock = threading.Lock()
+        self.scheduled = False
+        #: inside a group commit: the lobby writes to make after it, the tables it moved, whom to tell if it fails
+        self.batching = False
+        self.deferred: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self.touched: dict[str, Table] = {}
+        self.requesters: list[tuple[Client, Json]] = []
+        #: how many group commits and commands this engine made (for tests and tools)
+        self.commits = 0
+        self.commands = 0
 
 
 class Hub:
@@ -217,6 +249,90 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(engine.executor, self._run, engine, fn, *args)
 
+    async def _call_grouped(self, match_id: str, fn: Callable[..., Any], *args: Any) -> None:
+        """Queue ``fn(*args)`` for the next group commit of ``match_id``'s engine; return once it is committed."""
+        await self.start()
+        if self._closing:
+            raise ServerError(ErrorCode.INTERNAL_ERROR, "the server is shutting down")
+        engine = self.engine_of(match_id)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        with engine.queue_lock:
+            engine.queue.append((done, fn, args))
+            start = not engine.scheduled
+            engine.scheduled = True
+        if start:
+            engine.executor.submit(self._run, engine, self._e_group)
+        await done
+
+    def _e_group(self) -> None:
+        """Run every queued command in one store transaction; send what they say once it is committed."""
+        engine = self._engine
+        with engine.queue_lock:
+            items, engine.queue = engine.queue, []
+            engine.scheduled = False
+        store = self.opened.store
+        outcomes: list[BaseException | None] = []
+
+        def run_all() -> None:
+            for _, fn, args in items:
+                try:
+                    fn(*args)
+                    outcomes.append(None)
+                except Exception as e:
+                    outcomes.append(e)
+
+        engine.batching, engine.deferred, engine.touched, engine.requesters = True, [], {}, []
+        try:
+            with store.batch():
+                run_all()
+            engine.commits += 1
+            engine.commands += len(items)
+        except StoreError as e:
+            if not outcomes:  # the transaction did not begin: each command on its own, as without grouping
+                engine.batching = False
+                run_all()
+            else:  # the commit failed: nothing of the batch is stored, nothing was sent
+                log.error("a group commit of %d commands failed: %s", len(items), e)
+                self._e_undo_group(engine, e)
+        finally:
+            engine.batching = False
+            deferred, engine.deferred = engine.deferred, []
+            engine.touched, engine.requesters = {}, []
+        for fn, args in deferred:  # the lobby's side of the commands, now that they are stored
+            try:
+                fn(*args)
+            except StoreError as e:
+                log.error("the lobby could not note a committed command (%s); it is corrected on reload", e)
+        outbox = engine.outbox
+        assert outbox is not None
+        outbox.flush()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            outbox.loop.call_soon_threadsafe(
+                _settle, [(done, outcome) for (done, _, _), outcome in zip(items, outcomes, strict=True)])
+
+    def _e_undo_group(self, engine: Engine, error: StoreError) -> None:
+        outbox = engine.outbox
+        assert outbox is not None
+        outbox.discard()
+        engine.deferred = []
+        engine.batching = False
+        for table in engine.touched.values():
+            self._e_refresh(table)
+        for client, ref in engine.requesters:
+            body: dict[str, Json] = {"type": "error", "code": ErrorCode.STORE_ERROR.value,
+                                     "message": f"the store could not commit the command: {error}"}
+            if ref is not None:
+                body["ref"] = ref
+            client.send(dumps(body))
+
+    def _lobby_write(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Write to the lobby now, or after the group commit under way (its transaction holds the database)."""
+        engine = self._engine
+        if engine.batching:
+            engine.deferred.append((fn, args))
+        else:
+            fn(*args)
+
     def _run(self, engine: Engine, fn: Callable[..., T], *args: Any) -> T:
         """Run one operation in ``engine``'s thread; hand what it sends to the loop when it is done."""
         outbox = engine.outbox
@@ -308,7 +424,7 @@ class Hub:
             table.match.seek(marker.cursor)
             table.moved()
         else:  # a command was played after the undo: the store's end is the position
-            lobby.set_marker(table.id, None)
+            self._lobby_write(lobby.set_marker, table.id, None)
             table.marked = False
 
     def _e_after(self, table: Table, by: int | None, reset_clocks: bool = False) -> None:
@@ -318,7 +434,7 @@ class Hub:
         if status != table.row.status:
             import attrs
 
-            self.opened.lobby.set_status(table.id, status)
+            self._lobby_write(self.opened.lobby.set_status, table.id, status)
             table.row = attrs.evolve(table.row, status=status)
         self._e_clocks(table, by, reset_clocks)
         if m.is_over:
@@ -399,7 +515,7 @@ class Hub:
         if command not in legal:
             log.error("the bot of match %s seat %d chose a command that is not legal: %r", match_id, seat, command)
             command = legal[0]
-        await self._call_at(match_id, self._e_bot_play, match_id, seat, version, command, cause)
+        await self._call_grouped(match_id, self._e_bot_play, match_id, seat, version, command, cause)
 
     def _e_bot_play(self, match_id: str, seat: int, version: int, command: Any, cause: str) -> None:
         table = self._tables.get(match_id)
@@ -442,6 +558,11 @@ class Hub:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
             table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
+            engine = self._engine
+            if engine.batching:
+                engine.touched[table.id] = table
+                if requester is not None:
+                    engine.requesters.append((requester, ref))
         self._e_marker(table)
         table.moved()
         self._e_after(table, by=seat)  # clocks first: the messages show the new deadlines
@@ -450,7 +571,7 @@ class Hub:
     def _e_marker(self, table: Table) -> None:
         marker = table.marker()
         if marker is not None or table.marked:
-            self.opened.lobby.set_marker(table.id, marker)
+            self._lobby_write(self.opened.lobby.set_marker, table.id, marker)
             table.marked = marker is not None
 
     # -- other processes ---------------------------------------------------------------
@@ -798,7 +919,10 @@ class Hub:
 
     async def request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         """Handle one ``play``, ``undo``, ``redo`` or ``sync`` request of a seated client."""
-        await self._call_at(client.match_id, self._e_request, client, kind, cursor, command, ref)
+        if kind == "play":  # commands share commits; undo, redo and sync move the lobby's marker or nothing
+            await self._call_grouped(client.match_id, self._e_request, client, kind, cursor, command, ref)
+        else:
+            await self._call_at(client.match_id, self._e_request, client, kind, cursor, command, ref)
 
     def _e_request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         table = client.table

@@ -47,6 +47,10 @@ class Outbox:
         """Queue ``item`` for ``client`` until :meth:`flush`."""
         self._items.append((client, item))
 
+    def discard(self) -> None:
+        """Forget everything queued (what a failed group commit would have sent)."""
+        self._items = []
+
     def flush(self) -> None:
         """Hand everything queued to the event loop, in order."""
         if self._items:
