@@ -24,6 +24,22 @@ the test suite starts one, or ``MEEPLE_BENCH_POSTGRES=postgresql://...``). All
 clients run in this one process, on one event loop: on a small machine the
 clients' own work is part of what is measured, so the figures are a floor,
 and the ratios between configurations are what carries over.
+
+``--anchor`` runs the side-by-side comparison of issue #29 instead: Liar's
+Dice (5 dice of 12 faces each, 121 commands a match), two seats per match,
+one WebSocket per seat, every client answering its turn at once, driven by
+an independent load generator in Node (``benchmarks/anchor/loadgen.mjs``,
+the same program for every server) at each of ``--clients``. Servers:
+meeple on SQLite (fsync, flush) and PostgreSQL; boardgame.io 0.50's own
+server (Koa + socket.io, in memory and FlatFile) with the same rules
+(``benchmarks/anchor/liars_dice.mjs``), installed from the npm registry into
+a temporary directory by this script; and the floor, a bare
+Starlette/uvicorn relay speaking meeple's protocol with no rules and no
+store (``benchmarks/anchor/relay.py``). Without Node and npm the
+boardgame.io and relay rows are skipped with a line saying so. Each row
+gives commands/s, p50/p99 from send to the sender's acknowledgement and to
+the other seat's update, the server's CPU time per command (from
+``/proc``), bytes received per command, and the load average at its end.
 """
 
 from __future__ import annotations
@@ -40,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -199,9 +216,162 @@ def _postgres() -> tuple[str | None, Any, str]:
     return server.url(), server, ""
 
 
+# -- the side-by-side anchor (issue #29) -----------------------------------------------------------
+
+ANCHOR = ROOT / "benchmarks" / "anchor"
+#: what the anchor installs from the npm registry (boardgame.io 0.50's server and client, ws for meeple)
+NPM_PACKAGES = ["boardgame.io@0.50", "ws@8", "node-persist@2"]
+DICE, SIDES = 5, 12
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (and its waited-for children), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(f) for f in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server at {url} did not start") from None
+            time.sleep(0.05)
+
+
+def _npm_dir(tmp: str) -> tuple[Path | None, str]:
+    """A directory with the anchor's npm packages installed, or None and why not."""
+    import shutil
+
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        return None, "Node.js and npm are not on PATH: the boardgame.io anchor and the relay floor are skipped"
+    where = Path(tmp) / "npm"
+    where.mkdir()
+    for f in ANCHOR.glob("*.mjs"):
+        (where / f.name).write_bytes(f.read_bytes())
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES], cwd=where,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, f"npm install {' '.join(NPM_PACKAGES)} failed: {done.stderr.strip()[:300]}"
+    return where, ""
+
+
+def _start(config: str, tmp: str, npm: Path, pg: str | None,
+           baseline: Path | None) -> tuple[subprocess.Popen[Any], str, str]:
+    """Start the server of ``config``: its process, its base address, and which load it speaks.
+
+    A meeple configuration ending in ``@base`` runs the meeple of ``baseline`` (a checkout's root).
+    """
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    root = ROOT
+    if config.endswith("@base"):
+        assert baseline is not None, "a @base configuration needs --baseline"
+        root, config = baseline, config.removesuffix("@base")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "src"), str(root / "examples")]))
+    if config.startswith("bgio"):
+        extra = ["flatfile", str(Path(tmp) / f"bgio-{port}")] if config == "bgio-flatfile" else []
+        proc = subprocess.Popen(["node", "bgio_server.mjs", str(port), str(DICE), str(SIDES), *extra], cwd=npm,
+                                stdout=subprocess.DEVNULL)
+        _wait_http(base + "/games", proc)
+        return proc, base, "bgio"
+    if config == "relay":
+        proc = subprocess.Popen([sys.executable, str(ANCHOR / "relay.py"), str(port), str(DICE), str(SIDES)], env=env)
+        _wait_http(base + "/", proc)
+        return proc, base, "relay"
+    kind, *flags = config.split("-")
+    durability = "flush" if "flush" in flags else "fsync"
+    if kind == "postgresql":
+        assert pg is not None
+        store = f"{pg}{'&' if '?' in pg else '?'}schema=anchor_{uuid.uuid4().hex[:8]}"
+    else:
+        store = str(Path(tmp) / f"anchor-{port}.db")
+    serve = "import sys, liars_dice; from meeple.server.run import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
+                             "warning", "--durability", durability], env=env)
+    _wait_http(base + "/", proc)
+    return proc, base, "meeple"
+
+
+def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
+                baseline: Path | None) -> dict[str, Any]:
+    proc, base, speaks = _start(config, tmp, npm, pg, baseline)
+    try:
+        gen = subprocess.Popen(["node", "loadgen.mjs", speaks, base, str(clients), str(DICE), str(SIDES)], cwd=npm,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert gen.stdin is not None and gen.stdout is not None
+        line = gen.stdout.readline()
+        if line.strip() != "ready":
+            raise RuntimeError(f"the load generator failed before the start ({config}, {clients} clients)")
+        cpu = _cpu_seconds(proc.pid)
+        gen.stdin.write("go\n")
+        gen.stdin.flush()
+        result = json.loads(gen.stdout.readline())
+        cpu = _cpu_seconds(proc.pid) - cpu
+        gen.wait(timeout=60)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    result.pop("target", None)
+    return {"config": config, **result, "server_cpu_ms_per_command": round(1000 * cpu / max(1, result["commands"]), 3),
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def anchor(clients: list[int], only: list[str], baseline: Path | None = None) -> int:
+    """The side-by-side run of the module docstring (``--anchor``): one JSON line per row, then a table."""
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="meeple-anchor-") as tmp:
+        npm, why = _npm_dir(tmp)
+        pg, pg_server, why_pg = (None, None, "not asked for")
+        if any(c.startswith("postgresql") for c in only):
+            pg, pg_server, why_pg = _postgres()
+        try:
+            for n in clients:
+                for config in only:
+                    if npm is None:
+                        print(json.dumps({"config": config, "clients": n, "skipped": why}), flush=True)
+                        continue
+                    if config.startswith("postgresql") and pg is None:
+                        print(json.dumps({"config": config, "clients": n, "skipped": why_pg}), flush=True)
+                        continue
+                    row = _anchor_one(config, n, tmp, npm, pg, baseline)
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+        finally:
+            if pg_server is not None:
+                pg_server.remove()
+    if rows:
+        print(f"\n{'server':<22}{'clients':>8}{'cmd/s':>9}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
+              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}")
+        for r in rows:
+            print(f"{r['config']:<22}{r['clients']:>8}{r['commands_per_s']:>9}{r['ack_p50_ms']:>9}{r['ack_p99_ms']:>9}"
+                  f"{r['fanout_p99_ms']:>9}{r['server_cpu_ms_per_command']:>8}{r['bytes_per_command'] or '-':>7}"
+                  f"{r['load_average'][0]:>7}")
+        print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
+              f"{os.cpu_count()} cores")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every configuration and print one JSON line each, then a table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--anchor", action="store_true",
+                        help="the side-by-side Liar's Dice run against boardgame.io and the relay floor")
+    parser.add_argument("--clients", default="10,100,200", help="--anchor: client counts, comma-separated")
+    parser.add_argument("--servers", default="relay,sqlite,sqlite-flush,postgresql,bgio-memory,bgio-flatfile",
+                        help="--anchor: servers, comma-separated; a meeple one ending in @base runs --baseline")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="--anchor: the root of another meeple checkout, for the @base servers (e.g. main)")
     parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted seats' choices")
@@ -210,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                              "-flush for durability flush (default fsync), -sticky to serve each match from one "
                              "process (default: its connections spread over both)")
     args = parser.parse_args(argv)
+    if args.anchor:
+        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), args.baseline)
     matches = args.matches or (12 if args.quick else 32)
     results = []
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:
