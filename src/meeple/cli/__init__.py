@@ -167,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite:PATH (default: the server's)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, loopback)")
     s.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on (default 8000)")
+    s.add_argument("--max-hosted-mb", type=int, default=256, metavar="MB",
+                   help="memory for matches in play; idle ones beyond it are dropped and read again from the store "
+                        "on demand (default 256)")
+    s.add_argument("--max-unjoined", type=int, default=10_000, metavar="N",
+                   help="matches nobody has joined yet, at most (default 10000)")
     s.set_defaults(fn=cmd_serve)
 
     s = sub.add_parser("demo", help="play, save, replay and verify a match of every game and variant")

@@ -33,5 +33,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if e.name == "meeple.server":
             raise CliError("this installation of meeple has no server (meeple.server)") from None
         raise
-    server.serve(store=args.store, host=args.host, port=args.port)
+    if args.max_hosted_mb < 1 or args.max_unjoined < 1:
+        raise CliError("--max-hosted-mb and --max-unjoined are at least 1")
+    limits = server.Limits(max_hosted_bytes=args.max_hosted_mb << 20, max_unjoined=args.max_unjoined)
+    server.serve(store=args.store, host=args.host, port=args.port, limits=limits)
     return 0

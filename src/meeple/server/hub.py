@@ -36,6 +36,7 @@ import secrets
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -131,7 +132,8 @@ class Engine:
         self.index = index
         self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"meeple-engine-{index}")
         self.opened: Opened | None = None
-        self.tables: dict[str, Table] = {}
+        #: least recently used first (for the memory budget)
+        self.tables: OrderedDict[str, Table] = OrderedDict()
         self.outbox: Outbox | None = None
         self.lobby_seq = 0
         #: the store's notifications for this engine's matches, waiting to be read in one go
@@ -186,6 +188,9 @@ class Hub:
         self._started: asyncio.Future[None] | None = None
         self._closing = False
         self._subscription: Any = None
+        #: matches with seats for people, none of them taken yet (``Limits.max_unjoined``); any engine thread
+        self._unjoined: set[str] = set()
+        self._unjoined_lock = threading.Lock()
 
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -358,7 +363,7 @@ class Hub:
         return opened
 
     @property
-    def _tables(self) -> dict[str, Table]:
+    def _tables(self) -> OrderedDict[str, Table]:
         """The matches this engine thread hosts."""
         return self._engine.tables
 
@@ -367,6 +372,7 @@ class Hub:
         engine.opened = open_store(self.store_url, self.durability, origin=self._origin)
         engine.lobby_seq, _ = self.opened.lobby.changes(-1)
         if engine.index == 0:
+            self._e_count_unjoined()
             try:  # other processes' commits to the same matches (several servers on one database)
                 self._subscription = self.opened.store.listen(self._remote_commit)
             except NotSupported as e:
@@ -396,6 +402,7 @@ class Hub:
         """The hosted match ``match_id``, loaded from the store (and the lobby) if need be."""
         table = self._tables.get(match_id)
         if table is not None:
+            self._tables.move_to_end(match_id)
             return table
         if not isinstance(match_id, str) or not 0 < len(match_id) <= 128:
             raise ServerError(ErrorCode.UNKNOWN_MATCH, "no such match")
@@ -411,7 +418,38 @@ class Hub:
         self._e_apply_marker(table)
         self._tables[match_id] = table
         self._e_after(table, by=None, reset_clocks=True)
+        self._e_evict(keep=table)
         return table
+
+    def _e_evict(self, keep: Table | None = None) -> None:
+        """Drop idle matches from memory, least recently used first, until the tables fit the budget.
+
+        Each engine thread has its share of ``Limits.max_hosted_bytes``. A
+        dropped match is only in the store (and the lobby): :meth:`_e_table`
+        reads it again when a client, a request or a peer's change asks for it.
+        """
+        budget = self.limits.max_hosted_bytes // len(self._engines)
+        tables = self._tables
+        total = sum(t.footprint() for t in tables.values())
+        if total <= budget:
+            return
+        for mid in list(tables):
+            table = tables[mid]
+            if table is keep or not table.idle():
+                continue
+            del tables[mid]
+            total -= table.footprint()
+            if total <= budget:
+                return
+
+    def _e_count_unjoined(self) -> None:
+        """Note the lobby's matches in progress that have seats for people and nobody in them yet."""
+        rows = self.opened.lobby.find(game=None, status="in_progress", open_only=True,
+                                      limit=self.limits.max_unjoined + 1, offset=0)
+        with self._unjoined_lock:
+            self._unjoined = {row.id for row, seats in rows
+                              if any(s.kind == "human" for s in seats) and not any(s.kind == "human" and s.taken
+                                                                                   for s in seats)}
 
     def _e_apply_marker(self, table: Table) -> None:
         """Put the cursor where players left it by undo, if the store still holds what the marker expects."""
@@ -763,26 +801,39 @@ class Hub:
         name = spec.get("name", "")
         if not isinstance(name, str) or len(name) > 80 or (name and not _NAME.fullmatch(name)):
             raise ServerError(ErrorCode.BAD_CONFIG, "name: up to 80 printable characters")
+        if len(bot_seats) < seats:
+            with self._unjoined_lock:
+                if len(self._unjoined) >= self.limits.max_unjoined:
+                    raise ServerError(ErrorCode.TOO_MANY_OPEN_MATCHES,
+                                      f"this server holds {self.limits.max_unjoined} matches that nobody has joined "
+                                      "yet; join one of them (GET /api/matches?open=true) or try again later")
+                self._unjoined.add(mid)
         try:
-            if base is None:
-                match = self.opened.store.create(game, seats, options=options, match_id=mid)
-            elif base.game is not game or base.seats != seats:
-                raise ServerError(ErrorCode.BAD_CONFIG, f"the match to host is {base.game.info.id} for {base.seats}, "
-                                  f"not {gid} for {seats}")
-            else:
-                match = self.opened.store.open(self.opened.store.add(base, mid))
-        except ConfigError as e:
-            raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
-        except StoreError as e:
-            raise ServerError(ErrorCode.STORE_ERROR, f"the store could not create the match: {e}") from None
-        rows = [SeatRow(s, "bot", bot=bot_seats[s], bot_seed=secrets.randbits(63), taken=True) if s in bot_seats
-                else SeatRow(s, "human") for s in range(seats)]
-        row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
-        self.opened.lobby.create(row, rows)
+            try:
+                if base is None:
+                    match = self.opened.store.create(game, seats, options=options, match_id=mid)
+                elif base.game is not game or base.seats != seats:
+                    raise ServerError(ErrorCode.BAD_CONFIG, f"the match to host is {base.game.info.id} for "
+                                      f"{base.seats}, not {gid} for {seats}")
+                else:
+                    match = self.opened.store.open(self.opened.store.add(base, mid))
+            except ConfigError as e:
+                raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
+            except StoreError as e:
+                raise ServerError(ErrorCode.STORE_ERROR, f"the store could not create the match: {e}") from None
+            rows = [SeatRow(s, "bot", bot=bot_seats[s], bot_seed=secrets.randbits(63), taken=True)
+                    if s in bot_seats else SeatRow(s, "human") for s in range(seats)]
+            row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
+            self.opened.lobby.create(row, rows)
+        except BaseException:
+            with self._unjoined_lock:
+                self._unjoined.discard(mid)
+            raise
         table = Table(row, rows, match, factories)
         table.own.append((0, match.cursor))  # the store announces the new match too
         self._tables[mid] = table
         self._e_after(table, by=None, reset_clocks=True)
+        self._e_evict(keep=table)
         return self._e_describe(row, table.seats, table)
 
     def _e_describe(self, row: MatchRow, seats: list[SeatRow], table: Table | None) -> Json:
@@ -861,6 +912,8 @@ class Hub:
             what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
             raise ServerError(ErrorCode.SEAT_TAKEN, f"seat {seat} is {what}; free seats: {free or 'none'}")
         table.seats[seat] = attrs.evolve(table.seats[seat], taken=True, name=name)
+        with self._unjoined_lock:
+            self._unjoined.discard(match_id)
         table.tell_players()
         self._e_clocks(table, by=None, reset=False)
         return {"match": match_id, "seat": seat, "token": token}
@@ -916,6 +969,9 @@ class Hub:
         table.tell_players()
         if not table.clients and table.match.is_over:
             self._tables.pop(table.id, None)  # a finished match nobody watches: loaded again on demand
+        elif not table.clients and table.id in self._tables:
+            self._tables.move_to_end(table.id)
+            self._e_evict()
 
     async def request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         """Handle one ``play``, ``undo``, ``redo`` or ``sync`` request of a seated client."""

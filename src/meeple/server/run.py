@@ -22,8 +22,10 @@ WS_MAX_FRAME = 1024 * 1024
 
 
 def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, log_level: str = "info",
-          durability: Durability = "fsync") -> None:
+          durability: Durability = "fsync", limits: Limits | None = None) -> None:
     """Serve matches on ``host:port`` from ``store`` (None: ``meeple.db`` here) until interrupted.
+
+    ``limits`` bound clients and the memory of hosted matches (default :class:`Limits`).
 
     The store is opened once before the port is bound, so a bad address
     fails at once (:class:`~meeple.store.StoreError`) instead of on the first request.
@@ -33,8 +35,8 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
 
     open_store(store, durability).close()  # fail now, with the store's own message
     sock = bind(host, port)  # and now: an address in use is an OSError here, not a log line later
-    server = MeepleServer(store, bot_delay=bot_delay, durability=durability)
-    limits: Limits = server.limits
+    server = MeepleServer(store, bot_delay=bot_delay, durability=durability, limits=limits)
+    limits = server.limits
     config = uvicorn.Config(
         server.app,
         host=host,
@@ -85,6 +87,23 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def add_memory_options(parser: argparse.ArgumentParser) -> None:
+    """``--max-hosted-mb`` and ``--max-unjoined``: the memory budget of hosted matches (docs/server.md)."""
+    defaults = Limits()
+    parser.add_argument("--max-hosted-mb", type=int, default=defaults.max_hosted_bytes >> 20, metavar="MB",
+                        help="memory for matches in play; idle ones beyond it are dropped and read again from the "
+                             f"store on demand (default {defaults.max_hosted_bytes >> 20})")
+    parser.add_argument("--max-unjoined", type=int, default=defaults.max_unjoined, metavar="N",
+                        help=f"matches nobody has joined yet, at most (default {defaults.max_unjoined})")
+
+
+def memory_limits(args: argparse.Namespace) -> Limits:
+    """The :class:`Limits` of the options :func:`add_memory_options` added."""
+    if args.max_hosted_mb < 1 or args.max_unjoined < 1:
+        raise SystemExit("meeple serve: --max-hosted-mb and --max-unjoined are at least 1")
+    return Limits(max_hosted_bytes=args.max_hosted_mb << 20, max_unjoined=args.max_unjoined)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m meeple.server [--store URL] [--host 127.0.0.1] [--port 8000]``."""
     parser = argparse.ArgumentParser(prog="python -m meeple.server", description="Serve meeple matches over HTTP and WebSocket.")
@@ -95,12 +114,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--durability", default="fsync", choices=["fsync", "flush"],
                         help="fsync: every command on disk before clients hear of it (default); flush: safe from a "
                              "killed process, not from a power cut, and faster")
+    add_memory_options(parser)
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                         help="how much the server logs (default info)")
     args = parser.parse_args(argv)
     try:
         serve(args.store, args.host, args.port, bot_delay=args.bot_delay, log_level=args.log_level,
-              durability=args.durability)
+              durability=args.durability, limits=memory_limits(args))
     except StoreError as e:
         print(f"meeple serve: {e}", file=sys.stderr)
         return 2
