@@ -264,17 +264,17 @@ def _npm_dir(tmp: str) -> tuple[Path | None, str]:
 
 
 def _start(config: str, tmp: str, npm: Path, pg: str | None,
-           baseline: Path | None) -> tuple[subprocess.Popen[Any], str, str]:
+           baselines: dict[str, Path]) -> tuple[subprocess.Popen[Any], str, str]:
     """Start the server of ``config``: its process, its base address, and which load it speaks.
 
-    A meeple configuration ending in ``@base`` runs the meeple of ``baseline`` (a checkout's root).
+    A meeple configuration ending in ``@NAME`` runs the meeple of the checkout ``--baseline NAME=PATH`` names.
     """
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     root = ROOT
-    if config.endswith("@base"):
-        assert baseline is not None, "a @base configuration needs --baseline"
-        root, config = baseline, config.removesuffix("@base")
+    if "@" in config:
+        config, name = config.split("@", 1)
+        root = baselines[name]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "src"), str(root / "examples")]))
     if config.startswith("bgio"):
         extra = ["flatfile", str(Path(tmp) / f"bgio-{port}")] if config == "bgio-flatfile" else []
@@ -301,8 +301,8 @@ def _start(config: str, tmp: str, npm: Path, pg: str | None,
 
 
 def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
-                baseline: Path | None) -> dict[str, Any]:
-    proc, base, speaks = _start(config, tmp, npm, pg, baseline)
+                baselines: dict[str, Path]) -> dict[str, Any]:
+    proc, base, speaks = _start(config, tmp, npm, pg, baselines)
     try:
         gen = subprocess.Popen(["node", "loadgen.mjs", speaks, base, str(clients), str(DICE), str(SIDES)], cwd=npm,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -327,8 +327,14 @@ def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
-def anchor(clients: list[int], only: list[str], baseline: Path | None = None) -> int:
-    """The side-by-side run of the module docstring (``--anchor``): one JSON line per row, then a table."""
+def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | None = None, repeat: int = 1) -> int:
+    """The side-by-side run of the module docstring (``--anchor``): one JSON line per sample, then a table.
+
+    With ``repeat``, every configuration runs that many times, in rounds (each round runs them all, one
+    after the other), so a change in the machine's load falls on all of them alike; the table gives the
+    median of each figure and the spread (lowest-highest) of commands/s.
+    """
+    baselines = baselines or {}
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="meeple-anchor-") as tmp:
         npm, why = _npm_dir(tmp)
@@ -336,27 +342,37 @@ def anchor(clients: list[int], only: list[str], baseline: Path | None = None) ->
         if any(c.startswith("postgresql") for c in only):
             pg, pg_server, why_pg = _postgres()
         try:
-            for n in clients:
-                for config in only:
-                    if npm is None:
-                        print(json.dumps({"config": config, "clients": n, "skipped": why}), flush=True)
-                        continue
-                    if config.startswith("postgresql") and pg is None:
-                        print(json.dumps({"config": config, "clients": n, "skipped": why_pg}), flush=True)
-                        continue
-                    row = _anchor_one(config, n, tmp, npm, pg, baseline)
-                    rows.append(row)
-                    print(json.dumps(row), flush=True)
+            for n, _, config in ((n, r, c) for n in clients for r in range(repeat) for c in only):
+                if npm is None:
+                    print(json.dumps({"config": config, "clients": n, "skipped": why}), flush=True)
+                    continue
+                if config.startswith("postgresql") and pg is None:
+                    print(json.dumps({"config": config, "clients": n, "skipped": why_pg}), flush=True)
+                    continue
+                row = _anchor_one(config, n, tmp, npm, pg, baselines)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
         finally:
             if pg_server is not None:
                 pg_server.remove()
     if rows:
-        print(f"\n{'server':<22}{'clients':>8}{'cmd/s':>9}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
-              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}")
-        for r in rows:
-            print(f"{r['config']:<22}{r['clients']:>8}{r['commands_per_s']:>9}{r['ack_p50_ms']:>9}{r['ack_p99_ms']:>9}"
-                  f"{r['fanout_p99_ms']:>9}{r['server_cpu_ms_per_command']:>8}{r['bytes_per_command'] or '-':>7}"
-                  f"{r['load_average'][0]:>7}")
+        print(f"\n{'server':<22}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
+              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}{'n':>3}")
+        for n in clients:
+            for config in only:
+                got = [r for r in rows if r["config"] == config and r["clients"] == n]
+                if not got:
+                    continue
+
+                def med(key: str, got: list[dict[str, Any]] = got) -> Any:
+                    values = [r[key] for r in got if r[key] is not None]
+                    return round(statistics.median(values), 3) if values else "-"
+
+                rates = [r["commands_per_s"] for r in got]
+                print(f"{config:<22}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
+                      f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
+                      f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>7}"
+                      f"{statistics.median(r['load_average'][0] for r in got):>7}{len(got):>3}")
         print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
               f"{os.cpu_count()} cores")
     return 0
@@ -370,8 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", default="10,100,200", help="--anchor: client counts, comma-separated")
     parser.add_argument("--servers", default="relay,sqlite,sqlite-flush,postgresql,bgio-memory,bgio-flatfile",
                         help="--anchor: servers, comma-separated; a meeple one ending in @base runs --baseline")
-    parser.add_argument("--baseline", type=Path, default=None,
-                        help="--anchor: the root of another meeple checkout, for the @base servers (e.g. main)")
+    parser.add_argument("--baseline", action="append", default=[], metavar="NAME=PATH",
+                        help="--anchor: another meeple checkout's root, for the servers ending in @NAME (e.g. "
+                             "base=../main); may be repeated")
+    parser.add_argument("--repeat", type=int, default=1, help="--anchor: samples of every configuration, in rounds")
     parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted seats' choices")
@@ -381,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                              "process (default: its connections spread over both)")
     args = parser.parse_args(argv)
     if args.anchor:
-        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), args.baseline)
+        baselines = {name: Path(path) for name, _, path in (b.partition("=") for b in args.baseline)}
+        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), baselines, args.repeat)
     matches = args.matches or (12 if args.quick else 32)
     results = []
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:

@@ -58,6 +58,12 @@ log = logging.getLogger("meeple.server")
 
 T = TypeVar("T")
 
+#: The most commands one group commit takes. Larger groups share an fsync among more commands, but every
+#: command of a group waits for the last one before it is acknowledged, and the event loop waits for the
+#: group to end before it sends anything: past a few commands, matches then move in lock-step with the
+#: engine instead of beside it (measured in benchmarks/server_load.py --anchor, docs/server.md).
+GROUP_MAX = 8
+
 #: What a player name may hold: printable characters, no control codes.
 _NAME = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
 
@@ -273,8 +279,11 @@ class Hub:
         """Run every queued command in one store transaction; send what they say once it is committed."""
         engine = self._engine
         with engine.queue_lock:
-            items, engine.queue = engine.queue, []
-            engine.scheduled = False
+            items, engine.queue = engine.queue[:GROUP_MAX], engine.queue[GROUP_MAX:]
+            if engine.queue:  # the rest in the next group, after what else waits for this thread
+                engine.executor.submit(self._run, engine, self._e_group)
+            else:
+                engine.scheduled = False
         store = self.opened.store
         outcomes: list[BaseException | None] = []
 
