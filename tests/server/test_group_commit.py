@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from serverkit import ThreadServer, referee
 
-from meeple.server.client import Seat
+from meeple.server.client import ClientError, Seat
 
 MATCHES = 8
 
@@ -71,3 +72,53 @@ def test_commands_of_many_matches_arriving_together_are_one_commit_and_acknowled
                 await b.close()
 
     asyncio.run(scenario())
+
+
+def test_a_group_whose_commit_fails_acknowledges_nothing_and_brings_its_clients_back(postgres_server: Any) -> None:
+    import psycopg
+
+    schema = f"group_{uuid.uuid4().hex[:12]}"
+    server = ThreadServer(postgres_server.url(schema=schema), engines=1)
+    hub: Any = server.meeple.hub
+    engine = hub.engine_of("any")
+    gate = threading.Event()
+
+    async def scenario() -> None:
+        tables = await _dice_tables(server, 3)
+        with psycopg.connect(postgres_server.dsn, autocommit=True) as db:
+            # the database refuses the next commit that adds records (a deferred check, run at COMMIT)
+            db.execute(f'SET search_path TO "{schema}"')
+            db.execute("CREATE TABLE refuse_commits (id int)")
+            db.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                       "IF EXISTS (SELECT 1 FROM refuse_commits) THEN RAISE EXCEPTION 'refused for the test'; "
+                       "END IF; RETURN NULL; END $$")
+            db.execute("CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON records DEFERRABLE INITIALLY DEFERRED "
+                       "FOR EACH ROW EXECUTE FUNCTION refuse()")
+            db.execute("INSERT INTO refuse_commits VALUES (1)")
+            try:
+                before = [referee(server.store, mid).cursor for mid, _, _ in tables]
+                engine.executor.submit(gate.wait)
+                sent = [asyncio.ensure_future(a.play(a.legal[0])) for _, a, _ in tables]
+                await _until(lambda: len(engine.queue) == len(tables))
+                gate.set()
+                refused = await asyncio.gather(*sent, return_exceptions=True)
+                assert all(isinstance(r, ClientError) and r.code == "store_error" for r in refused), refused
+                assert [referee(server.store, mid).cursor for mid, _, _ in tables] == before
+                for (_, a, b), cursor in zip(tables, before, strict=True):  # nobody was told of the command
+                    await a.sync()
+                    await b.sync()
+                    assert a.cursor == b.cursor == cursor and a.legal and not b.legal
+                db.execute("DELETE FROM refuse_commits")
+                played = await asyncio.gather(*(a.play(a.legal[0]) for _, a, _ in tables))
+                assert [u["cursor"] for u in played] == [c + 1 for c in before]
+                assert [referee(server.store, mid).cursor for mid, _, _ in tables] == [c + 1 for c in before]
+            finally:
+                gate.set()
+                for _, a, b in tables:
+                    await a.close()
+                    await b.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
