@@ -24,6 +24,22 @@ the test suite starts one, or ``MEEPLE_BENCH_POSTGRES=postgresql://...``). All
 clients run in this one process, on one event loop: on a small machine the
 clients' own work is part of what is measured, so the figures are a floor,
 and the ratios between configurations are what carries over.
+
+``--anchor`` runs the side-by-side comparison of issue #29 instead: Liar's
+Dice (5 dice of 12 faces each, 121 commands a match), two seats per match,
+one WebSocket per seat, every client answering its turn at once, driven by
+an independent load generator in Node (``benchmarks/anchor/loadgen.mjs``,
+the same program for every server) at each of ``--clients``. Servers:
+meeple on SQLite (fsync, flush) and PostgreSQL; boardgame.io 0.50's own
+server (Koa + socket.io, in memory and FlatFile) with the same rules
+(``benchmarks/anchor/liars_dice.mjs``), installed from the npm registry into
+a temporary directory by this script; and the floor, a bare
+Starlette/uvicorn relay speaking meeple's protocol with no rules and no
+store (``benchmarks/anchor/relay.py``). Without Node and npm the
+boardgame.io and relay rows are skipped with a line saying so. Each row
+gives commands/s, p50/p99 from send to the sender's acknowledgement and to
+the other seat's update, the server's CPU time per command (from
+``/proc``), bytes received per command, and the load average at its end.
 """
 
 from __future__ import annotations
@@ -40,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -201,9 +218,180 @@ def _postgres() -> tuple[str | None, Any, str]:
     return server.url(), server, ""
 
 
+# -- the side-by-side anchor (issue #29) -----------------------------------------------------------
+
+ANCHOR = ROOT / "benchmarks" / "anchor"
+#: what the anchor installs from the npm registry (boardgame.io 0.50's server and client, ws for meeple)
+NPM_PACKAGES = ["boardgame.io@0.50", "ws@8", "node-persist@2"]
+DICE, SIDES = 5, 12
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (and its waited-for children), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(f) for f in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server at {url} did not start") from None
+            time.sleep(0.05)
+
+
+def _npm_dir(tmp: str) -> tuple[Path | None, str]:
+    """A directory with the anchor's npm packages installed, or None and why not."""
+    import shutil
+
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        return None, "Node.js and npm are not on PATH: the boardgame.io anchor and the relay floor are skipped"
+    where = Path(tmp) / "npm"
+    where.mkdir()
+    for f in ANCHOR.glob("*.mjs"):
+        (where / f.name).write_bytes(f.read_bytes())
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES], cwd=where,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, f"npm install {' '.join(NPM_PACKAGES)} failed: {done.stderr.strip()[:300]}"
+    return where, ""
+
+
+def _start(config: str, tmp: str, npm: Path, pg: str | None,
+           baselines: dict[str, Path]) -> tuple[subprocess.Popen[Any], str, str]:
+    """Start the server of ``config``: its process, its base address, and which load it speaks.
+
+    A meeple configuration ending in ``@NAME`` runs the meeple of the checkout ``--baseline NAME=PATH`` names.
+    """
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    root = ROOT
+    if "@" in config:
+        config, name = config.split("@", 1)
+        root = baselines[name]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "src"), str(root / "examples")]))
+    if config.startswith("bgio"):
+        extra = ["flatfile", str(Path(tmp) / f"bgio-{port}")] if config == "bgio-flatfile" else []
+        proc = subprocess.Popen(["node", "bgio_server.mjs", str(port), str(DICE), str(SIDES), *extra], cwd=npm,
+                                stdout=subprocess.DEVNULL)
+        _wait_http(base + "/games", proc)
+        return proc, base, "bgio"
+    if config == "relay":
+        proc = subprocess.Popen([sys.executable, str(ANCHOR / "relay.py"), str(port), str(DICE), str(SIDES)], env=env)
+        _wait_http(base + "/", proc)
+        return proc, base, "relay"
+    kind, *flags = config.split("-")
+    durability = "flush" if "flush" in flags else "fsync"
+    if kind == "postgresql":
+        assert pg is not None
+        store = f"{pg}{'&' if '?' in pg else '?'}schema=anchor_{uuid.uuid4().hex[:8]}"
+    else:
+        store = str(Path(tmp) / f"anchor-{port}.db")
+    serve = "import sys, liars_dice; from meeple.server.run import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
+                             "warning", "--durability", durability], env=env)
+    _wait_http(base + "/", proc)
+    return proc, base, "meeple"
+
+
+def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
+                baselines: dict[str, Path]) -> dict[str, Any]:
+    proc, base, speaks = _start(config, tmp, npm, pg, baselines)
+    try:
+        gen = subprocess.Popen(["node", "loadgen.mjs", speaks, base, str(clients), str(DICE), str(SIDES)], cwd=npm,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert gen.stdin is not None and gen.stdout is not None
+        line = gen.stdout.readline()
+        if line.strip() != "ready":
+            raise RuntimeError(f"the load generator failed before the start ({config}, {clients} clients)")
+        cpu = _cpu_seconds(proc.pid)
+        gen.stdin.write("go\n")
+        gen.stdin.flush()
+        result = json.loads(gen.stdout.readline())
+        cpu = _cpu_seconds(proc.pid) - cpu
+        gen.wait(timeout=60)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    result.pop("target", None)
+    return {"config": config, **result, "server_cpu_ms_per_command": round(1000 * cpu / max(1, result["commands"]), 3),
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | None = None, repeat: int = 1) -> int:
+    """The side-by-side run of the module docstring (``--anchor``): one JSON line per sample, then a table.
+
+    With ``repeat``, every configuration runs that many times, in rounds (each round runs them all, one
+    after the other), so a change in the machine's load falls on all of them alike; the table gives the
+    median of each figure and the spread (lowest-highest) of commands/s.
+    """
+    baselines = baselines or {}
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="meeple-anchor-") as tmp:
+        npm, why = _npm_dir(tmp)
+        pg, pg_server, why_pg = (None, None, "not asked for")
+        if any(c.startswith("postgresql") for c in only):
+            pg, pg_server, why_pg = _postgres()
+        try:
+            for n, _, config in ((n, r, c) for n in clients for r in range(repeat) for c in only):
+                if npm is None:
+                    print(json.dumps({"config": config, "clients": n, "skipped": why}), flush=True)
+                    continue
+                if config.startswith("postgresql") and pg is None:
+                    print(json.dumps({"config": config, "clients": n, "skipped": why_pg}), flush=True)
+                    continue
+                row = _anchor_one(config, n, tmp, npm, pg, baselines)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+        finally:
+            if pg_server is not None:
+                pg_server.remove()
+    if rows:
+        print(f"\n{'server':<22}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
+              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}{'n':>3}")
+        for n in clients:
+            for config in only:
+                got = [r for r in rows if r["config"] == config and r["clients"] == n]
+                if not got:
+                    continue
+
+                def med(key: str, got: list[dict[str, Any]] = got) -> Any:
+                    values = [r[key] for r in got if r[key] is not None]
+                    return round(statistics.median(values), 3) if values else "-"
+
+                rates = [r["commands_per_s"] for r in got]
+                print(f"{config:<22}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
+                      f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
+                      f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>7}"
+                      f"{statistics.median(r['load_average'][0] for r in got):>7}{len(got):>3}")
+        print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
+              f"{os.cpu_count()} cores")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every configuration and print one JSON line each, then a table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--anchor", action="store_true",
+                        help="the side-by-side Liar's Dice run against boardgame.io and the relay floor")
+    parser.add_argument("--clients", default="10,100,200", help="--anchor: client counts, comma-separated")
+    parser.add_argument("--servers", default="relay,sqlite,sqlite-flush,postgresql,bgio-memory,bgio-flatfile",
+                        help="--anchor: servers, comma-separated; a meeple one ending in @base runs --baseline")
+    parser.add_argument("--baseline", action="append", default=[], metavar="NAME=PATH",
+                        help="--anchor: another meeple checkout's root, for the servers ending in @NAME (e.g. "
+                             "base=../main); may be repeated")
+    parser.add_argument("--repeat", type=int, default=1, help="--anchor: samples of every configuration, in rounds")
     parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted seats' choices")
@@ -212,6 +400,9 @@ def main(argv: list[str] | None = None) -> int:
                              "-flush for durability flush (default fsync), -sticky to serve each match from one "
                              "process (default: its connections spread over both)")
     args = parser.parse_args(argv)
+    if args.anchor:
+        baselines = {name: Path(path) for name, _, path in (b.partition("=") for b in args.baseline)}
+        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), baselines, args.repeat)
     matches = args.matches or (12 if args.quick else 32)
     results = []
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:

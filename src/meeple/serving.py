@@ -60,6 +60,16 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
     return parse
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
+    return value
+
+
 def _hosts(text: str) -> tuple[str, ...]:
     return tuple(h.strip() for h in text.split(",") if h.strip())
 
@@ -85,6 +95,8 @@ class Settings:
     max_headers: int = 64
     max_connections: int | None = None
     max_connections_per_ip: int = 64
+    max_hosted_mb: int = 256
+    max_unjoined: int = 10_000
 
 
 #: The actions with a rate option (``--rate-ACTION``), and their defaults as the server states them.
@@ -134,6 +146,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--max-connections-per-ip", type=_positive(int), default=64, metavar="N",
                    help="open connections from one peer address (default 64; 0: no limit; a reverse proxy "
                         "is one peer)")
+    g.add_argument("--max-hosted-mb", type=_at_least_one, default=256, metavar="MB",
+                   help="memory for matches in play; idle ones beyond it are dropped and read again from the store "
+                        "on demand (default 256)")
+    g.add_argument("--max-unjoined", type=_at_least_one, default=10_000, metavar="N",
+                   help="matches nobody has joined yet, at most (default 10000)")
 
 
 def settings(args: argparse.Namespace) -> Settings:
@@ -148,4 +165,5 @@ def settings(args: argparse.Namespace) -> Settings:
         header_timeout=float(args.header_timeout), keep_alive_timeout=args.keep_alive_timeout,
         max_header_bytes=args.max_header_bytes, max_headers=args.max_headers,
         max_connections=args.max_connections, max_connections_per_ip=args.max_connections_per_ip,
+        max_hosted_mb=args.max_hosted_mb, max_unjoined=args.max_unjoined,
     )

@@ -195,6 +195,39 @@ class StoreContract:
         with pytest.raises(StoreConflict):
             second.play(0, ld.Bid(1, 5))
 
+    # -- group commit (database stores) --------------------------------------------------
+    def test_a_batch_commits_every_match_at_once_and_a_conflict_undoes_only_its_own_write(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file store writes one match per file: there is nothing to group")
+        store = self.new_store()
+        m1 = store.create("liars-dice", 2, seed=5, match_id="m1")
+        m2 = store.create("liars-dice", 2, seed=6, match_id="m2")
+        self.new_store().open("m2").play(0, ld.Bid(1, 2))  # another writer: this copy of m2 is behind
+        reader = self.new_store()
+        n1, n2 = reader.info("m1").records, reader.info("m2").records
+        with store.batch():  # type: ignore[attr-defined]
+            m1.play(0, ld.Bid(1, 2))
+            assert reader.info("m1").records == n1  # not committed yet, so not visible
+            with pytest.raises(StoreConflict, match="another writer played first"):
+                m2.play(0, ld.Bid(1, 3))
+            m1.play(1, ld.Bid(1, 3))  # the failed write undid itself only
+        assert reader.info("m1").records == n1 + 2 and reader.info("m2").records == n2
+        assert reader.log_bytes("m1") == m1.to_bytes() and meeple.verify(reader.log_bytes("m2")).ok
+
+    def test_a_batch_that_fails_stores_nothing_of_it(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file store has no batch")
+        store = self.new_store()
+        m = store.create("liars-dice", 2, seed=5, match_id="m")
+        n = store.info("m").records
+        with pytest.raises(RuntimeError), store.batch():  # type: ignore[attr-defined]
+            m.play(0, ld.Bid(1, 2))
+            raise RuntimeError("the batch's owner failed before the commit")
+        assert self.new_store().info("m").records == n
+        fresh = store.open("m")  # the copy in memory moved; the store's is the truth
+        fresh.play(0, ld.Bid(1, 4))
+        assert self.new_store().info("m").records == n + 1
+
     def test_a_taken_id_a_missing_match_and_a_bad_id_are_reported(self) -> None:
         store = self.new_store()
         store.create("liars-dice", 2, seed=5, match_id="m")

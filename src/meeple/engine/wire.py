@@ -115,6 +115,8 @@ def _kind(v: Any) -> str:
 # -- encoding: annotation-directed where annotations say more than the value ----------
 
 _encoders: dict[Any, _Encoder] = {}
+#: Scalar annotations whose values are their own wire form (an enum member in their place: its value).
+_PLAIN = frozenset({int, str, float, bool})
 
 
 def to_wire(value: Any) -> Json:
@@ -163,8 +165,12 @@ def _make_encoder(tp: Any) -> _Encoder:
         return _runtime
     if origin is tuple or origin is list or tp in (tuple, list):
         if (len(args) == 2 and args[1] is Ellipsis) or len(args) == 1:
+            if args[0] in _PLAIN:  # the commonest case (dice, counts, names) without a call per item
+                return lambda v: None if v is None else [x.value if isinstance(x, enum.Enum) else x for x in v]
             item = _encoder_of(args[0])
             return lambda v: None if v is None else [item(x) for x in v]
+        if args and all(a in _PLAIN for a in args):
+            return lambda v: None if v is None else [x.value if isinstance(x, enum.Enum) else x for x in v]
         if args:
             items = [_encoder_of(a) for a in args]
             return lambda v: None if v is None else [f(x) for f, x in zip(items, v)]

@@ -11,6 +11,16 @@ through the engine thread like anyone's.
 
 Every command is in the store before any client hears of it: ``Match.play``
 on a stored match writes first, and messages are built after it returns.
+
+**Group commit.** Commands (``play`` requests and bot moves) do not each wait
+for a commit of their own: they queue for their engine thread, which takes
+every command waiting, plays them one after the other inside one store
+transaction (:meth:`meeple.store.SqliteStore.batch`), commits once, and only
+then hands what they send (acknowledgements and updates) to the event loop.
+While a commit is on its way to the disk the next commands gather, so the
+busier the server, the more commands share a commit. If the commit fails,
+nothing of the batch was acknowledged: its matches are read again from the
+store, their clients brought back to it, and each requester told.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import secrets
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -47,8 +58,24 @@ log = logging.getLogger("meeple.server")
 
 T = TypeVar("T")
 
+#: The most commands one group commit takes. Larger groups share an fsync among more commands, but every
+#: command of a group waits for the last one before it is acknowledged, and the event loop waits for the
+#: group to end before it sends anything: past a few commands, matches then move in lock-step with the
+#: engine instead of beside it (measured in benchmarks/server_load.py --anchor, docs/server.md).
+GROUP_MAX = 8
+
 #: What a player name may hold: printable characters, no control codes.
 _NAME = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
+
+
+def _settle(items: list[tuple[asyncio.Future[Any], BaseException | None]]) -> None:
+    for done, error in items:
+        if done.done():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
 
 def bot_factories(game: Game[Any, Any]) -> dict[str, Callable[[int], Any]]:
@@ -111,13 +138,26 @@ class Engine:
         self.index = index
         self.executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"meeple-engine-{index}")
         self.opened: Opened | None = None
-        self.tables: dict[str, Table] = {}
+        #: least recently used first (for the memory budget)
+        self.tables: OrderedDict[str, Table] = OrderedDict()
         self.outbox: Outbox | None = None
         self.lobby_seq = 0
         #: the store's notifications for this engine's matches, waiting to be read in one go
         self.inbox: list[tuple[str, range]] = []
         self.inbox_lock = threading.Lock()
         self.draining = False
+        #: commands waiting for the next group commit: (future, operation, arguments); the loop appends
+        self.queue: list[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
+        self.queue_lock = threading.Lock()
+        self.scheduled = False
+        #: inside a group commit: the lobby writes to make after it, the tables it moved, whom to tell if it fails
+        self.batching = False
+        self.deferred: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self.touched: dict[str, Table] = {}
+        self.requesters: list[tuple[Client, Json]] = []
+        #: how many group commits and commands this engine made (for tests and tools)
+        self.commits = 0
+        self.commands = 0
 
 
 class Hub:
@@ -154,6 +194,9 @@ class Hub:
         self._started: asyncio.Future[None] | None = None
         self._closing = False
         self._subscription: Any = None
+        #: matches with seats for people, none of them taken yet (``Limits.max_unjoined``); any engine thread
+        self._unjoined: set[str] = set()
+        self._unjoined_lock = threading.Lock()
 
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -217,6 +260,93 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(engine.executor, self._run, engine, fn, *args)
 
+    async def _call_grouped(self, match_id: str, fn: Callable[..., Any], *args: Any) -> None:
+        """Queue ``fn(*args)`` for the next group commit of ``match_id``'s engine; return once it is committed."""
+        await self.start()
+        if self._closing:
+            raise ServerError(ErrorCode.INTERNAL_ERROR, "the server is shutting down")
+        engine = self.engine_of(match_id)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        with engine.queue_lock:
+            engine.queue.append((done, fn, args))
+            start = not engine.scheduled
+            engine.scheduled = True
+        if start:
+            engine.executor.submit(self._run, engine, self._e_group)
+        await done
+
+    def _e_group(self) -> None:
+        """Run every queued command in one store transaction; send what they say once it is committed."""
+        engine = self._engine
+        with engine.queue_lock:
+            items, engine.queue = engine.queue[:GROUP_MAX], engine.queue[GROUP_MAX:]
+            if engine.queue:  # the rest in the next group, after what else waits for this thread
+                engine.executor.submit(self._run, engine, self._e_group)
+            else:
+                engine.scheduled = False
+        store = self.opened.store
+        outcomes: list[BaseException | None] = []
+
+        def run_all() -> None:
+            for _, fn, args in items:
+                try:
+                    fn(*args)
+                    outcomes.append(None)
+                except Exception as e:
+                    outcomes.append(e)
+
+        engine.batching, engine.deferred, engine.touched, engine.requesters = True, [], {}, []
+        try:
+            with store.batch():
+                run_all()
+            engine.commits += 1
+            engine.commands += len(items)
+        except StoreError as e:
+            if not outcomes:  # the transaction did not begin: each command on its own, as without grouping
+                engine.batching = False
+                run_all()
+            else:  # the commit failed: nothing of the batch is stored, nothing was sent
+                log.error("a group commit of %d commands failed: %s", len(items), e)
+                self._e_undo_group(engine, e)
+        finally:
+            engine.batching = False
+            deferred, engine.deferred = engine.deferred, []
+            engine.touched, engine.requesters = {}, []
+        for fn, args in deferred:  # the lobby's side of the commands, now that they are stored
+            try:
+                fn(*args)
+            except StoreError as e:
+                log.error("the lobby could not note a committed command (%s); it is corrected on reload", e)
+        outbox = engine.outbox
+        assert outbox is not None
+        outbox.flush()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            outbox.loop.call_soon_threadsafe(
+                _settle, [(done, outcome) for (done, _, _), outcome in zip(items, outcomes, strict=True)])
+
+    def _e_undo_group(self, engine: Engine, error: StoreError) -> None:
+        outbox = engine.outbox
+        assert outbox is not None
+        outbox.discard()
+        engine.deferred = []
+        engine.batching = False
+        for table in engine.touched.values():
+            self._e_refresh(table)
+        for client, ref in engine.requesters:
+            body: dict[str, Json] = {"type": "error", "code": ErrorCode.STORE_ERROR.value,
+                                     "message": f"the store could not commit the command: {error}"}
+            if ref is not None:
+                body["ref"] = ref
+            client.send(dumps(body))
+
+    def _lobby_write(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Write to the lobby now, or after the group commit under way (its transaction holds the database)."""
+        engine = self._engine
+        if engine.batching:
+            engine.deferred.append((fn, args))
+        else:
+            fn(*args)
+
     def _run(self, engine: Engine, fn: Callable[..., T], *args: Any) -> T:
         """Run one operation in ``engine``'s thread; hand what it sends to the loop when it is done."""
         outbox = engine.outbox
@@ -242,7 +372,7 @@ class Hub:
         return opened
 
     @property
-    def _tables(self) -> dict[str, Table]:
+    def _tables(self) -> OrderedDict[str, Table]:
         """The matches this engine thread hosts."""
         return self._engine.tables
 
@@ -251,6 +381,7 @@ class Hub:
         engine.opened = open_store(self.store_url, self.durability, origin=self._origin)
         engine.lobby_seq, _ = self.opened.lobby.changes(-1)
         if engine.index == 0:
+            self._e_count_unjoined()
             try:  # other processes' commits to the same matches (several servers on one database)
                 self._subscription = self.opened.store.listen(self._remote_commit)
             except NotSupported as e:
@@ -280,6 +411,7 @@ class Hub:
         """The hosted match ``match_id``, loaded from the store (and the lobby) if need be."""
         table = self._tables.get(match_id)
         if table is not None:
+            self._tables.move_to_end(match_id)
             return table
         if not isinstance(match_id, str) or not 0 < len(match_id) <= 128:
             raise ServerError(ErrorCode.UNKNOWN_MATCH, "no such match")
@@ -295,7 +427,38 @@ class Hub:
         self._e_apply_marker(table)
         self._tables[match_id] = table
         self._e_after(table, by=None, reset_clocks=True)
+        self._e_evict(keep=table)
         return table
+
+    def _e_evict(self, keep: Table | None = None) -> None:
+        """Drop idle matches from memory, least recently used first, until the tables fit the budget.
+
+        Each engine thread has its share of ``Limits.max_hosted_bytes``. A
+        dropped match is only in the store (and the lobby): :meth:`_e_table`
+        reads it again when a client, a request or a peer's change asks for it.
+        """
+        budget = self.limits.max_hosted_bytes // len(self._engines)
+        tables = self._tables
+        total = sum(t.footprint() for t in tables.values())
+        if total <= budget:
+            return
+        for mid in list(tables):
+            table = tables[mid]
+            if table is keep or not table.idle():
+                continue
+            del tables[mid]
+            total -= table.footprint()
+            if total <= budget:
+                return
+
+    def _e_count_unjoined(self) -> None:
+        """Note the lobby's matches in progress that have seats for people and nobody in them yet."""
+        rows = self.opened.lobby.find(game=None, status="in_progress", open_only=True,
+                                      limit=self.limits.max_unjoined + 1, offset=0)
+        with self._unjoined_lock:
+            self._unjoined = {row.id for row, seats in rows
+                              if any(s.kind == "human" for s in seats) and not any(s.kind == "human" and s.taken
+                                                                                   for s in seats)}
 
     def _e_apply_marker(self, table: Table) -> None:
         """Put the cursor where players left it by undo, if the store still holds what the marker expects."""
@@ -308,7 +471,7 @@ class Hub:
             table.match.seek(marker.cursor)
             table.moved()
         else:  # a command was played after the undo: the store's end is the position
-            lobby.set_marker(table.id, None)
+            self._lobby_write(lobby.set_marker, table.id, None)
             table.marked = False
 
     def _e_after(self, table: Table, by: int | None, reset_clocks: bool = False) -> None:
@@ -318,7 +481,7 @@ class Hub:
         if status != table.row.status:
             import attrs
 
-            self.opened.lobby.set_status(table.id, status)
+            self._lobby_write(self.opened.lobby.set_status, table.id, status)
             table.row = attrs.evolve(table.row, status=status)
         self._e_clocks(table, by, reset_clocks)
         if m.is_over:
@@ -399,7 +562,7 @@ class Hub:
         if command not in legal:
             log.error("the bot of match %s seat %d chose a command that is not legal: %r", match_id, seat, command)
             command = legal[0]
-        await self._call_at(match_id, self._e_bot_play, match_id, seat, version, command, cause)
+        await self._call_grouped(match_id, self._e_bot_play, match_id, seat, version, command, cause)
 
     def _e_bot_play(self, match_id: str, seat: int, version: int, command: Any, cause: str) -> None:
         table = self._tables.get(match_id)
@@ -442,6 +605,11 @@ class Hub:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
             table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
+            engine = self._engine
+            if engine.batching:
+                engine.touched[table.id] = table
+                if requester is not None:
+                    engine.requesters.append((requester, ref))
         self._e_marker(table)
         table.moved()
         self._e_after(table, by=seat)  # clocks first: the messages show the new deadlines
@@ -450,7 +618,7 @@ class Hub:
     def _e_marker(self, table: Table) -> None:
         marker = table.marker()
         if marker is not None or table.marked:
-            self.opened.lobby.set_marker(table.id, marker)
+            self._lobby_write(self.opened.lobby.set_marker, table.id, marker)
             table.marked = marker is not None
 
     # -- other processes ---------------------------------------------------------------
@@ -642,26 +810,39 @@ class Hub:
         name = spec.get("name", "")
         if not isinstance(name, str) or len(name) > 80 or (name and not _NAME.fullmatch(name)):
             raise ServerError(ErrorCode.BAD_CONFIG, "name: up to 80 printable characters")
+        if len(bot_seats) < seats:
+            with self._unjoined_lock:
+                if len(self._unjoined) >= self.limits.max_unjoined:
+                    raise ServerError(ErrorCode.TOO_MANY_OPEN_MATCHES,
+                                      f"this server holds {self.limits.max_unjoined} matches that nobody has joined "
+                                      "yet; join one of them (GET /api/matches?open=true) or try again later")
+                self._unjoined.add(mid)
         try:
-            if base is None:
-                match = self.opened.store.create(game, seats, options=options, match_id=mid)
-            elif base.game is not game or base.seats != seats:
-                raise ServerError(ErrorCode.BAD_CONFIG, f"the match to host is {base.game.info.id} for {base.seats}, "
-                                  f"not {gid} for {seats}")
-            else:
-                match = self.opened.store.open(self.opened.store.add(base, mid))
-        except ConfigError as e:
-            raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
-        except StoreError as e:
-            raise ServerError(ErrorCode.STORE_ERROR, f"the store could not create the match: {e}") from None
-        rows = [SeatRow(s, "bot", bot=bot_seats[s], bot_seed=secrets.randbits(63), taken=True) if s in bot_seats
-                else SeatRow(s, "human") for s in range(seats)]
-        row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
-        self.opened.lobby.create(row, rows)
+            try:
+                if base is None:
+                    match = self.opened.store.create(game, seats, options=options, match_id=mid)
+                elif base.game is not game or base.seats != seats:
+                    raise ServerError(ErrorCode.BAD_CONFIG, f"the match to host is {base.game.info.id} for "
+                                      f"{base.seats}, not {gid} for {seats}")
+                else:
+                    match = self.opened.store.open(self.opened.store.add(base, mid))
+            except ConfigError as e:
+                raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
+            except StoreError as e:
+                raise ServerError(ErrorCode.STORE_ERROR, f"the store could not create the match: {e}") from None
+            rows = [SeatRow(s, "bot", bot=bot_seats[s], bot_seed=secrets.randbits(63), taken=True)
+                    if s in bot_seats else SeatRow(s, "human") for s in range(seats)]
+            row = MatchRow(mid, gid, variant, seats, options, clock, fallback, "in_progress", now(), name)
+            self.opened.lobby.create(row, rows)
+        except BaseException:
+            with self._unjoined_lock:
+                self._unjoined.discard(mid)
+            raise
         table = Table(row, rows, match, factories)
         table.own.append((0, match.cursor))  # the store announces the new match too
         self._tables[mid] = table
         self._e_after(table, by=None, reset_clocks=True)
+        self._e_evict(keep=table)
         return self._e_describe(row, table.seats, table)
 
     def _e_describe(self, row: MatchRow, seats: list[SeatRow], table: Table | None) -> Json:
@@ -740,6 +921,8 @@ class Hub:
             what = "a bot's" if table.seats[seat].kind == "bot" else "taken"
             raise ServerError(ErrorCode.SEAT_TAKEN, f"seat {seat} is {what}; free seats: {free or 'none'}")
         table.seats[seat] = attrs.evolve(table.seats[seat], taken=True, name=name)
+        with self._unjoined_lock:
+            self._unjoined.discard(match_id)
         table.tell_players()
         self._e_clocks(table, by=None, reset=False)
         return {"match": match_id, "seat": seat, "token": token}
@@ -795,10 +978,16 @@ class Hub:
         table.tell_players()
         if not table.clients and table.match.is_over:
             self._tables.pop(table.id, None)  # a finished match nobody watches: loaded again on demand
+        elif not table.clients and table.id in self._tables:
+            self._tables.move_to_end(table.id)
+            self._e_evict()
 
     async def request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         """Handle one ``play``, ``undo``, ``redo`` or ``sync`` request of a seated client."""
-        await self._call_at(client.match_id, self._e_request, client, kind, cursor, command, ref)
+        if kind == "play":  # commands share commits; undo, redo and sync move the lobby's marker or nothing
+            await self._call_grouped(client.match_id, self._e_request, client, kind, cursor, command, ref)
+        else:
+            await self._call_at(client.match_id, self._e_request, client, kind, cursor, command, ref)
 
     def _e_request(self, client: Client, kind: str, cursor: int | None, command: Json, ref: Json) -> None:
         table = client.table

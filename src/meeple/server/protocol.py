@@ -96,6 +96,8 @@ class ErrorCode(enum.StrEnum):
     OVER_QUOTA = "over_quota"
     #: The server holds as much as it may for all clients together (the debugger's opened logs); try later.
     SERVER_BUSY = "server_busy"
+    #: The server holds ``Limits.max_unjoined`` matches that nobody has joined yet: join one, or try later.
+    TOO_MANY_OPEN_MATCHES = "too_many_open_matches"
 
 
 class CloseCode(enum.IntEnum):
@@ -145,6 +147,7 @@ HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.OVER_QUOTA: 429,
     ErrorCode.SERVER_BUSY: 503,
+    ErrorCode.TOO_MANY_OPEN_MATCHES: 429,
 }
 
 #: The engine's refusal codes that have a code of their own here; the rest are ``illegal_command``.
@@ -199,3 +202,10 @@ class Limits:
     max_name: int = 40
     #: The most matches one listing returns.
     max_list: int = 500
+    #: Memory for hosted matches, in bytes (estimated per match from its records, see ``Table.footprint``):
+    #: beyond it, matches nobody is connected to and nothing is waiting for are dropped from memory, least
+    #: recently used first, and read again from the store when asked for.
+    max_hosted_bytes: int = 256 * 1024 * 1024
+    #: Matches with seats for people of which none is taken yet, per server process: creating one more is
+    #: refused (``too_many_open_matches``) until one is joined.
+    max_unjoined: int = 10_000

@@ -71,6 +71,8 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
           durability: Durability = "fsync", options: Settings | None = None) -> None:
     """Serve matches on ``host:port`` from ``store`` (None: ``meeple.db`` here) until interrupted.
 
+    ``limits`` bound clients and the memory of hosted matches (default :class:`Limits`).
+
     The store is opened once before the port is bound, so a bad address
     fails at once (:class:`~meeple.store.StoreError`) instead of on the first request.
     ``options`` are the deployment options (:mod:`meeple.serving`; None: every
@@ -84,7 +86,8 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
     open_store(store, durability).close()  # fail now, with the store's own message
     sock = bind(host, port)  # and now: an address in use is an OSError here, not a log line later
     hosts = chosen.allowed_hosts or default_hosts(host)
-    server = MeepleServer(store, bot_delay=bot_delay, durability=durability, allowed_hosts=hosts,
+    memory = Limits(max_hosted_bytes=chosen.max_hosted_mb << 20, max_unjoined=chosen.max_unjoined)
+    server = MeepleServer(store, limits=memory, bot_delay=bot_delay, durability=durability, allowed_hosts=hosts,
                           allowed_origins=chosen.allowed_origins, quotas=quotas(chosen),
                           max_headers=chosen.max_headers or None)
     limits: Limits = server.limits

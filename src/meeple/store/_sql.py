@@ -95,6 +95,9 @@ class SqlStore:
         self._lock = threading.RLock()
         self._closed = False
         self._subscriptions: list[Subscription] = []
+        #: The cursor of the transaction :meth:`batch` holds open, if any.
+        self._batch: Any = None
+        self._savepoints = 0
 
     # -- what a dialect provides --------------------------------------------------------
     def _transaction(self, write: bool) -> contextlib.AbstractContextManager[Any]:
@@ -121,12 +124,72 @@ class SqlStore:
         raise NotImplementedError
 
     # -- transactions ------------------------------------------------------------------
+    def _translate(self, error: BaseException) -> StoreError | None:
+        """The :class:`StoreError` a driver's own error inside a write stands for (None: not the driver's)."""
+        raise NotImplementedError
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Write everything done in the block in one transaction, committed (once) when the block ends.
+
+        Each write inside (a command's records, a new match) runs in a
+        savepoint of its own: a write that fails (:class:`StoreConflict`, a
+        duplicate) is undone alone and raises as it would outside a batch,
+        while the others stay. Nothing written inside is durable before the
+        block ends: whoever acknowledges a command written in a batch does so
+        after it. If the commit fails, the block raises :class:`StoreError` and
+        nothing of it is stored. Other threads wait for the store until then;
+        a batch inside a batch is the outer one.
+        """
+        if self.readonly:
+            raise ReadOnlyStore(f"{self.where} was opened read-only")
+        with self._lock:
+            self._check_open()
+            if self._batch is not None:
+                yield
+                return
+            with self._transaction(True) as cur:
+                self._batch = cur
+                try:
+                    yield
+                finally:
+                    self._batch = None
+
+    @property
+    def in_batch(self) -> bool:
+        """Whether a :meth:`batch` is open (its writes are not durable yet)."""
+        return self._batch is not None
+
+    @contextlib.contextmanager
+    def _savepoint(self, cur: Any) -> Iterator[Any]:
+        self._savepoints += 1
+        name = f"meeple_w{self._savepoints}"
+        cur.execute(f"SAVEPOINT {name}")
+        try:
+            yield cur
+        except BaseException as e:
+            try:
+                cur.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                cur.execute(f"RELEASE SAVEPOINT {name}")
+            except Exception as undo:
+                raise StoreError(f"cannot undo a failed write to {self.where}: {undo}") from None
+            translated = self._translate(e)
+            if translated is not None:
+                raise translated from None
+            raise
+        else:
+            cur.execute(f"RELEASE SAVEPOINT {name}")
+
     @contextlib.contextmanager
     def _write(self) -> Iterator[Any]:
         if self.readonly:
             raise ReadOnlyStore(f"{self.where} was opened read-only")
         with self._lock:
             self._check_open()
+            if self._batch is not None:
+                with self._savepoint(self._batch) as cur:
+                    yield cur
+                return
             with self._transaction(True) as cur:
                 yield cur
 
@@ -134,6 +197,9 @@ class SqlStore:
     def _read(self) -> Iterator[Any]:
         with self._lock:
             self._check_open()
+            if self._batch is not None:  # reads see the batch's own writes
+                yield self._batch
+                return
             with self._transaction(False) as cur:
                 yield cur
 

@@ -247,6 +247,13 @@ class PostgresStore(SqlStore):
         except psycopg.Error as e:
             raise StoreError(f"cannot {what} {self.where}: {_first_line(e)}") from None
 
+    def _translate(self, error: BaseException) -> StoreError | None:
+        if isinstance(error, (pgerrors.LockNotAvailable, pgerrors.SerializationFailure, pgerrors.DeadlockDetected)):
+            return StoreConflict(f"{self.where}: another writer held the match too long ({_first_line(error)})")
+        if isinstance(error, psycopg.Error):
+            return StoreError(f"cannot write to {self.where}: {_first_line(error)}")
+        return None
+
     def _is_duplicate(self, error: BaseException) -> bool:
         return isinstance(error, pgerrors.UniqueViolation)
 

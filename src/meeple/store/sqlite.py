@@ -239,6 +239,13 @@ class SqliteStore(SqlStore):
         """One transaction; SQLite's own errors become :class:`StoreError` (a busy lock: :class:`StoreConflict`)."""
         return transaction(self._db, str(self.path), write)
 
+    def _translate(self, error: BaseException) -> StoreError | None:
+        if not isinstance(error, sqlite3.Error):
+            return None
+        if isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error)):
+            return StoreConflict(f"{self.path} stayed locked by another writer: {error}")
+        return StoreError(f"cannot write to {self.path}: {error}")
+
     def _is_duplicate(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError)
 
