@@ -27,8 +27,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
-from ..engine.match import codec_for
-from ..engine.registry import resolve
 from .check import check_encoding
 from .encoding import (
     ENTRY_POINTS,
@@ -86,24 +84,11 @@ def env(
     try:
         from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-        from .aec import MAX_COMMANDS, MeepleEnv
+        from .aec import make_env
     except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
         raise ModuleNotFoundError(f"meeple.rl.env needs the rl extra (pip install 'meeple[rl]'): {e}") from e
-    g = resolve(game)
-    if variant is not None:
-        opts: dict[str, Any] = dict(g.variant_options(variant))
-    else:
-        opts = {}
-    opts.update(options or {})
-    n = g.info.seat_range(variant or g.info.variants[0])[0] if seats is None else seats
-    g.check_seats(n)
-    from ..engine.codec import options_from_map
-
-    decoded = options_from_map(codec_for(g), opts, n)
-    encoding = encoding_for(g, n, decoded)
-    raw = MeepleEnv(g, n, decoded, encoding, render_mode=render_mode, reward=reward,
-                    max_commands=MAX_COMMANDS if max_commands is None else max_commands, view=view,
-                    segments=segments, illegal=illegal, illegal_reward=illegal_reward)
+    raw = make_env(game, seats, variant, options, render_mode, reward=reward, max_commands=max_commands, view=view,
+                   segments=segments, illegal=illegal, illegal_reward=illegal_reward)
     return OrderEnforcingWrapper(raw)
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import operator
 import secrets
+from collections.abc import Mapping
 from itertools import repeat
 from typing import Any
 
@@ -45,7 +46,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine import ENGINE, Code, Command, Game, IllegalCommand, Match, Rng
-from ..engine.codec import options_to_map
+from ..engine.codec import options_from_map, options_to_map
+from ..engine.match import codec_for
+from ..engine.registry import resolve
 from .encoding import Encoding, EncodingError, encoding_for
 from .rewards import Reward, zero_sum
 
@@ -375,3 +378,29 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             legal[int(a)] = command
         self._mover, self._legal = seat, legal
         self.agent_selection = self.possible_agents[seat]
+
+
+def make_env(
+    game: str | Game[Any, Any],
+    seats: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    *,
+    reward: Reward = zero_sum,
+    max_commands: int | None = None,
+    view: bool = True,
+    segments: bool = False,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
+) -> MeepleEnv:
+    """The :class:`MeepleEnv` that :func:`meeple.rl.env` wraps (same arguments), without PettingZoo's wrapper."""
+    g = resolve(game)
+    opts: dict[str, Any] = dict(g.variant_options(variant)) if variant is not None else {}
+    opts.update(options or {})
+    n = g.info.seat_range(variant or g.info.variants[0])[0] if seats is None else seats
+    g.check_seats(n)
+    decoded = options_from_map(codec_for(g), opts, n)
+    return MeepleEnv(g, n, decoded, encoding_for(g, n, decoded), render_mode=render_mode, reward=reward,
+                     max_commands=MAX_COMMANDS if max_commands is None else max_commands, view=view,
+                     segments=segments, illegal=illegal, illegal_reward=illegal_reward)

@@ -35,7 +35,7 @@ from gymnasium import spaces
 
 from ..catalog import bot_factory
 from ..engine import Game
-from .aec import IllegalAction, MeepleEnv
+from .aec import IllegalAction, MeepleEnv, make_env
 from .rewards import Reward, zero_sum
 
 #: ``policy(observation, agent) -> action id``: an opponent that reads the seat's PettingZoo observation.
@@ -166,11 +166,8 @@ def single_agent(
     ``illegal_reward``) or ``"raise"``; ``segments=True`` gives the
     observation as a Dict of the game's named segments in their shapes.
     """
-    from . import env
-
-    made = env(game, seats=seats, variant=variant, options=options, reward=reward, max_commands=max_commands,
-               illegal=illegal, illegal_reward=illegal_reward, segments=segments)
-    aec: MeepleEnv = made.unwrapped
+    aec = make_env(game, seats, variant, options, reward=reward, max_commands=max_commands, illegal=illegal,
+                   illegal_reward=illegal_reward, segments=segments)
     n = aec.seats
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
         listed: list[Opponent] = [opponents] * (n - 1)
