@@ -115,6 +115,18 @@ def test_blocks_are_found() -> None:
     assert any(m.startswith("excerpt") for p in DOCS for _, _, m, _ in blocks(p))
 
 
+def test_python_blocks_need_nothing_outside_the_package() -> None:
+    """A reader runs the docs with meeple installed and nothing else: the example game comes from the package.
+
+    The suite puts ``examples/`` on the path, so a block that imports
+    ``liars_dice`` by its short name would pass here and fail for a reader.
+    """
+    short = re.compile(r"^\s*(import liars_dice|from liars_dice import)", re.M)
+    bad = [f"{_rel(p)}:{line}" for p in DOCS for line, lang, marker, code in blocks(p)
+           if lang == "python" and not marker and short.search(code)]
+    assert not bad, f"import the example game as meeple.examples.liars_dice: {bad}"
+
+
 def test_the_tutorial_lists_every_class_attribute_a_game_declares() -> None:
     import typing
 

@@ -27,8 +27,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
-from ..engine.match import codec_for
-from ..engine.registry import resolve
 from .check import check_encoding
 from .encoding import (
     ENTRY_POINTS,
@@ -48,6 +46,8 @@ from .rewards import Reward, score, win_share, zero_sum
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
 
+    from .single import SingleAgentEnv
+
 
 def env(
     game: str | Game[Any, Any],
@@ -58,6 +58,10 @@ def env(
     *,
     reward: Reward = zero_sum,
     max_commands: int | None = None,
+    view: bool = True,
+    segments: bool = False,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
 ) -> AECEnv[str, dict[str, Any], int]:
     """A PettingZoo AEC environment of ``game`` at a table of ``seats`` (default: the fewest the variant allows).
 
@@ -65,7 +69,11 @@ def env(
     over the variant's); ``render_mode`` is None, ``"ansi"`` or
     ``"human"``; ``reward(outcome, seat)`` gives each agent its reward when
     the match ends (:func:`zero_sum` by default); a match lasting
-    ``max_commands`` actions is truncated. As in PettingZoo's classic
+    ``max_commands`` actions is truncated. ``view=False`` leaves the
+    ``"view"`` entry out of the observations; ``segments=True`` gives the
+    tensor as a Dict of the named segments in their shapes;
+    ``illegal="penalize"`` ends the match with ``illegal_reward`` for an
+    action outside the mask instead of raising (:mod:`meeple.rl.aec`). As in PettingZoo's classic
     environments, the environment comes in an ``OrderEnforcingWrapper``
     (``.unwrapped`` is the :class:`~meeple.rl.aec.MeepleEnv`, whose
     ``match`` is the referee's match). Raises :class:`NoEncoding` for a
@@ -76,28 +84,28 @@ def env(
     try:
         from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-        from .aec import MAX_COMMANDS, MeepleEnv
+        from .aec import make_env
     except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
         raise ModuleNotFoundError(f"meeple.rl.env needs the rl extra (pip install 'meeple[rl]'): {e}") from e
-    g = resolve(game)
-    if variant is not None:
-        opts: dict[str, Any] = dict(g.variant_options(variant))
-    else:
-        opts = {}
-    opts.update(options or {})
-    n = g.info.seat_range(variant or g.info.variants[0])[0] if seats is None else seats
-    g.check_seats(n)
-    from ..engine.codec import options_from_map
-
-    decoded = options_from_map(codec_for(g), opts, n)
-    encoding = encoding_for(g, n, decoded)
-    raw = MeepleEnv(g, n, decoded, encoding, render_mode=render_mode, reward=reward,
-                    max_commands=MAX_COMMANDS if max_commands is None else max_commands)
+    raw = make_env(game, seats, variant, options, render_mode, reward=reward, max_commands=max_commands, view=view,
+                   segments=segments, illegal=illegal, illegal_reward=illegal_reward)
     return OrderEnforcingWrapper(raw)
+
+
+def single_agent(*args: Any, **kwargs: Any) -> SingleAgentEnv:
+    """A Gymnasium environment with the learner at one seat and bots or policies at the others.
+
+    The arguments are those of :func:`meeple.rl.single.single_agent`
+    (``game, seats, seat, opponents``, then the options of :func:`env`);
+    it needs the ``rl`` extra.
+    """
+    from .single import single_agent as make
+
+    return make(*args, **kwargs)
 
 
 __all__ = [
     "ENTRY_POINTS", "Actions", "Encoding", "EncodingError", "EncodingFactory", "NoEncoding",
     "Observation", "Reward", "Segment", "check_encoding", "encoding_factory", "encoding_for", "env",
-    "register_encoding", "score", "win_share", "zero_sum",
+    "register_encoding", "score", "single_agent", "win_share", "zero_sum",
 ]

@@ -9,11 +9,21 @@ along. As in PettingZoo's classic environments:
 * agents are ``player_0`` .. ``player_{n-1}`` (seat *i* is ``player_i``);
 * an observation is ``{"observation": float32 vector, "action_mask": int8
   vector, "view": the seat's view}``; the mask is all zeros for an agent
-  that may not act;
+  that may not act; ``view=False`` leaves the view out (a Dict of Boxes
+  only, as Stable-Baselines3's ``MultiInputPolicy`` needs), and
+  ``segments=True`` gives the observation as a Dict of the game's named
+  segments, each a Box of its own shape (board planes keep their rows and
+  columns); :meth:`MeepleEnv.split` cuts a flat vector the same way;
 * rewards are 0 until the match ends, then ``reward(outcome, seat)``
   (:func:`meeple.rl.rewards.zero_sum` by default: +1/-1 for two players);
-* an action outside the mask raises (:class:`IllegalAction`); a match still
-  going after ``max_commands`` actions is truncated.
+* an action outside the mask raises (:class:`IllegalAction`) with
+  ``illegal="raise"`` (the default); with ``illegal="penalize"``, as
+  PettingZoo's classic environments do, the match ends at once: the agent
+  that chose it gets ``illegal_reward`` (-1), the others 0, every agent is
+  terminated, and the offender's info holds ``"illegal_move": True``. A
+  value that is no action id at all (not an integer, out of range) raises
+  either way. A match still going after ``max_commands`` actions is
+  truncated.
 
 Seeding: ``reset(seed=s)`` starts a stream from ``s``, and each reset after
 it (with no seed) starts the next match of that stream, so two environments
@@ -26,6 +36,8 @@ from __future__ import annotations
 
 import operator
 import secrets
+from collections.abc import Mapping
+from itertools import repeat
 from typing import Any
 
 import gymnasium
@@ -34,13 +46,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine import ENGINE, Code, Command, Game, IllegalCommand, Match, Rng
-from ..engine.codec import options_to_map
+from ..engine.codec import options_from_map, options_to_map
+from ..engine.match import codec_for
+from ..engine.registry import resolve
 from .encoding import Encoding, EncodingError, encoding_for
 from .rewards import Reward, zero_sum
 
 #: Actions an environment's match may last before it is truncated.
 MAX_COMMANDS = 10_000
 _MASK64 = (1 << 64) - 1
+#: What an action outside the mask does: raise :class:`IllegalAction`, or end the match with a penalty.
+ILLEGAL_POLICIES = ("raise", "penalize")
 
 
 class IllegalAction(IllegalCommand):
@@ -101,8 +117,18 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         render_mode: str | None = None,
         reward: Reward = zero_sum,
         max_commands: int = MAX_COMMANDS,
+        view: bool = True,
+        segments: bool = False,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
+        if illegal not in ILLEGAL_POLICIES:
+            raise ValueError(f"illegal is one of {ILLEGAL_POLICIES}, not {illegal!r}")
+        self.with_view = view
+        self.with_segments = segments
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']} or None, not {render_mode!r}")
         self.game = game
@@ -118,23 +144,32 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.possible_agents = [f"player_{s}" for s in range(seats)]
         self.agents = self.possible_agents[:]
         obs = self.encoding.observation
+        #: (name, offset, size, shape) of every segment, in order
+        self._placed = [(p.name, p.offset, p.segment.size, p.segment.shape or (1,)) for p in obs.segments_at()]
+        self._size = obs.size
         low = np.concatenate([np.full(s.size, s.low, np.float32) for s in obs.segments])
         high = np.concatenate([np.full(s.size, s.high, np.float32) for s in obs.segments])
         n = self.encoding.actions.size
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
-                "view": ViewSpace(game.view_type),
+        tensor_space: spaces.Space[Any] = spaces.Box(low=low, high=high, dtype=np.float32)
+        if segments:
+            tensor_space = spaces.Dict({
+                s.name: spaces.Box(low=s.low, high=s.high, shape=s.shape or (1,), dtype=np.float32)
+                for s in obs.segments
             })
-            for a in self.possible_agents
+        entries: dict[str, spaces.Space[Any]] = {
+            "observation": tensor_space,
+            "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
         }
+        if view:
+            entries["view"] = ViewSpace(game.view_type)
+        self.observation_spaces = {a: spaces.Dict(dict(entries)) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._stream: Rng | None = None
         self.match: Match | None = None
         self._legal: dict[int, Command] = {}
         self._mover: int | None = None
         self._commands = 0
+        self._views: dict[int, Any] = {}  # the views of the current position, by seat
 
     # -- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -160,17 +195,27 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._commands = 0
+        self._views = {}
         self._next()
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The observation of ``agent``: its tensor, its action mask (zeros unless it acts now) and its view."""
-        match = self._live()
         seat = self.possible_agents.index(agent)
-        view = match.view(seat)
+        view = self._view(seat)
         mask = np.zeros(self.encoding.actions.size, np.int8)
         if seat == self._mover:
             mask[list(self._legal)] = 1
-        return {"observation": self.tensor(view, seat), "action_mask": mask, "view": view}
+        tensor: Any = self.tensor(view, seat)
+        if self.with_segments:
+            tensor = self.split(tensor)
+        out = {"observation": tensor, "action_mask": mask}
+        if self.with_view:
+            out["view"] = view
+        return out
+
+    def split(self, tensor: np.ndarray[Any, Any]) -> dict[str, np.ndarray[Any, Any]]:
+        """The flat observation ``tensor`` cut into the game's named segments, each in its own shape (no copy)."""
+        return {name: tensor[o:o + n].reshape(shape) for name, o, n, shape in self._placed}
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the agent to act (None for one that is done); raise :class:`IllegalAction` if illegal."""
@@ -179,10 +224,17 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._was_dead_step(action)
             return
         match = self._live()
-        command = self.command_of(action, agent)
         seat = self.possible_agents.index(agent)
+        try:
+            command = self.command_of(action, agent)
+        except IllegalAction as e:
+            if self.illegal == "raise" or e.code is not Code.RULE:
+                raise
+            self._penalize(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._views = {}
         match.play(seat, command)
         self._commands += 1
         out = match.outcome
@@ -199,6 +251,16 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._next()
         if self.render_mode == "human":
             self.render()
+
+    def _penalize(self, agent: str) -> None:
+        """End the match for an illegal action, as PettingZoo's classic environments do."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: (float(self.illegal_reward) if a == agent else 0.0) for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent]["illegal_move"] = True
+        self._accumulate_rewards()
+        self._mover, self._legal = None, {}
+        self._deads_step_first()
 
     def render(self) -> str | None:
         """The referee's picture of the match (every hidden card): printed for ``"human"``, returned for ``"ansi"``."""
@@ -222,23 +284,39 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         if len(values) > len(obs.segments) or not set(values) <= self._segment_names:
             unknown = sorted(set(values) - self._segment_names)
             raise EncodingError(f"{self.game.info.id}: the encoder fills segments it does not declare: {unknown}")
-        out = np.zeros(obs.size, np.float32)
-        offset = 0
-        for s in obs.segments:
-            v = values.get(s.name)
-            n = s.size
-            if v is not None:
-                if isinstance(v, (int, float)):
-                    flat: Any = (v,)
-                elif isinstance(v, (list, tuple)) and (not v or not isinstance(v[0], (list, tuple))):
-                    flat = v  # a flat sequence of numbers: no array needed
-                else:
-                    flat = np.asarray(v, dtype=np.float32).reshape(-1)
-                if len(flat) != n:
-                    raise EncodingError(f"{self.game.info.id}: segment {s.name!r} has {len(flat)} values, not {n} "
-                                        f"(shape {s.shape})")
-                out[offset:offset + n] = flat
-            offset += n
+        # runs of segments given as numbers go into one flat list each, assigned at once (far cheaper than an
+        # assignment per segment); arrays (and deeper nestings, made arrays) are copied in where they lie
+        out = np.zeros(self._size, np.float32)
+        buf: list[Any] = []
+        start = 0
+        for name, offset, n, shape in self._placed:
+            v = values.get(name)
+            if v is None:
+                buf.extend(repeat(0, n))
+                continue
+            if isinstance(v, (int, float)):
+                buf.append(v)
+            elif isinstance(v, (list, tuple)) and (not v or not isinstance(v[0], (list, tuple))):
+                buf.extend(v)  # a flat sequence of numbers
+            elif isinstance(v, (list, tuple)) and len(shape) == 2 and not (v[0] and isinstance(v[0][0], (list, tuple))):
+                for row in v:  # rows of numbers
+                    buf.extend(row)
+            else:  # an array, or deeper nesting: copied in as an array
+                array = v if isinstance(v, np.ndarray) else np.asarray(v, dtype=np.float32)
+                if array.size != n:
+                    raise EncodingError(f"{self.game.info.id}: segment {name!r} has {array.size} values, not {n} "
+                                        f"(shape {shape})")
+                if buf:
+                    out[start:offset] = buf
+                    buf = []
+                out[offset:offset + n] = array.reshape(-1)
+                start = offset + n
+                continue
+            if start + len(buf) != offset + n:
+                raise EncodingError(f"{self.game.info.id}: segment {name!r} has {start + len(buf) - offset} values, "
+                                    f"not {n} (shape {shape})")
+        if buf:
+            out[start:] = buf
         return out
 
     def command_of(self, action: Any, agent: str | None = None) -> Command:
@@ -260,17 +338,24 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
 
     def action_of(self, command: Command, seat: int | None = None) -> int:
         """The action id of a legal ``command`` of ``seat`` (default: the seat to act) in the current position."""
-        match = self._live()
+        self._live()
         seat = self._mover if seat is None else seat
         if seat is None:
             raise IllegalAction(Code.GAME_OVER, "no seat acts now", command, "")
-        return self.encoding.actions.index(command, match.view(seat), seat)
+        return self.encoding.actions.index(command, self._view(seat), seat)
 
     # -- inside ------------------------------------------------------------------------------------
     def _live(self) -> Match:
         if self.match is None:
             raise gymnasium.error.ResetNeeded("call reset() before using the environment")
         return self.match
+
+    def _view(self, seat: int) -> Any:
+        """The seat's view of the current position, made once per position."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self._live().view(seat)
+        return view
 
     def _next(self) -> None:
         """Point ``agent_selection`` at the seat to act and map its legal commands to action ids."""
@@ -280,7 +365,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._mover, self._legal = None, {}
             return
         seat = acting[0]
-        view = match.view(seat)
+        view = self._view(seat)
         actions = self.encoding.actions
         legal: dict[int, Command] = {}
         for command in match.legal(seat):
@@ -293,3 +378,29 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             legal[int(a)] = command
         self._mover, self._legal = seat, legal
         self.agent_selection = self.possible_agents[seat]
+
+
+def make_env(
+    game: str | Game[Any, Any],
+    seats: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    *,
+    reward: Reward = zero_sum,
+    max_commands: int | None = None,
+    view: bool = True,
+    segments: bool = False,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
+) -> MeepleEnv:
+    """The :class:`MeepleEnv` that :func:`meeple.rl.env` wraps (same arguments), without PettingZoo's wrapper."""
+    g = resolve(game)
+    opts: dict[str, Any] = dict(g.variant_options(variant)) if variant is not None else {}
+    opts.update(options or {})
+    n = g.info.seat_range(variant or g.info.variants[0])[0] if seats is None else seats
+    g.check_seats(n)
+    decoded = options_from_map(codec_for(g), opts, n)
+    return MeepleEnv(g, n, decoded, encoding_for(g, n, decoded), render_mode=render_mode, reward=reward,
+                     max_commands=MAX_COMMANDS if max_commands is None else max_commands, view=view,
+                     segments=segments, illegal=illegal, illegal_reward=illegal_reward)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from meeple.engine import get_game
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
@@ -110,7 +112,7 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         to_act = [0] * seats
         if view.phase is Phase.PLAY or view.phase is Phase.DRAW:
             to_act[rel(view.turn)] = 1
-        where = [[0] * where_columns for _ in range(DECK_SIZE)]
+        where = np.zeros((DECK_SIZE, where_columns), np.float32)  # an array: cheaper than 80 lists
         for c in view.hand:
             where[c][0] = 1
         for s, known in enumerate(view.open_hands):
@@ -134,7 +136,7 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
             for side in dev:
                 developed[rel(s)][_SIDE[side]] += 1
         central = [[0] * _SLOT for _ in range(CENTRAL_MINES)]
-        owned = [[[0] * _SLOT for _ in range(OWN_SHOWN)] for _ in range(seats)]
+        owned = np.zeros((seats, OWN_SHOWN, _SLOT), np.float32)
         counts = [0] * seats
         at_centre = 0
         for m in view.mines:
@@ -207,7 +209,7 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
     return Encoding(Actions(size, index, label), Observation(layout, encode))
 
 
-def _fill_slot(row: list[int], m: MineView) -> None:
+def _fill_slot(row: Any, m: MineView) -> None:
     row[_SIDE[m.mine]] = 1
     row[len(SIDES)] = len(m.stack)
     if m.stack:

@@ -31,9 +31,12 @@ next seat, and so on); the board is the same window as the actions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
+
+import numpy as np
 
 from meeple.engine import Command, get_game
 from meeple.games.saboteur.board import shape
@@ -157,13 +160,10 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         def rel(s: int) -> int:
             return (s - seat) % n
 
-        board = [[[0] * len(_CHANNELS) for _ in range(_HEIGHT)] for _ in range(_WIDTH)]
+        board = np.zeros((_WIDTH, _HEIGHT, len(_CHANNELS)), np.float32)
         for cell in view.board.cells:
             if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
-                tile = shape(cell.kind, cell.rotated)
-                edges = tile.edges
-                board[cell.col - COLS[0]][cell.row - ROWS[0]] = [
-                    1, edges & 1, edges >> 1 & 1, edges >> 2 & 1, edges >> 3 & 1, int(bool(tile.groups))]
+                board[cell.col - COLS[0], cell.row - ROWS[0]] = _planes(cell.kind, cell.rotated)
         hand = [[0] * len(KINDS) for _ in range(SLOTS)]
         for i, kind in enumerate(view.hand[:SLOTS]):
             hand[i][kind] = 1
@@ -250,6 +250,14 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         Segment("offer", 3, high=len(GOLD_CARDS), doc="base payout, to the chooser: gold cards of value 1, 2, 3 on offer"),
     )
     return Encoding(Actions(size, index, label), Observation(layout, encode))
+
+
+@functools.cache
+def _planes(kind: int, rotated: bool) -> tuple[int, ...]:
+    """The board channels of a path card: it lies there, its open edges N, E, S, W, a tunnel through it."""
+    tile = shape(kind, rotated)
+    edges = tile.edges
+    return (1, edges & 1, edges >> 1 & 1, edges >> 2 & 1, edges >> 3 & 1, int(bool(tile.groups)))
 
 
 def describe(command: Command) -> str:

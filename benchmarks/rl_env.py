@@ -1,0 +1,149 @@
+"""Environment actions per CPU-second, side by side with PettingZoo's ``tictactoe_v3``, in one run.
+
+Every environment plays the same workload: a masked random agent in the
+AEC loop every PettingZoo user writes (``env.last()``, a uniform choice
+among the actions whose mask is 1, ``env.step``), ``--actions`` actions a
+sample, resetting with the next seed when a match ends. The samples are
+interleaved (one of each environment, then the next round), so load on the
+machine moves them together; every sample is kept and printed. The ratio to
+``tictactoe_v3`` is taken per round, then its median and range reported.
+``raw`` is the engine alone, the same random play through ``Match`` with
+no environment, for what the environment costs on top of it.
+
+    python benchmarks/rl_env.py --rounds 5 --actions 2000
+
+One JSON line per sample, then a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import numpy as np  # noqa: E402
+from pettingzoo.classic import tictactoe_v3  # noqa: E402
+
+import meeple.rl  # noqa: E402
+from meeple.engine import ENGINE, Match  # noqa: E402
+from meeple.examples import liars_dice  # noqa: E402, F401  (registers "liars-dice")
+
+#: (label, game, seats, options) of every environment measured.
+TABLES: list[tuple[str, str, int, dict[str, Any]]] = [
+    ("saboteur", "saboteur", 4, {}),
+    ("kings", "kings", 2, {}),
+    ("gophers", "gophers", 2, {}),
+    ("mordred", "mordred", 3, {}),
+    ("liars-dice", "liars-dice", 2, {}),
+]
+
+
+def aec_loop(make: Callable[[], Any], seed: int) -> Callable[[int], int]:
+    """A workload: ``n`` actions of a masked random agent in the AEC loop, resetting when a match ends."""
+    env = make()
+    rng = random.Random(seed)
+    state = {"seed": seed}
+    env.reset(seed=seed)
+
+    def run(n: int) -> int:
+        done = 0
+        while done < n:
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                if not env.agents:
+                    state["seed"] += 1
+                    env.reset(seed=state["seed"])
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+        return done
+
+    return run
+
+
+def raw_loop(game: str, seats: int, options: dict[str, Any], seed: int) -> Callable[[int], int]:
+    """The same random play through ``Match`` alone: legal commands, a uniform choice, play."""
+    rng = random.Random(seed)
+    state = {"seed": seed, "match": Match.start(game, seats, seed=seed, options=options)}
+
+    def run(n: int) -> int:
+        done = 0
+        while done < n:
+            m = state["match"]
+            acting = [s for s in m.to_act if s != ENGINE]
+            if m.outcome is not None or not acting:
+                state["seed"] += 1
+                state["match"] = Match.start(game, seats, seed=state["seed"], options=options)
+                continue
+            legal = m.legal(acting[0])
+            m.play(acting[0], legal[rng.randrange(len(legal))])
+            done += 1
+        return done
+
+    return run
+
+
+def workloads(view: bool) -> dict[str, Callable[[int], int]]:
+    """Every workload by its label."""
+    out: dict[str, Callable[[int], int]] = {"tictactoe_v3": aec_loop(tictactoe_v3.env, 1)}
+    kw: dict[str, Any] = {} if view else {"view": False}  # the default keeps the view
+    for label, game, seats, options in TABLES:
+        out[label] = aec_loop(lambda g=game, s=seats, o=options: meeple.rl.env(g, seats=s, options=o, **kw), 1)
+        out[f"{label} raw"] = raw_loop(game, seats, options, 1)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure every workload, interleaved, and print every sample and the table."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=5, help="samples of each workload")
+    ap.add_argument("--actions", type=int, default=2000, help="actions per sample")
+    ap.add_argument("--view", action="store_true", help="keep the 'view' entry in the observations (default: left out)")
+    args = ap.parse_args(argv)
+    works = workloads(args.view)
+    for w in works.values():
+        w(50)  # warm caches outside the timing
+    samples: dict[str, list[float]] = {k: [] for k in works}
+    cpu: dict[str, float] = dict.fromkeys(works, 0.0)
+    load_before = os.getloadavg()
+    for r in range(args.rounds):
+        for label, work in works.items():
+            start = time.process_time()
+            n = work(args.actions)
+            spent = time.process_time() - start
+            samples[label].append(n / spent)
+            cpu[label] += spent
+            print(json.dumps({"round": r, "workload": label, "actions": n, "cpu_s": round(spent, 4),
+                              "actions_per_cpu_s": round(n / spent)}), flush=True)
+    load_after = os.getloadavg()
+    base = samples["tictactoe_v3"]
+    print(f"\nload average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}; view={'on' if args.view else 'off'}; "
+          f"{args.rounds} rounds x {args.actions} actions\n")
+    print("| environment | actions / CPU-s (median) | range | CPU s | / tictactoe_v3 (median, range) | env cost / raw |")
+    print("|---|---:|---|---:|---|---:|")
+    for label, xs in samples.items():
+        if label.endswith(" raw"):
+            continue
+        ratios = [x / b for x, b in zip(xs, base)]
+        raw = samples.get(f"{label} raw")
+        cost = f"{statistics.median(r / x for r, x in zip(raw, xs)):.1f}x" if raw else ""
+        print(f"| {label} | {statistics.median(xs):,.0f} | {min(xs):,.0f}-{max(xs):,.0f} | {cpu[label]:.2f} | "
+              f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | {cost} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
