@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load``."""
+"""Developer sessions: ``nox -s quick tests typecheck lint demo bench paired server_load``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ def tests(session: nox.Session) -> None:
     """The whole test suite (doctests included), on two workers."""
     session.install("-e", ".[dev]")
     session.run("python", "-m", "pytest", "-n", "2", *session.posargs)
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The quick tier: every test but those marked ``slow``, on two workers (CI runs every tier)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "pytest", "-n", "2", "-m", "not slow", *session.posargs)
 
 
 @nox.session
