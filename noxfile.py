@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s quick tests typecheck lint demo bench paired server_load``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load``."""
 
 from __future__ import annotations
 
