@@ -16,6 +16,13 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def quick(session: nox.Session) -> None:
+    """The quick tier: every test but those marked ``slow``, on two workers (CI runs every tier)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "-m", "pytest", "-n", "2", "-m", "not slow", *session.posargs)
+
+
+@nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the package."""
     session.install("-e", ".[dev]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,6 +21,25 @@ settings.register_profile(
 settings.register_profile("ci", deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 settings.register_profile("thorough", deadline=None, max_examples=500, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+
+# -- the tiers ------------------------------------------------------------------------------------------
+#
+# A test marked ``slow`` takes seconds or more; ``pytest -m "not slow"`` (``nox
+# -s quick``) leaves them out, CI runs them all. Besides the marks in the test
+# files, every test that starts a real browser or database server through one
+# of these fixtures is slow.
+
+#: Fixtures that start a real program (Chromium, a PostgreSQL cluster): a test using one is slow.
+SLOW_FIXTURES = frozenset({"browser", "postgres_server", "new_postgres_server"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test that uses a fixture of :data:`SLOW_FIXTURES`."""
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 # -- a real PostgreSQL server for the tests that need one ---------------------------------------------
@@ -113,6 +133,8 @@ class PostgresServer:
 
 
 def _started_server() -> PostgresServer:
+    if importlib.util.find_spec("psycopg") is None:
+        _unavailable("the psycopg package is not installed (pip install -e '.[postgres]')")
     bindir = _postgres_bindir()
     if bindir is None:
         _unavailable("initdb and pg_ctl are not installed (Debian: apt-get install postgresql)")

@@ -21,6 +21,7 @@ from meeple.batch import (
     summarize_checks,
     wilson,
 )
+from needs import need
 
 
 def test_wilson_matches_the_formula_worked_by_hand() -> None:
@@ -138,7 +139,7 @@ def test_end_reasons_are_counted_by_kind(reason: str, kind: str) -> None:
 
 
 def test_a_dask_cluster_runs_the_same_corpus() -> None:
-    distributed = pytest.importorskip("distributed")
+    distributed = need("dask")["distributed"]
     plan = Plan(game="kings", seats=2, bots=("heuristic", "random"), games=4, seed=3)
     here = {r.index: r.log for r in run_plan(plan, keep_logs=True)}
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \

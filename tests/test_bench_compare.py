@@ -23,6 +23,8 @@ import pytest
 import meeple
 from meeple.engine import ENGINE, Rng
 
+pytestmark = pytest.mark.slow  # benchmarks run against a worktree of another commit
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 

@@ -56,6 +56,7 @@ def _tiny(*extra: str) -> list[str]:
     return ["--quick", "--repeats", "1", "--min-time", "0.001", "--matches", "2", "--long-records", "150", *extra]
 
 
+@pytest.mark.slow
 def test_quick_run_prints_a_json_line_per_figure_a_table_and_the_goals() -> None:
     out = subprocess.run(
         [sys.executable, str(BENCH / "run.py"), *_tiny("--games", "liars-dice")],
@@ -106,6 +107,7 @@ class _Broken(Game[Any, Any]):
         return None
 
 
+@pytest.mark.slow
 def test_a_game_that_errors_is_skipped_with_the_reason_and_the_run_goes_on() -> None:
     run = _bench_module("run")
     meeple.register(_Broken())

@@ -24,6 +24,8 @@ import meeple
 from meeple.engine import ENGINE, read_log
 from meeple.store import log_bytes
 
+pytestmark = pytest.mark.slow  # the meeple command as a process, many times
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -20,7 +20,9 @@ from meeple import batch
 from meeple.batch import ClusterError, Plan, dask_executor, run_plan
 from meeple.cli import main
 
-distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow  # a Dask cluster of worker processes
+
+distributed = pytest.importorskip("distributed")  # never skips: tests/needs.py lists this module
 
 
 @pytest.fixture(scope="module")

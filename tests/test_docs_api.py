@@ -7,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api"
 
 
+@pytest.mark.slow  # a whole Sphinx build
 def test_the_api_reference_builds_without_a_warning(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                         "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(tmp_path / "html")],

@@ -353,6 +353,7 @@ def test_rejecting_a_hostile_frame_takes_a_bounded_amount_of_memory(either_reade
     assert peak <= 3 * len(body) + (8 << 20), f"{peak / len(body):.1f} bytes per byte"
 
 
+@pytest.mark.slow
 def test_a_loaded_log_holds_a_bounded_amount_of_memory_per_byte(either_reader: str) -> None:
     """docs/reliability.md: decoded records take at most ~48 bytes per byte of log, however they are made.
 
@@ -531,6 +532,7 @@ def test_a_replayed_record_in_a_log_is_named() -> None:
     assert "record number 1 where 2 was expected" in report.first_divergence.reason
 
 
+@pytest.mark.slow
 def test_the_hostile_input_benchmark_runs() -> None:
     """benchmarks/hostile.py measures the time figures of docs/reliability.md (no timing is asserted here)."""
     import json

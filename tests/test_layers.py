@@ -11,7 +11,9 @@ only imports under ``if TYPE_CHECKING:`` are left out.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import pytest
@@ -74,18 +76,19 @@ def _resolve(importer: str, node: ast.Import | ast.ImportFrom) -> Iterator[str]:
             yield target
 
 
-def imports() -> dict[str, set[str]]:
-    """Every module of meeple and the meeple modules it imports."""
-    graph: dict[str, set[str]] = {}
+@functools.cache
+def imports() -> dict[str, frozenset[str]]:
+    """Every module of meeple and the meeple modules it imports (parsed once per process, then shared)."""
+    graph: dict[str, frozenset[str]] = {}
     for name, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        graph[name] = {t for node in _import_nodes(tree) for t in _resolve(name, node) if t != name}
+        graph[name] = frozenset(t for node in _import_nodes(tree) for t in _resolve(name, node) if t != name)
     for name in COMPILED:
-        graph[name] = set()
+        graph[name] = frozenset()
     return graph
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+def cycles(graph: Mapping[str, AbstractSet[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -158,9 +161,14 @@ def test_cycles_are_found() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+@functools.cache
+def _all_cycles() -> list[list[str]]:
+    return cycles(imports())
+
+
 @pytest.mark.parametrize("area", _known("circle", AREAS))
 def test_no_import_circle(area: str) -> None:
-    bad = [c for c in cycles(imports()) if any(_area(m) == area for m in c)]
+    bad = [c for c in _all_cycles() if any(_area(m) == area for m in c)]
     assert not bad, f"import circles through {area}: {bad}"
 
 

@@ -18,13 +18,15 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds an sdist and a wheel, and runs tests from the unpacked sdist
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Tracked files an sdist need not carry: none today (the CI script and git's own files ship too).
 NOT_SHIPPED: frozenset[str] = frozenset()
 #: Test modules run from the unpacked sdist: examples, golden logs, the RNG vectors, the command line.
 #: Enough to show the unpacked tree tests itself; that the docs ship is checked file by file above,
 #: and their code blocks run once, from the checkout, in tests/test_docs.py (the slowest module).
-RUN_FROM_SDIST = ("tests/test_examples.py", "tests/test_golden.py", "tests/test_rng.py", "tests/test_cli.py")
+RUN_FROM_SDIST = ("tests/test_examples.py", "tests/test_golden.py", "tests/engine/test_rng.py", "tests/test_cli.py")
 
 
 def _tracked() -> set[str]:

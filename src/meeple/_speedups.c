@@ -13,7 +13,7 @@
  * decoded or the error decoding it raised, and the reader's checking loop goes
  * on from there and names the problem. Building the package without a C
  * compiler skips this module; the reader then uses the pure-Python loop
- * (tests/test_speedups.py holds the two to the same results).
+ * (tests/engine/test_speedups.py holds the two to the same results).
  *
  * BLAKE2b is implemented here from RFC 7693 (unkeyed, 16-byte digest, no salt
  * or personalisation), as the log format defines the chain with it.
@@ -1075,7 +1075,7 @@ done:
  * counter as two unsigned 64-bit slots, and the draws every game makes most
  * (next64, below, shuffle_in_place), which do exactly what the pure-Python
  * core of rng.py does (SplitMix64 as a counter-based generator; docs/rng.md).
- * tests/test_speedups.py holds the two to the same words, draws and counters.
+ * tests/engine/test_speedups.py holds the two to the same words, draws and counters.
  */
 
 #define GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL

@@ -104,6 +104,7 @@ def test_the_default_world_raises_naming_the_game(blind_dice: Game[Any, Any]) ->
         blind_dice.world(m.view(0), 0, Rng(1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gid", game_params())
 def test_every_game_that_samples_worlds_passes_the_check(gid: str) -> None:
     game = get_game(gid)

@@ -24,6 +24,7 @@ from meeple.rl.encodings import kings as kings_enc
 from meeple.rl.encodings import mordred as mordred_enc
 
 
+@pytest.mark.slow  # whole matches of random and heuristic play
 @pytest.mark.parametrize(("game", "seats", "options"), [
     ("kings", 2, {}), ("kings", 3, {"developed_cards": "discard"}), ("kings", 4, {}),
     ("mordred", 3, {}), ("mordred", 4, {"warriors": 14, "road_forward": 10}),

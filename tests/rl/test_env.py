@@ -18,6 +18,8 @@ from meeple.rl.aec import IllegalAction, MeepleEnv
 from meeple.rl.encoding import NoEncoding, encoding_factory
 from meeple.testing import game_params
 
+pytestmark = pytest.mark.slow  # PettingZoo's api_test and seed_test on whole matches of every game
+
 LD = get_game("liars-dice")
 
 

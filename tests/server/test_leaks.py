@@ -25,6 +25,8 @@ from meeple import Match
 from meeple.engine import to_wire, wire_for
 from meeple.server.client import Seat
 
+pytestmark = pytest.mark.slow  # whole matches through a real server, every message scanned
+
 
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:

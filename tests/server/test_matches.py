@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer, check_table, open_table, play_out
 
+pytestmark = pytest.mark.slow  # whole matches through real sockets
+
 #: (game, seats, options, bots): every game, both kinds of seat, several variants.
 TABLES: list[tuple[str, int, dict[str, Any], dict[str, str]]] = [
     ("saboteur", 4, {}, {"2": "heuristic"}),

@@ -20,6 +20,8 @@ from serverkit import ProcessServer, ThreadServer, check_table, open_table, play
 
 from meeple.server.client import Lobby, Seat, autoplay
 
+pytestmark = pytest.mark.slow  # server processes on SQLite and PostgreSQL, killed and started again
+
 
 @pytest.fixture
 def pg_store(postgres_server: Any) -> str:

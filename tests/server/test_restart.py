@@ -8,10 +8,13 @@ import random
 import time
 from typing import Any
 
+import pytest
 from serverkit import ProcessServer, ThreadServer, referee
 
 from meeple.engine import wire_for
 from meeple.server.client import ClientError, Seat, autoplay
+
+pytestmark = pytest.mark.slow  # server processes killed and started again
 
 
 def test_kill_9_mid_match_loses_no_acknowledged_command_and_clients_resume(store_path: str) -> None:

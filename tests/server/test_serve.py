@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from serverkit import ROOT, ThreadServer, free_port
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -22,6 +23,8 @@ from starlette.routing import Mount, Route
 
 from meeple.server import MeepleServer
 from meeple.server.client import Seat
+
+pytestmark = pytest.mark.slow  # the meeple serve command as a process
 
 
 def _outer(server: MeepleServer) -> Any:

@@ -25,6 +25,8 @@ from meeple.engine import TruncatedLog, read_log
 from meeple.store import FileStore, MatchExists, StoreConflict, repair
 from meeple.store.files import TEMP_SUFFIX
 
+pytestmark = pytest.mark.slow  # writer processes killed and their stores read again
+
 KILLS_FILE = 20
 KILLS_CREATE = 12
 

@@ -67,6 +67,7 @@ def place(request: pytest.FixtureRequest) -> Iterator[Any]:
             shutil.rmtree(d, ignore_errors=True)
 
 
+@pytest.mark.slow
 @given(actions=ACTIONS, choices=st.lists(st.integers(0, 3), min_size=25, max_size=25))
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # place() is a factory
 def test_the_store_always_holds_the_match_log(place: Any, actions: list[str], choices: list[int]) -> None:

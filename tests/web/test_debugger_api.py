@@ -63,6 +63,7 @@ def test_a_seat_is_shown_its_view_and_the_records_as_it_sees_them(server: Thread
             assert p["legal"] == ([] if seat is None else [to_wire(c) for c in m.legal(seat)])
 
 
+@pytest.mark.slow
 def test_nothing_a_seat_is_shown_holds_what_it_may_not_know(server: ThreadServer, saboteur: meeple.Match) -> None:
     m = saboteur
     log = opened(server, m)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from serverkit import ThreadServer, scan
-from webkit import READY, click_through, create_from_lobby, fill_lobby, referee_copy
+from webkit import click_through, create_from_lobby, fill_lobby, http_json, referee_copy, settle, targets
 
 #: (game, variant, seats, the board's SVG class or None for the generic page, click at which to take the picture)
 GAMES = [
@@ -61,19 +61,20 @@ DRAWN: dict[str, dict[str, Any]] = {
 }
 
 
+#: The page shows position ``arg`` or a later one, and waits for no answer of the server.
+CAUGHT_UP = "(c) => Number(document.body.dataset.cursor) >= c && document.body.dataset.busy === 'false'"
+#: The page shows a later position than ``arg``, or the end.
+MOVED_ON = "(c) => Number(document.body.dataset.cursor) > c || document.body.dataset.over === 'true'"
+
+
 def _drawn(page: Any, game: str) -> tuple[dict[str, int], dict[str, int]]:
     """What the board draws and what the seat's last view says it should, counted (read on a settled page)."""
-    for _ in range(20):
-        page.wait_for_selector(READY)
-        before = len(page.recorder.frames)
-        view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
-        counts = page.evaluate("""(sels) => Object.fromEntries(sels.map((s) => [s, s === "hand"
-            ? [...document.querySelectorAll("#board svg .card")].filter((e) => !e.closest(".laid")).length
-            : document.querySelectorAll("#board svg " + s).length]))""", list(DRAWN[game]))
-        if len(page.recorder.frames) == before and page.get_attribute("body", "data-busy") == "false":
-            return counts, {k: f(view) for k, f in DRAWN[game].items()}
-        page.wait_for_timeout(100)
-    raise AssertionError("the page never settled")
+    settle(page)
+    view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
+    counts = page.evaluate("""(sels) => Object.fromEntries(sels.map((s) => [s, s === "hand"
+        ? [...document.querySelectorAll("#board svg .card")].filter((e) => !e.closest(".laid")).length
+        : document.querySelectorAll("#board svg " + s).length]))""", list(DRAWN[game]))
+    return counts, {k: f(view) for k, f in DRAWN[game].items()}
 
 
 @pytest.mark.parametrize(("game", "variant", "seats", "board", "shot_at"), GAMES, ids=[g[0] for g in GAMES])
@@ -210,19 +211,21 @@ def test_two_people_and_a_spectator_meet_through_the_lobby(page: Any, new_page: 
     host.wait_for_selector("body[data-seat='0']")
 
     rnd = random.Random(11)
+    people = (host, guest)
     for _ in range(600):
+        # every page shows the server's position (or a later one), and none is waiting for an answer
+        cursor = http_json(web_server.base, f"/api/matches/{match_id}")["cursor"]
+        for p in (host, guest, watcher):
+            p.wait_for_function(CAUGHT_UP, arg=cursor)
         if all(p.get_attribute("body", "data-over") == "true" for p in (host, guest, watcher)):
             break
-        clicked = False
-        for p in (host, guest):
-            if p.get_attribute("body", "data-busy") == "false" and p.get_attribute("body", "data-acting") == "true":
-                targets = p.query_selector_all(".act.target") or p.query_selector_all(".act")
-                if targets:
-                    rnd.choice(targets).click()
-                    clicked = True
         assert watcher.query_selector_all(".act") == []
-        if not clicked:
-            host.wait_for_timeout(50)
+        acting = [p for p in people if p.get_attribute("body", "data-acting") == "true"]
+        if acting:
+            settle(acting[0])
+            rnd.choice(targets(acting[0])).click()
+        else:  # the bot's turn (or the engine's): the host sees every record, so its cursor moves on
+            host.wait_for_function(MOVED_ON, arg=cursor)
     else:
         raise AssertionError("the match did not end in 600 rounds of clicks")
 

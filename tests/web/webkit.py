@@ -52,40 +52,63 @@ def create_from_lobby(page: Any, base: str, game: str, *, variant: str | None = 
     return page.url.rsplit("/play/", 1)[1]
 
 
+#: Counts every change of the page (a MutationObserver over the whole document), once per page load.
+_WATCH = """() => {
+  if (window.__changes === undefined) {
+    window.__changes = { n: 0, seen: null, still: 0 };
+    new MutationObserver((records) => { window.__changes.n += records.length; })
+      .observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+}"""
+
+#: True once the page matches ``ready`` and neither its content nor its layout changed for three animation frames.
+_STILL = """(ready) => {
+  const w = window.__changes;
+  const root = document.documentElement;
+  const now = [w.n, scrollX, scrollY, root.scrollWidth, root.scrollHeight].join();
+  if (now === w.seen) w.still += 1; else { w.seen = now; w.still = 0; }
+  return w.still >= 3 && document.querySelector(ready) !== null;
+}"""
+
+
+def settle(page: Any, ready: str = READY) -> None:
+    """Wait until the page matches ``ready`` and is stable: nothing in it changed for three animation frames.
+
+    A page that is ready for a click may still be drawing: a message that
+    arrived with the last one, the players' list, a chooser opening. A
+    click waits for its target alone to stand still, so the page around
+    it could still move under the pointer (another element would take the
+    click); after this, nothing does until the page is clicked.
+    """
+    page.evaluate(_WATCH)
+    page.wait_for_function(_STILL, arg=ready, polling="raf", timeout=30_000)
+
+
+def targets(page: Any) -> list[Any]:
+    """What the board offers to click now: the targets of a move under way first, else everything it offers."""
+    return page.query_selector_all(".act.target") or page.query_selector_all(".act")
+
+
 def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Callable[[int], bool] | None = None,
                   on_click: Callable[[int], None] | None = None) -> int:
     """Click what the board offers (a choice that completes a command first) until the match is over.
 
     Only elements the board made clickable (``.act``) are clicked, chosen at
-    random (seeded). Returns the number of clicks.
+    random (seeded), each on a settled page (:func:`settle`). Returns the
+    number of clicks.
     """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     rnd = random.Random(seed)
-    clicks = stale = 0
+    clicks = 0
     while True:
-        page.wait_for_selector(READY, timeout=30_000)
+        settle(page)
         if page.get_attribute("body", "data-over") == "true" or (until is not None and until(clicks)):
             return clicks
         if clicks >= max_clicks:
             raise AssertionError(f"the match did not end in {max_clicks} clicks")
-        targets = page.query_selector_all(".act.target") or page.query_selector_all(".act")
-        if not targets:  # between two messages of one position: look again once it settles
-            page.wait_for_timeout(200)
-            page.wait_for_selector(READY, timeout=30_000)
-            targets = page.query_selector_all(".act.target") or page.query_selector_all(".act")
-        assert targets or page.get_attribute("body", "data-over") == "true", (
-            f"the seat may act, but the board offers nothing to click: {page.inner_text('#status')!r}, "
-            f"errors {page.recorder.errors[-3:]}")
-        if not targets:
-            return clicks
-        try:
-            rnd.choice(targets).click(timeout=5_000)
-        except PlaywrightTimeout:  # the board was drawn again under the pointer: choose again from the new one
-            stale += 1
-            assert stale <= 5, f"five clicks in a row found the board redrawn under them: {page.inner_text('#status')!r}"
-            continue
-        stale = 0
+        offered = targets(page)
+        assert offered, (f"the seat may act, but the board offers nothing to click: {page.inner_text('#status')!r}, "
+                         f"errors {page.recorder.errors[-3:]}")
+        rnd.choice(offered).click()
         clicks += 1
         if on_click is not None:
             on_click(clicks)

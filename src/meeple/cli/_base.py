@@ -30,6 +30,8 @@ from ..store import (
     save_log,
     save_match,
 )
+from ..store.backends import backend, backend_for
+from ..store.sources import missing_local
 
 #: Exit code: the command did what was asked.
 EXIT_OK = 0
@@ -41,8 +43,11 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 SOURCE_HELP = "a log file, or sqlite:PATH#MATCH_ID (postgresql://...#MATCH_ID) for a match in a store"
-#: How database sources and store addresses start.
-DATABASES = ("sqlite:", "postgresql://", "postgres://")
+
+
+def is_database(text: str) -> bool:
+    """True if ``text`` starts with the scheme of a registered store backend (``sqlite:``, ``postgresql://``)."""
+    return backend_for(text) is not None
 
 
 class CliError(Exception):
@@ -146,7 +151,7 @@ def is_source(text: str) -> bool:
     directory separator or a ``.meeple`` suffix, or an existing file that is
     not named like a game.
     """
-    if text.startswith(DATABASES) or os.sep in text or text.endswith(".meeple"):
+    if is_database(text) or os.sep in text or text.endswith(".meeple"):
         return True
     return text not in available() and Path(text).is_file()
 
@@ -184,8 +189,8 @@ def open_source(source: str, durability: Durability | None = None) -> Opened:
         fstore = FileStore(path.parent, durability or "flush")
         return Opened(fstore.open_path(path), fstore, path)
     assert src.match_id is not None
-    if src.kind == "sqlite" and not Path(src.location).is_file():
-        raise CliError(f"no SQLite store at {src.location}")
+    if missing_local(src):
+        raise CliError(f"no {backend(src.kind).title} store at {src.location}")
     store = src.open_store(durability=durability)
     try:
         return Opened(store.open(src.match_id), store, None)
@@ -339,7 +344,7 @@ def store_sources(text: str) -> Iterator[tuple[str, Any]]:
         ids = store.ids()
     finally:
         store.close()
-    base = text if src.kind != "sqlite" else f"sqlite:{src.location}"
+    base = text if src.kind == "file" or not backend(src.kind).local else f"{backend(src.kind).schemes[0]}{src.location}"
     for mid in ids:
         source = f"{base}#{mid}"
         yield source, lambda source=source: log_bytes(source)
@@ -356,7 +361,7 @@ def is_corpus(text: str) -> bool:
     """True for a directory or a whole database store (``sqlite:PATH``, ``postgresql://...``, without ``#ID``)."""
     if Path(text).is_dir():
         return True
-    return text.startswith(DATABASES) and "#" not in text
+    return is_database(text) and "#" not in text
 
 
 def check_config(fn: Any, *args: Any) -> Any:

@@ -31,7 +31,6 @@ from ..batch import (
 from ..engine import Match, get_game, read_log
 from ..store import log_bytes, open_store, parse_store
 from ._base import (
-    DATABASES,
     EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_USAGE,
@@ -41,6 +40,7 @@ from ._base import (
     default_seats,
     emit,
     is_corpus,
+    is_database,
     note,
     parse_options,
     parse_seed,
@@ -131,7 +131,7 @@ class _Corpus:
 
 
 def _corpus(text: str) -> _Corpus:
-    if text.startswith(DATABASES):
+    if is_database(text):
         if "#" in text:
             raise CliError("--games N writes many matches: give a directory or a store (sqlite:PATH), not #MATCH_ID")
         return _Corpus(text, None)

@@ -12,10 +12,11 @@ from ..diff import diff_logs
 from ..engine import ENGINE, LoadedLog, MeepleError, readable
 from ..export import seat_log_lines
 from ..store import FileStore, StoreError, list_matches, parse_sqlite, parse_store, repair
+from ..store.backends import forms
 from ._base import (
-    DATABASES,
     CliError,
     emit,
+    is_database,
     load_source,
     output,
     parse_seed,
@@ -206,8 +207,8 @@ def _list_rows(address: str) -> list[dict[str, Any]]:
             except MeepleError as e:
                 rows.append(_row(None, path, str(e)) | {"id": mid})
         return rows
-    if not address.startswith(DATABASES):
-        raise CliError(f"no store at {address}: give a directory of log files, sqlite:PATH or postgresql://...")
+    if not is_database(address):
+        raise CliError(f"no store at {address}: give a directory of log files, {forms()}")
     try:
         src = parse_store(address)
         infos = list_matches(address)

@@ -1,5 +1,6 @@
 """The game-agnostic kernel: protocol, Match, RNG, codec, log, replay and verify."""
 
+from .assembly import assemble
 from .bot import Bot, RandomBot
 from .codec import Codec, canonical, digest, readable, unstructure
 from .errors import (
@@ -61,6 +62,7 @@ __all__ = [
     "UnsupportedLog",
     "VerifyReport",
     "Wire",
+    "assemble",
     "available",
     "canonical",
     "codec_for",

@@ -5,7 +5,7 @@ of a match is a pure function of the seed and *n*, so a match can resume,
 fork or be verified from nothing but ``(seed, counter)``, and a program in
 another language can reproduce it bit for bit. The algorithm is SplitMix64
 used as a counter-based generator; ``docs/rng.md`` specifies it with test
-vectors, and ``tests/test_rng.py`` pins them.
+vectors, and ``tests/engine/test_rng.py`` pins them.
 
 >>> rng = Rng(seed=42)
 >>> rng.below(6), rng.counter
@@ -45,7 +45,7 @@ class PyRngCore:
     """The seed, the counter and the commonest draws of :class:`Rng`, in pure Python.
 
     ``meeple._speedups.RngCore`` does the same in C (the same words, draws
-    and counters: ``tests/test_speedups.py`` holds the two together); a
+    and counters: ``tests/engine/test_speedups.py`` holds the two together); a
     package built without a C compiler, or run with ``MEEPLE_PURE_PYTHON``
     set, uses this one.
     """

@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from ..store import Durability, Source, parse_store
+from ..store.backends import backend, forms, schemes
 from ..store.errors import StoreError
 from .lobby import Lobby, SqliteLobby
 
@@ -39,14 +40,14 @@ def server_store(address: str | None) -> Source:
     if address is None:
         return Source("sqlite", DEFAULT_STORE)
     if not isinstance(address, str) or not address:
-        raise StoreError(f"a store is sqlite:PATH, a path or postgresql://..., not {address!r}")
-    if "://" in address and not address.startswith(("sqlite:", "postgresql://", "postgres://")):
-        raise StoreError(f"unknown store scheme in {address!r}; use sqlite:PATH, a path or postgresql://...")
+        raise StoreError(f"a store is a path or {forms()}, not {address!r}")
+    if "://" in address and not address.startswith(schemes()):
+        raise StoreError(f"unknown store scheme in {address!r}; use a path or {forms()}")
     src = parse_store(address)
     if src.kind == "file":
         if os.path.isdir(src.location):
             raise StoreError(f"{src.location} is a directory: a server keeps its matches in a database "
-                             "(a SQLite file, sqlite:PATH, or postgresql://...)")
+                             f"(a SQLite file, or {forms()})")
         return Source("sqlite", src.location)
     return src
 
@@ -78,7 +79,7 @@ def open_store(address: str | None, durability: Durability = "fsync", *, origin:
     if durability not in ("fsync", "flush"):
         raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
     src = server_store(address)
-    if src.kind == "sqlite":
+    if backend(src.kind).local:
         parent = os.path.dirname(os.path.abspath(src.location))
         if not os.path.isdir(parent):
             raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .base import ChangeCallback, MatchInfo, Status, Store, Subscription
+from .base import ChangeCallback, Durability, MatchInfo, Status, Store, Subscription
 from .errors import (
     MatchExists,
     MatchNotFound,
@@ -42,7 +42,7 @@ from .errors import (
     StoreConflict,
     StoreError,
 )
-from .files import Durability, FileSink, FileStore, RepairReport, is_held, repair, save_log
+from .files import FileSink, FileStore, RepairReport, is_held, repair, save_log
 from .sources import (
     Source,
     list_matches,

@@ -14,7 +14,7 @@ import enum
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import attrs
 
@@ -23,6 +23,12 @@ from ..engine.match import Match
 from ..engine.reader import LoadedLog
 
 log = logging.getLogger("meeple.store")
+
+#: How a store makes each command durable before ``play`` returns, the same two levels for every kind
+#: of store: ``"flush"``, handed to the operating system (it survives the process being killed, not a
+#: power loss); ``"fsync"``, on disk (it survives a power loss too, on storage that honours flushes).
+#: Each store's module says what it does for each, and which is its default.
+Durability = Literal["flush", "fsync"]
 
 #: What :meth:`Store.listen` calls: ``callback(match_id, records)`` after a commit.
 #: ``records`` is the range of sequence numbers that commit wrote: ``records.start``

@@ -55,7 +55,7 @@ import secrets
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
@@ -76,11 +76,9 @@ from ._common import (
     new_id,
     utc,
 )
-from .base import ChangeCallback, MatchInfo, Status, Subscription
+from .base import ChangeCallback, Durability, MatchInfo, Status, Subscription
 from .errors import MatchExists, MatchNotFound, NotSupported, StoreClosed, StoreConflict, StoreError
 
-#: How a file store makes each command durable (see the module docstring).
-Durability = Literal["flush", "fsync"]
 #: The file name suffix of match logs.
 SUFFIX = ".meeple"
 #: Temporary files of a new log are named ``.<name>.<random>`` plus this suffix.

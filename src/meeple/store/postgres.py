@@ -62,9 +62,8 @@ from psycopg import errors as pgerrors
 from psycopg import sql
 
 from ._sql import SqlSink, SqlStore
-from .base import ChangeCallback, Subscription, log
+from .base import ChangeCallback, Durability, Subscription, log
 from .errors import MatchNotFound, StoreConflict, StoreError
-from .files import Durability
 
 SCHEMA_VERSION = 1
 #: What a schema name may look like (it also names the notification channel).

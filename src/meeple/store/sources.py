@@ -22,7 +22,8 @@ read it as. A PostgreSQL address is a libpq URL; meeple takes only the
 ``schema`` query parameter for itself and passes the rest to libpq.
 
 A **store address** names a whole store: the same forms without ``#ID``,
-and a directory for a file store (``matches/``).
+and a directory for a file store (``matches/``). The database forms are
+those of the backends registered in :mod:`meeple.store.backends`.
 
 >>> parse_source("sqlite:games/m.db#table-7")
 Source(kind='sqlite', location='games/m.db', match_id='table-7', schema=None)
@@ -38,28 +39,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import parse_qsl, urlencode
+from typing import Any
 
 import attrs
 
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, read_log, read_path
 from ._common import check_id
-from .base import MatchInfo, Store
+from .backends import backend, backend_for
+from .base import Durability, MatchInfo, Store
 from .errors import MatchNotFound, StoreError
-from .files import Durability, FileStore, save_log
-from .sqlite import SqliteStore
-
-if TYPE_CHECKING:
-    from .postgres import PostgresStore
-
-SourceKind = Literal["file", "sqlite", "postgresql"]
-
-SQLITE_PREFIX = "sqlite:"
-POSTGRES_PREFIXES = ("postgresql://", "postgres://")
-#: How a source string is spelled, for error messages.
-FORMS = "a log file, sqlite:PATH#MATCH_ID or postgresql://...#MATCH_ID"
+from .files import FileStore, save_log
 
 
 @attrs.frozen
@@ -72,7 +62,8 @@ class Source:
     address; ``schema`` is the PostgreSQL schema asked for, if any.
     """
 
-    kind: SourceKind
+    #: ``file``, or the kind of a registered backend (``sqlite``, ``postgresql``).
+    kind: str
     location: str
     match_id: str | None = None
     schema: str | None = None
@@ -81,19 +72,7 @@ class Source:
         """The store this source is in (for a log file: a file store on its directory)."""
         if self.kind == "file":
             return FileStore(Path(self.location).parent, durability or "flush")
-        if self.kind == "sqlite":
-            return SqliteStore(self.location, durability or "fsync", readonly=readonly)
-        return _postgres(self, readonly, durability or "fsync")
-
-
-def _postgres(src: Source, readonly: bool, durability: Durability) -> PostgresStore:
-    try:
-        from .postgres import PostgresStore
-    except ImportError:
-        raise StoreError("PostgreSQL stores need psycopg: pip install 'meeple[postgres]'") from None
-    if src.schema is None:
-        return PostgresStore(src.location, durability, readonly=readonly)
-    return PostgresStore(src.location, durability, schema=src.schema, readonly=readonly)
+        return backend(self.kind).open(self.location, self.schema, readonly, durability or "fsync")
 
 
 def _split_id(text: str, form: str) -> tuple[str, str | None]:
@@ -110,27 +89,16 @@ def _parse(text: str | os.PathLike[str], want_id: bool) -> Source:
         if isinstance(text, os.PathLike):
             return Source("file", os.fspath(text))
         raise StoreError(f"a source is a string or a path, not {text!r}")
-    if text.startswith(SQLITE_PREFIX):
-        where, match_id = _split_id(text, "sqlite:PATH#MATCH_ID")
-        path = where[len(SQLITE_PREFIX):]
-        if path.startswith("//"):
-            path = path[2:]
-        if path.startswith("//"):  # sqlite:////abs (four slashes) is absolute too
-            path = "/" + path.lstrip("/")
-        if not path:
-            raise StoreError(f"a SQLite source is sqlite:PATH#MATCH_ID, not {text!r}")
-        return _checked(Source("sqlite", path, match_id), text, want_id, "sqlite:PATH#MATCH_ID")
-    if text.startswith(POSTGRES_PREFIXES):
-        where, match_id = _split_id(text, "postgresql://...#MATCH_ID")
-        base, q, query = where.partition("?")
-        schema = None
-        if q:
-            params = parse_qsl(query, keep_blank_values=True)
-            schema = next((v for k, v in params if k == "schema"), None)
-            rest = [(k, v) for k, v in params if k != "schema"]
-            where = base + ("?" + urlencode(rest) if rest else "")
-        return _checked(Source("postgresql", where, match_id, schema), text, want_id, "postgresql://...#MATCH_ID")
-    return Source("file", text)
+    b = backend_for(text)
+    if b is None:
+        return Source("file", text)
+    form = f"{b.form}#MATCH_ID"
+    where, match_id = _split_id(text, form)
+    try:
+        location, schema = b.read(where)
+    except StoreError:
+        raise StoreError(f"a {b.title} source is {form}, not {text!r}") from None
+    return _checked(Source(b.kind, location, match_id, schema), text, want_id, form)
 
 
 def _checked(src: Source, text: str, want_id: bool, form: str) -> Source:
@@ -161,25 +129,32 @@ def parse_sqlite(source: str) -> tuple[str, str] | None:
     >>> parse_sqlite("match.meeple") is None
     True
     """
-    if not isinstance(source, str) or not source.startswith(SQLITE_PREFIX):
+    if not isinstance(source, str) or getattr(backend_for(source), "kind", None) != "sqlite":
         return None
     src = parse_source(source)
     assert src.match_id is not None
     return src.location, src.match_id
 
 
-def _no_sqlite(src: Source) -> MatchNotFound:
+def _no_store(src: Source) -> MatchNotFound:
+    b = backend(src.kind)
     hint = ""
     if src.location.startswith("/"):
-        hint = (f" (sqlite:///PATH is absolute; write sqlite:{src.location.lstrip('/')} for a path relative "
+        scheme = b.schemes[0]
+        hint = (f" ({scheme}///PATH is absolute; write {scheme}{src.location.lstrip('/')} for a path relative "
                 "to the current directory)")
-    return MatchNotFound(f"no SQLite store at {src.location}{hint}")
+    return MatchNotFound(f"no {b.title} store at {src.location}{hint}")
+
+
+def missing_local(src: Source) -> bool:
+    """True if ``src`` is in a store whose backend keeps it in a local file, and that file does not exist."""
+    return src.kind != "file" and backend(src.kind).local and not os.path.exists(src.location)
 
 
 def _reading(src: Source) -> Store:
-    """The store of a database source, opened read-only (a missing SQLite file is not created)."""
-    if src.kind == "sqlite" and not os.path.exists(src.location):
-        raise _no_sqlite(src)
+    """The store of a database source, opened read-only (a missing local database file is not created)."""
+    if missing_local(src):
+        raise _no_store(src)
     return src.open_store(readonly=True)
 
 
@@ -222,8 +197,8 @@ def open_match(source: str | os.PathLike[str], durability: Durability | None = N
         path = Path(src.location)
         return FileStore(path.parent, durability or "flush").open_path(path)
     assert src.match_id is not None
-    if src.kind == "sqlite" and not os.path.exists(src.location):
-        raise _no_sqlite(src)  # opening a match never creates a database
+    if missing_local(src):
+        raise _no_store(src)  # opening a match never creates a database
     store = src.open_store(durability=durability)
     try:
         return store.open(src.match_id)
@@ -257,7 +232,7 @@ def save_match(match: Match, target: str | os.PathLike[str], *, overwrite: bool 
 
 def open_store(address: str | os.PathLike[str], *, readonly: bool = False,
                durability: Durability | None = None) -> Store:
-    """Open the store at ``address``: a directory (file store), ``sqlite:PATH`` or ``postgresql://...``.
+    """Open the store at ``address``: a directory (file store), ``sqlite:PATH``, ``postgresql://...`` (a backend's).
 
     ``readonly`` opens a database store so that it creates and changes
     nothing (a file store creates nothing until a match is stored in it).
@@ -272,6 +247,7 @@ def list_matches(address: str | os.PathLike[str], **filters: Any) -> list[MatchI
     """The matches of the store at ``address``, oldest first, read-only; ``filters`` as :meth:`Store.find`.
 
     >>> import tempfile, os
+    >>> from meeple.store import SqliteStore
     >>> d = tempfile.mkdtemp()
     >>> with SqliteStore(os.path.join(d, "m.db")) as s:
     ...     _ = s.create("liars-dice", 2, seed=1, match_id="a")

@@ -62,9 +62,8 @@ from pathlib import Path
 from typing import Any
 
 from ._sql import SqlSink, SqlStore
-from .base import ChangeCallback, MatchInfo, Status, Subscription, log
+from .base import ChangeCallback, Durability, MatchInfo, Status, Subscription, log
 from .errors import MatchNotFound, NotSupported, StoreConflict, StoreError
-from .files import Durability
 
 SCHEMA_VERSION = 2
 #: How many entries of the ``changes`` table are kept for listeners that fall behind.

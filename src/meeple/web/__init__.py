@@ -28,6 +28,8 @@ from typing import Any
 
 import attrs
 
+from ..engine.registry import bundled
+
 #: The directory of the client's files (pages, scripts, styles, the bundled boards).
 STATIC = Path(__file__).resolve().parent / "static"
 #: The directory of the bundled boards' ES modules.
@@ -61,8 +63,10 @@ def _bundled(game: str) -> Board:
     return Board(game, f"{game}.js", BOARDS, getattr(catalogs, game.replace("-", "_")))
 
 
-#: The bundled games that have a board of their own.
-BUNDLED = ("saboteur", "kings", "gophers", "mordred")
+#: The bundled games, as the engine's registry finds them: each has a board of its own,
+#: ``static/boards/<id>.js``, drawing from its catalog, :mod:`meeple.web.catalogs` ``.<id>``
+#: (``tests/test_bundled_games.py`` holds every bundled game to both).
+BUNDLED = bundled()
 
 _registered: dict[str, Board] = {}
 

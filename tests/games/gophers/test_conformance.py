@@ -17,7 +17,7 @@ from meeple.testing import check_game
 VARIANTS = ["standard", "simplified", "advanced", "beginner"]
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seats", [2, *(pytest.param(n, marks=pytest.mark.slow) for n in (3, 4))])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_conformance(variant: str, seats: int) -> None:
     check_game(GAME, seats=seats, options=GAME.variant_options(variant), seeds=range(1), max_steps=3000)

@@ -16,7 +16,7 @@ from meeple.testing import check_game
 
 
 @pytest.mark.parametrize("variant", GAME.info.variants)
-@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seats", [2, *(pytest.param(n, marks=pytest.mark.slow) for n in (3, 4))])
 def test_conformance_kit(seats: int, variant: str) -> None:
     playouts = check_game("kings", seats=seats, options=GAME.variant_options(variant), seeds=range(2), max_steps=2000)
     assert all(p.match.is_over for p in playouts)

@@ -15,12 +15,13 @@ from meeple.games.mordred.state import count_standing
 from meeple.testing import check_game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [3, 4])
 def test_conformance_standard(seats: int) -> None:
     check_game(GAME, seats=seats, seeds=range(3), max_steps=3000)
 
 
-@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("seats", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_conformance_short_variant(seats: int) -> None:
     check_game(GAME, seats=seats, options=GAME.variant_options("short"), seeds=range(2), max_steps=3000)
 

@@ -20,19 +20,20 @@ from meeple.games.saboteur.state import Phase, replace
 from meeple.testing import ALL_CHECKS, Playout, check_determinism, check_game, check_undo_redo
 
 
-@pytest.mark.parametrize("seats", range(3, 11))
+@pytest.mark.parametrize("seats", [*range(3, 6), *(pytest.param(n, marks=pytest.mark.slow) for n in range(6, 11))])
 def test_conformance_base_game(seats: int) -> None:
     (p,) = check_game("saboteur", seats=seats, seeds=range(seats, seats + 1), max_steps=1500)
     assert p.match.is_over
 
 
-@pytest.mark.parametrize("seats", range(2, 13))
+@pytest.mark.parametrize("seats", [*range(2, 4), *(pytest.param(n, marks=pytest.mark.slow) for n in range(4, 13))])
 def test_conformance_deluxe(seats: int) -> None:
     (p,) = check_game("saboteur", seats=seats, options={"edition": "deluxe"}, seeds=range(seats, seats + 1),
                       max_steps=1500)
     assert p.match.is_over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seats", "options"), [
     (6, {"edition": "deluxe", "pass_discards": 3}),
     (5, {"gold_cards": "miners", "gold_pass": "clockwise", "next_starter": "ender", "broken_tools_forfeit": True}),
@@ -68,6 +69,7 @@ def heuristic_playout(seats: int, options: dict[str, Any], seed: int) -> Playout
     return Playout(m, moves, seed, seed)
 
 
+@pytest.mark.slow  # whole heuristic matches, every check
 @pytest.mark.parametrize(("seats", "options"), [
     (4, {}), (10, {}), (5, {"gold_cards": "miners", "next_starter": "ender", "broken_tools_forfeit": True}),
     (3, {"edition": "deluxe"}), (12, {"edition": "deluxe", "pass_discards": 3}),
@@ -220,6 +222,7 @@ def test_a_network_worked_out_at_once_is_the_one_laid_card_by_card(seed: int, de
         assert whole.frontier() == board.network.frontier()  # and the network the match built as it went
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 2**32), deluxe=st.booleans(), seats=st.integers(3, 10))
 def test_a_network_after_a_rockfall_is_the_one_worked_out_at_once(seed: int, deluxe: bool, seats: int) -> None:
     from meeple.games.saboteur.board import Board, Network

@@ -34,13 +34,15 @@ def heuristic_playout(seats: int, options: dict[str, Any], seed: int) -> Playout
 
 
 @pytest.mark.parametrize(("seats", "options"), [
-    (3, {}), (10, {}), (5, {"saboteur_pay": "cards", "gold_cards": "miners"}),
-    (2, DELUXE), (12, DELUXE), (5, {**DELUXE, "pass_discards": 3}),
+    (3, {}), pytest.param(10, {}, marks=pytest.mark.slow), (5, {"saboteur_pay": "cards", "gold_cards": "miners"}),
+    (2, DELUXE), pytest.param(12, DELUXE, marks=pytest.mark.slow),
+    pytest.param(5, {**DELUXE, "pass_discards": 3}, marks=pytest.mark.slow),
 ])
 def test_worlds_pass_the_check_on_random_playouts(seats: int, options: dict[str, Any]) -> None:
     check_worlds(playout("saboteur", seats, options, seed=seats, bot_seed=1), samples=8, worlds=6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seats", "options"), [(4, {}), (8, {"round_end": "lap"}), (4, DELUXE), (9, DELUXE)])
 def test_worlds_pass_the_check_on_heuristic_playouts(seats: int, options: dict[str, Any]) -> None:
     check_worlds(heuristic_playout(seats, options, seed=seats), samples=8, worlds=6)

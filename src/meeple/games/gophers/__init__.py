@@ -11,8 +11,9 @@ standard, simplified, advanced (baskets) and beginner (5+).
 
 from .data import Card, Kind
 from .game import GAME, Gophers
+from .info import INFO
 from .options import GophersOptions, Variant
 from .state import Phase, State, Turn
 from .view import View
 
-__all__ = ["GAME", "Card", "Gophers", "GophersOptions", "Kind", "Phase", "State", "Turn", "Variant", "View"]
+__all__ = ["GAME", "INFO", "Card", "Gophers", "GophersOptions", "Kind", "Phase", "State", "Turn", "Variant", "View"]

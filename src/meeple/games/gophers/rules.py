@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-from meeple.engine import ENGINE, Code, Command, Event, Game, GameInfo, Outcome, Rng
+from meeple.engine import ENGINE, Code, Command, Event, Game, Outcome, Rng
 from meeple.engine.copies import builder
 
 from .combos import Step, bank_steps, can_collect_bank, can_collect_hand, hand_steps, laid_sum
@@ -74,19 +74,10 @@ from .events import (
 )
 from .fold import fold as fold_event
 from .fold import pile_score
+from .info import INFO
 from .options import GophersOptions, Variant
 from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State, new_state
 from .walk import walk_ends
-
-INFO = GameInfo(
-    id="gophers",
-    title="Gophers (Проныры)",
-    rules_version=2,
-    min_seats=2,
-    max_seats=4,
-    variants=tuple(v.value for v in Variant),
-    summary="Ground squirrels walk a six-spread burrow book and collect supplies with signed card sums.",
-)
 
 # The labels a walk's end is tested for, as module constants (see ``state.MOVE``).
 PORTAL_LABEL, GIFT_LABEL = LabelKind.PORTAL, LabelKind.GIFT

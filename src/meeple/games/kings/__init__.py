@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .data import CARDS, MINE_SIDES, Card, Mine, People
-from .game import GAME, INFO, KingsGame
+from .game import GAME, KingsGame
+from .info import INFO
 from .rules import beats
 from .state import KingsOptions, MineSlot, Phase, State
 from .view import KingsView, MineView

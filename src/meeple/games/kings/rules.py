@@ -213,6 +213,11 @@ def to_act(state: State) -> tuple[int, ...]:
     return _ENGINE_ACTS if phase is _SETUP else ()
 
 
+def auto_command(state: State) -> Command:
+    """The engine's only command: set up the table."""
+    return SetUp()
+
+
 def legal_commands(state: State, seat: int) -> Sequence[Command]:
     """Every play (or, with none, every retreat), or every draw, for ``seat``."""
     if seat != state.turn:

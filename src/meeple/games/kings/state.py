@@ -9,8 +9,7 @@ from __future__ import annotations
 import bisect
 import enum
 import operator
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
@@ -39,13 +38,6 @@ class KingsOptions(Options):
         """Refuse an unknown destination for developed squads."""
         if self.developed_cards not in ("camp", "discard"):
             raise ConfigError(f"kings: developed_cards must be 'camp' or 'discard', not {self.developed_cards!r}")
-
-
-#: The named variants and the options that select them.
-VARIANTS: Mapping[str, Mapping[str, Any]] = {
-    "standard": {},
-    "discard": {"developed_cards": "discard"},
-}
 
 
 class Phase(enum.Enum):

@@ -24,7 +24,8 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .game import GAME, INFO, VARIANTS, Mordred
+from .game import GAME, Mordred
+from .info import INFO, VARIANTS
 from .state import Building, End, MordredOptions, Phase, State, UsedUp
 from .view import View
 

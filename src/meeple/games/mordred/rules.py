@@ -270,6 +270,11 @@ def to_act(state: State) -> tuple[int, ...]:
 _ON_TURN = tuple((seat,) for seat in range(4))
 
 
+def auto_command(state: State) -> Command:
+    """The engine's only command: the first-player roll."""
+    return Start()
+
+
 # -- legal commands ----------------------------------------------------------------------
 
 # Commands are frozen values, so the legal lists share one instance of each.

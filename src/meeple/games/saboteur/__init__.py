@@ -11,7 +11,8 @@ True
 """
 
 from .game import GAME, Saboteur
-from .rules import INFO, SaboteurRules
+from .info import INFO
+from .rules import SaboteurRules
 from .state import Edition, SaboteurOptions, State
 from .view import View
 

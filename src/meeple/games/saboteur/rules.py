@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any, cast
 
-from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, GameInfo, Outcome, Rng
+from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, Outcome, Rng
 from meeple.engine.copies import builder, own_dict
 
 from . import data
@@ -71,6 +71,7 @@ from .events import (
     ToolRepaired,
     TurnEnded,
 )
+from .info import INFO
 from .state import (
     Deal,
     Deed,
@@ -87,17 +88,6 @@ from .state import (
     SpentRole,
     State,
     replacer,
-)
-
-INFO = GameInfo(
-    id="saboteur",
-    title="Saboteur",
-    rules_version=2,
-    min_seats=2,
-    max_seats=12,
-    variants=("standard", "deluxe"),
-    variant_seats=(("standard", 3, 10), ("deluxe", 2, 12)),
-    summary="Dwarves dig for gold; hidden saboteurs dig against them. Base game 3-10, Deluxe 2-12.",
 )
 
 BROKEN: dict[Tool, Front] = {

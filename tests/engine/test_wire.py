@@ -58,6 +58,7 @@ def _playout(game: str, seats: int, options: dict[str, Any], seed: int, bot: int
     return m
 
 
+@pytest.mark.slow  # whole matches of every table, eight each
 @pytest.mark.parametrize(("game", "seats", "options"), TABLES, ids=[f"{g}-{s}-{'-'.join(map(str, o.values())) or 'std'}" for g, s, o in TABLES])
 @settings(max_examples=8)  # whole matches, every seat's records: eight of them per table
 @given(seed=st.integers(0, 2**64 - 1), bot=st.integers(0, 10_000), data=st.data())

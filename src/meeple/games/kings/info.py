@@ -1,0 +1,24 @@
+"""The declared facts of Underground Kings (:class:`~meeple.engine.GameInfo`) and the options of its variants."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meeple.engine import GameInfo
+
+#: The named variants and the options that select them (the first is the plain game).
+VARIANTS: Mapping[str, Mapping[str, Any]] = {
+    "standard": {},
+    "discard": {"developed_cards": "discard"},
+}
+
+INFO = GameInfo(
+    id="kings",
+    title="Underground Kings",
+    rules_version=2,
+    min_seats=2,
+    max_seats=4,
+    variants=tuple(VARIANTS),
+    summary="Send squads to capture mines, then work them with foreign prisoners.",
+)
