@@ -530,12 +530,17 @@ class Match:
 
         A player may undo only their own last command, and not once it drew
         randomness or revealed hidden information (an information barrier).
+        The outcome is a barrier too: once the match is over no player may
+        undo, since a finished match's full log may be shown to everyone.
+        Tooling (``seat`` None) may undo anything.
         """
         j = self._last_player_record()
         if j < 0:
             return UndoCheck(False, "there is no command to undo")
         if seat is None:
             return UndoCheck(True)
+        if self.is_over:
+            return UndoCheck(False, "the match is over (its outcome is an information barrier)")
         rec = self._records[j]
         if rec.actor != seat:
             return UndoCheck(False, f"the last command was played by seat {rec.actor}, not {seat}")
