@@ -300,6 +300,22 @@ class LeakyRedact(Pairs):
         return super().redact(event, seat)
 
 
+class LeakyDiscardEvent(Pairs):
+    """The face-down discard's event reaches every seat whole, though the view and the command hide its card."""
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if isinstance(event, Discarded):
+            return event
+        return super().redact(event, seat)
+
+
+class LeakyDiscard(LeakyDiscardEvent):
+    """The face-down discard's card reaches every seat in its command and in its event alike."""
+
+    def redact_command(self, command: Command, actor: int, seat: int | None) -> Command:
+        return command
+
+
 class LeakyCommand(Pairs):
     """The face-down discard's card is shown to everybody."""
 
@@ -438,6 +454,8 @@ def test_the_honest_game_passes_every_check(seats: int, register: Any) -> None:
         (LeakyView, "the view of seat .* changed"),
         (LeakyRedact, "the events of record .* changed"),
         (LeakyCommand, "can tell .* by the command alone"),
+        (LeakyDiscardEvent, "is shown other events for .* though its view after them is the same"),
+        (LeakyDiscard, "is shown other events for .* though its view after them is the same"),
         (DefaultDeterminize, "keeps the default determinize"),
         (IdentityDeterminize, "determinize never changed a state"),
         (SeedInEvents, "the view of seat .* changed|RNG's seed and position"),

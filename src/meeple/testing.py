@@ -372,13 +372,24 @@ def _check_next_record(p: Playout, m: Match, i: int, record: Any, after: Any, wo
 
 
 def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 24, rng_seed: int = 4) -> None:
-    """Commands with the same public effect look the same to every other seat.
+    """What a seat is shown of another seat's command is a function of what it may know.
 
     At sampled positions, the acting seats' legal commands are decided side
-    by side (with the same RNG). For every other seat and the spectator, two
-    commands whose redacted events, view after and seats to act are the same
-    must also be the same once redacted (:meth:`Game.redact_command`): a field
-    that changes nothing the seat sees is the actor's secret.
+    by side (with the same RNG). For every other seat and the spectator, the
+    record of each command as the seat receives it (the redacted command,
+    :meth:`Game.redact_command`, and the redacted events, :meth:`Game.redact`)
+    is compared with the others':
+
+    * two commands after which the seat's view and the seats to act are the
+      same, and which the seat is shown alike once the fields their classes
+      declare ``secret`` are hidden, must give the seat the same events: an
+      event that differs where the view does not is ``redact`` passing on the
+      actor's secret (an event may differ where the command openly does: a
+      public choice that leaves no trace in the state, such as a failed
+      attack's target, is shown, not leaked);
+    * two commands whose redacted events, view after and seats to act are
+      the same must also be the same once redacted: a field that changes
+      nothing the seat sees is the actor's secret.
     """
     m = p.match.fork()
     game = m.game
@@ -402,13 +413,20 @@ def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 2
             for seat in _observers(m):
                 if seat == actor:
                     continue
-                shown: dict[bytes, tuple[Command, bytes]] = {}
+                by_effect: dict[bytes, tuple[Command, bytes]] = {}
+                by_command: dict[bytes, tuple[Command, bytes]] = {}
                 for cmd, events, there in decided:
-                    key = pack(unstructure([list(_redacted(game, events, seat)), game.view(there, seat),
-                                            list(game.to_act(there))]))
+                    after = [game.view(there, seat), list(game.to_act(there))]
                     seen = game.redact_command(cmd, actor, seat)
+                    public = Game.redact_command(game, seen, actor, seat)  # declared secrets hidden in any case
+                    shown = pack(unstructure(list(_redacted(game, events, seat))))
                     form = pack(unstructure(seen))
-                    first = shown.setdefault(key, (cmd, form))
+                    first = by_command.setdefault(pack(unstructure([*after, public])), (cmd, shown))
+                    if first[1] != shown:
+                        raise _fail(p, i, f"seat {seat} is shown other events for {first[0]!r} than for {cmd!r}, "
+                                          f"though its view after them is the same: redact passes on something "
+                                          f"the view hides from it ({_redacted(game, events, seat)!r})")
+                    first = by_effect.setdefault(pack(unstructure([*after, shown])), (cmd, form))
                     if first[1] != form:
                         raise _fail(p, i, f"seat {seat} can tell {first[0]!r} from {cmd!r} by the command alone "
                                           f"(their effects look the same to it): declare the secret fields "
