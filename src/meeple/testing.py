@@ -231,6 +231,93 @@ def check_illegal_atomic(p: Playout, samples: int = 15, rng_seed: int = 1) -> No
             raise _fail(p, i, "a command for a seat that does not exist was accepted")
 
 
+def _variations(cmd: Any) -> list[Command]:
+    """:func:`_mutations` of ``cmd``, leaving out those its class refuses to build."""
+    out: list[Command] = []
+    it = iter(_mutations(cmd))
+    while True:
+        try:
+            out.append(next(it))
+        except StopIteration:
+            return out
+        except (TypeError, ValueError):  # a validator or converter of the class refused the value
+            continue
+
+
+def check_legal_is_decide(p: Playout, samples: int = 12, per_position: int = 30, rng_seed: int = 6) -> None:
+    """``decide`` accepts a command exactly when ``legal_commands`` lists it.
+
+    At sampled positions, for every seat: a seat not to act lists nothing
+    (the engine refuses it before ``decide``). For every seat to act, each
+    listed command (``per_position`` of them, drawn at random, where there
+    are more) must be accepted by ``decide``, and each of these candidates
+    that is not listed must be refused with :class:`IllegalCommand`: the
+    game's :meth:`Game.command_space` where it gives one; else variations of
+    the listed commands (one field changed); and in any case the commands
+    listed for the other seats here and for any seat at the positions just
+    before and after, the commands of the records around the position (the
+    engine's too) and commands the seat played elsewhere in the match
+    (another seat's command, a command out of its time).
+    """
+    m = p.match.fork()
+    game = m.game
+    rng = Rng(rng_seed)
+    n = len(m)
+    records = p.match.records
+    played: dict[int, list[Command]] = {}
+    for seat, cmd in p.moves:
+        played.setdefault(seat, []).append(cmd)
+
+    def listed(i: int) -> dict[int, list[Command]]:
+        m.seek(i)
+        st = m.state
+        return {s: list(game.legal_commands(st, s)) for s in range(m.seats)}
+
+    for i in _positions(n, samples):
+        nearby = [c for j in (i - 1, i + 1) if 0 <= j <= n for cmds in listed(j).values() for c in cmds[:per_position]]
+        here = listed(i)
+        st = m.state
+        acting = game.to_act(st)
+        for seat, legal in here.items():
+            if seat not in acting:
+                if legal:
+                    raise _fail(p, i, f"seat {seat} is not to act, but legal_commands lists {legal[0]!r} for it")
+                continue
+            try:
+                legal_set: set[Command] | list[Command] = set(legal)
+            except TypeError:  # unhashable commands: compare by equality
+                legal_set = legal
+            sample = legal if len(legal) <= per_position else [rng.choice(legal) for _ in range(per_position)]
+            for cmd in sample:
+                try:
+                    game.decide(st, seat, cmd, _rng_before(m, i))
+                except IllegalCommand as e:
+                    raise _fail(p, i, f"{cmd!r} is listed for seat {seat}, but decide refuses it: {e}") from e
+            space = game.command_space(st, seat)
+            candidates: list[Command] = []
+            if space is not None:
+                candidates.extend(space)
+            else:
+                for cmd in sample:
+                    candidates.extend(_variations(cmd))
+            candidates += [c for s, cmds in here.items() if s != seat for c in cmds[:per_position]]
+            candidates += nearby
+            candidates += [records[j].command for j in range(max(0, i - 2), min(n, i + 2))]
+            mine = played.get(seat, [])
+            candidates += mine if len(mine) <= per_position else [rng.choice(mine) for _ in range(per_position)]
+            for cmd in candidates:
+                if cmd in legal_set:
+                    continue
+                try:
+                    game.decide(st, seat, cmd, _rng_before(m, i))
+                except IllegalCommand:
+                    continue
+                except Exception as e:
+                    raise _fail(p, i, f"{cmd!r} by seat {seat} raised {type(e).__name__}: {e}, "
+                                      f"not IllegalCommand") from e
+                raise _fail(p, i, f"decide accepts {cmd!r} by seat {seat}, but legal_commands does not list it")
+
+
 def _any_command(m: Match) -> Command:
     for s in range(m.seats):
         legal = m.legal(s)
@@ -525,6 +612,7 @@ ALL_CHECKS = (
     check_undo_redo,
     check_fork,
     check_illegal_atomic,
+    check_legal_is_decide,
     check_views,
     check_command_redaction,
     check_rng_blind,
