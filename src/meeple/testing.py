@@ -327,11 +327,14 @@ def _any_command(m: Match) -> Command:
 
 
 def _rng_before(m: Match, seq: int) -> Rng:
-    """The RNG that record ``seq`` of ``m`` was decided with (its seed, the counter after record ``seq - 1``)."""
-    records = m._records
-    seeds = m._seeds
+    """The RNG that record ``seq`` of ``m`` was decided with (its seed, the counter after record ``seq - 1``).
+
+    ``m`` is at position ``seq`` (the callers have sought it there).
+    """
+    seeds = m.seeds
     assert seeds is not None, "a playout has its seed"
-    return Rng(seed_at(seeds, seq), records[seq - 1].rng if seq else 0)
+    assert m.cursor == seq, (m.cursor, seq)
+    return Rng(seed_at(seeds, seq), m.rng_counter)
 
 
 def _fold(game: Game[Any, Any], state: Any, events: Iterable[Any]) -> Any:
@@ -450,7 +453,7 @@ def _check_next_record(p: Playout, m: Match, i: int, record: Any, after: Any, wo
                           f"though its view after them did not: {_redacted(game, record.events, seat)!r}")
     # The record tells the seat which world it is in: it reveals hidden information,
     # which only an information barrier may do (else a player could look, then undo).
-    drew = record.rng != (m._records[i - 1].rng if i else 0)
+    drew = record.rng != m.rng_counter  # m is at position i: the counter before the record
     if not (drew or record.command.barrier or any(e.barrier for e in record.events)):
         raise _fail(p, i, f"record {i} ({type(record.command).__name__}) reveals hidden information to seat {seat} "
                           f"(its view after it differs between worlds it could not tell apart before), but it is not "
@@ -549,7 +552,7 @@ def check_rng_blind(p: Playout, samples: int = 30) -> None:
 
 
 def _needles(p: Playout) -> tuple[list[bytes], list[str]]:
-    seeds = [s for _, s in (p.match._seeds or ())]
+    seeds = [s for _, s in (p.match.seeds or ())]
     # a small seed's bytes turn up anywhere (0 is one byte); only distinctive ones are scanned for
     raw = [n for s in seeds if s >= 1 << 32 for n in (pack(s), s.to_bytes(8, "big"))]
     raw += [derive_salt(s) for s in seeds]

@@ -190,6 +190,7 @@ class Match:
         commitment: bytes | None = None,
         meta: Mapping[str, Any] | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        initial: Any = _NO_STATE,
     ) -> None:
         if seeds is not None:
             problem = schedule_problem(seeds)
@@ -208,7 +209,8 @@ class Match:
         self.engine_version = __version__
         self._records: list[Record] = []
         self._cursor = 0
-        initial = game.initial_state(seats, options)
+        if initial is _NO_STATE:
+            initial = game.initial_state(seats, options)
         self._snapshots: dict[int, Any] = {0: initial}
         #: states at recently visited positions (bounded): undo and redo near
         #: the head then cost a lookup, not a fold from the last snapshot
@@ -274,6 +276,46 @@ class Match:
         match._advance_engine()
         return match
 
+    @classmethod
+    def _rebuilt(
+        cls,
+        game: Game[Any, Any],
+        seats: int,
+        options: Any,
+        seeds: Schedule | None,
+        salt: bytes | None,
+        *,
+        commitment: bytes,
+        meta: Mapping[str, Any],
+        checkpoint_every: int,
+        engine_version: str,
+        initial: Any,
+        records: Sequence[Record],
+        state: Any,
+        snapshots: Mapping[int, Any],
+        bodies: Sequence[bytes] = (),
+        hashes: Sequence[bytes] = (),
+    ) -> Match:
+        """A match rebuilt from a log's records, positioned after the last of them.
+
+        For the log reader and the stores, which decode and fold the records
+        themselves: ``initial`` is the game's initial state, ``state`` the
+        fold of ``records`` from it and ``snapshots`` the states at
+        checkpoint positions among them. ``bodies`` and ``hashes`` are the
+        stored record bodies and chain hashes, kept so that the chain goes on
+        from the bytes actually stored (else both are computed when needed).
+        """
+        m = cls(game, seats, options, seeds, salt, commitment=commitment, meta=meta,
+                checkpoint_every=checkpoint_every, initial=initial)
+        m.engine_version = engine_version
+        m._records = list(records)
+        m._bodies = list(bodies)
+        m._hashes = list(hashes)
+        m._snapshots.update(snapshots)
+        m._cursor = len(m._records)
+        m._state = state
+        return m
+
     # -- reading -------------------------------------------------------------
     @property
     def state(self) -> Any:
@@ -336,6 +378,11 @@ class Match:
     def rng_counter(self) -> int:
         """The RNG counter at the cursor (referee-side information)."""
         return self._records[self._cursor - 1].rng if self._cursor else 0
+
+    @property
+    def seeds(self) -> Schedule | None:
+        """The seed schedule, ``((from_record, seed), ...)`` (referee-side; None when loaded without it)."""
+        return self._seeds
 
     @property
     def seed_hidden(self) -> bool:
@@ -416,18 +463,29 @@ class Match:
     def _advance(self, seat: int, command: Command) -> list[Record]:
         """Play ``command`` of ``seat`` at the cursor, and the engine steps it calls for; return their records.
 
-        The records, the state after them and its snapshots are worked out
-        first and written to every sink; only then does the match change, so
-        an error in the rules, the engine-step guard or a sink changes nothing.
+        In three phases, so that an error in the rules, the engine-step guard
+        or a sink changes nothing: work out the records, the state after them
+        and its snapshots (:meth:`_decided`); write them to every sink, which
+        may refuse (:meth:`_persisted`); only then change the match
+        (:meth:`_committed`, which cannot fail).
         """
+        start = self._cursor
+        new, snaps, state, acting = self._decided(seat, command)
+        bodies = self._persisted(start, new, snaps, state) if self._sinks else None
+        self._committed(start, new, bodies, snaps, state, acting)
+        return new
+
+    def _decided(self, seat: int, command: Command) -> tuple[list[Record], dict[int, Any], Any, Sequence[int]]:
+        """Phase one: the records of ``command`` and its engine steps, the snapshots among them, the state and
+        seats to act after them. Changes nothing."""
         game = self.game
         fold = game.fold
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
         k = self.checkpoint_every
-        start = seq = self._cursor
-        counter = self._records[start - 1][4] if start else 0  # Record.rng
+        seq = self._cursor
+        counter = self._records[seq - 1][4] if seq else 0  # Record.rng
         state = self._state
         new: list[Record] = []
         snaps: dict[int, Any] = _NO_SNAPSHOTS  # the states at checkpoint positions among the new records
@@ -446,21 +504,26 @@ class Match:
                 snaps[seq] = state
             acting = game.to_act(state)
             if ENGINE not in acting:
-                break
+                return new, snaps, state, acting
             if len(new) > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
             seat, command = ENGINE, game.auto_command(state)
-        bodies: list[bytes] | None = None
-        if self._sinks:
-            bodies = [
-                record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
-                for r in new
-            ]
-            if snaps is _NO_SNAPSHOTS:
-                snaps = {}  # a dict of the sinks' own, not the shared empty one
-            for sink in self._sinks:
-                sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
-        # the commit: nothing below raises
+
+    def _persisted(self, start: int, new: list[Record], snaps: dict[int, Any], state: Any) -> list[bytes]:
+        """Phase two: write the new records' bodies to every sink (any may raise); return the bodies."""
+        bodies = [
+            record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
+            for r in new
+        ]
+        if snaps is _NO_SNAPSHOTS:
+            snaps = {}  # a dict of the sinks' own, not the shared empty one
+        for sink in self._sinks:
+            sink.write(self, start, bodies, snapshots=snaps, state=state)
+        return bodies
+
+    def _committed(self, start: int, new: list[Record], bodies: list[bytes] | None, snaps: dict[int, Any],
+                   state: Any, acting: Sequence[int]) -> None:
+        """Phase three: make the new records the match's, from record ``start`` on. Nothing here raises."""
         records = self._records
         if start < len(records):
             self._truncate(start)
@@ -469,12 +532,12 @@ class Match:
             self._bodies.extend(bodies)  # what body() would encode again
         if snaps:
             self._snapshots.update(snaps)
+        seq = start + len(new)
         self._recent[start] = self._state  # _remember trims the cache for both positions
         self._remember(seq, state)
         self._cursor = seq
         self._state = self._acting_state = state
         self._acting = acting if type(acting) is tuple else tuple(acting)
-        return new
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
@@ -635,6 +698,10 @@ class Match:
             cache = (hide_seed, data, h)
             self._header_cache = cache
         return cache[1], cache[2]
+
+    def snapshot(self, n: int) -> Any:
+        """The state after ``n`` records at a checkpoint position (a multiple of ``checkpoint_every``)."""
+        return self._snapshots[n]
 
     def checkpoint(self, seq: int) -> bytes | None:
         """The checkpoint hash written with record ``seq`` (None where none is due)."""

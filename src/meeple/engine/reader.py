@@ -103,25 +103,37 @@ class LoadedLog:
         binds = None if seeds is None else self.header.commitment == commitment_of(seeds)
         return SeedSchedule(shown, self.header.seeds is None, self.reveal is not None, self.header.commitment, binds)
 
-    def _empty_match(self) -> Match:
-        """A match of this log's game, seats, options, seeds and header, with no records yet."""
+    def initial_state(self) -> Any:
+        """The game's state before the first record (for this log's seats and options)."""
+        return self.game.initial_state(self.header.seats, self.options)
+
+    def rebuilt(self, initial: Any, state: Any, snapshots: dict[int, Any], *,
+                bodies: list[bytes] | None = None, hashes: list[bytes] | None = None) -> Match:
+        """The :class:`Match` of this log, given the fold of its records (see :meth:`Match._rebuilt`)."""
         h = self.header
         seeds = h.seeds
         salt = None  # a log that shows its seeds takes the salt of its schedule (docs/rng.md)
         if seeds is None and self.reveal is not None:
             seeds, salt = self.reveal.seeds, self.reveal.salt
-        m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
-                  meta=h.meta, checkpoint_every=h.checkpoint_every)
-        m.engine_version = h.engine
-        return m
+        return Match._rebuilt(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
+                              meta=h.meta, checkpoint_every=h.checkpoint_every, engine_version=h.engine,
+                              initial=initial, records=self.records, state=state, snapshots=snapshots,
+                              bodies=bodies or (), hashes=hashes or ())
 
     def to_match(self, check_checkpoints: bool = True) -> Match:
         """Fold the records into a :class:`Match` positioned at the end."""
-        m = self._empty_match()
-        state = m.state
+        return self.rebuilt(*self.folded(check_checkpoints))
+
+    def folded(self, check_checkpoints: bool = True) -> tuple[Any, Any, dict[int, Any]]:
+        """The initial state, the fold of every record and the states at checkpoint positions.
+
+        With ``check_checkpoints`` each of those states must have the hash
+        the log writes there (else :class:`CorruptLog`).
+        """
+        initial = state = self.initial_state()
         fold = self.game.fold
         k = self.header.checkpoint_every
-        snapshots = m._snapshots
+        snapshots: dict[int, Any] = {}
         offsets = self.offsets
         for n, r in enumerate(self.records, 1):
             try:
@@ -132,10 +144,7 @@ class LoadedLog:
                 snapshots[n] = state
                 if check_checkpoints:
                     _check_checkpoint(self, r, state)
-        m._records = list(self.records)
-        m._cursor = len(self.records)
-        m._state = state
-        return m
+        return initial, state, snapshots
 
 
 def _fold(fold: Any, state: Any, record: Record, offset: int) -> Any:

@@ -186,7 +186,7 @@ class SqlStore:
             h = match.record_hash(i)
             rows.append((mid, i, body, h))
         k = match.checkpoint_every
-        snaps = [(mid, at, state_blob(match._snapshots[at])) for at in range(k, n + 1, k)]
+        snaps = [(mid, at, state_blob(match.snapshot(at))) for at in range(k, n + 1, k)]
         out = match.outcome
         now = self._time_param(dt.datetime.now(dt.UTC))
         info = match.game.info
