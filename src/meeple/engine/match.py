@@ -22,10 +22,10 @@ from typing import Any, Protocol
 import attrs
 
 from .._version import __version__
-from .codec import Codec, digest, options_from_map, options_to_map, pack, remembered_options, unstructure
+from .codec import Codec, options_from_map, options_to_map, pack, remembered_options, unstructure
 from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
-from .log import Header, frame, framed, header_frame
+from .log import Header, chain_hash, frame, framed, header_frame, state_checkpoint
 from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
 from .rng import MASK64, PyRngCore, Rng
@@ -512,7 +512,7 @@ class Match:
     def _persisted(self, start: int, new: list[Record], snaps: dict[int, Any], state: Any) -> list[bytes]:
         """Phase two: write the new records' bodies to every sink (any may raise); return the bodies."""
         bodies = [
-            record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
+            record_body(self.codec, r, state_checkpoint(snaps[r.seq + 1]) if r.seq + 1 in snaps else None)
             for r in new
         ]
         if snaps is _NO_SNAPSHOTS:
@@ -708,7 +708,7 @@ class Match:
         n = seq + 1
         if n % self.checkpoint_every:
             return None
-        return digest(pack(unstructure(self._snapshots[n])))
+        return state_checkpoint(self._snapshots[n])
 
     def body(self, seq: int) -> bytes:
         """The encoded body of record ``seq`` (cached)."""
@@ -748,7 +748,7 @@ class Match:
         store keeps the chain of its bytes (see :meth:`record_hash`).
         """
         hashes = self._hashes
-        return not hashes or hashes[0] == digest(self.body(0), self._header_frame(False)[1])
+        return not hashes or hashes[0] == chain_hash(self.body(0), self._header_frame(False)[1])
 
     def record_hash(self, seq: int) -> bytes:
         """The chain hash of record ``seq`` (-1: the header's hash)."""
@@ -756,7 +756,7 @@ class Match:
         hashes = self._hashes
         while len(hashes) <= seq:
             i = len(hashes)
-            hashes.append(digest(self.body(i), hashes[-1] if hashes else h))
+            hashes.append(chain_hash(self.body(i), hashes[-1] if hashes else h))
         return hashes[seq] if seq >= 0 else h
 
     @property
@@ -774,7 +774,7 @@ class Match:
 
     def state_hash(self) -> bytes:
         """BLAKE2b-128 of the canonical bytes of the state at the cursor."""
-        return digest(pack(unstructure(self._state)))
+        return state_checkpoint(self._state)
 
     def save(self, path: str | os.PathLike[str], hide_seed: bool = False) -> None:
         """Write the log to ``path`` atomically (a crash leaves the old file or the new one)."""

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
-from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
+from .codec import Codec, options_from_map, pack, remembered_options
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
 from .log import (
@@ -21,9 +21,11 @@ from .log import (
     BodyError,
     Header,
     _speedups,
+    chain_hash,
     decode_body,
     iter_frames,
     read_header_kind,
+    state_checkpoint,
     unpack_body,
 )
 from .match import Match, codec_for, install_loader
@@ -162,7 +164,7 @@ def _unfoldable(exc: Exception, record: Record, offset: int) -> CorruptLog:
 def _check_checkpoint(log: LoadedLog, record: Record, state: Any) -> None:
     """Raise CorruptLog unless the checkpoint written with ``record`` (if any) is the hash of ``state``."""
     ck = log.checkpoints[record.seq]
-    if ck is not None and ck != digest(pack(unstructure(state))):
+    if ck is not None and ck != state_checkpoint(state):
         raise CorruptLog("state checkpoint does not match the folded events", record=record.seq,
                          offset=log.offsets[record.seq])
 
@@ -293,7 +295,7 @@ def _check_from(data: bytes, stop: _Stop, table: TypeTable, header: Header,
     for fr in iter_frames(data, pos, seq):
         if reveal is not None:
             raise CorruptLog("frames after the reveal frame", offset=fr.offset, record=seq)
-        if digest(fr.body, prev) != fr.hash:
+        if chain_hash(fr.body, prev) != fr.hash:
             raise CorruptLog("hash chain broken: the frame's bytes were changed", offset=fr.offset, record=seq)
         prev = fr.hash
         if error is not None:
@@ -407,7 +409,7 @@ def _scan_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Heade
             mid = end - HASH_SIZE
             body = data[pos + 4 : mid]
             h = data[mid:end]
-            link = hasher()
+            link = hasher()  # chain_hash(body, prev), unrolled
             if length < 4096:
                 link.update(prev + body)
             else:  # a long body is not copied to be joined
@@ -677,7 +679,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)
-            if ck != digest(pack(unstructure(state))):
+            if ck != state_checkpoint(state):
                 return fail(seq, "state checkpoint differs from the re-decided state", seq)
         elif ck is not None:
             return fail(seq, "a state checkpoint where none is due", seq)

@@ -19,10 +19,10 @@ from typing import Any, ClassVar, Self
 
 import msgpack
 
-from ..engine.codec import digest, pack, unstructure
+from ..engine.codec import pack, unstructure
 from ..engine.errors import CorruptLog
 from ..engine.game import Game
-from ..engine.log import HASH_SIZE, MAX_FRAME, framed, header_frame
+from ..engine.log import HASH_SIZE, MAX_FRAME, chain_hash, framed, header_frame
 from ..engine.match import Match, codec_for
 from ..engine.reader import LoadedLog, read_log
 from ._common import (
@@ -72,7 +72,7 @@ class SqlSink:
         rows: list[Row] = []
         for i, body in enumerate(bodies, start):
             check_body_size(body)
-            h = digest(body, prev)
+            h = chain_hash(body, prev)
             rows.append((self.match_id, i, body, h))
             prev = h
         snaps = [(self.match_id, i, state_blob(s)) for i, s in sorted(snapshots.items())]
