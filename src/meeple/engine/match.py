@@ -466,13 +466,28 @@ class Match:
         In three phases, so that an error in the rules, the engine-step guard
         or a sink changes nothing: work out the records, the state after them
         and its snapshots (:meth:`_decided`); write them to every sink, which
-        may refuse (:meth:`_persisted`); only then change the match
-        (:meth:`_committed`, which cannot fail).
+        may refuse (:meth:`_persisted`); only then change the match (the
+        commit below, which cannot fail; written out here, as it runs for
+        every command played).
         """
         start = self._cursor
         new, snaps, state, acting = self._decided(seat, command)
         bodies = self._persisted(start, new, snaps, state) if self._sinks else None
-        self._committed(start, new, bodies, snaps, state, acting)
+        # the commit: nothing below raises
+        records = self._records
+        if start < len(records):
+            self._truncate(start)
+        records.extend(new)
+        if bodies is not None and len(self._bodies) == start:
+            self._bodies.extend(bodies)  # what body() would encode again
+        if snaps:
+            self._snapshots.update(snaps)
+        seq = start + len(new)
+        self._recent[start] = self._state  # _remember trims the cache for both positions
+        self._remember(seq, state)
+        self._cursor = seq
+        self._state = self._acting_state = state
+        self._acting = acting if type(acting) is tuple else tuple(acting)
         return new
 
     def _decided(self, seat: int, command: Command) -> tuple[list[Record], dict[int, Any], Any, Sequence[int]]:
@@ -520,24 +535,6 @@ class Match:
         for sink in self._sinks:
             sink.write(self, start, bodies, snapshots=snaps, state=state)
         return bodies
-
-    def _committed(self, start: int, new: list[Record], bodies: list[bytes] | None, snaps: dict[int, Any],
-                   state: Any, acting: Sequence[int]) -> None:
-        """Phase three: make the new records the match's, from record ``start`` on. Nothing here raises."""
-        records = self._records
-        if start < len(records):
-            self._truncate(start)
-        records.extend(new)
-        if bodies is not None and len(self._bodies) == start:
-            self._bodies.extend(bodies)  # what body() would encode again
-        if snaps:
-            self._snapshots.update(snaps)
-        seq = start + len(new)
-        self._recent[start] = self._state  # _remember trims the cache for both positions
-        self._remember(seq, state)
-        self._cursor = seq
-        self._state = self._acting_state = state
-        self._acting = acting if type(acting) is tuple else tuple(acting)
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
