@@ -21,6 +21,8 @@ from meeple.testing import (
     Playout,
     check_command_redaction,
     check_game,
+    check_illegal_atomic,
+    check_legal_is_decide,
     check_rng_blind,
     check_secrets,
     check_views,
@@ -172,6 +174,8 @@ class Pairs(Game[State, Options]):
         return out
 
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        if seat != ENGINE and isinstance(command, (Deal, Score)):
+            raise self.illegal("only the engine deals and scores", command=command)
         if isinstance(command, Deal):
             deck = rng.shuffled(CARDS)
             n = state.seats
@@ -300,6 +304,22 @@ class LeakyRedact(Pairs):
         return super().redact(event, seat)
 
 
+class LeakyDiscardEvent(Pairs):
+    """The face-down discard's event reaches every seat whole, though the view and the command hide its card."""
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        if isinstance(event, Discarded):
+            return event
+        return super().redact(event, seat)
+
+
+class LeakyDiscard(LeakyDiscardEvent):
+    """The face-down discard's card reaches every seat in its command and in its event alike."""
+
+    def redact_command(self, command: Command, actor: int, seat: int | None) -> Command:
+        return command
+
+
 class LeakyCommand(Pairs):
     """The face-down discard's card is shown to everybody."""
 
@@ -385,7 +405,7 @@ class UnbarredReveal(Pairs):
     """The final reveal is not declared an information barrier."""
 
     def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
-        if isinstance(command, Score):
+        if seat == ENGINE and isinstance(command, Score):
             return (_QuietReveal(state.hands),)
         return super().decide(state, seat, command, rng)
 
@@ -413,6 +433,100 @@ class WrongFold(Pairs):
         return state
 
 
+# -- legal_commands and decide disagree -----------------------------------------------
+
+
+class ListsAShownCard(Pairs):
+    """Lists showing a card already face up, which decide refuses."""
+
+    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
+        legal = list(super().legal_commands(state, seat))
+        return legal + [Show(c) for c in state.hands[seat] if (seat, c) in state.shown] if legal else legal
+
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        if isinstance(command, Show) and (seat, command.card) in state.shown:
+            raise self.illegal("that card is face up already", command=command)
+        return super().decide(state, seat, command, rng)
+
+
+class DiscardsFromAnEmptyPile(Pairs):
+    """Takes a discard for a pass when the pile is empty, though it lists none then."""
+
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        if isinstance(command, Discard) and state.hands and not state.pile and seat in self.to_act(state):
+            return (Stood(seat),)
+        return super().decide(state, seat, command, rng)
+
+
+class ListsForEveryone(Pairs):
+    """Lists standing for every seat, not only the one to act."""
+
+    def legal_commands(self, state: State, seat: int) -> Sequence[Command]:
+        return super().legal_commands(state, seat) or ([Stand()] if Pairs.to_act(self, state) != () else [])
+
+
+class WithSpace(Pairs):
+    """The honest game, describing its command space."""
+
+    def command_space(self, state: State, seat: int) -> Sequence[Command]:
+        return (Deal(), Score(), Stand(), *(k(c) for k in (Discard, Show) for c in range(11)))
+
+
+class ShowsAnyCard(WithSpace):
+    """Accepts showing a card that is in another seat's hand."""
+
+    def decide(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[Event, ...]:
+        if isinstance(command, Show) and state.hands and any(command.card in h for h in state.hands) and \
+                command.card not in state.hands[seat]:
+            return (Stood(seat),)
+        return super().decide(state, seat, command, rng)
+
+
+def _played(game: Pairs, seats: int, seed: int, moves: Sequence[Command]) -> Playout:
+    """A playout of ``moves`` in turn order (hand-built: the random bots never pick a command the kit must find)."""
+    m = Match.start(game, seats, seed=seed)
+    for cmd in moves:
+        (seat,) = m.to_act
+        m.play(seat, cmd)
+    return Playout(m, [(r.actor, r.command) for r in m.records if r.actor != ENGINE], seed, 0)
+
+
+def test_a_listed_command_that_decide_refuses_fails_the_kit(register: Any) -> None:
+    game = register(ListsAShownCard)
+    m = Match.start(game, 2, seed=5)
+    p = _played(game, 2, 5, [Show(m.view(0).hand[0]), Stand(), Stand()])
+    check_illegal_atomic(p, samples=len(p.match))  # the older check sees nothing: only unlisted commands are tried
+    with pytest.raises(ConformanceError, match=r"Show\(card=\d\) is listed for seat 0, but decide refuses it"):
+        check_legal_is_decide(p, samples=len(p.match))
+
+
+def test_a_command_out_of_its_time_that_decide_accepts_fails_the_kit(register: Any) -> None:
+    game = register(DiscardsFromAnEmptyPile)
+    m = Match.start(game, 3, seed=5)
+    moves: list[Command] = []
+    for seat in range(3):  # three discards empty the pile of three cards
+        moves.append(Discard(m.view(seat).hand[0]))
+        m.play(seat, moves[-1])
+    assert not m.state.pile and Match.start(game, 3, seed=5).state.pile
+    p = _played(game, 3, 5, moves)
+    check_illegal_atomic(p, samples=len(p.match))
+    with pytest.raises(ConformanceError, match=r"decide accepts Discard\(card=\d\) by seat 0, but legal_commands"):
+        check_legal_is_decide(p, samples=len(p.match))
+
+
+def test_commands_listed_for_a_seat_not_to_act_fail_the_kit(register: Any) -> None:
+    p = playout(register(ListsForEveryone), 2, seed=SEED)
+    with pytest.raises(ConformanceError, match=r"seat \d is not to act, but legal_commands lists Stand"):
+        check_legal_is_decide(p)
+
+
+def test_the_command_space_of_a_game_is_tried_whole(register: Any) -> None:
+    check_game(register(WithSpace), seats=2, seeds=range(2))  # its space holds the engine's deal and score too
+    p = playout(register(ShowsAnyCard), 3, seed=SEED)
+    with pytest.raises(ConformanceError, match=r"decide accepts Show\(card=\d\) by seat \d, but legal_commands"):
+        check_legal_is_decide(p)
+
+
 @pytest.fixture
 def register(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Register a variant of Pairs under an id of its own, for this test only (verify looks games up by id)."""
@@ -438,6 +552,8 @@ def test_the_honest_game_passes_every_check(seats: int, register: Any) -> None:
         (LeakyView, "the view of seat .* changed"),
         (LeakyRedact, "the events of record .* changed"),
         (LeakyCommand, "can tell .* by the command alone"),
+        (LeakyDiscardEvent, "is shown other events for .* though its view after them is the same"),
+        (LeakyDiscard, "is shown other events for .* though its view after them is the same"),
         (DefaultDeterminize, "keeps the default determinize"),
         (IdentityDeterminize, "determinize never changed a state"),
         (SeedInEvents, "the view of seat .* changed|RNG's seed and position"),

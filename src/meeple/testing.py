@@ -231,6 +231,93 @@ def check_illegal_atomic(p: Playout, samples: int = 15, rng_seed: int = 1) -> No
             raise _fail(p, i, "a command for a seat that does not exist was accepted")
 
 
+def _variations(cmd: Any) -> list[Command]:
+    """:func:`_mutations` of ``cmd``, leaving out those its class refuses to build."""
+    out: list[Command] = []
+    it = iter(_mutations(cmd))
+    while True:
+        try:
+            out.append(next(it))
+        except StopIteration:
+            return out
+        except (TypeError, ValueError):  # a validator or converter of the class refused the value
+            continue
+
+
+def check_legal_is_decide(p: Playout, samples: int = 12, per_position: int = 30, rng_seed: int = 6) -> None:
+    """``decide`` accepts a command exactly when ``legal_commands`` lists it.
+
+    At sampled positions, for every seat: a seat not to act lists nothing
+    (the engine refuses it before ``decide``). For every seat to act, each
+    listed command (``per_position`` of them, drawn at random, where there
+    are more) must be accepted by ``decide``, and each of these candidates
+    that is not listed must be refused with :class:`IllegalCommand`: the
+    game's :meth:`Game.command_space` where it gives one; else variations of
+    the listed commands (one field changed); and in any case the commands
+    listed for the other seats here and for any seat at the positions just
+    before and after, the commands of the records around the position (the
+    engine's too) and commands the seat played elsewhere in the match
+    (another seat's command, a command out of its time).
+    """
+    m = p.match.fork()
+    game = m.game
+    rng = Rng(rng_seed)
+    n = len(m)
+    records = p.match.records
+    played: dict[int, list[Command]] = {}
+    for seat, cmd in p.moves:
+        played.setdefault(seat, []).append(cmd)
+
+    def listed(i: int) -> dict[int, list[Command]]:
+        m.seek(i)
+        st = m.state
+        return {s: list(game.legal_commands(st, s)) for s in range(m.seats)}
+
+    for i in _positions(n, samples):
+        nearby = [c for j in (i - 1, i + 1) if 0 <= j <= n for cmds in listed(j).values() for c in cmds[:per_position]]
+        here = listed(i)
+        st = m.state
+        acting = game.to_act(st)
+        for seat, legal in here.items():
+            if seat not in acting:
+                if legal:
+                    raise _fail(p, i, f"seat {seat} is not to act, but legal_commands lists {legal[0]!r} for it")
+                continue
+            try:
+                legal_set: set[Command] | list[Command] = set(legal)
+            except TypeError:  # unhashable commands: compare by equality
+                legal_set = legal
+            sample = legal if len(legal) <= per_position else [rng.choice(legal) for _ in range(per_position)]
+            for cmd in sample:
+                try:
+                    game.decide(st, seat, cmd, _rng_before(m, i))
+                except IllegalCommand as e:
+                    raise _fail(p, i, f"{cmd!r} is listed for seat {seat}, but decide refuses it: {e}") from e
+            space = game.command_space(st, seat)
+            candidates: list[Command] = []
+            if space is not None:
+                candidates.extend(space)
+            else:
+                for cmd in sample:
+                    candidates.extend(_variations(cmd))
+            candidates += [c for s, cmds in here.items() if s != seat for c in cmds[:per_position]]
+            candidates += nearby
+            candidates += [records[j].command for j in range(max(0, i - 2), min(n, i + 2))]
+            mine = played.get(seat, [])
+            candidates += mine if len(mine) <= per_position else [rng.choice(mine) for _ in range(per_position)]
+            for cmd in candidates:
+                if cmd in legal_set:
+                    continue
+                try:
+                    game.decide(st, seat, cmd, _rng_before(m, i))
+                except IllegalCommand:
+                    continue
+                except Exception as e:
+                    raise _fail(p, i, f"{cmd!r} by seat {seat} raised {type(e).__name__}: {e}, "
+                                      f"not IllegalCommand") from e
+                raise _fail(p, i, f"decide accepts {cmd!r} by seat {seat}, but legal_commands does not list it")
+
+
 def _any_command(m: Match) -> Command:
     for s in range(m.seats):
         legal = m.legal(s)
@@ -240,11 +327,14 @@ def _any_command(m: Match) -> Command:
 
 
 def _rng_before(m: Match, seq: int) -> Rng:
-    """The RNG that record ``seq`` of ``m`` was decided with (its seed, the counter after record ``seq - 1``)."""
-    records = m._records
-    seeds = m._seeds
+    """The RNG that record ``seq`` of ``m`` was decided with (its seed, the counter after record ``seq - 1``).
+
+    ``m`` is at position ``seq`` (the callers have sought it there).
+    """
+    seeds = m.seeds
     assert seeds is not None, "a playout has its seed"
-    return Rng(seed_at(seeds, seq), records[seq - 1].rng if seq else 0)
+    assert m.cursor == seq, (m.cursor, seq)
+    return Rng(seed_at(seeds, seq), m.rng_counter)
 
 
 def _fold(game: Game[Any, Any], state: Any, events: Iterable[Any]) -> Any:
@@ -363,7 +453,7 @@ def _check_next_record(p: Playout, m: Match, i: int, record: Any, after: Any, wo
                           f"though its view after them did not: {_redacted(game, record.events, seat)!r}")
     # The record tells the seat which world it is in: it reveals hidden information,
     # which only an information barrier may do (else a player could look, then undo).
-    drew = record.rng != (m._records[i - 1].rng if i else 0)
+    drew = record.rng != m.rng_counter  # m is at position i: the counter before the record
     if not (drew or record.command.barrier or any(e.barrier for e in record.events)):
         raise _fail(p, i, f"record {i} ({type(record.command).__name__}) reveals hidden information to seat {seat} "
                           f"(its view after it differs between worlds it could not tell apart before), but it is not "
@@ -372,13 +462,24 @@ def _check_next_record(p: Playout, m: Match, i: int, record: Any, after: Any, wo
 
 
 def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 24, rng_seed: int = 4) -> None:
-    """Commands with the same public effect look the same to every other seat.
+    """What a seat is shown of another seat's command is a function of what it may know.
 
     At sampled positions, the acting seats' legal commands are decided side
-    by side (with the same RNG). For every other seat and the spectator, two
-    commands whose redacted events, view after and seats to act are the same
-    must also be the same once redacted (:meth:`Game.redact_command`): a field
-    that changes nothing the seat sees is the actor's secret.
+    by side (with the same RNG). For every other seat and the spectator, the
+    record of each command as the seat receives it (the redacted command,
+    :meth:`Game.redact_command`, and the redacted events, :meth:`Game.redact`)
+    is compared with the others':
+
+    * two commands after which the seat's view and the seats to act are the
+      same, and which the seat is shown alike once the fields their classes
+      declare ``secret`` are hidden, must give the seat the same events: an
+      event that differs where the view does not is ``redact`` passing on the
+      actor's secret (an event may differ where the command openly does: a
+      public choice that leaves no trace in the state, such as a failed
+      attack's target, is shown, not leaked);
+    * two commands whose redacted events, view after and seats to act are
+      the same must also be the same once redacted: a field that changes
+      nothing the seat sees is the actor's secret.
     """
     m = p.match.fork()
     game = m.game
@@ -402,13 +503,20 @@ def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 2
             for seat in _observers(m):
                 if seat == actor:
                     continue
-                shown: dict[bytes, tuple[Command, bytes]] = {}
+                by_effect: dict[bytes, tuple[Command, bytes]] = {}
+                by_command: dict[bytes, tuple[Command, bytes]] = {}
                 for cmd, events, there in decided:
-                    key = pack(unstructure([list(_redacted(game, events, seat)), game.view(there, seat),
-                                            list(game.to_act(there))]))
+                    after = [game.view(there, seat), list(game.to_act(there))]
                     seen = game.redact_command(cmd, actor, seat)
+                    public = Game.redact_command(game, seen, actor, seat)  # declared secrets hidden in any case
+                    shown = pack(unstructure(list(_redacted(game, events, seat))))
                     form = pack(unstructure(seen))
-                    first = shown.setdefault(key, (cmd, form))
+                    first = by_command.setdefault(pack(unstructure([*after, public])), (cmd, shown))
+                    if first[1] != shown:
+                        raise _fail(p, i, f"seat {seat} is shown other events for {first[0]!r} than for {cmd!r}, "
+                                          f"though its view after them is the same: redact passes on something "
+                                          f"the view hides from it ({_redacted(game, events, seat)!r})")
+                    first = by_effect.setdefault(pack(unstructure([*after, shown])), (cmd, form))
                     if first[1] != form:
                         raise _fail(p, i, f"seat {seat} can tell {first[0]!r} from {cmd!r} by the command alone "
                                           f"(their effects look the same to it): declare the secret fields "
@@ -444,7 +552,7 @@ def check_rng_blind(p: Playout, samples: int = 30) -> None:
 
 
 def _needles(p: Playout) -> tuple[list[bytes], list[str]]:
-    seeds = [s for _, s in (p.match._seeds or ())]
+    seeds = [s for _, s in (p.match.seeds or ())]
     # a small seed's bytes turn up anywhere (0 is one byte); only distinctive ones are scanned for
     raw = [n for s in seeds if s >= 1 << 32 for n in (pack(s), s.to_bytes(8, "big"))]
     raw += [derive_salt(s) for s in seeds]
@@ -507,6 +615,7 @@ ALL_CHECKS = (
     check_undo_redo,
     check_fork,
     check_illegal_atomic,
+    check_legal_is_decide,
     check_views,
     check_command_redaction,
     check_rng_blind,

@@ -173,6 +173,31 @@ def test_player_undo_stops_at_an_information_barrier(server: ThreadServer) -> No
     asyncio.run(scenario())
 
 
+def test_no_seat_undoes_the_command_that_ended_the_match(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import liars_dice as ld
+
+    monkeypatch.setattr(ld.LiarCalled, "barrier", False)  # only the outcome stops an undo of the call now
+
+    async def scenario() -> None:
+        mid, (a, b), watcher = await _dice(server)
+        try:
+            await a.play(a.legal[0])
+            await b.next_of("update")
+            (call,) = [c for c in b.legal if c["type"] == "liar"]
+            await b.play(call)
+            assert b.view["revealed"] is not None  # every die is shown
+            assert not b.undo_check["ok"] and "over" in b.undo_check["reason"]
+            with pytest.raises(ClientError) as e:
+                await b.undo()
+            assert e.value.code == "undo_refused" and e.value.body["reason"] == "undo_barrier"
+            assert referee(server.store, mid).is_over
+        finally:
+            for s in (a, b, watcher):
+                await s.close()
+
+    asyncio.run(scenario())
+
+
 def test_two_connections_of_one_seat_race_and_exactly_one_command_wins(server: ThreadServer) -> None:
     lobby = server.lobby
     m = lobby.create(game="liars-dice", seats=2, options={"dice": 2})

@@ -272,6 +272,19 @@ class Game(abc.ABC, Generic[S, O]):
             )
         return {} if variant == self.info.variants[0] else {"variant": variant}
 
+    def command_space(self, state: S, seat: Seat) -> Sequence[Command] | None:
+        """Every command ``seat`` could name at ``state``, legal or not, where that set is finite; else None.
+
+        Optional, for the conformance kit: where a game lists a space, the
+        kit's :func:`meeple.testing.check_legal_is_decide` hands each of its
+        commands to :meth:`decide` and holds the answer to
+        :meth:`legal_commands`; without one (the default) it tries variations
+        of the legal commands instead. A space only needs to cover the
+        commands near the legal ones (fields one step out of range, a bid
+        too low), not every value a field's type allows.
+        """
+        return None
+
     def hides_information(self, options: O) -> bool:
         """Whether a match with ``options`` hides anything from some seat (``info.hidden_information``).
 

@@ -226,9 +226,25 @@ def _dict(v: Any) -> dict[str, Any]:
     return v
 
 
+def chain_hash(body: bytes, previous: bytes) -> bytes:
+    """The chain rule: a frame's hash is BLAKE2b-128 of the previous hash followed by the frame's body.
+
+    The header frame chains after the magic bytes, each record after the
+    hash before it, a reveal frame after the last record
+    (``docs/log-format.md``). Everything that writes or checks a chain uses
+    this rule (the log reader's scan unrolls it for speed).
+    """
+    return digest(body, previous)
+
+
+def state_checkpoint(state: Any) -> bytes:
+    """The checkpoint hash of a state: BLAKE2b-128 of its canonical msgpack bytes."""
+    return digest(pack(unstructure(state)))
+
+
 def frame(body: bytes, previous: bytes) -> tuple[bytes, bytes]:
     """Return ``(frame bytes, hash)`` for ``body`` chained after ``previous``."""
-    h = digest(body, previous)
+    h = chain_hash(body, previous)
     return framed(body, h), h
 
 
@@ -437,7 +453,7 @@ def _read_header_py(data: bytes) -> tuple[Header, bytes, int] | None:
         return None
     body = data[start + 4 : end - HASH_SIZE]
     h = data[end - HASH_SIZE : end]
-    if digest(body, MAGIC) != h:
+    if chain_hash(body, MAGIC) != h:
         return None
     try:
         raw = decode_body(body)
@@ -457,7 +473,7 @@ def _check_header(data: bytes) -> tuple[Header, bytes, int]:
         raise TruncatedLog("log has no header", offset=len(MAGIC), record=0, intact=0, intact_bytes=0) from None
     except TruncatedLog as e:
         raise TruncatedLog("log ends inside its header", offset=e.offset or 0, record=0, intact=0, intact_bytes=0) from None
-    if digest(first.body, MAGIC) != first.hash:
+    if chain_hash(first.body, MAGIC) != first.hash:
         raise CorruptLog("header hash does not match its bytes", offset=first.offset)
     raw = unpack_body(first.body, first.offset, None)
     header = Header.from_prim(raw, first.offset)

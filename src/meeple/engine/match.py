@@ -22,10 +22,10 @@ from typing import Any, Protocol
 import attrs
 
 from .._version import __version__
-from .codec import Codec, digest, options_from_map, options_to_map, pack, remembered_options, unstructure
+from .codec import Codec, options_from_map, options_to_map, pack, remembered_options, unstructure
 from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
-from .log import Header, frame, framed, header_frame
+from .log import Header, chain_hash, frame, framed, header_frame, state_checkpoint
 from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
 from .rng import MASK64, PyRngCore, Rng
@@ -190,6 +190,7 @@ class Match:
         commitment: bytes | None = None,
         meta: Mapping[str, Any] | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        initial: Any = _NO_STATE,
     ) -> None:
         if seeds is not None:
             problem = schedule_problem(seeds)
@@ -208,7 +209,8 @@ class Match:
         self.engine_version = __version__
         self._records: list[Record] = []
         self._cursor = 0
-        initial = game.initial_state(seats, options)
+        if initial is _NO_STATE:
+            initial = game.initial_state(seats, options)
         self._snapshots: dict[int, Any] = {0: initial}
         #: states at recently visited positions (bounded): undo and redo near
         #: the head then cost a lookup, not a fold from the last snapshot
@@ -274,6 +276,46 @@ class Match:
         match._advance_engine()
         return match
 
+    @classmethod
+    def _rebuilt(
+        cls,
+        game: Game[Any, Any],
+        seats: int,
+        options: Any,
+        seeds: Schedule | None,
+        salt: bytes | None,
+        *,
+        commitment: bytes,
+        meta: Mapping[str, Any],
+        checkpoint_every: int,
+        engine_version: str,
+        initial: Any,
+        records: Sequence[Record],
+        state: Any,
+        snapshots: Mapping[int, Any],
+        bodies: Sequence[bytes] = (),
+        hashes: Sequence[bytes] = (),
+    ) -> Match:
+        """A match rebuilt from a log's records, positioned after the last of them.
+
+        For the log reader and the stores, which decode and fold the records
+        themselves: ``initial`` is the game's initial state, ``state`` the
+        fold of ``records`` from it and ``snapshots`` the states at
+        checkpoint positions among them. ``bodies`` and ``hashes`` are the
+        stored record bodies and chain hashes, kept so that the chain goes on
+        from the bytes actually stored (else both are computed when needed).
+        """
+        m = cls(game, seats, options, seeds, salt, commitment=commitment, meta=meta,
+                checkpoint_every=checkpoint_every, initial=initial)
+        m.engine_version = engine_version
+        m._records = list(records)
+        m._bodies = list(bodies)
+        m._hashes = list(hashes)
+        m._snapshots.update(snapshots)
+        m._cursor = len(m._records)
+        m._state = state
+        return m
+
     # -- reading -------------------------------------------------------------
     @property
     def state(self) -> Any:
@@ -336,6 +378,11 @@ class Match:
     def rng_counter(self) -> int:
         """The RNG counter at the cursor (referee-side information)."""
         return self._records[self._cursor - 1].rng if self._cursor else 0
+
+    @property
+    def seeds(self) -> Schedule | None:
+        """The seed schedule, ``((from_record, seed), ...)`` (referee-side; None when loaded without it)."""
+        return self._seeds
 
     @property
     def seed_hidden(self) -> bool:
@@ -416,18 +463,44 @@ class Match:
     def _advance(self, seat: int, command: Command) -> list[Record]:
         """Play ``command`` of ``seat`` at the cursor, and the engine steps it calls for; return their records.
 
-        The records, the state after them and its snapshots are worked out
-        first and written to every sink; only then does the match change, so
-        an error in the rules, the engine-step guard or a sink changes nothing.
+        In three phases, so that an error in the rules, the engine-step guard
+        or a sink changes nothing: work out the records, the state after them
+        and its snapshots (:meth:`_decided`); write them to every sink, which
+        may refuse (:meth:`_persisted`); only then change the match (the
+        commit below, which cannot fail; written out here, as it runs for
+        every command played).
         """
+        start = self._cursor
+        new, snaps, state, acting = self._decided(seat, command)
+        bodies = self._persisted(start, new, snaps, state) if self._sinks else None
+        # the commit: nothing below raises
+        records = self._records
+        if start < len(records):
+            self._truncate(start)
+        records.extend(new)
+        if bodies is not None and len(self._bodies) == start:
+            self._bodies.extend(bodies)  # what body() would encode again
+        if snaps:
+            self._snapshots.update(snaps)
+        seq = start + len(new)
+        self._recent[start] = self._state  # _remember trims the cache for both positions
+        self._remember(seq, state)
+        self._cursor = seq
+        self._state = self._acting_state = state
+        self._acting = acting if type(acting) is tuple else tuple(acting)
+        return new
+
+    def _decided(self, seat: int, command: Command) -> tuple[list[Record], dict[int, Any], Any, Sequence[int]]:
+        """Phase one: the records of ``command`` and its engine steps, the snapshots among them, the state and
+        seats to act after them. Changes nothing."""
         game = self.game
         fold = game.fold
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
         k = self.checkpoint_every
-        start = seq = self._cursor
-        counter = self._records[start - 1][4] if start else 0  # Record.rng
+        seq = self._cursor
+        counter = self._records[seq - 1][4] if seq else 0  # Record.rng
         state = self._state
         new: list[Record] = []
         snaps: dict[int, Any] = _NO_SNAPSHOTS  # the states at checkpoint positions among the new records
@@ -446,35 +519,22 @@ class Match:
                 snaps[seq] = state
             acting = game.to_act(state)
             if ENGINE not in acting:
-                break
+                return new, snaps, state, acting
             if len(new) > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
             seat, command = ENGINE, game.auto_command(state)
-        bodies: list[bytes] | None = None
-        if self._sinks:
-            bodies = [
-                record_body(self.codec, r, digest(pack(unstructure(snaps[r.seq + 1]))) if r.seq + 1 in snaps else None)
-                for r in new
-            ]
-            if snaps is _NO_SNAPSHOTS:
-                snaps = {}  # a dict of the sinks' own, not the shared empty one
-            for sink in self._sinks:
-                sink.write(self, start, bodies, snapshots=snaps, state=state)  # may raise: then nothing changes
-        # the commit: nothing below raises
-        records = self._records
-        if start < len(records):
-            self._truncate(start)
-        records.extend(new)
-        if bodies is not None and len(self._bodies) == start:
-            self._bodies.extend(bodies)  # what body() would encode again
-        if snaps:
-            self._snapshots.update(snaps)
-        self._recent[start] = self._state  # _remember trims the cache for both positions
-        self._remember(seq, state)
-        self._cursor = seq
-        self._state = self._acting_state = state
-        self._acting = acting if type(acting) is tuple else tuple(acting)
-        return new
+
+    def _persisted(self, start: int, new: list[Record], snaps: dict[int, Any], state: Any) -> list[bytes]:
+        """Phase two: write the new records' bodies to every sink (any may raise); return the bodies."""
+        bodies = [
+            record_body(self.codec, r, state_checkpoint(snaps[r.seq + 1]) if r.seq + 1 in snaps else None)
+            for r in new
+        ]
+        if snaps is _NO_SNAPSHOTS:
+            snaps = {}  # a dict of the sinks' own, not the shared empty one
+        for sink in self._sinks:
+            sink.write(self, start, bodies, snapshots=snaps, state=state)
+        return bodies
 
     def _remember(self, position: int, state: Any) -> None:
         recent = self._recent
@@ -530,12 +590,17 @@ class Match:
 
         A player may undo only their own last command, and not once it drew
         randomness or revealed hidden information (an information barrier).
+        The outcome is a barrier too: once the match is over no player may
+        undo, since a finished match's full log may be shown to everyone.
+        Tooling (``seat`` None) may undo anything.
         """
         j = self._last_player_record()
         if j < 0:
             return UndoCheck(False, "there is no command to undo")
         if seat is None:
             return UndoCheck(True)
+        if self.is_over:
+            return UndoCheck(False, "the match is over (its outcome is an information barrier)")
         rec = self._records[j]
         if rec.actor != seat:
             return UndoCheck(False, f"the last command was played by seat {rec.actor}, not {seat}")
@@ -631,12 +696,16 @@ class Match:
             self._header_cache = cache
         return cache[1], cache[2]
 
+    def snapshot(self, n: int) -> Any:
+        """The state after ``n`` records at a checkpoint position (a multiple of ``checkpoint_every``)."""
+        return self._snapshots[n]
+
     def checkpoint(self, seq: int) -> bytes | None:
         """The checkpoint hash written with record ``seq`` (None where none is due)."""
         n = seq + 1
         if n % self.checkpoint_every:
             return None
-        return digest(pack(unstructure(self._snapshots[n])))
+        return state_checkpoint(self._snapshots[n])
 
     def body(self, seq: int) -> bytes:
         """The encoded body of record ``seq`` (cached)."""
@@ -676,7 +745,7 @@ class Match:
         store keeps the chain of its bytes (see :meth:`record_hash`).
         """
         hashes = self._hashes
-        return not hashes or hashes[0] == digest(self.body(0), self._header_frame(False)[1])
+        return not hashes or hashes[0] == chain_hash(self.body(0), self._header_frame(False)[1])
 
     def record_hash(self, seq: int) -> bytes:
         """The chain hash of record ``seq`` (-1: the header's hash)."""
@@ -684,7 +753,7 @@ class Match:
         hashes = self._hashes
         while len(hashes) <= seq:
             i = len(hashes)
-            hashes.append(digest(self.body(i), hashes[-1] if hashes else h))
+            hashes.append(chain_hash(self.body(i), hashes[-1] if hashes else h))
         return hashes[seq] if seq >= 0 else h
 
     @property
@@ -702,7 +771,7 @@ class Match:
 
     def state_hash(self) -> bytes:
         """BLAKE2b-128 of the canonical bytes of the state at the cursor."""
-        return digest(pack(unstructure(self._state)))
+        return state_checkpoint(self._state)
 
     def save(self, path: str | os.PathLike[str], hide_seed: bool = False) -> None:
         """Write the log to ``path`` atomically (a crash leaves the old file or the new one)."""

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
-from .codec import Codec, digest, options_from_map, pack, remembered_options, unstructure
+from .codec import Codec, options_from_map, pack, remembered_options
 from .errors import ConfigError, CorruptLog, DecodeError, IllegalCommand, LogError, UnknownGame, UnsupportedLog
 from .game import ENGINE, Command, Event, Game
 from .log import (
@@ -21,9 +21,11 @@ from .log import (
     BodyError,
     Header,
     _speedups,
+    chain_hash,
     decode_body,
     iter_frames,
     read_header_kind,
+    state_checkpoint,
     unpack_body,
 )
 from .match import Match, codec_for, install_loader
@@ -103,25 +105,37 @@ class LoadedLog:
         binds = None if seeds is None else self.header.commitment == commitment_of(seeds)
         return SeedSchedule(shown, self.header.seeds is None, self.reveal is not None, self.header.commitment, binds)
 
-    def _empty_match(self) -> Match:
-        """A match of this log's game, seats, options, seeds and header, with no records yet."""
+    def initial_state(self) -> Any:
+        """The game's state before the first record (for this log's seats and options)."""
+        return self.game.initial_state(self.header.seats, self.options)
+
+    def rebuilt(self, initial: Any, state: Any, snapshots: dict[int, Any], *,
+                bodies: list[bytes] | None = None, hashes: list[bytes] | None = None) -> Match:
+        """The :class:`Match` of this log, given the fold of its records (see :meth:`Match._rebuilt`)."""
         h = self.header
         seeds = h.seeds
         salt = None  # a log that shows its seeds takes the salt of its schedule (docs/rng.md)
         if seeds is None and self.reveal is not None:
             seeds, salt = self.reveal.seeds, self.reveal.salt
-        m = Match(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
-                  meta=h.meta, checkpoint_every=h.checkpoint_every)
-        m.engine_version = h.engine
-        return m
+        return Match._rebuilt(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
+                              meta=h.meta, checkpoint_every=h.checkpoint_every, engine_version=h.engine,
+                              initial=initial, records=self.records, state=state, snapshots=snapshots,
+                              bodies=bodies or (), hashes=hashes or ())
 
     def to_match(self, check_checkpoints: bool = True) -> Match:
         """Fold the records into a :class:`Match` positioned at the end."""
-        m = self._empty_match()
-        state = m.state
+        return self.rebuilt(*self.folded(check_checkpoints))
+
+    def folded(self, check_checkpoints: bool = True) -> tuple[Any, Any, dict[int, Any]]:
+        """The initial state, the fold of every record and the states at checkpoint positions.
+
+        With ``check_checkpoints`` each of those states must have the hash
+        the log writes there (else :class:`CorruptLog`).
+        """
+        initial = state = self.initial_state()
         fold = self.game.fold
         k = self.header.checkpoint_every
-        snapshots = m._snapshots
+        snapshots: dict[int, Any] = {}
         offsets = self.offsets
         for n, r in enumerate(self.records, 1):
             try:
@@ -132,10 +146,7 @@ class LoadedLog:
                 snapshots[n] = state
                 if check_checkpoints:
                     _check_checkpoint(self, r, state)
-        m._records = list(self.records)
-        m._cursor = len(self.records)
-        m._state = state
-        return m
+        return initial, state, snapshots
 
 
 def _fold(fold: Any, state: Any, record: Record, offset: int) -> Any:
@@ -153,7 +164,7 @@ def _unfoldable(exc: Exception, record: Record, offset: int) -> CorruptLog:
 def _check_checkpoint(log: LoadedLog, record: Record, state: Any) -> None:
     """Raise CorruptLog unless the checkpoint written with ``record`` (if any) is the hash of ``state``."""
     ck = log.checkpoints[record.seq]
-    if ck is not None and ck != digest(pack(unstructure(state))):
+    if ck is not None and ck != state_checkpoint(state):
         raise CorruptLog("state checkpoint does not match the folded events", record=record.seq,
                          offset=log.offsets[record.seq])
 
@@ -284,7 +295,7 @@ def _check_from(data: bytes, stop: _Stop, table: TypeTable, header: Header,
     for fr in iter_frames(data, pos, seq):
         if reveal is not None:
             raise CorruptLog("frames after the reveal frame", offset=fr.offset, record=seq)
-        if digest(fr.body, prev) != fr.hash:
+        if chain_hash(fr.body, prev) != fr.hash:
             raise CorruptLog("hash chain broken: the frame's bytes were changed", offset=fr.offset, record=seq)
         prev = fr.hash
         if error is not None:
@@ -398,7 +409,7 @@ def _scan_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Heade
             mid = end - HASH_SIZE
             body = data[pos + 4 : mid]
             h = data[mid:end]
-            link = hasher()
+            link = hasher()  # chain_hash(body, prev), unrolled
             if length < 4096:
                 link.update(prev + body)
             else:  # a long body is not copied to be joined
@@ -668,7 +679,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)
-            if ck != digest(pack(unstructure(state))):
+            if ck != state_checkpoint(state):
                 return fail(seq, "state checkpoint differs from the re-decided state", seq)
         elif ck is not None:
             return fail(seq, "a state checkpoint where none is due", seq)

@@ -217,6 +217,12 @@ class LiarsDice(Game[State, LiarsDiceOptions]):
         _, q, f = state.bids[-1]
         return _answers(state.seats * opts.dice, opts.sides)[_rank(q, f, opts.sides)]
 
+    def command_space(self, state: State, seat: int) -> Sequence[Command]:
+        # every bid from 0 dice of face 0 to one die and one face past the table's, the call and the roll
+        opts = state.options
+        bids = [Bid(q, f) for q in range(state.seats * opts.dice + 2) for f in range(opts.sides + 2)]
+        return (*bids, CallLiar(), _ROLL)
+
     # decide and evolve run for every command played, replayed or verified, so
     # they pick the case by exact type, commonest first (the engine accepts only
     # the game's own classes; this is cheaper in CPython than `match` with class

@@ -9,10 +9,9 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine.codec import digest, pack, unstructure
 from ..engine.errors import CorruptLog, MeepleError
 from ..engine.game import ENGINE
-from ..engine.log import HASH_SIZE, MAX_FRAME
+from ..engine.log import HASH_SIZE, MAX_FRAME, state_checkpoint
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, _fold
 from .base import Status
@@ -90,13 +89,9 @@ def build_match(
     hash written in the log, and folding starts from the last of them instead
     of the first record. Without snapshots every record is folded.
     """
-    match = _from_snapshots(log, snapshots) if snapshots else log.to_match()
-    match._bodies = list(bodies)
-    match._hashes = list(log.hashes)
-    return match
-
-
-def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
+    if not snapshots:
+        initial, state, every = log.folded()
+        return log.rebuilt(initial, state, every, bodies=list(bodies), hashes=list(log.hashes))
     k = log.header.checkpoint_every
     n = len(log.records)
     wanted = list(range(k, n + 1, k))
@@ -104,19 +99,15 @@ def _from_snapshots(log: LoadedLog, snapshots: Mapping[int, Any]) -> Match:
         raise CorruptLog(f"snapshots are stored for records {sorted(snapshots)[:5]}..., expected every {k}")
     for at, state in snapshots.items():
         ck = log.checkpoints[at - 1]
-        if ck is None or ck != digest(pack(unstructure(state))):
+        if ck is None or ck != state_checkpoint(state):
             raise CorruptLog("a stored snapshot does not match the log's checkpoint", record=at - 1)
-    match = log._empty_match()
+    initial = log.initial_state()
     base = wanted[-1] if wanted else 0
-    state = snapshots[base] if base else match.state
+    state = snapshots[base] if base else initial
     fold = log.game.fold
     for r in log.records[base:]:
         state = _fold(fold, state, r, log.offsets[r.seq])
-    match._snapshots.update(snapshots)
-    match._records = list(log.records)
-    match._cursor = n
-    match._state = state
-    return match
+    return log.rebuilt(initial, state, dict(snapshots), bodies=list(bodies), hashes=list(log.hashes))
 
 
 def finish_interrupted_command(match: Match) -> None:

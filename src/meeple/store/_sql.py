@@ -19,10 +19,10 @@ from typing import Any, ClassVar, Self
 
 import msgpack
 
-from ..engine.codec import digest, pack, unstructure
+from ..engine.codec import pack, unstructure
 from ..engine.errors import CorruptLog
 from ..engine.game import Game
-from ..engine.log import HASH_SIZE, MAX_FRAME, framed, header_frame
+from ..engine.log import HASH_SIZE, MAX_FRAME, chain_hash, framed, header_frame
 from ..engine.match import Match, codec_for
 from ..engine.reader import LoadedLog, read_log
 from ._common import (
@@ -72,7 +72,7 @@ class SqlSink:
         rows: list[Row] = []
         for i, body in enumerate(bodies, start):
             check_body_size(body)
-            h = digest(body, prev)
+            h = chain_hash(body, prev)
             rows.append((self.match_id, i, body, h))
             prev = h
         snaps = [(self.match_id, i, state_blob(s)) for i, s in sorted(snapshots.items())]
@@ -252,7 +252,7 @@ class SqlStore:
             h = match.record_hash(i)
             rows.append((mid, i, body, h))
         k = match.checkpoint_every
-        snaps = [(mid, at, state_blob(match._snapshots[at])) for at in range(k, n + 1, k)]
+        snaps = [(mid, at, state_blob(match.snapshot(at))) for at in range(k, n + 1, k)]
         out = match.outcome
         now = self._time_param(dt.datetime.now(dt.UTC))
         info = match.game.info

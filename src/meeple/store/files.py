@@ -59,10 +59,19 @@ from typing import Any
 
 import attrs
 
-from ..engine.codec import digest
 from ..engine.errors import CorruptLog, LogError, TruncatedLog
 from ..engine.game import Game
-from ..engine.log import HASH_SIZE, LENGTH, MAGIC, MAX_FRAME, check_magic, framed, header_frame, read_header
+from ..engine.log import (
+    HASH_SIZE,
+    LENGTH,
+    MAGIC,
+    MAX_FRAME,
+    chain_hash,
+    check_magic,
+    framed,
+    header_frame,
+    read_header,
+)
 from ..engine.match import Match
 from ..engine.reader import MAX_LOG_BYTES, LoadedLog, read_log
 from ._common import (
@@ -133,7 +142,7 @@ def _scan(data: bytes) -> _Scan:
             return _Scan(len(starts), pos, tuple(starts), True)
         body = data[pos + 4 : end - HASH_SIZE]
         h = data[end - HASH_SIZE : end]
-        if digest(body, prev) != h:
+        if chain_hash(body, prev) != h:
             if end == n:
                 return _Scan(len(starts), pos, tuple(starts), True)
             raise CorruptLog("hash chain broken before the last frame: this is not a torn tail",
@@ -473,7 +482,7 @@ class FileSink:
         parts = []
         for body in bodies:
             check_body_size(body)
-            h = digest(body, prev)
+            h = chain_hash(body, prev)
             parts.append(framed(body, h))
             prev = h
         data = b"".join(parts)
