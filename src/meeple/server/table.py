@@ -15,11 +15,11 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.codec import pack
-from ..engine.game import ENGINE, Command
+from ..engine.game import ENGINE, Command, Event, Game
 from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
 from .lobby import Marker, MatchRow, SeatRow
@@ -29,6 +29,21 @@ from .protocol import PROTOCOL_VERSION, CloseCode
 def dumps(message: dict[str, Any]) -> str:
     """A message as the JSON text the server sends (compact, UTF-8 kept)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
+    """What a player reads for a legal command (``events`` None) or a record seen by its seat, in ``lang``.
+
+    Built by :meth:`Game.text <meeple.engine.game.Game.text>` from the redacted
+    command and events the seat is sent anyway, so it adds nothing the seat
+    may not know; a game whose text fails gets the command's plain form.
+    """
+    try:
+        return str(game.text(command, events, lang))
+    except Exception:
+        wire = to_wire(command)
+        fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
+        return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
 
 
 class Outbox:
@@ -84,6 +99,8 @@ class Client:
         self.seat: int | None = None
         self.cursor = 0
         self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
+        #: the language its texts are written in (``hello``'s ``lang``; meeple.engine.text.LANGUAGES)
+        self.lang = "en"
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""
@@ -218,16 +235,19 @@ class Table:
         return rec.actor, rec.command
 
     # -- what clients are sent ---------------------------------------------------------
-    def seat_state(self, seat: int | None) -> dict[str, Json]:
-        """The part of every position message that depends on the seat: view, legal commands, undo, redo, clock."""
+    def seat_state(self, seat: int | None, lang: str = "en") -> dict[str, Json]:
+        """The part of every position message that depends on the seat: view, legal commands (and their texts), undo, redo, clock."""
         m = self.match
         state: dict[str, Json] = {"view": to_wire(m.view(seat))}
         if seat is None:
             state["legal"] = []
+            state["legal_text"] = []
             state["undo"] = {"ok": False, "reason": "spectators do not undo"}
             state["redo"] = False
         else:
-            state["legal"] = [to_wire(c) for c in m.legal(seat)]
+            legal = m.legal(seat)
+            state["legal"] = [to_wire(c) for c in legal]
+            state["legal_text"] = [text_of(self.game, c, None, lang) for c in legal]
             check = m.can_undo(seat)
             state["undo"] = {"ok": check.ok, "reason": check.reason}
             state["redo"] = self.redo_actor == seat
@@ -244,9 +264,10 @@ class Table:
         remaining = None if deadline is None else round(max(0.0, deadline[0] - time.monotonic()), 3)
         return {"limit": self.row.clock, "remaining": remaining}
 
-    def records(self, seat: int | None, start: int) -> list[Json]:
-        """The records ``start..cursor`` as ``seat`` sees them, in wire form."""
-        return [self.wire.record(r) for r in self.match.records_for(seat, start)]
+    def records(self, seat: int | None, start: int, lang: str = "en") -> list[Json]:
+        """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``."""
+        return [self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+                for r in self.match.records_for(seat, start)]
 
     def position(self) -> dict[str, Json]:
         """The fields every position message carries: cursor and masked head hash."""
@@ -263,8 +284,8 @@ class Table:
             "seat": client.seat,
             **self.position(),
             "from": start,
-            "records": self.records(client.seat, start),
-            **self.seat_state(client.seat),
+            "records": self.records(client.seat, start, client.lang),
+            **self.seat_state(client.seat, client.lang),
             "players": self.players(),
         }
         if ref is not None:
@@ -284,19 +305,19 @@ class Table:
         ``rewind`` (the cursor went back: clients drop the records after it).
         A client that is not at ``before`` (it never should be) gets a full sync.
         """
-        per_seat: dict[int | None, dict[str, Json]] = {}
+        per_seat: dict[tuple[int | None, str], dict[str, Json]] = {}
         for client in list(self.clients):
             if (client.cursor, client.head) != before:
                 self.sync(client)
                 continue
-            body = per_seat.get(client.seat)
+            body = per_seat.get((client.seat, client.lang))
             if body is None:
                 body = {"type": kind, "cause": cause, "by": by, **self.position()}
                 if kind == "update":
                     body["from"] = before[0]
-                    body["records"] = self.records(client.seat, before[0])
-                body.update(self.seat_state(client.seat))
-                per_seat[client.seat] = body
+                    body["records"] = self.records(client.seat, before[0], client.lang)
+                body.update(self.seat_state(client.seat, client.lang))
+                per_seat[(client.seat, client.lang)] = body
             msg = body if client is not requester or ref is None else {**body, "ref": ref}
             self._sent(client)
             client.send(dumps(msg))
@@ -308,18 +329,19 @@ class Table:
         records after it (an ``update``); any other a whole ``sync``.
         """
         m = self.match
-        per_seat: dict[tuple[int | None, int], dict[str, Json]] = {}
+        per_seat: dict[tuple[int | None, int, str], dict[str, Json]] = {}
         for client in list(self.clients):
             if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
                 self.sync(client)
                 continue
             if client.cursor == m.cursor:
                 continue
-            key = (client.seat, client.cursor)
+            key = (client.seat, client.cursor, client.lang)
             body = per_seat.get(key)
             if body is None:
                 body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
-                        "records": self.records(client.seat, client.cursor), **self.seat_state(client.seat)}
+                        "records": self.records(client.seat, client.cursor, client.lang),
+                        **self.seat_state(client.seat, client.lang)}
                 per_seat[key] = body
             self._sent(client)
             client.send(dumps(body))

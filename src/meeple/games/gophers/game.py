@@ -6,12 +6,13 @@ state -> rules -> view, render, bot -> game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine import Command, Event, RandomBot, Rng
 
 from . import render as _render
+from . import text as _text
 from . import view as _view
 from .bot import HeuristicBot
 from .rules import GophersRules
@@ -53,6 +54,10 @@ class Gophers(GophersRules):
     def describe(self, command: Command) -> str:
         """A short text for a command, e.g. ``lay A9, added``."""
         return _render.describe(command)
+
+    def text(self, command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+        """A command offered, or a record as a sentence, in English or Russian; see :mod:`.text`."""
+        return _text.text(command, events, lang)
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """``random`` and ``heuristic`` bot factories."""

@@ -7,13 +7,14 @@ the rules depend on none of the others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine import Command, ConfigError, Event, Game, GameInfo, RandomBot, Rng
 
 from . import render as _render
 from . import rules as _rules
+from . import text as _text
 from . import view as _view
 from . import world as _world
 from .bot import HeuristicBot
@@ -117,6 +118,10 @@ class KingsGame(Game[State, KingsOptions]):
     def describe(self, command: Command) -> str:
         """A short description of a command (see :func:`meeple.games.kings.render.describe`)."""
         return _render.describe(command)
+
+    def text(self, command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+        """A command offered, or a record as a sentence, in English or Russian; see :mod:`.text`."""
+        return _text.text(command, events, lang)
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """``random`` and ``heuristic`` bots (``factory(seed) -> bot``)."""

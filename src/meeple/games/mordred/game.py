@@ -10,12 +10,13 @@ them, with the view, the renderer and the bots, to the engine as one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from meeple.engine import Command, Game, GameInfo, RandomBot, Rng
+from meeple.engine import Command, Event, Game, GameInfo, RandomBot, Rng
 
 from . import rules
+from . import text as _text
 from . import world as _world
 from .bot import HeuristicBot
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
@@ -91,6 +92,10 @@ class Mordred(Game[State, MordredOptions]):
     def describe(self, command: Command) -> str:
         """A short description of a command, for menus and replays."""
         return describe(command)
+
+    def text(self, command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+        """A command offered, or a record as a sentence, in English or Russian; see :mod:`.text`."""
+        return _text.text(command, events, lang)
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """The random bot and the heuristic bot."""

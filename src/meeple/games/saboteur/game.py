@@ -10,12 +10,13 @@ state -> rules -> view / render / bot -> game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from meeple.engine import Command, Event, RandomBot, Rng
 
 from . import render as _render
+from . import text as _text
 from .bot import HeuristicBot
 from .rules import SaboteurRules
 from .state import State
@@ -57,6 +58,10 @@ class Saboteur(SaboteurRules):
     def describe(self, command: Command) -> str:
         """A short description of a command, e.g. ``lay crossroads at (1, 0)`` (redacted: no secret)."""
         return _render.describe(command)
+
+    def text(self, command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+        """A command offered, or a record as a sentence, in English or Russian; see :mod:`.text`."""
+        return _text.text(command, events, lang)
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """``random`` and the role-aware ``heuristic`` bot."""
