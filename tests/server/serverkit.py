@@ -25,9 +25,12 @@ from meeple.engine import seen_by, to_wire, wire_for
 from meeple.engine.match import derive_salt
 from meeple.server import MeepleServer
 from meeple.server.client import Lobby, Seat, autoplay
+from meeple.server.table import text_of
 from meeple.store import load_log, log_bytes
 
 HERE = Path(__file__).resolve().parent
+#: The languages scripted seats ask for, by turns (seat 0 English, seat 1 Russian, ...); spectators Russian.
+LANGS = ("en", "ru")
 ROOT = HERE.parents[1]
 
 # -- servers on loopback ---------------------------------------------------------------
@@ -204,7 +207,14 @@ def states_of(match: Match) -> list[Any]:
     return states
 
 
-def projection_errors(messages: list[str], match: Match, seat: int | None, states: list[Any] | None = None) -> list[str]:
+def seen_records(match: Match, seat: int | None, lang: str = "en") -> list[dict[str, Any]]:
+    """The records a seat is sent: ``records_for(seat)`` in wire form, each with its text in ``lang``."""
+    wire = wire_for(match.game)
+    return [wire.record(r) | {"text": text_of(match.game, r.command, r.events, lang)} for r in match.records_for(seat)]
+
+
+def projection_errors(messages: list[str], match: Match, seat: int | None, states: list[Any] | None = None,
+                      lang: str = "en") -> list[str]:
     """Where a position message to ``seat`` is not exactly its projection of ``match`` at that cursor.
 
     Every ``sync``/``update`` record must be ``records_for(seat)``'s, every
@@ -213,9 +223,8 @@ def projection_errors(messages: list[str], match: Match, seat: int | None, state
     matches without undo, whose messages all lie on the final branch.)
     """
     game = match.game
-    wire = wire_for(game)
     states = states_of(match) if states is None else states
-    expected_records = [wire.record(r) for r in match.records_for(seat)]
+    expected_records = seen_records(match, seat, lang)
     errors: list[str] = []
     for n, text in enumerate(messages):
         msg = json.loads(text)
@@ -228,9 +237,11 @@ def projection_errors(messages: list[str], match: Match, seat: int | None, state
         if msg["view"] != to_wire(game.view(state, seat)):
             errors.append(f"message {n}: the view at {cursor} is not the seat's")
         acting = game.to_act(state)
-        legal = [] if seat is None or seat not in acting else [to_wire(c) for c in game.legal_commands(state, seat)]
-        if msg["legal"] != legal:
+        commands = [] if seat is None or seat not in acting else list(game.legal_commands(state, seat))
+        if msg["legal"] != [to_wire(c) for c in commands]:
             errors.append(f"message {n}: the legal commands at {cursor} are not the seat's")
+        if msg["legal_text"] != [text_of(game, c, None, lang) for c in commands]:
+            errors.append(f"message {n}: the legal commands' texts at {cursor} are not the seat's")
     return errors
 
 
@@ -267,8 +278,8 @@ async def open_table(lobby: Lobby, game: str, seats: int, options: dict[str, Any
         if str(s) in bots:
             continue
         joined = await asyncio.to_thread(lobby.join, m["id"], s, f"seat {s}")
-        connected.append(await Seat.connect(lobby.ws_url(joined), joined["token"]))
-    spectator = await Seat.connect(lobby.ws_url(m["id"])) if spectate else None
+        connected.append(await Seat.connect(lobby.ws_url(joined), joined["token"], lang=LANGS[s % 2]))
+    spectator = await Seat.connect(lobby.ws_url(m["id"]), lang="ru") if spectate else None
     return Table(m["id"], connected, spectator)
 
 
@@ -298,14 +309,13 @@ def referee(store: str, match_id: str) -> Match:
 def check_table(table: Table, store_path: str) -> Match:
     """Every connection holds exactly its projection of the stored match, and no message leaked; the log verifies."""
     match = referee(store_path, table.id)
-    wire = wire_for(match.game)
     states = states_of(match)
     for s in table.everyone:
         assert s.cursor == match.cursor
-        assert s.records == [wire.record(r) for r in match.records_for(s.seat)]
+        assert s.records == seen_records(match, s.seat, s.lang)
         assert s.view == to_wire(match.view(s.seat))
         assert scan(s.received, match, s.seat) == []
-        assert projection_errors(s.received, match, s.seat, states) == []
+        assert projection_errors(s.received, match, s.seat, states, s.lang) == []
     report = verify(log_bytes(source(store_path, table.id)))
     assert report.ok, report.summary()
     return match

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverkit import ProcessServer, ThreadServer, check_table, open_table, play_out, referee
+from serverkit import ProcessServer, ThreadServer, check_table, open_table, play_out, referee, seen_records
 
 from meeple.server.client import Lobby, Seat, autoplay
 
@@ -122,12 +122,9 @@ def test_two_processes_serve_one_match_and_keep_every_client_in_sync(two: tuple[
                 await s.until(lambda s: s.outcome is not None, timeout=30)
             match = referee(shared_store, m["id"])
             assert match.is_over
-            from meeple.engine import wire_for
-
-            wire = wire_for(match.game)
             for s in everyone:
                 assert s.cursor == match.cursor
-                assert s.records == [wire.record(r) for r in match.records_for(s.seat)]
+                assert s.records == seen_records(match, s.seat)
         finally:
             for s in everyone:
                 await s.close()

@@ -65,7 +65,8 @@ def test_kill_9_mid_match_loses_no_acknowledged_command_and_clients_resume(store
     for update in acknowledged:  # each acknowledged command is in the store, exactly as the client was told
         for rec in update["records"]:
             assert rec["seq"] < stored.cursor
-            assert wire.record(stored.records_for(rec["actor"], rec["seq"])[0]) == rec
+            told = {k: v for k, v in rec.items() if k != "text"}  # the text is what a player reads of it
+            assert wire.record(stored.records_for(rec["actor"], rec["seq"])[0]) == told
 
     second = ProcessServer(store_path, first.port)
     try:
@@ -160,7 +161,8 @@ def test_an_undo_then_a_new_command_then_a_crash_keeps_the_new_command(store_pat
         described = second.lobby.match(m["id"])
         assert described["cursor"] == update["cursor"]
         stored = referee(store_path, m["id"])
-        assert wire_for(stored.game).record(stored.records_for(0, 1)[0]) == update["records"][0]
+        told = {k: v for k, v in update["records"][0].items() if k != "text"}
+        assert wire_for(stored.game).record(stored.records_for(0, 1)[0]) == told
     finally:
         second.stop()
 

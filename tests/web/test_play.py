@@ -236,3 +236,22 @@ def test_two_people_and_a_spectator_meet_through_the_lobby(page: Any, new_page: 
         assert scan(p.recorder.frames, match, seat) == []
         assert [m for m in p.recorder.frames if '"type":"error"' in m and '"stale_cursor"' not in m] == []
         assert p.get_attribute("body", "data-cursor") == str(match.cursor)
+
+
+@pytest.mark.parametrize(("locale", "cyrillic"), [("ru-RU", True), ("en-GB", False)])
+def test_the_record_reads_as_sentences_in_the_browsers_language(browser: Any, web_server: ThreadServer, locale: str,
+                                                                cyrillic: bool) -> None:
+    import re
+
+    created = web_server.lobby.create(game="kings", seats=2, bots={"0": "heuristic", "1": "heuristic"})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(f"{web_server.base}/play/{created['id']}")
+        page.wait_for_selector("body[data-over=true]", timeout=60_000)
+        lines = page.locator("#log li").all_inner_texts()
+        assert len(lines) > 5
+        assert all(bool(re.search("[А-Яа-яЁё]", line)) is cyrillic for line in lines)
+        assert not any(re.search(r"\b[a-z]+_[a-z_]+\b", line) for line in lines)  # no event tags (squad_played)
+    finally:
+        context.close()

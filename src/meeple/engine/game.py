@@ -347,6 +347,17 @@ class Game(abc.ABC, Generic[S, O]):
         """
         return repr(command)
 
+    def text(self, command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+        """Return what a player reads, in ``lang`` (``meeple.engine.text.LANGUAGES``): a command or a record.
+
+        With ``events`` None, ``command`` is a legal command as its button
+        reads; otherwise it is a record's command and ``events`` its events,
+        both as one seat saw them (redacted), told as a sentence. Build it
+        from those arguments alone: they are all the seat may know. The
+        default is :meth:`describe`, in English.
+        """
+        return self.describe(command)
+
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """Return this game's bot factories by name (``factory(seed) -> Bot``)."""
         return {}

@@ -47,7 +47,7 @@ log = logging.getLogger("meeple.server")
 #: The message types a client may send, and the fields each takes besides ``type`` and ``id``.
 CLIENT_MESSAGES: dict[str, dict[str, bool]] = {
     # field -> required
-    "hello": {"protocol": False, "token": False, "cursor": False, "head": False},
+    "hello": {"protocol": False, "token": False, "cursor": False, "head": False, "lang": False},
     "play": {"cursor": True, "command": True},
     "undo": {"cursor": True},
     "redo": {"cursor": True},
@@ -337,7 +337,7 @@ class MeepleServer:
             client.close(CloseCode.HELLO_FIRST, "hello first")
             return
         await self.hub.hello(client, match_id, hello.get("token"), hello.get("cursor"), hello.get("head"),
-                             hello.get("id"))
+                             hello.get("id"), hello.get("lang"))
         if client.table is None:
             return  # refused (the error and the close are queued)
         while not client.closed:

@@ -126,6 +126,9 @@ class Seat:
         self.records: list[dict[str, Any]] = []
         self.view: Any = None
         self.legal: list[dict[str, Any]] = []
+        #: what a player reads for each of ``legal``, and the language of the texts
+        self.legal_text: list[str] = []
+        self.lang = "en"
         self.undo_check: dict[str, Any] = {"ok": False, "reason": ""}
         self.can_redo = False
         self.outcome: dict[str, Any] | None = None
@@ -137,8 +140,11 @@ class Seat:
 
     @classmethod
     async def connect(cls, url: str, token: str | None = None, *, records: list[dict[str, Any]] | None = None,
-                      head: str | None = None, open_timeout: float = 10.0) -> Seat:
+                      head: str | None = None, open_timeout: float = 10.0, lang: str | None = None) -> Seat:
         """Open a socket to ``url``, say hello (with ``token``: as that seat), and read the ``sync``.
+
+        ``lang`` (``en``, ``ru``) is the language of the records' and legal
+        commands' texts (``text``, ``legal_text``) the server writes.
 
         ``records`` and ``head`` (what an earlier connection held) resume
         from there: the server sends only the records after them if they
@@ -148,7 +154,10 @@ class Seat:
 
         socket = await websockets.connect(url, open_timeout=open_timeout, max_size=None)
         seat = cls(socket)
+        seat.lang = lang or "en"
         hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
+        if lang is not None:
+            hello["lang"] = lang
         if token is not None:
             hello["token"] = token
         if records is not None and head is not None:
@@ -220,6 +229,7 @@ class Seat:
             return
         self.cursor, self.head = msg["cursor"], msg["head"]
         self.view, self.legal = msg["view"], msg["legal"]
+        self.legal_text = msg.get("legal_text", [])
         self.undo_check, self.can_redo = msg["undo"], msg["redo"]
         self.outcome, self.clock = msg["outcome"], msg["clock"]
         if "players" in msg:

@@ -46,6 +46,7 @@ from ..engine.errors import ConfigError, DecodeError, IllegalCommand, MeepleErro
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.registry import available, get_game
+from ..engine.text import language
 from ..engine.wire import Json, describe, to_wire
 from ..store import Durability
 from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreError
@@ -935,8 +936,12 @@ class Hub:
         return client
 
     async def hello(self, client: Client, match_id: str, token: str | None, cursor: int | None,
-                    head: str | None, ref: Json) -> None:
-        """Seat (or, without a token, make a spectator of) ``client`` at a match and send it a ``sync``."""
+                    head: str | None, ref: Json, lang: str | None = None) -> None:
+        """Seat (or, without a token, make a spectator of) ``client`` at a match and send it a ``sync``.
+
+        ``lang`` (a language tag) chooses the language of the texts it is sent (English by default).
+        """
+        client.lang = language(lang)
         await self._call_at(match_id, self._e_hello, client, match_id, token, cursor, head, ref)
 
     def _e_hello(self, client: Client, match_id: str, token: str | None, cursor: int | None, head: str | None,

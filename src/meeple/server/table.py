@@ -15,11 +15,11 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.codec import pack
-from ..engine.game import ENGINE, Command
+from ..engine.game import ENGINE, Command, Event, Game
 from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
 from .lobby import Marker, MatchRow, SeatRow
@@ -45,6 +45,21 @@ def dumps(message: Any) -> str:
 def with_field(text: str, name: str, json_text: str) -> str:
     """The JSON object ``text`` with the field ``name`` (already JSON: ``json_text``) added at its end."""
     return f'{text[:-1]},"{name}":{json_text}}}' if text != "{}" else f'{{"{name}":{json_text}}}'
+
+
+def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
+    """What a player reads for a legal command (``events`` None) or a record seen by its seat, in ``lang``.
+
+    Built by :meth:`Game.text <meeple.engine.game.Game.text>` from the redacted
+    command and events the seat is sent anyway, so it adds nothing the seat
+    may not know; a game whose text fails gets the command's plain form.
+    """
+    try:
+        return str(game.text(command, events, lang))
+    except Exception:
+        wire = to_wire(command)
+        fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
+        return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
 
 
 class Outbox:
@@ -104,6 +119,8 @@ class Client:
         self.seat: int | None = None
         self.cursor = 0
         self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
+        #: the language its texts are written in (``hello``'s ``lang``; meeple.engine.text.LANGUAGES)
+        self.lang = "en"
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""
@@ -164,6 +181,8 @@ class Table:
         self.marked = False
         #: the JSON text of each legal command met so far (see :meth:`legal_entry`)
         self._legal_texts: dict[Command, str] = {}
+        #: the JSON text of what a player reads for each legal command met so far, by language
+        self._legal_said: dict[tuple[Command, str], str] = {}
         self._note_redo()
 
     def footprint(self) -> int:
@@ -267,14 +286,30 @@ class Table:
             out.append(text)
         return f"[{','.join(out)}]"
 
-    def encode(self, body: dict[str, Json], seat: int | None) -> str:
-        """A position message's text: ``body`` (with :meth:`seat_state`) and ``seat``'s legal commands."""
-        return with_field(dumps(body), "legal", self.legal_json(seat))
+    def legal_text_json(self, seat: int | None, lang: str) -> str:
+        """The JSON text of what a player reads for each of ``seat``'s legal commands, in ``lang``, kept too."""
+        if seat is None:
+            return "[]"
+        said = self._legal_said
+        out = []
+        for c in self.match.legal(seat):
+            text = said.get((c, lang))
+            if text is None:
+                if len(said) >= LEGAL_KEPT:
+                    said.clear()
+                text = said[(c, lang)] = dumps(text_of(self.game, c, None, lang))
+            out.append(text)
+        return f"[{','.join(out)}]"
+
+    def encode(self, body: dict[str, Json], seat: int | None, lang: str) -> str:
+        """A position message's text: ``body`` (with :meth:`seat_state`) and ``seat``'s legal commands and their texts."""
+        return with_field(with_field(dumps(body), "legal", self.legal_json(seat)), "legal_text",
+                          self.legal_text_json(seat, lang))
 
     def seat_state(self, seat: int | None) -> dict[str, Json]:
         """The part of every position message that depends on the seat: view, undo, redo, clock, outcome.
 
-        The legal commands are added by :meth:`encode`, from texts kept from one message to the next.
+        The legal commands and their texts are added by :meth:`encode`, from texts kept from one message to the next.
         """
         m = self.match
         state: dict[str, Json] = {"view": to_wire(m.view(seat))}
@@ -298,9 +333,10 @@ class Table:
         remaining = None if deadline is None else round(max(0.0, deadline[0] - time.monotonic()), 3)
         return {"limit": self.row.clock, "remaining": remaining}
 
-    def records(self, seat: int | None, start: int) -> list[Json]:
-        """The records ``start..cursor`` as ``seat`` sees them, in wire form."""
-        return [self.wire.record(r) for r in self.match.records_for(seat, start)]
+    def records(self, seat: int | None, start: int, lang: str = "en") -> list[Json]:
+        """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``."""
+        return [self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+                for r in self.match.records_for(seat, start)]
 
     def position(self) -> dict[str, Json]:
         """The fields every position message carries: cursor and masked head hash."""
@@ -317,14 +353,14 @@ class Table:
             "seat": client.seat,
             **self.position(),
             "from": start,
-            "records": self.records(client.seat, start),
+            "records": self.records(client.seat, start, client.lang),
             **self.seat_state(client.seat),
             "players": self.players(),
         }
         if ref is not None:
             msg["ref"] = ref
         self._sent(client)
-        client.send(self.encode(msg, client.seat))
+        client.send(self.encode(msg, client.seat, client.lang))
 
     def _sent(self, client: Client) -> None:
         client.cursor = self.match.cursor
@@ -338,19 +374,20 @@ class Table:
         ``rewind`` (the cursor went back: clients drop the records after it).
         A client that is not at ``before`` (it never should be) gets a full sync.
         """
-        per_seat: dict[int | None, str] = {}  # each seat's message is built and encoded once
+        per_seat: dict[tuple[int | None, str], str] = {}  # each seat's message is built and encoded once per language
         for client in list(self.clients):
             if (client.cursor, client.head) != before:
                 self.sync(client)
                 continue
-            text = per_seat.get(client.seat)
+            key = (client.seat, client.lang)
+            text = per_seat.get(key)
             if text is None:
                 body = {"type": kind, "cause": cause, "by": by, **self.position()}
                 if kind == "update":
                     body["from"] = before[0]
-                    body["records"] = self.records(client.seat, before[0])
+                    body["records"] = self.records(client.seat, before[0], client.lang)
                 body.update(self.seat_state(client.seat))
-                text = per_seat[client.seat] = self.encode(body, client.seat)
+                text = per_seat[key] = self.encode(body, client.seat, client.lang)
             if client is requester and ref is not None:
                 text = with_field(text, "ref", dumps(ref))
             self._sent(client)
@@ -363,19 +400,20 @@ class Table:
         records after it (an ``update``); any other a whole ``sync``.
         """
         m = self.match
-        per_seat: dict[tuple[int | None, int], str] = {}
+        per_seat: dict[tuple[int | None, int, str], str] = {}
         for client in list(self.clients):
             if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
                 self.sync(client)
                 continue
             if client.cursor == m.cursor:
                 continue
-            key = (client.seat, client.cursor)
+            key = (client.seat, client.cursor, client.lang)
             text = per_seat.get(key)
             if text is None:
                 body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
-                        "records": self.records(client.seat, client.cursor), **self.seat_state(client.seat)}
-                text = per_seat[key] = self.encode(body, client.seat)
+                        "records": self.records(client.seat, client.cursor, client.lang),
+                        **self.seat_state(client.seat)}
+                text = per_seat[key] = self.encode(body, client.seat, client.lang)
             self._sent(client)
             client.send(text)
 

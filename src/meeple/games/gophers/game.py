@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, view, world
+from . import render, text, view, world
 from .bot import HeuristicBot
 from .rules import GophersRules
 
@@ -22,7 +22,7 @@ Gophers = assemble(
     "Gophers", GophersRules, module=__name__,
     doc='Gophers ("Проныры") on the meeple protocol, with all four rule sets as a ``variant`` option.',
     view_type=view.View, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe,
+    render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, rules, view, world
+from . import render, rules, text, view, world
 from .bot import HeuristicBot
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .events import (
@@ -44,7 +44,7 @@ KingsGame = assemble(
     events=(KingsDealt, DeckShuffled, MineTurned, CampLaid, HandDealt, SquadPlayed, MineCaptured, MineDeveloped,
             Retreated, DrewFromDeck, DrewFromCamp, GameEnded),
     view_type=view.KingsView, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe,
+    render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, rules, view, world
+from . import render, rules, text, view, world
 from .bot import HeuristicBot
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .events import (
@@ -37,7 +37,7 @@ Mordred = assemble(
     info=INFO, options=MordredOptions, state=State, variants=VARIANTS,
     commands=(Start, Roll, Place, Build, Attack, EndTurn),
     events=(FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded),
-    view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe,
+    view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, view, world
+from . import render, text, view, world
 from .bot import HeuristicBot
 from .rules import SaboteurRules
 
@@ -22,7 +22,7 @@ Saboteur = assemble(
     "Saboteur", SaboteurRules, module=__name__,
     doc="Saboteur, base game (3-10 players) and Deluxe edition (2-12), on the meeple protocol.",
     view_type=view.View, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe,
+    render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

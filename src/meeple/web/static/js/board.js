@@ -28,6 +28,8 @@ export function key(value) {
  *  options: {view, legal, seat, seats, players, catalog, records, outcome, interactive, play, redraw, game}
  */
 export function makeContext(root, chooser, options, memo) {
+  // the server's text of a legal command (legal_text, in the page's language), else the board's own label
+  const spoken = (label) => (c) => (options.textOf && options.textOf(c)) || label(c);
   const ctx = {
     ...options,
     root,
@@ -56,7 +58,7 @@ export function makeContext(root, chooser, options, memo) {
       const go = (event) => {
         event.stopPropagation();
         if (commands.length === 1) options.play(commands[0]);
-        else chooser.show(commands, label);
+        else chooser.show(commands, spoken(label));
       };
       el.addEventListener("click", go);
       el.addEventListener("keydown", (e) => {
@@ -84,7 +86,7 @@ export function makeContext(root, chooser, options, memo) {
     },
     /** Offer `commands` as a row of choices at once (e.g. collections that fit the selected cards). */
     choose(commands, label = describe) {
-      if (options.interactive && commands.length) chooser.show(commands, label);
+      if (options.interactive && commands.length) chooser.show(commands, spoken(label));
     },
     /** The legal commands of one type, optionally filtered. */
     commands(type, where = () => true) {

@@ -15,6 +15,7 @@ const state = {
   head: null,
   view: null,
   legal: [],
+  legalText: [],
   undo: { ok: false },
   redo: false,
   outcome: null,
@@ -32,8 +33,22 @@ const state = {
 
 const chooser = new Chooser($("choices"), (c) => send({ type: "play", cursor: state.cursor, command: c }));
 
+/** The page's language: the one chosen here before, else the browser's (Russian or English). */
+const LANG = (() => {
+  const kept = localStorage.getItem("meeple.lang");
+  if (kept === "en" || kept === "ru") return kept;
+  return (navigator.languages || [navigator.language || "en"]).some((l) => String(l).toLowerCase().startsWith("ru")) ? "ru" : "en";
+})();
+
+/** The server's text of a legal command (legal_text), or null. */
+function textOf(command) {
+  const k = JSON.stringify(command);
+  const i = state.legal.findIndex((c) => JSON.stringify(c) === k);
+  return i >= 0 && state.legalText[i] ? state.legalText[i] : null;
+}
+
 function label(command) {
-  return (state.board && state.board.describe && state.board.describe(command, state)) || describe(command);
+  return textOf(command) || (state.board && state.board.describe && state.board.describe(command, state)) || describe(command);
 }
 
 function draw() {
@@ -67,6 +82,7 @@ function draw() {
       records: state.records,
       outcome: state.outcome,
       interactive: state.seat !== null && !state.busy,
+      textOf,
       play: (c) => send({ type: "play", cursor: state.cursor, command: c }),
       redraw: draw,
     }, state.memo);
@@ -103,8 +119,7 @@ function drawLog() {
     h("li", { value: r.seq + 1, class: r.actor === -1 ? "engine" : "" },
       h("span", { class: `swatch seat-${r.actor}` }),
       h("b", {}, r.actor === -1 ? "engine" : seatName(r.actor, state.players)), " ",
-      label(r.command),
-      r.events.length ? h("div", { class: "events" }, r.events.map((e) => e.type).join(", ")) : null,
+      r.text || label(r.command),
     ));
   mount($("log"), items);
 }
@@ -157,7 +172,8 @@ function apply(msg) {
   }
   if (msg.ref !== undefined) state.busy = false;
   Object.assign(state, {
-    cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, undo: msg.undo, redo: msg.redo,
+    cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, legalText: msg.legal_text || [],
+    undo: msg.undo, redo: msg.redo,
     outcome: msg.outcome,
   });
   if (msg.players) state.players = msg.players;
@@ -184,7 +200,7 @@ function connect() {
   socket.onopen = () => {
     state.retry = 0;
     $("link").className = "link up";
-    const hello = { type: "hello", protocol: 1 };
+    const hello = { type: "hello", protocol: 1, lang: LANG };
     if (held) hello.token = held.token;
     if (state.head !== null && state.records.length === state.cursor) {
       hello.cursor = state.cursor;

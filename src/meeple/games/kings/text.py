@@ -1,0 +1,128 @@
+"""What an Underground Kings player reads, in English and Russian: each command offered and each record as a sentence.
+
+Built only from what it is handed (a legal command, or a record's command and
+events as one seat saw them), so it tells nothing the seat may not know.
+
+>>> from meeple.games.kings.commands import DrawDeck
+>>> text(DrawDeck(), None, "ru")
+'взять карту из колоды'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meeple.engine import Command, Event
+from meeple.engine.text import Texts
+
+from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
+from .data import CARDS, Mine
+from .events import (
+    DrewFromCamp,
+    DrewFromDeck,
+    GameEnded,
+    KingsDealt,
+    MineCaptured,
+    MineDeveloped,
+    MineTurned,
+    Retreated,
+    SquadPlayed,
+)
+
+_RU = {
+    "orcs": "орки", "goblins": "гоблины", "dwarves": "гномы", "giants": "великаны",
+    "{people} {strength}": "{people} {strength}",
+    "seat {n}": "место {n}",
+    "a mine worth {value}, defence {defence}, depth {depth}": "шахта на {value} очк., защита {defence}, глубина {depth}",
+    "a mine worth {value}, defence {defence}, depth {depth}, with an overseer":
+        "шахта на {value} очк., защита {defence}, глубина {depth}, с надсмотрщиком",
+    "play {squad} on mine {mine}": "сыграть отряд «{squad}» на шахту {mine}",
+    "show the hand and retreat {squad} to the camp": "показать руку и отступить отрядом «{squad}» в лагерь",
+    "draw from the deck": "взять карту из колоды",
+    "draw the top {people} squad from the camp": "взять из лагеря верхний отряд: {people}",
+    "set up the table": "разложить стол",
+    "the kings are dealt their peoples": "короли получили свои народы",
+    "mine {n} is opened: {mine}": "открыта шахта {n}: {mine}",
+    "played {squad} on mine {mine}": "сыграл отряд «{squad}» на шахту {mine}",
+    "{seat} captured mine {mine}": "шахта {mine} захвачена: {seat}",
+    "developed mine {mine}, worth {value}": "разработал шахту {mine} на {value} очк.",
+    "showed the hand and retreated {squad} to the camp": "показал руку и отступил отрядом «{squad}» в лагерь",
+    "drew from the deck": "взял карту из колоды",
+    "drew {squad} from the deck": "взял из колоды отряд «{squad}»",
+    "drew {squad} from the camp": "взял из лагеря отряд «{squad}»",
+    "the game is over: {reason}": "игра окончена: {reason}",
+    "the last card of the deck was turned up as a new mine": "последняя карта колоды открыта как новая шахта",
+    "the last card of the deck was drawn": "взята последняя карта колоды",
+}
+
+TEXTS = Texts({"ru": _RU})
+
+
+def squad(lang: str, card: int | None) -> str:
+    """A squad card as its people and strength (``goblins 7``)."""
+    if card is None or not 0 <= card < len(CARDS):
+        return "?"
+    c = CARDS[card]
+    return TEXTS(lang, "{people} {strength}", people=TEXTS.word(lang, c.people.value), strength=c.strength)
+
+
+def mine(lang: str, m: Mine) -> str:
+    """A mine side in words: value, defence, depth and overseer."""
+    msg = "a mine worth {value}, defence {defence}, depth {depth}"
+    return TEXTS(lang, msg + (", with an overseer" if m.overseer else ""), value=m.value, defence=m.defence,
+                 depth=m.depth)
+
+
+def offer(command: Command, lang: str) -> str:
+    """A legal command as its button reads."""
+    _ = TEXTS
+    match command:
+        case Play(card=card, mine=number):
+            return _(lang, "play {squad} on mine {mine}", squad=squad(lang, card), mine=number)
+        case Retreat(card=card):
+            return _(lang, "show the hand and retreat {squad} to the camp", squad=squad(lang, card))
+        case DrawDeck():
+            return _(lang, "draw from the deck")
+        case DrawCamp(people=people):
+            return _(lang, "draw the top {people} squad from the camp", people=_.word(lang, people.value))
+        case SetUp():
+            return _(lang, "set up the table")
+    return type(command).__name__
+
+
+def tell(event: Event, lang: str) -> str | None:
+    """One event as a clause of a record's sentence; None for what nobody needs to read (shuffles, deals)."""
+    _ = TEXTS
+    match event:
+        case KingsDealt():
+            return _(lang, "the kings are dealt their peoples")
+        case MineTurned(number=n, mine=m):
+            return _(lang, "mine {n} is opened: {mine}", n=n, mine=mine(lang, m))
+        case SquadPlayed(card=card, mine=number):
+            return _(lang, "played {squad} on mine {mine}", squad=squad(lang, card), mine=number)
+        case MineCaptured(mine=number, owner=owner):
+            return _(lang, "{seat} captured mine {mine}", seat=_(lang, "seat {n}", n=owner), mine=number)
+        case MineDeveloped(mine=number, value=value):
+            return _(lang, "developed mine {mine}, worth {value}", mine=number, value=value)
+        case Retreated(card=card):
+            return _(lang, "showed the hand and retreated {squad} to the camp", squad=squad(lang, card))
+        case DrewFromDeck(card=None):
+            return _(lang, "drew from the deck")
+        case DrewFromDeck(card=card):
+            return _(lang, "drew {squad} from the deck", squad=squad(lang, card))
+        case DrewFromCamp(card=card):
+            return _(lang, "drew {squad} from the camp", squad=squad(lang, card))
+        case GameEnded(reason=reason):
+            return _(lang, "the game is over: {reason}", reason=_.word(lang, reason))
+    return None
+
+
+def text(command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+    """A legal command as offered (``events`` None), or a record as a sentence of its events."""
+    if events is None:
+        return offer(command, lang)
+    clauses = [c for c in (tell(e, lang) for e in events) if c]
+    return "; ".join(clauses) if clauses else offer(command, lang)
+
+
+__all__ = ["TEXTS", "mine", "offer", "squad", "tell", "text"]

@@ -1,0 +1,155 @@
+"""What a Mordred player reads, in English and Russian: each command offered and each record as a sentence.
+
+Mordred hides nothing, but the texts are still built only from what they are
+handed (a legal command, or a record's command and events).
+
+>>> from meeple.games.mordred.commands import Place
+>>> text(Place("CON"), None, "ru")
+'поставить воина: Конуи'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meeple.engine import Command, Event
+from meeple.engine.text import Texts
+
+from .commands import Attack, Build, EndTurn, Place, Roll, Start
+from .data import AREAS
+from .events import (
+    Assaulted,
+    Attacked,
+    Built,
+    FirstPlayerRolled,
+    GameEnded,
+    Rolled,
+    Siege,
+    TurnEnded,
+    WarriorPlaced,
+)
+from .state import End
+
+#: The map's places, in Russian.
+AREAS_RU = {
+    "Holyhead": "Холихед", "Mordred's castle": "Замок Мордреда", "Beaumaris": "Бомарис", "Llyn": "Ллин",
+    "Snowdon": "Сноудон", "Conwy": "Конуи", "Denbigh": "Денби", "Flint": "Флинт", "Harlech": "Харлех", "Bala": "Бала",
+    "Llangollen": "Лланголлен", "Wrexham": "Рексем", "Dolgellau": "Долгеллау", "Machynlleth": "Махинллет",
+    "Newtown": "Ньютаун", "Welshpool": "Велшпул", "Aberystwyth": "Аберистуит", "Rhayader": "Райадер",
+    "Llandrindod": "Лландриндод", "Knighton": "Найтон", "Cardigan": "Кардиган", "Lampeter": "Лампетер",
+    "Llandovery": "Лландовери", "Brecon": "Брекон", "Hay": "Хей", "Pembroke": "Пембрук", "Carmarthen": "Кармартен",
+    "Swansea": "Суонси", "Merthyr": "Мертир", "Abergavenny": "Абергавенни", "Gower": "Гауэр", "Cardiff": "Кардифф",
+    "Chepstow": "Чепстоу",
+}
+
+_RU = {
+    **AREAS_RU,
+    "village": "деревня", "town": "город", "castle": "замок",
+    "seat {n}": "место {n}",
+    "declare row {row} and roll": "объявить ряд {row} и бросить кубики",
+    "put a warrior on {area}": "поставить воина: {area}",
+    "build a {kind} on {area}": "построить: {kind}, {area}",
+    "attack {target} from {source}": "атаковать {target} из {source}",
+    "end the turn": "закончить ход",
+    "roll for the first player": "бросить кубики за первого игрока",
+    "{seat} plays first": "первым ходит {seat}",
+    "declared row {row} and rolled {dice}: £{money}, {warriors} warriors": "объявил ряд {row}, выбросил {dice}: £{money}, воинов: {warriors}",
+    "placed a warrior on {area}": "поставил воина: {area}",
+    "the warrior besieged {seat}'s {kind} on {area}: rolled {die}, needed {need}, taken":
+        "воин осадил {kind} ({seat}) на {area}: выпало {die}, нужно {need}, взято",
+    "the warrior besieged {seat}'s {kind} on {area}: rolled {die}, needed {need}, held":
+        "воин осадил {kind} ({seat}) на {area}: выпало {die}, нужно {need}, устояло",
+    "built a {kind} on {area} for £{cost}": "построил: {kind}, {area} за £{cost}",
+    "attacked {target} from {source}: rolled {die}, needed {need}, won": "атаковал {target} из {source}: выпало {die}, нужно {need}, победа",
+    "attacked {target} from {source}: rolled {die}, needed {need}, lost": "атаковал {target} из {source}: выпало {die}, нужно {need}, поражение",
+    "assaulted Mordred's castle from {source}: rolled {die}, needed {need}, won":
+        "штурмовал замок Мордреда из {source}: выпало {die}, нужно {need}, победа",
+    "assaulted Mordred's castle from {source}: rolled {die}, needed {need}, lost":
+        "штурмовал замок Мордреда из {source}: выпало {die}, нужно {need}, поражение",
+    "ended the turn": "закончил ход",
+    "the game is over: {reason}": "игра окончена: {reason}",
+    "every warrior of Mordred is on the map": "все воины Мордреда на карте",
+    "a player has every building of one type on the map": "у игрока на карте все постройки одного типа",
+    "a marker cannot move along Mordred's road as it must": "маркер не может сдвинуться по дороге Мордреда",
+    "Mordred is beaten in his castle": "Мордред побеждён в своём замке",
+}
+
+TEXTS = Texts({"ru": _RU})
+_ENDS = {
+    End.WARRIORS: "every warrior of Mordred is on the map",
+    End.BUILDINGS: "a player has every building of one type on the map",
+    End.ROAD: "a marker cannot move along Mordred's road as it must",
+    End.MORDRED: "Mordred is beaten in his castle",
+}
+
+
+def area(lang: str, code: str) -> str:
+    """An area of the map by its code, as its name reads."""
+    found = AREAS.get(code)
+    return code if found is None else TEXTS.word(lang, found.name)
+
+
+def _seat(lang: str, seat: int) -> str:
+    return TEXTS(lang, "seat {n}", n=seat)
+
+
+def offer(command: Command, lang: str) -> str:
+    """A legal command as its button reads."""
+    _ = TEXTS
+    match command:
+        case Roll(row=row):
+            return _(lang, "declare row {row} and roll", row=row.value)
+        case Place(area=a):
+            return _(lang, "put a warrior on {area}", area=area(lang, a))
+        case Build(area=a, kind=kind):
+            return _(lang, "build a {kind} on {area}", kind=_.word(lang, kind.value), area=area(lang, a))
+        case Attack(source=s, target=t):
+            return _(lang, "attack {target} from {source}", target=area(lang, t), source=area(lang, s))
+        case EndTurn():
+            return _(lang, "end the turn")
+        case Start():
+            return _(lang, "roll for the first player")
+    return type(command).__name__
+
+
+def tell(event: Event, lang: str) -> str | None:
+    """One event as a clause of a record's sentence."""
+    _ = TEXTS
+    match event:
+        case FirstPlayerRolled(first=first):
+            return _(lang, "{seat} plays first", seat=_seat(lang, first))
+        case Rolled(row=row, dice=dice, money=money, warriors=w):
+            return _(lang, "declared row {row} and rolled {dice}: £{money}, {warriors} warriors", row=row.value,
+                     dice=" + ".join(map(str, dice)), money=money, warriors=w)
+        case WarriorPlaced(area=a):
+            return _(lang, "placed a warrior on {area}", area=area(lang, a))
+        case Siege(area=a, owner=owner, kind=kind, die=die, need=need, success=ok):
+            msg = "the warrior besieged {seat}'s {kind} on {area}: rolled {die}, needed {need}, " + ("taken" if ok else "held")
+            return _(lang, msg, seat=_seat(lang, owner), kind=_.word(lang, kind.value), area=area(lang, a), die=die,
+                     need=need)
+        case Built(area=a, kind=kind, cost=cost):
+            return _(lang, "built a {kind} on {area} for £{cost}", kind=_.word(lang, kind.value), area=area(lang, a),
+                     cost=cost)
+        case Attacked(source=s, target=t, die=die, need=need, success=ok):
+            msg = "attacked {target} from {source}: rolled {die}, needed {need}, " + ("won" if ok else "lost")
+            return _(lang, msg, target=area(lang, t), source=area(lang, s), die=die, need=need)
+        case Assaulted(source=s, die=die, need=need, success=ok):
+            msg = "assaulted Mordred's castle from {source}: rolled {die}, needed {need}, " + ("won" if ok else "lost")
+            return _(lang, msg, source=area(lang, s), die=die, need=need)
+        case TurnEnded():
+            return _(lang, "ended the turn")
+        case GameEnded(reason=end, detail=detail):
+            why = detail if lang == "en" else _.word(lang, _ENDS[end])
+            return _(lang, "the game is over: {reason}", reason=why)
+    return None
+
+
+def text(command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
+    """A legal command as offered (``events`` None), or a record as a sentence of its events."""
+    if events is None:
+        return offer(command, lang)
+    clauses = [c for c in (tell(e, lang) for e in events) if c]
+    return "; ".join(clauses) if clauses else offer(command, lang)
+
+
+__all__ = ["AREAS_RU", "TEXTS", "area", "offer", "tell", "text"]
