@@ -172,9 +172,25 @@ def run_plan(
     two workers) are submitted to it, at most ``window`` chunks at a time (so
     results, logs included, never pile up).
     """
-    size = chunk_size or (1 if executor is None else chunk_size_for(plan.games, 2))
-    chunks = _chunks(range(plan.games), size)
-    for batch in run_chunks(_play_chunk, ((plan, c, keep_logs) for c in chunks), executor, window):
+    return run_plans([plan], executor, keep_logs=keep_logs, chunk_size=chunk_size, window=window)
+
+
+def run_plans(
+    plans: Sequence[Plan],
+    executor: cf.Executor | None = None,
+    *,
+    keep_logs: bool = False,
+    chunk_size: int | None = None,
+    window: int | None = None,
+) -> Iterator[MatchResult]:
+    """Play every match of every plan, as :func:`run_plan` does one; a chunk holds matches of one plan.
+
+    The default chunk size is :func:`chunk_size_for` all the matches on two workers.
+    """
+    total = sum(p.games for p in plans)
+    size = chunk_size or (1 if executor is None else chunk_size_for(total, 2))
+    calls = ((plan, c, keep_logs) for plan in plans for c in _chunks(range(plan.games), size))
+    for batch in run_chunks(_play_chunk, calls, executor, window):
         yield from batch
 
 
