@@ -32,6 +32,7 @@ import math
 import re
 import signal
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -51,6 +52,8 @@ R = TypeVar("R")
 Z95 = 1.959963984540054
 #: Commands a batch match may last before it is stopped as unfinished.
 MAX_COMMANDS = 100_000
+#: Seconds between two checks that a Dask cluster running a batch still has a worker.
+WATCH_SECONDS = 1.0
 
 
 def _derive(label: bytes, *numbers: int) -> int:
@@ -201,7 +204,10 @@ def run_chunks(
 
     On an executor at most ``window`` calls are in flight (default 8; four
     per worker keeps every worker busy). When the consumer stops early (or is
-    interrupted), calls not yet started are cancelled.
+    interrupted), calls not yet started are cancelled. On a
+    :class:`DaskExecutor` the cluster is watched while calls are pending
+    (:meth:`DaskExecutor.watch`): a cluster left without workers raises
+    :class:`ClusterError` instead of waiting for ever.
     """
     if executor is None:
         for a in args:
@@ -210,13 +216,17 @@ def run_chunks(
     limit = window or 8
     pending: set[cf.Future[R]] = set()
     it = iter(args)
+    watch = executor.watch if isinstance(executor, DaskExecutor) else None
     try:
         for a in it:
             pending.add(executor.submit(fn, *a))
             if len(pending) >= limit:
                 break
         while pending:
-            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            done, pending = cf.wait(pending, timeout=WATCH_SECONDS if watch else None,
+                                    return_when=cf.FIRST_COMPLETED)
+            if watch is not None:
+                watch(len(pending))
             for f in done:
                 nxt = next(it, None)
                 if nxt is not None:
@@ -256,13 +266,41 @@ class DaskExecutor(cf.Executor):
     ``submit`` goes to the cluster through the client's executor;
     ``shutdown`` (with ``cancel_futures`` as a process pool takes it) cancels
     what has not run and closes the client. ``threads`` is the number of
-    worker threads the scheduler reported when it connected.
+    worker threads the scheduler reported when it connected. A run with
+    work pending fails (:meth:`watch`) once the cluster has had no worker
+    for ``lost_timeout`` seconds.
     """
 
-    def __init__(self, client: Any, threads: int) -> None:
+    def __init__(self, client: Any, threads: int, *, address: str = "", lost_timeout: float = 30.0) -> None:
         self.client = client
         self.threads = threads
+        self.address = address or str(client.scheduler.address)
+        self.lost_timeout = lost_timeout
         self._inner = client.get_executor()
+        self._lost_since: float | None = None
+        self._checked = time.monotonic()
+
+    def watch(self, pending: int) -> None:
+        """Check the cluster while ``pending`` calls wait: :class:`ClusterError` when it has lost every worker.
+
+        Asks the scheduler how many workers it has (a round trip) at most
+        every :data:`WATCH_SECONDS`; with none for ``lost_timeout`` seconds,
+        the run fails naming the scheduler and the calls left unfinished.
+        """
+        now = time.monotonic()
+        if now - self._checked < WATCH_SECONDS:
+            return
+        self._checked = now
+        workers = len(self.client.nthreads())
+        if workers:
+            self._lost_since = None
+            return
+        if self._lost_since is None:
+            self._lost_since = now
+        elif now - self._lost_since >= self.lost_timeout:
+            raise ClusterError(f"the Dask cluster at {self.address} has had no worker for "
+                               f"{now - self._lost_since:.0f} s; {pending} chunk{'s' if pending != 1 else ''} "
+                               "of work left unfinished (start a worker, or run again)")
 
     def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> cf.Future[R]:
         """Run ``fn(*args, **kwargs)`` on the cluster."""
@@ -277,11 +315,12 @@ class DaskExecutor(cf.Executor):
             self.client.close()
 
 
-def dask_executor(address: str, timeout: float = 10.0) -> DaskExecutor:
+def dask_executor(address: str, timeout: float = 10.0, lost_timeout: float = 30.0) -> DaskExecutor:
     """Connect to the Dask scheduler at ``address`` (``tcp://host:8786``) and return it as an executor.
 
     Waits up to ``timeout`` seconds for the scheduler and for at least one
-    worker. Raises :class:`ClusterError` if the ``dask`` extra is missing,
+    worker; a run on it fails once it has had no worker for ``lost_timeout``
+    seconds (:meth:`DaskExecutor.watch`). Raises :class:`ClusterError` if the ``dask`` extra is missing,
     the scheduler cannot be reached or has no worker, or a worker runs
     another version of meeple than this process. The workers find games the
     way this process does (bundled, or by entry point); a game registered at
@@ -309,7 +348,7 @@ def dask_executor(address: str, timeout: float = 10.0) -> DaskExecutor:
             raise ClusterError(f"the Dask worker {worker} runs meeple {version}, this is meeple {__version__}: "
                                "a corpus must be made by one version")
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-        return DaskExecutor(client, max(1, threads))
+        return DaskExecutor(client, max(1, threads), address=address, lost_timeout=lost_timeout)
     except BaseException:
         client.close()
         raise
