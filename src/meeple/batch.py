@@ -52,6 +52,10 @@ R = TypeVar("R")
 Z95 = 1.959963984540054
 #: Commands a batch match may last before it is stopped as unfinished.
 MAX_COMMANDS = 100_000
+#: The fewest matches a chunk for a Dask cluster holds (when there are enough): a Dask task costs about 15 ms
+#: of CPU (worker, scheduler and client together; ``benchmarks/dask_runs.py``), so 16 matches keep it under 1 ms
+#: a match.
+DASK_CHUNK = 16
 #: Seconds between two checks that a Dask cluster running a batch still has a worker.
 WATCH_SECONDS = 1.0
 
@@ -188,10 +192,16 @@ def run_plans(
 ) -> Iterator[MatchResult]:
     """Play every match of every plan, as :func:`run_plan` does one; a chunk holds matches of one plan.
 
-    The default chunk size is :func:`chunk_size_for` all the matches on two workers.
+    The default chunk size is :func:`chunk_size_for` all the matches on two workers, or on a
+    :class:`DaskExecutor` its threads with chunks of at least :data:`DASK_CHUNK`.
     """
     total = sum(p.games for p in plans)
-    size = chunk_size or (1 if executor is None else chunk_size_for(total, 2))
+    if executor is None:
+        size = chunk_size or 1
+    elif isinstance(executor, DaskExecutor):
+        size = chunk_size or chunk_size_for(total, executor.threads, DASK_CHUNK)
+    else:
+        size = chunk_size or chunk_size_for(total, 2)
     calls = ((plan, c, keep_logs) for plan in plans for c in _chunks(range(plan.games), size))
     for batch in run_chunks(_play_chunk, calls, executor, window):
         yield from batch
@@ -358,9 +368,20 @@ def _meeple_version() -> str:
     return __version__
 
 
-def chunk_size_for(games: int, workers: int) -> int:
-    """Matches per chunk for ``workers``: about eight chunks per worker, 1 to 32 matches each."""
-    return max(1, min(32, games // (max(workers, 1) * 8)))
+def chunk_size_for(games: int, workers: int, least: int = 1) -> int:
+    """Matches per chunk for ``workers``: about eight chunks per worker, 1 to 32 matches each, and at least
+    ``least`` unless that is more than a worker's even share.
+
+    A Dask task costs its worker, the scheduler and the client about 15 ms
+    of CPU whatever it runs, so chunks for a cluster take ``least=``
+    :data:`DASK_CHUNK`.
+
+    >>> chunk_size_for(1000, 2), chunk_size_for(24, 2), chunk_size_for(24, 2, DASK_CHUNK), chunk_size_for(6, 2, 16)
+    (32, 1, 12, 3)
+    """
+    workers = max(workers, 1)
+    size = max(1, min(32, games // (workers * 8)))
+    return max(size, min(least, -(-games // workers)))
 
 
 def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:

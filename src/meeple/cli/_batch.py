@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import attrs
 
 from ..batch import (
+    DASK_CHUNK,
     Checked,
     ClusterError,
     MatchResult,
@@ -160,6 +161,11 @@ def _executor(args: argparse.Namespace, workers: int, local: bool = True) -> tup
     return (local_executor(workers) if local else None), workers
 
 
+def _chunk(args: argparse.Namespace, games: int, workers: int) -> int:
+    """Matches per chunk: larger on a Dask cluster, where a task costs far more than on a local pool."""
+    return chunk_size_for(games, workers, DASK_CHUNK if args.scheduler else 1)
+
+
 def _where(args: argparse.Namespace, workers: int) -> str:
     if args.scheduler:
         return f"on the Dask cluster at {args.scheduler} ({workers} thread{'s' if workers != 1 else ''})"
@@ -205,7 +211,7 @@ def simulate_many(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
             write = stack.enter_context(corpus.writer(plan.game, plan.games, args.force)) if corpus else None
             found = run_plan(plan, executor, keep_logs=write is not None,
-                             chunk_size=chunk_size_for(plan.games, workers) if executor else None, window=4 * workers)
+                             chunk_size=_chunk(args, plan.games, workers) if executor else None, window=4 * workers)
             for r in progress(found, plan.games, "match"):
                 if write is not None and r.log is not None:
                     write(r.index, r.log)
@@ -346,7 +352,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     executor, workers = _executor(args, workers)
     t = time.perf_counter()
     try:
-        found = run_tournament(tour, executor, chunk_size=chunk_size_for(tour.matches, workers) if executor else None,
+        found = run_tournament(tour, executor, chunk_size=_chunk(args, tour.matches, workers) if executor else None,
                                window=4 * workers)
         for r in progress(found, tour.matches, "match"):
             results.append(r)
