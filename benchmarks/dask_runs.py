@@ -21,14 +21,16 @@ the CPU time of every process of its side (this process, which holds a
 worker processes, read before and after), and the
 load average before and after. Samples of the four sides are interleaved,
 each repeat starting with another side, and every sample is printed (one
-JSON line each) and kept; the summary gives, per side, the spread (mean,
-standard deviation, min, median, max) of matches per second and of CPU
+JSON line each) and kept; the summary gives, per side, the spread (mean ±
+standard deviation, [min, max]) of matches per second and of CPU
 milliseconds per match, and the CPU overhead per match against ``here``
 (mean CPU per match on the side minus mean CPU per match here). Every run's
 logs must be byte-identical. Last, the CPU the idle clusters burn: their
-CPU time over ``--idle`` seconds of doing nothing::
+CPU time over ``--idle`` seconds of doing nothing. ``--no-profile`` starts the
+workers with Dask's statistical profiler off, to see what it costs::
 
-    python benchmarks/dask_runs.py --games 64 --repeats 5 --only kings,mordred,liars-dice
+    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10
+    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10 --no-profile
     python benchmarks/dask_runs.py --games 16 --repeats 2 --only kings         # a quick look
 """
 
@@ -116,9 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="samples of each side, interleaved")
     ap.add_argument("--chunk", type=int, default=DASK_CHUNK, help="matches per chunk, the same on every side")
     ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle clusters to measure")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="start the Dask workers with their statistical profiler off "
+                         "(distributed.worker.profile.enabled: False)")
     ap.add_argument("--only", help="comma-separated game ids (default: the four bundled games and liars-dice)")
     args = ap.parse_args(argv)
     games = {g: GAMES[g] for g in args.only.split(",")} if args.only else GAMES
+    if args.no_profile:
+        import dask
+
+        dask.config.set({"distributed.worker.profile.enabled": False})  # the nannies pass it to their workers
     t = time.perf_counter()
     pool = local_executor(2)
     kw = {"threads_per_worker": 1, "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
@@ -128,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     d1, d2 = dask_executor(c1.scheduler_address), dask_executor(c2.scheduler_address)
     sides = [(Side("here", None), 1), (Side("pool_2", pool), 2), (Side("dask_1", d1, c1), 1),
              (Side("dask_2", d2, c2), 2)]
-    print(json.dumps({"start_up_seconds": time.perf_counter() - t, "cpus": os.cpu_count(),
+    print(json.dumps({"start_up_seconds": time.perf_counter() - t, "cpus": os.cpu_count(), "profile": not args.no_profile,
                       "load": os.getloadavg()}), flush=True)
     samples: list[dict[str, Any]] = []
     try:
