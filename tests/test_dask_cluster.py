@@ -134,3 +134,13 @@ def test_a_run_whose_only_worker_is_gone_fails_with_a_clear_message() -> None:
         finally:
             executor.shutdown(cancel_futures=True)
     assert 1 <= len(got) < plan.games
+
+
+def test_a_tournament_on_the_cluster_rates_as_one_run_here(scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["tournament", "kings", "--bots", "random,heuristic", "--rounds", "4", "--seed", "3", "--json"]
+    code, out, _ = _run(capsys, *common, "--scheduler", scheduler)
+    assert code == 0
+    on_cluster = json.loads(out)
+    here = json.loads(_run(capsys, *common)[1])
+    assert on_cluster["scheduler"] == scheduler and on_cluster["matches"] == 8
+    assert on_cluster["ratings"] == here["ratings"] and on_cluster["pairs"] == here["pairs"]
