@@ -1,43 +1,56 @@
-"""Batch runs on a Dask cluster: matches per second on 1 and 2 Dask workers and on a local pool, side by side.
+"""Batch runs on a Dask cluster: wall-clock rate and CPU time per match, here, on a local pool and on Dask.
 
 For each game, one plan of heuristic-bot matches (Saboteur at 4 seats, the
 others at their smallest), and one of Liar's Dice (3 seats, two dice each)
-where the search bot ``ismcts:100`` plays two random bots: a corpus whose
-matches cost far more than their logs, as self-play corpora do. Each is
-run, back to back in one process:
+where the search bot ``ismcts:100`` plays two random bots. Each plan is run
+on four sides, back to back in one process:
 
 * ``here``: :func:`meeple.batch.run_plan` in this process;
-* ``pool 2``: on a local process pool of two;
-* ``dask 1`` and ``dask 2``: on a ``distributed.LocalCluster`` of one and of
-  two worker processes (one thread each) on loopback, each started before
-  the figures of the run and connected to through
+* ``pool_2``: on a local process pool of two;
+* ``dask_1`` and ``dask_2``: on a ``distributed.LocalCluster`` of one and of
+  two worker processes (one thread each) on loopback, connected to through
   :func:`meeple.batch.dask_executor`, as ``--scheduler`` does.
 
-Wall-clock time of the plan, pools and clusters already started (their
-start-up is printed apart); each figure is run ``--repeats`` times,
-interleaved with the others (each repeat starting with another), and the
-best is kept, since a shared machine only ever slows a run down. The logs
-of every run are compared, and must be byte-identical. The figures to read
-are the ratios. One JSON line per game, then a Markdown table::
+Every side ships the same chunks (``--chunk`` matches each, by default
+:data:`meeple.batch.DASK_CHUNK`, what ``--scheduler`` sends; ``here`` plays
+them one after another), so the sides differ only in where the matches run.
+Pools and clusters are started, and every worker warmed up (imports, the
+games' tables), before any sample. Each sample records the wall-clock time,
+the CPU time of every process of its side (this process, which holds a
+``LocalCluster``'s scheduler and nannies, and the pool's or the cluster's
+worker processes, read before and after), and the
+load average before and after. Samples of the four sides are interleaved,
+each repeat starting with another side, and every sample is printed (one
+JSON line each) and kept; the summary gives, per side, the spread (mean ±
+standard deviation, [min, max]) of matches per second and of CPU
+milliseconds per match, and the CPU overhead per match against ``here``
+(mean CPU per match on the side minus mean CPU per match here). Every run's
+logs must be byte-identical. Last, the CPU the idle clusters burn: their
+CPU time over ``--idle`` seconds of doing nothing. ``--no-profile`` starts the
+workers with Dask's statistical profiler off, to see what it costs::
 
-    python benchmarks/dask_runs.py                      # 60 matches a figure, 3 repeats: about ten minutes
-    python benchmarks/dask_runs.py --games 20 --repeats 1 --only kings,mordred
+    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10
+    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10 --no-profile
+    python benchmarks/dask_runs.py --games 16 --repeats 2 --only kings         # a quick look
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "examples"))
 
 import liars_dice  # noqa: E402, F401  (registers "liars-dice" here; the Dask workers preload it)
-from meeple.batch import Plan, chunk_size_for, dask_executor, local_executor, run_plan  # noqa: E402
+from meeple.batch import DASK_CHUNK, Plan, Spread, dask_executor, local_executor, run_plan  # noqa: E402
 
 #: game -> (seats, bots, options)
 GAMES: dict[str, tuple[int, tuple[str, ...], dict[str, int]]] = {
@@ -49,27 +62,72 @@ GAMES: dict[str, tuple[int, tuple[str, ...], dict[str, int]]] = {
 }
 
 
-def timed(plan: Plan, executor: object, workers: int) -> tuple[float, dict[int, bytes | None]]:
-    """Matches per second of ``plan`` on ``executor`` (None: this process), and the logs by index."""
+def _cpu_of(pids: list[int]) -> float:
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        t = psutil.Process(pid).cpu_times()
+        total += t.user + t.system
+    return total
+
+
+class Side:
+    """Where a plan runs, and how to read the CPU time of every process it uses."""
+
+    def __init__(self, name: str, executor: Any, cluster: Any = None) -> None:
+        self.name = name
+        self.executor = executor
+        self.cluster = cluster
+
+    def cpu(self) -> float:
+        """CPU seconds so far of this process and of every process of the side."""
+        me = time.process_time()
+        if self.executor is None:
+            return me
+        if self.cluster is None:  # a process pool
+            return me + _cpu_of(list(self.executor._processes))
+        client = self.executor.client
+        # a LocalCluster's scheduler and nannies run in this process: each process counted once
+        pids = {*client.run(os.getpid).values(), client.run_on_scheduler(os.getpid)} - {os.getpid()}
+        return me + _cpu_of(sorted(pids))
+
+
+def sample(side: Side, plan: Plan, chunk: int, workers: int) -> tuple[dict[str, Any], dict[int, bytes | None]]:
+    """One run of ``plan`` on ``side``: the sample's figures, and the logs by index."""
+    load0 = os.getloadavg()[0]
+    cpu0 = side.cpu()
     t = time.perf_counter()
-    logs = {r.index: r.log for r in run_plan(plan, executor, keep_logs=True,  # type: ignore[arg-type]
-                                             chunk_size=chunk_size_for(plan.games, workers) if executor else None,
+    logs = {r.index: r.log for r in run_plan(plan, side.executor, keep_logs=True, chunk_size=chunk,
                                              window=4 * workers)}
-    return plan.games / (time.perf_counter() - t), logs
+    wall = time.perf_counter() - t
+    cpu = side.cpu() - cpu0
+    return {"side": side.name, "game": plan.game, "matches": plan.games, "chunk": chunk, "wall_s": wall,
+            "matches_per_s": plan.games / wall, "cpu_s": cpu, "cpu_ms_per_match": 1000 * cpu / plan.games,
+            "load_before": load0, "load_after": os.getloadavg()[0]}, logs
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure and print every figure."""
+    """Measure, print every sample, then the summary."""
     import logging
 
     import distributed
 
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--games", type=int, default=60, help="matches per figure")
-    ap.add_argument("--repeats", type=int, default=3, help="runs of each figure, interleaved; the best is kept")
+    ap.add_argument("--games", type=int, default=64, help="matches per sample")
+    ap.add_argument("--repeats", type=int, default=5, help="samples of each side, interleaved")
+    ap.add_argument("--chunk", type=int, default=DASK_CHUNK, help="matches per chunk, the same on every side")
+    ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle clusters to measure")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="start the Dask workers with their statistical profiler off "
+                         "(distributed.worker.profile.enabled: False)")
     ap.add_argument("--only", help="comma-separated game ids (default: the four bundled games and liars-dice)")
     args = ap.parse_args(argv)
     games = {g: GAMES[g] for g in args.only.split(",")} if args.only else GAMES
+    if args.no_profile:
+        import dask
+
+        dask.config.set({"distributed.worker.profile.enabled": False})  # the nannies pass it to their workers
     t = time.perf_counter()
     pool = local_executor(2)
     kw = {"threads_per_worker": 1, "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
@@ -77,28 +135,33 @@ def main(argv: list[str] | None = None) -> int:
     c1 = distributed.LocalCluster(n_workers=1, **kw)
     c2 = distributed.LocalCluster(n_workers=2, **kw)
     d1, d2 = dask_executor(c1.scheduler_address), dask_executor(c2.scheduler_address)
-    print(json.dumps({"start_up_seconds": time.perf_counter() - t}), flush=True)
-    rows = []
+    sides = [(Side("here", None), 1), (Side("pool_2", pool), 2), (Side("dask_1", d1, c1), 1),
+             (Side("dask_2", d2, c2), 2)]
+    print(json.dumps({"start_up_seconds": time.perf_counter() - t, "cpus": os.cpu_count(), "profile": not args.no_profile,
+                      "load": os.getloadavg()}), flush=True)
+    samples: list[dict[str, Any]] = []
     try:
-        # warm every worker up (imports, the games' tables) before any figure
-        for ex, n in ((pool, 2), (d1, 1), (d2, 2)):
+        for side, n in sides[1:]:  # warm every worker up before any sample
             for game, (seats, bots, options) in games.items():
-                timed(Plan(game=game, seats=seats, bots=bots, options=options, games=2 * n, seed=0), ex, n)
-        runs = (("here", None, 1), ("pool_2", pool, 2), ("dask_1", d1, 1), ("dask_2", d2, 2))
+                sample(side, Plan(game=game, seats=seats, bots=bots, options=options, games=4 * n, seed=0), 1, n)
         for game, (seats, bots, options) in games.items():
             plan = Plan(game=game, seats=seats, bots=bots, options=options, games=args.games, seed=1)
-            figures: dict[str, float] = {}
             logs = None
             for r in range(args.repeats):
-                for name, ex, n in runs[r % len(runs):] + runs[: r % len(runs)]:  # each repeat starts elsewhere
-                    rate, got = timed(plan, ex, n)
-                    figures[name] = max(figures.get(name, 0.0), rate)
+                for side, n in sides[r % len(sides):] + sides[: r % len(sides)]:
+                    figures, got = sample(side, plan, args.chunk, n)
                     logs = got if logs is None else logs
-                    assert got == logs, f"{game}: the logs on {name} differ from the others"
-            row = {"game": game, "seats": seats, "matches": args.games, "repeats": args.repeats, **figures,
-                   "identical": True}
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+                    assert got == logs, f"{game}: the logs on {side.name} differ from the others"
+                    figures["repeat"] = r
+                    print(json.dumps(figures), flush=True)
+                    samples.append(figures)
+        idle = []
+        for side, _ in sides[2:]:
+            before, t0 = side.cpu() - time.process_time(), time.perf_counter()
+            time.sleep(args.idle)
+            after, t1 = side.cpu() - time.process_time(), time.perf_counter()
+            idle.append({"idle": side.name, "cpu_s_per_s": (after - before) / (t1 - t0), "seconds": t1 - t0})
+            print(json.dumps(idle[-1]), flush=True)
     finally:
         for ex in (d1, d2):
             ex.shutdown()
@@ -107,11 +170,19 @@ def main(argv: list[str] | None = None) -> int:
         assert pool is not None
         pool.shutdown()
     print()
-    print("| game (seats) | here | pool of 2 | Dask, 1 worker | Dask, 2 workers | Dask 2 / Dask 1 | Dask 2 / pool of 2 |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print(f"| {r['game']} ({r['seats']}) | {r['here']:.1f}/s | {r['pool_2']:.1f}/s | {r['dask_1']:.1f}/s | "
-              f"{r['dask_2']:.1f}/s | {r['dask_2'] / r['dask_1']:.2f}x | {r['dask_2'] / r['pool_2']:.2f}x |")
+    print("| game | side | samples | matches/s: mean ± sd [min, max] | CPU ms/match: mean ± sd [min, max] "
+          "| CPU overhead ms/match vs here | load (min-max) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for game in games:
+        base = statistics.fmean(s["cpu_ms_per_match"] for s in samples if s["game"] == game and s["side"] == "here")
+        for side, _ in sides:
+            mine = [s for s in samples if s["game"] == game and s["side"] == side.name]
+            rate = Spread.of([s["matches_per_s"] for s in mine])
+            cpu = Spread.of([s["cpu_ms_per_match"] for s in mine])
+            loads = [x for s in mine for x in (s["load_before"], s["load_after"])]
+            print(f"| {game} | {side.name} | {len(mine)} | {rate.mean:.1f} ± {rate.stdev:.1f} "
+                  f"[{rate.min:.1f}, {rate.max:.1f}] | {cpu.mean:.1f} ± {cpu.stdev:.1f} [{cpu.min:.1f}, {cpu.max:.1f}] "
+                  f"| {cpu.mean - base:+.1f} | {min(loads):.1f}-{max(loads):.1f} |")
     return 0
 
 

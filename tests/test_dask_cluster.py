@@ -119,3 +119,30 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(capsys: pytest.CaptureF
     assert code == 2 and out == "" and err.count("\n") == 1 and "give one of them" in err
     code, _, err = _run(capsys, "simulate", "kings", "--scheduler", "tcp://127.0.0.1:1")
     assert code == 2 and "--scheduler applies to --games N" in err
+
+
+def test_a_run_whose_only_worker_is_gone_fails_with_a_clear_message() -> None:
+    plan = Plan(game="kings", seats=2, bots=("heuristic",), games=8, seed=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        executor = dask_executor(cluster.scheduler_address, lost_timeout=2.0)
+        got = []
+        try:
+            with pytest.raises(ClusterError, match=r"has had no worker for \d+ s; \d+ chunks? of work left unfinished"):
+                for r in run_plan(plan, executor, chunk_size=1, window=2):
+                    got.append(r.index)
+                    if len(got) == 1:
+                        cluster.scale(0)  # the only worker leaves; without a watch the run would wait for ever
+        finally:
+            executor.shutdown(cancel_futures=True)
+    assert 1 <= len(got) < plan.games
+
+
+def test_a_tournament_on_the_cluster_rates_as_one_run_here(scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["tournament", "kings", "--bots", "random,heuristic", "--rounds", "4", "--seed", "3", "--json"]
+    code, out, _ = _run(capsys, *common, "--scheduler", scheduler)
+    assert code == 0
+    on_cluster = json.loads(out)
+    here = json.loads(_run(capsys, *common)[1])
+    assert on_cluster["scheduler"] == scheduler and on_cluster["matches"] == 8
+    assert on_cluster["ratings"] == here["ratings"] and on_cluster["pairs"] == here["pairs"]

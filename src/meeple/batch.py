@@ -32,6 +32,7 @@ import math
 import re
 import signal
 import statistics
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -51,6 +52,12 @@ R = TypeVar("R")
 Z95 = 1.959963984540054
 #: Commands a batch match may last before it is stopped as unfinished.
 MAX_COMMANDS = 100_000
+#: The fewest matches a chunk for a Dask cluster holds (when there are enough): a Dask task costs about 15 ms
+#: of CPU (worker, scheduler and client together; ``benchmarks/dask_runs.py``), so 16 matches keep it under 1 ms
+#: a match.
+DASK_CHUNK = 16
+#: Seconds between two checks that a Dask cluster running a batch still has a worker.
+WATCH_SECONDS = 1.0
 
 
 def _derive(label: bytes, *numbers: int) -> int:
@@ -172,9 +179,31 @@ def run_plan(
     two workers) are submitted to it, at most ``window`` chunks at a time (so
     results, logs included, never pile up).
     """
-    size = chunk_size or (1 if executor is None else chunk_size_for(plan.games, 2))
-    chunks = _chunks(range(plan.games), size)
-    for batch in run_chunks(_play_chunk, ((plan, c, keep_logs) for c in chunks), executor, window):
+    return run_plans([plan], executor, keep_logs=keep_logs, chunk_size=chunk_size, window=window)
+
+
+def run_plans(
+    plans: Sequence[Plan],
+    executor: cf.Executor | None = None,
+    *,
+    keep_logs: bool = False,
+    chunk_size: int | None = None,
+    window: int | None = None,
+) -> Iterator[MatchResult]:
+    """Play every match of every plan, as :func:`run_plan` does one; a chunk holds matches of one plan.
+
+    The default chunk size is :func:`chunk_size_for` all the matches on two workers, or on a
+    :class:`DaskExecutor` its threads with chunks of at least :data:`DASK_CHUNK`.
+    """
+    total = sum(p.games for p in plans)
+    if executor is None:
+        size = chunk_size or 1
+    elif isinstance(executor, DaskExecutor):
+        size = chunk_size or chunk_size_for(total, executor.threads, DASK_CHUNK)
+    else:
+        size = chunk_size or chunk_size_for(total, 2)
+    calls = ((plan, c, keep_logs) for plan in plans for c in _chunks(range(plan.games), size))
+    for batch in run_chunks(_play_chunk, calls, executor, window):
         yield from batch
 
 
@@ -185,7 +214,10 @@ def run_chunks(
 
     On an executor at most ``window`` calls are in flight (default 8; four
     per worker keeps every worker busy). When the consumer stops early (or is
-    interrupted), calls not yet started are cancelled.
+    interrupted), calls not yet started are cancelled. On a
+    :class:`DaskExecutor` the cluster is watched while calls are pending
+    (:meth:`DaskExecutor.watch`): a cluster left without workers raises
+    :class:`ClusterError` instead of waiting for ever.
     """
     if executor is None:
         for a in args:
@@ -194,13 +226,17 @@ def run_chunks(
     limit = window or 8
     pending: set[cf.Future[R]] = set()
     it = iter(args)
+    watch = executor.watch if isinstance(executor, DaskExecutor) else None
     try:
         for a in it:
             pending.add(executor.submit(fn, *a))
             if len(pending) >= limit:
                 break
         while pending:
-            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            done, pending = cf.wait(pending, timeout=WATCH_SECONDS if watch else None,
+                                    return_when=cf.FIRST_COMPLETED)
+            if watch is not None:
+                watch(len(pending))
             for f in done:
                 nxt = next(it, None)
                 if nxt is not None:
@@ -240,13 +276,41 @@ class DaskExecutor(cf.Executor):
     ``submit`` goes to the cluster through the client's executor;
     ``shutdown`` (with ``cancel_futures`` as a process pool takes it) cancels
     what has not run and closes the client. ``threads`` is the number of
-    worker threads the scheduler reported when it connected.
+    worker threads the scheduler reported when it connected. A run with
+    work pending fails (:meth:`watch`) once the cluster has had no worker
+    for ``lost_timeout`` seconds.
     """
 
-    def __init__(self, client: Any, threads: int) -> None:
+    def __init__(self, client: Any, threads: int, *, address: str = "", lost_timeout: float = 30.0) -> None:
         self.client = client
         self.threads = threads
+        self.address = address or str(client.scheduler.address)
+        self.lost_timeout = lost_timeout
         self._inner = client.get_executor()
+        self._lost_since: float | None = None
+        self._checked = time.monotonic()
+
+    def watch(self, pending: int) -> None:
+        """Check the cluster while ``pending`` calls wait: :class:`ClusterError` when it has lost every worker.
+
+        Asks the scheduler how many workers it has (a round trip) at most
+        every :data:`WATCH_SECONDS`; with none for ``lost_timeout`` seconds,
+        the run fails naming the scheduler and the calls left unfinished.
+        """
+        now = time.monotonic()
+        if now - self._checked < WATCH_SECONDS:
+            return
+        self._checked = now
+        workers = len(self.client.nthreads())
+        if workers:
+            self._lost_since = None
+            return
+        if self._lost_since is None:
+            self._lost_since = now
+        elif now - self._lost_since >= self.lost_timeout:
+            raise ClusterError(f"the Dask cluster at {self.address} has had no worker for "
+                               f"{now - self._lost_since:.0f} s; {pending} chunk{'s' if pending != 1 else ''} "
+                               "of work left unfinished (start a worker, or run again)")
 
     def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> cf.Future[R]:
         """Run ``fn(*args, **kwargs)`` on the cluster."""
@@ -261,11 +325,12 @@ class DaskExecutor(cf.Executor):
             self.client.close()
 
 
-def dask_executor(address: str, timeout: float = 10.0) -> DaskExecutor:
+def dask_executor(address: str, timeout: float = 10.0, lost_timeout: float = 30.0) -> DaskExecutor:
     """Connect to the Dask scheduler at ``address`` (``tcp://host:8786``) and return it as an executor.
 
     Waits up to ``timeout`` seconds for the scheduler and for at least one
-    worker. Raises :class:`ClusterError` if the ``dask`` extra is missing,
+    worker; a run on it fails once it has had no worker for ``lost_timeout``
+    seconds (:meth:`DaskExecutor.watch`). Raises :class:`ClusterError` if the ``dask`` extra is missing,
     the scheduler cannot be reached or has no worker, or a worker runs
     another version of meeple than this process. The workers find games the
     way this process does (bundled, or by entry point); a game registered at
@@ -293,7 +358,7 @@ def dask_executor(address: str, timeout: float = 10.0) -> DaskExecutor:
             raise ClusterError(f"the Dask worker {worker} runs meeple {version}, this is meeple {__version__}: "
                                "a corpus must be made by one version")
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-        return DaskExecutor(client, max(1, threads))
+        return DaskExecutor(client, max(1, threads), address=address, lost_timeout=lost_timeout)
     except BaseException:
         client.close()
         raise
@@ -303,9 +368,20 @@ def _meeple_version() -> str:
     return __version__
 
 
-def chunk_size_for(games: int, workers: int) -> int:
-    """Matches per chunk for ``workers``: about eight chunks per worker, 1 to 32 matches each."""
-    return max(1, min(32, games // (max(workers, 1) * 8)))
+def chunk_size_for(games: int, workers: int, least: int = 1) -> int:
+    """Matches per chunk for ``workers``: about eight chunks per worker, 1 to 32 matches each, and at least
+    ``least`` unless that is more than a worker's even share.
+
+    A Dask task costs its worker, the scheduler and the client about 15 ms
+    of CPU whatever it runs, so chunks for a cluster take ``least=``
+    :data:`DASK_CHUNK`.
+
+    >>> chunk_size_for(1000, 2), chunk_size_for(24, 2), chunk_size_for(24, 2, DASK_CHUNK), chunk_size_for(6, 2, 16)
+    (32, 1, 12, 3)
+    """
+    workers = max(workers, 1)
+    size = max(1, min(32, games // (workers * 8)))
+    return max(size, min(least, -(-games // workers)))
 
 
 def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:

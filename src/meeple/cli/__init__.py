@@ -34,7 +34,7 @@ from ._base import (
     Parser,
     exit_code,
 )
-from ._batch import cmd_verify
+from ._batch import cmd_tournament, cmd_verify
 from ._demo import cmd_demo
 from ._games import cmd_games
 from ._logs import cmd_diff, cmd_export, cmd_fork, cmd_inspect, cmd_list, cmd_repair, cmd_replay
@@ -100,6 +100,26 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="one match: do not draw the final position")
     s.add_argument("--json", action="store_true", help=_JSON)
     s.set_defaults(fn=cmd_simulate)
+
+    s = sub.add_parser("tournament", help="every pair of bots in every seating on shared seeds, rated (Elo scale)")
+    s.add_argument("game", help="the game id")
+    s.add_argument("--bots", required=True, metavar="A,B,...",
+                   help="two or more bot specs (random, heuristic, ismcts:200, ...; see meeple games GAME)")
+    s.add_argument("--rounds", type=int, default=10, metavar="N",
+                   help="rounds: each plays every pair in every seating on one match seed (default 10)")
+    s.add_argument("--players", type=int, metavar="N",
+                   help="seats at the table (default: the fewest the variant allows)")
+    s.add_argument("--seed", metavar="SEED", help="the tournament seed, decimal or 0x-hex (default: a fresh one)")
+    s.add_argument("--variant", metavar="NAME", help="a variant of the game (see meeple games GAME)")
+    s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="set a game option, VALUE read as JSON where it can be (repeatable)")
+    s.add_argument("--resamples", type=int, default=200, metavar="B",
+                   help="bootstrap resamples of the rating intervals (default 200)")
+    s.add_argument("--workers", type=int, metavar="K", help="run on K local processes (default 1)")
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster of this scheduler (tcp://HOST:PORT; needs the dask extra)")
+    s.add_argument("--json", action="store_true", help=_JSON)
+    s.set_defaults(fn=cmd_tournament)
 
     s = sub.add_parser("play", help="play one seat in the terminal against bots, or continue a saved match")
     s.add_argument("target", metavar="GAME|LOG",

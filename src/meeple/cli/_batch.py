@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import attrs
 
 from ..batch import (
+    DASK_CHUNK,
     Checked,
     ClusterError,
     MatchResult,
@@ -30,6 +31,7 @@ from ..batch import (
 )
 from ..engine import Match, get_game, read_log
 from ..store import log_bytes, open_store, parse_store
+from ..tournament import Report, Tournament, rate, run_tournament
 from ._base import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,
@@ -159,6 +161,11 @@ def _executor(args: argparse.Namespace, workers: int, local: bool = True) -> tup
     return (local_executor(workers) if local else None), workers
 
 
+def _chunk(args: argparse.Namespace, games: int, workers: int) -> int:
+    """Matches per chunk: larger on a Dask cluster, where a task costs far more than on a local pool."""
+    return chunk_size_for(games, workers, DASK_CHUNK if args.scheduler else 1)
+
+
 def _where(args: argparse.Namespace, workers: int) -> str:
     if args.scheduler:
         return f"on the Dask cluster at {args.scheduler} ({workers} thread{'s' if workers != 1 else ''})"
@@ -204,7 +211,7 @@ def simulate_many(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
             write = stack.enter_context(corpus.writer(plan.game, plan.games, args.force)) if corpus else None
             found = run_plan(plan, executor, keep_logs=write is not None,
-                             chunk_size=chunk_size_for(plan.games, workers) if executor else None, window=4 * workers)
+                             chunk_size=_chunk(args, plan.games, workers) if executor else None, window=4 * workers)
             for r in progress(found, plan.games, "match"):
                 if write is not None and r.log is not None:
                     write(r.index, r.log)
@@ -315,3 +322,70 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if summary.invalid:
         return EXIT_INVALID
     return EXIT_USAGE if summary.unreadable else 0
+
+
+# -- tournament ------------------------------------------------------------------------------
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``tournament GAME --bots A,B,...``: every pair of bots in every seating, paired by seed, rated."""
+    if args.rounds < 1:
+        raise CliError("--rounds takes a positive number")
+    if args.resamples < 0:
+        raise CliError("--resamples takes a number of 0 or more")
+    workers = _workers(args)
+    game = check_config(get_game, args.game)
+    seats = default_seats(game, args.players, args.variant)
+    options = check_config(parse_options, game, args.variant, args.option)
+    check_config(lambda: Match.start(game, seats, seed=0, options=options))  # refuse bad options before any work
+    specs = [n.strip() for n in args.bots.split(",")]
+    if not all(specs):
+        raise CliError(f"--bots takes comma-separated bot specs, not {args.bots!r}")
+    names = tuple(dict.fromkeys(check_config(bot_names, game, args.bots, len(specs))))
+    if len(names) < 2:
+        raise CliError("a tournament needs at least two different bots in --bots")
+    seed = parse_seed(args.seed)
+    if seed is None:
+        seed = secrets.randbits(64)
+    tour = Tournament(game=game.info.id, seats=seats, bots=names, rounds=args.rounds, seed=seed, options=options)
+    results: list[MatchResult] = []
+    executor, workers = _executor(args, workers)
+    t = time.perf_counter()
+    try:
+        found = run_tournament(tour, executor, chunk_size=_chunk(args, tour.matches, workers) if executor else None,
+                               window=4 * workers)
+        for r in progress(found, tour.matches, "match"):
+            results.append(r)
+    except KeyboardInterrupt:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        note(f"interrupted after {len(results)} of {tour.matches} matches")
+        return EXIT_INTERRUPTED
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+    report = rate(tour, results, time.perf_counter() - t, resamples=args.resamples)
+    if args.json:
+        doc = report.to_json()
+        doc.update(workers=workers, scheduler=args.scheduler)
+        emit(doc)
+        return 0
+    _print_report(report, _where(args, workers))
+    return 0
+
+
+def _print_report(report: Report, where: str) -> None:
+    t = report.tournament
+    print(f"{t.game}: {report.matches} matches of {t.seats} players in {report.seconds:.2f}s ({where}), "
+          f"{t.rounds} rounds, seed {t.seed}; finished {report.finished}")
+    print(f"ratings (Elo scale, mean 0; 95% interval: the wider of Laplace and {report.resamples} bootstrap resamples of rounds):")
+    for r in report.ratings:
+        print(f"  {r.bot:<20}{r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  {r.matches} matches")
+    print("pairs (match win rate, seat win rate as a multiple of a fair share; 95% Wilson intervals):")
+    for p in report.pairs:
+        print(f"  {p.bots[0]} vs {p.bots[1]}: {p.matches} matches, {p.draws} drawn or shared"
+              + (f", {p.unfinished} unfinished" if p.unfinished else ""))
+        for b in p.bots:
+            w = p.wins[b]
+            print(f"    {b:<18}{_pct(w.rate)}  [{_pct(w.low)}, {_pct(w.high)}]  {w.wins}/{w.n}   "
+                  f"share {p.share(b):.2f}x")
