@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load seat_balance``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,13 @@ def server_load(session: nox.Session) -> None:
     """Load on the server over loopback: commands/s and latency on SQLite and PostgreSQL (``-- --quick``)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/server_load.py", *session.posargs)
+
+
+@nox.session
+def seat_balance(session: nox.Session) -> None:
+    """Seat win rates of heuristic self-play under each end option (benchmarks/seat_balance.py)."""
+    session.install("-e", ".")
+    session.run("python", "benchmarks/seat_balance.py", *session.posargs)
 
 
 @nox.session

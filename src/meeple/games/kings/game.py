@@ -31,13 +31,14 @@ from .events import (
     MineTurned,
     Retreated,
     SquadPlayed,
+    TurnEnded,
 )
 from .state import VARIANTS, KingsOptions, State
 
 INFO = GameInfo(
     id="kings",
     title="Underground Kings",
-    rules_version=2,
+    rules_version=3,
     min_seats=2,
     max_seats=4,
     variants=tuple(VARIANTS),
@@ -71,6 +72,7 @@ class KingsGame(Game[State, KingsOptions]):
         Retreated,
         DrewFromDeck,
         DrewFromCamp,
+        TurnEnded,
         GameEnded,
     )
 
