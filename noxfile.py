@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load server_attacks``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load server_attacks seat_balance``."""
 
 from __future__ import annotations
 
@@ -74,6 +74,13 @@ def server_attacks(session: nox.Session) -> None:
     """Attacks on a real meeple serve: the server's memory and a bystander's latency (benchmarks/server_attacks.py)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/server_attacks.py", *session.posargs)
+
+
+@nox.session
+def seat_balance(session: nox.Session) -> None:
+    """Seat win rates of heuristic self-play under each end option (benchmarks/seat_balance.py)."""
+    session.install("-e", ".")
+    session.run("python", "benchmarks/seat_balance.py", *session.posargs)
 
 
 @nox.session

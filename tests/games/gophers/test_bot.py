@@ -21,12 +21,12 @@ from meeple.games.gophers.rules import supply_of
 #: rule set and seat count. A change to the bot that changes its play changes these; one that only
 #: makes it quicker must not. (Measure the strength of a new bot with benchmarks/gophers_bots.py.)
 PLAY = {
-    ("standard", 2): "074d8bd79a6516b6cae0686e95fb0bdab155598a3025e04ecc667826c22eb408",
-    ("standard", 3): "5ee37258b76f346e03efc29b902e8cba224d9840d188a673b127afe6bb70f155",
-    ("standard", 4): "af19bebafe741773e3012678c416c2beca4beea8a7570237037d5fec30b4e047",
-    ("simplified", 2): "99d286a95ab905d416495d07d312abc5941300db868c25b60b24215053f8a802",
-    ("advanced", 3): "368ec92c5227ab3a53eb5781de4481863c803da61fd1c3edcd48b19596e34aa9",
-    ("beginner", 2): "052ed4500d17803ea824d8a622d5f16b6804ae78354123494c8701cac20d21e4",
+    ("standard", 2): "554d71f85bb00a7e7e24344023467403c23874b7232a1e3e05ea6b8ccc938aee",
+    ("standard", 3): "f741a58aec547f79c1a6390162fbb61923b255e29fbe613407d91c97efe0dc65",
+    ("standard", 4): "09b354bdb3085ae5cef6db1b7256d3253c210308e5fc74adea3b31369cff072b",
+    ("simplified", 2): "a118fd791063b7da42e8ec3e1b33201dae9efb34c2c2a5df6ae366494d5cfa6a",
+    ("advanced", 3): "f2422bf1c266d1fbfffc90fe98a5988b9cb54dca60cfd1ae911857fa36206daf",
+    ("beginner", 2): "a7a53c4a23c2d258a25ab77bde8e15da9dcb41eda2245938c03b805a0641dede",
 }
 
 

@@ -38,7 +38,8 @@ def test_variant_names_map_to_options() -> None:
 
 @pytest.mark.parametrize("options", [{"hand_limit": 10}, {"removed_values": (11,)}, {"removed_values": (3, 1)},
                                      {"removed_values": (3, 3)}, {"removed_values": tuple(range(1, 9))},
-                                     {"variant": "beginner", "removed_values": (2, 4, 5, 7, 8)}, {"variant": "expert"}])
+                                     {"variant": "beginner", "bank": "harder", "removed_values": (2, 4, 5, 7, 8)},
+                                     {"variant": "expert"}, {"bank": "till"}, {"end": "game"}])
 def test_bad_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(ConfigError):
         meeple.Match.start("gophers", seats=2, seed=1, options=options)

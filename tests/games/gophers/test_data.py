@@ -17,6 +17,7 @@ from meeple.games.gophers.data import (
     LabelKind,
     Spread,
     beginner_bank,
+    supply_cards,
 )
 from meeple.games.gophers.rules import build_deck
 
@@ -96,23 +97,30 @@ def test_removed_values_option_takes_those_cards_out() -> None:
     assert not any(c.value in (1, 5) for c in deck if c.kind is not Kind.DIG)
 
 
-def test_the_beginner_bank_holds_exactly_the_values_some_hole_of_their_kind_asks_for() -> None:
+def test_the_harder_beginner_bank_holds_exactly_the_values_some_hole_of_their_kind_asks_for() -> None:
     # so every card left in the bank can be taken alone somewhere, and a kind can run out
     for kind in SUPPLY_KINDS:
         asked = {lab.count for sp in SPREADS for lab in sp.labels
                  if lab.kind is LabelKind.SUPPLY and lab.supply is kind and lab.count <= 10}
         assert set(BEGINNER_VALUES[kind]) == asked, kind
-    bank = beginner_bank()
+    bank = beginner_bank(bank="harder")
     assert len(bank) == 2 * sum(len(v) for v in BEGINNER_VALUES.values()) == 48
+    assert beginner_bank((2, 9), "harder") == tuple(c for c in bank if c.value not in (2, 9))
+
+
+def test_the_default_beginner_bank_holds_all_sixty_supply_cards() -> None:
+    # S "Начальные правила": the cards are not dealt, all of them lie open "как в кассе"
+    bank = beginner_bank()
+    assert len(bank) == 60 and bank == supply_cards()
     assert beginner_bank((2, 9)) == tuple(c for c in bank if c.value not in (2, 9))
 
 
-def test_every_beginner_bank_card_can_be_taken_on_its_own_at_some_hole() -> None:
+def test_every_harder_beginner_bank_card_can_be_taken_on_its_own_at_some_hole() -> None:
     import meeple
     from meeple.games.gophers.combos import can_collect_bank
     from meeple.games.gophers.data import Card
 
-    state = meeple.Match.start("gophers", seats=2, seed=1, options={"variant": "beginner"}).state
+    state = meeple.Match.start("gophers", seats=2, seed=1, options={"variant": "beginner", "bank": "harder"}).state
     for c in state.bank:
         holes = [lab for sp in SPREADS for lab in sp.labels if lab.kind is LabelKind.SUPPLY and lab.supply is c.kind]
         assert any(can_collect_bank((c,), (), (c.kind,), lab.count) for lab in holes), c

@@ -10,27 +10,29 @@ import meeple
 from meeple.engine import UnsupportedLog, read_log
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-RETIRED = sorted((GOLDEN / "gophers-v1").glob("*.meeple"))
+RETIRED = sorted((GOLDEN / "gophers-v1").glob("*.meeple")) + sorted((GOLDEN / "gophers-v2").glob("*.meeple"))
 
 
 def test_the_first_rules_logs_are_kept() -> None:
-    assert len(RETIRED) == 8
+    assert len(RETIRED) == 16
 
 
 @pytest.mark.parametrize("path", RETIRED, ids=[p.name for p in RETIRED])
-def test_a_log_of_rules_version_1_is_refused_naming_its_version(path: Path) -> None:
+def test_a_log_of_a_retired_rules_version_is_refused_naming_its_version(path: Path) -> None:
     # rules version 2 changed what is played (collections card by card, every seat asked, no
-    # hand limit, the beginner bank and gifts), so a version 1 log cannot be replayed or verified
+    # hand limit, the beginner bank and gifts); version 3 the beginner bank (all 60 cards) and the
+    # end (checked after the last seat's turn), and its options and states carry bank and end
+    old = path.parent.name.rsplit("-v", 1)[1]
     data = path.read_bytes()
     for read in (meeple.Match.from_bytes, read_log, lambda d: list(meeple.replay(d))):
-        with pytest.raises(UnsupportedLog, match="gophers rules version 1; this library has version 2"):
+        with pytest.raises(UnsupportedLog, match=f"gophers rules version {old}; this library has version 3"):
             read(data)
     report = meeple.verify(data)
-    assert not report.ok and "rules version 1" in report.summary()
+    assert not report.ok and f"rules version {old}" in report.summary()
 
 
-def test_todays_logs_carry_rules_version_2() -> None:
-    current = sorted(GOLDEN.glob("gophers-*-v2*.meeple"))
+def test_todays_logs_carry_rules_version_3() -> None:
+    current = sorted(GOLDEN.glob("gophers-*-v3*.meeple"))
     assert len(current) == 8
     for path in current:
-        assert read_log(path.read_bytes()).header.rules == 2
+        assert read_log(path.read_bytes()).header.rules == 3

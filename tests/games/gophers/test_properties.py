@@ -113,10 +113,11 @@ _supply_hole = st.sampled_from([(sp, h) for sp in range(1, 7) for h in range(HOL
 
 
 def _collect_state(hand: list[Card], sp: int, hole: int, variant: str, bank: list[Card] = (),  # type: ignore[assignment]
-                   loot: list[Card] = ()) -> State:  # type: ignore[assignment]
+                   loot: list[Card] = (), bank_option: str = "full") -> State:  # type: ignore[assignment]
     other = (hole + 1) % HOLES
     held = (sort_cards(hand), ())
-    return State(seats=2, options=GophersOptions(Variant(variant)), phase=Phase.COLLECT, spread=sp,
+    options = GophersOptions(Variant(variant), bank=bank_option)  # type: ignore[arg-type]
+    return State(seats=2, options=options, phase=Phase.COLLECT, spread=sp,
                  positions=(hole, other), collectors=(0,),
                  cards=Cards(held, tuple((0,) * len(h) for h in held), (DIG,), (0,)),
                  table=Table((sort_cards(loot), ()), ((), ()), sort_cards(bank), (1, 1), (0, 1), (0, 0)))
@@ -161,13 +162,19 @@ def test_the_steps_reach_exactly_the_collections_of_a_hand(hand: list[Card], whe
 
 
 @settings(max_examples=60, deadline=None)
-@given(bank=st.lists(_card, max_size=8), loot=st.lists(_card, max_size=5), where=_supply_hole)
+@given(bank=st.lists(_card, max_size=8), loot=st.lists(_card, max_size=5), where=_supply_hole,
+       bank_option=st.sampled_from(["full", "harder"]))
 def test_the_steps_reach_exactly_the_collections_of_the_beginner_bank(bank: list[Card], loot: list[Card],
-                                                                      where: tuple[int, int]) -> None:
+                                                                      where: tuple[int, int], bank_option: str) -> None:
     sp, hole = where
     lab = spread(sp).labels[hole]
-    state = _collect_state([], sp, hole, "beginner", bank, loot)
+    state = _collect_state([], sp, hole, "beginner", bank, loot, bank_option)
     want: set[Collection] = set()
+    if bank_option == "full":  # a till short of a kind pays all it holds of it (at most three cards, no change)
+        for kind in supply_of(lab):
+            rest = sort_cards([c for c in bank if c.kind is kind])
+            if 0 < len(rest) <= BANK_TAKE and sum(c.value for c in rest) < lab.count:
+                want.add((rest, ()))
     for take in range(1, BANK_TAKE + 1):
         for taken in itertools.combinations(sort_cards(bank), take):
             for give in range(BANK_CHANGE + 1):

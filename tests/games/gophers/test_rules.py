@@ -57,6 +57,7 @@ def make(
     phase: Phase = Phase.START,
     current: int = 0,
     deck: str = "",
+    options: dict[str, Any] | None = None,
     **fields: Any,
 ) -> State:
     """A state in play on ``spread`` with pawns at ``positions`` and the given hands.
@@ -66,7 +67,7 @@ def make(
     """
     n = len(positions)
     hands = hands if hands is not None else [""] * n
-    options = GophersOptions(Variant(variant))
+    opts = GophersOptions(Variant(variant), **(options or {}))
     held = tuple(cards(h) for h in hands)
     drawn = tuple(card(c) for c in deck.split())
     turn = Turn(**{k: fields.pop(k) for k in list(fields) if k in TURN_FIELDS})
@@ -76,7 +77,7 @@ def make(
              "own_digs": (1 if variant == "beginner" else 0,) * n}
     table.update({k: fields.pop(k) for k in list(fields) if k in TABLE_FIELDS})
     table.setdefault("scores", tuple(pile_score(variant == "beginner", p, m) for p, m in zip(table["plus"], table["minus"])))
-    base: dict[str, Any] = dict(seats=n, options=options, phase=phase, spread=spread, positions=tuple(positions),
+    base: dict[str, Any] = dict(seats=n, options=opts, phase=phase, spread=spread, positions=tuple(positions),
                                 current=current, cards=Cards(**dealt), table=Table(**table), turn=turn)
     base.update(fields)
     return State(**base)
@@ -529,7 +530,11 @@ def test_beginner_takes_two_or_three_cards_summing_to_the_count() -> None:
 def test_beginner_store_lets_the_player_choose_the_kind() -> None:
     state = make([16, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,),
                  bank=cards("A10 A2 B6 B6 W3"))
-    assert collections(state, 0) == {(cards("A2 A10"), ()), (cards("B6 B6"), ())}
+    # the lone W3 is the bank's short wheat: it pays what it holds (the full bank's short till)
+    assert collections(state, 0) == {(cards("A2 A10"), ()), (cards("B6 B6"), ()), (cards("W3"), ())}
+    harder = make([16, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,),
+                  bank=cards("A10 A2 B6 B6 W3"), options={"bank": "harder"})
+    assert collections(harder, 0) == {(cards("A2 A10"), ()), (cards("B6 B6"), ())}
     state, _ = play(state, 0, Add("A2"))
     with pytest.raises(IllegalCommand, match="one kind"):
         play(state, 0, Add("W3"))
@@ -579,11 +584,50 @@ def test_beginner_score_is_the_total_of_the_scarcest_kind() -> None:
 
 def test_beginner_game_ends_when_the_bank_runs_out_of_a_kind() -> None:
     state = make([8, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,), bank=cards("A4 B1 W1"),
-                 plus=(cards("B5 W6"), cards("A9 B9 W9")))
+                 plus=(cards("B5 W6"), cards("A9 B9 W9")), options={"end": "turn"})
     state, _events = lay(state, 0, "A4")
     assert state.phase is Phase.OVER and "acorn" in state.end_reason
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores == (4, 9) and outcome.winners == (1,)
+
+
+def test_the_default_beginner_bank_lays_out_all_sixty_supply_cards() -> None:
+    # S "Начальные правила": "Карты не раздаются игрокам на руки, они доступны всем игрокам ... как в кассе";
+    # taking values out is the seed's harder game, the bank="harder" preset (48 cards)
+    full = GAME.initial_state(2, GophersOptions(Variant.BEGINNER))
+    for seed in range(2):
+        import meeple
+
+        bank = meeple.Match.start("gophers", seats=2, seed=seed, options={"variant": "beginner"}).state.bank
+        assert len(bank) == 60 and {c.value for c in bank} == set(range(1, 11))
+        harder = meeple.Match.start("gophers", seats=2, seed=seed, options={"variant": "beginner", "bank": "harder"})
+        assert len(harder.state.bank) == 48 and card("A1") not in harder.state.bank
+    assert full.options.bank == "full"
+
+
+def test_beginner_a_lone_card_no_hole_asks_for_leaves_the_bank_and_the_game_ends() -> None:
+    # the last acorn is an A1, and no hole asks for one acorn: at the A4 of hole 8 the short till pays
+    # the A1 (all it holds of acorns, under the count), the bank runs out of acorns and the game ends
+    state = make([8, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,), bank=cards("A1 B1 W1"),
+                 plus=(cards("B5 W6"), cards("A9 B9 W9")), options={"end": "turn"})
+    assert legal(state, 0) == [Add("A1"), Pass()]
+    state, _ = play(state, 0, Add("A1"))
+    assert legal(state, 0) == [Collect()]
+    state, events = play(state, 0, Collect())
+    assert "collected" in kinds_of(events) and state.phase is Phase.OVER and "acorn" in state.end_reason
+    assert state.plus[0] == cards("A1 B5 W6")
+
+
+def test_beginner_the_short_till_pays_only_when_the_kind_left_totals_less_than_the_count() -> None:
+    # A1 A3 total 4: the A4 is made exactly, so no short collection; A1 A1 A1 A2 is four cards: too many
+    state = make([8, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,), bank=cards("A1 A3"))
+    assert collections(state, 0) == {(cards("A1 A3"), ())}
+    state = make([8, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,), bank=cards("A1 A1 A1"),
+                 plus=(cards("A9"), ()))
+    assert collections(state, 0) == {(cards("A1 A1 A1"), ())}, "3 < 4: all three acorns"
+    with pytest.raises(IllegalCommand):
+        play(make([8, 19], variant="beginner", phase=Phase.COLLECT, collectors=(0,), bank=cards("A1 B1"),
+                  options={"bank": "harder"}), 0, Add("A1"))
 
 
 def test_beginner_tie_is_broken_by_the_larger_total() -> None:
@@ -596,10 +640,28 @@ def test_beginner_tie_is_broken_by_the_larger_total() -> None:
 
 
 def test_game_ends_when_the_deck_is_empty_and_a_hand_holds_three_or_fewer_cards() -> None:
-    state = make([8, 19], ["A4 B1 B2 B3", "B1 B2 B3 B4 B5"], phase=Phase.COLLECT, collectors=(0,))
+    state = make([8, 19], ["A4 B1 B2 B3", "B1 B2 B3 B4 B5"], phase=Phase.COLLECT, collectors=(0,),
+                 options={"end": "turn"})
     state, events = lay(state, 0, "A4")
     assert kinds_of(events)[-1] == "game_ended" and state.phase is Phase.OVER
     assert GAME.to_act(state) == ()
+
+
+def test_end_round_checks_the_end_only_after_the_last_seat_so_every_seat_has_as_many_turns() -> None:
+    # end="round" (designed, docs/rules/gophers.md "Seat balance"): the deck is empty and seat 0 ends its
+    # turn with three cards, which ends the game at once under end="turn"; under end="round" seat 1
+    # still has its turn, and the game ends after it
+    hands = ["A4 B1 B2 B3", "B1 B2 B3 B4 B5"]
+    literal = make([8, 19], hands, phase=Phase.COLLECT, collectors=(0,), options={"end": "turn"})
+    assert lay(literal, 0, "A4")[0].phase is Phase.OVER
+    state = make([8, 19], hands, phase=Phase.COLLECT, collectors=(0,))
+    assert state.options.end == "round"
+    state, events = lay(state, 0, "A4")
+    assert "game_ended" not in kinds_of(events) and state.phase is Phase.START and state.current == 1
+    state, _ = play(state, 1, Roll(), faces=[1])
+    state, _ = play(state, 1, Move(18))  # W10 on spread 1: seat 1 cannot collect
+    state, events = play(state, 1, Pass())
+    assert kinds_of(events)[-1] == "game_ended" and "seat 0 holds 3 cards" in state.end_reason
 
 
 def test_game_goes_on_while_the_deck_has_cards() -> None:
@@ -627,7 +689,8 @@ def test_stalled_game_ends_after_twenty_rounds_without_a_productive_turn_or_a_dr
 
 
 def test_a_stalled_beginner_game_ends_after_a_hundred_rounds() -> None:
-    state = make([7, 19], variant="beginner", phase=Phase.MOVE, roll=1, idle=199, bank=cards("A2 B2 W2"))
+    state = make([7, 19], variant="beginner", phase=Phase.MOVE, roll=1, idle=199, bank=cards("A2 B2 W2"),
+                 options={"bank": "harder"})
     state, events = play(state, 0, Move(8))  # A4: the bank cannot make it
     assert kinds_of(events)[-1] == "game_ended" and "100 rounds" in state.end_reason
 

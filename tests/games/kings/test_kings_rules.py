@@ -25,6 +25,7 @@ from meeple.games.kings.events import (
     MineTurned,
     Retreated,
     SquadPlayed,
+    TurnEnded,
 )
 
 ORCS, GOBLINS, DWARVES, GIANTS = People.ORCS, People.GOBLINS, People.DWARVES, People.GIANTS
@@ -457,6 +458,55 @@ def test_the_round_is_not_finished_so_early_seats_may_have_one_turn_more() -> No
     _, after = act(st, 0, Play(card(ORCS, 1), 0))
     _, after = act(after, 0, DrawDeck())
     assert after.phase is Phase.OVER and GAME.to_act(after) == ()
+
+
+ROUND = KingsOptions(end="round")
+
+
+def test_end_round_lets_the_later_seats_play_one_more_squad_without_a_draw() -> None:
+    # end="round" (designed, docs/rules/kings.md "Seat balance"): seat 0 of 3 draws the last card; seats 1
+    # and 2 each play one more squad and draw nothing; the match ends after seat 2's play
+    st = table(peoples=(ORCS, GOBLINS, DWARVES), hands=[[], [card(GOBLINS, 3)], [card(DWARVES, 4)]],
+               mines=[(M_5_3_3, None, [])], deck=[card(GIANTS, 6)], phase=Phase.DRAW, options=ROUND)
+    events, after = act(st, 0, DrawDeck())
+    assert not any(isinstance(e, GameEnded) for e in events)
+    assert after.deck == () and after.turn == 1 and after.phase is Phase.PLAY
+    events, after = act(after, 1, Play(card(GOBLINS, 3), 0))
+    assert events == (SquadPlayed(1, card(GOBLINS, 3), 0), TurnEnded(1))
+    assert after.turn == 2 and after.phase is Phase.PLAY and GAME.outcome(after) is None
+    events, after = act(after, 2, Play(card(DWARVES, 4), 0))
+    assert isinstance(events[-2], TurnEnded) and isinstance(events[-1], GameEnded)
+    assert after.phase is Phase.OVER and GAME.outcome(after) is not None
+
+
+def test_end_round_ends_at_once_when_the_last_seat_takes_the_last_card() -> None:
+    st = table(peoples=(ORCS, GOBLINS, DWARVES), hands=[[], [], []], deck=[card(GIANTS, 6)], phase=Phase.DRAW,
+               turn=2, options=ROUND)
+    events, after = act(st, 2, DrawDeck())
+    assert isinstance(events[-1], GameEnded) and after.phase is Phase.OVER
+
+
+def test_end_round_a_capture_in_the_last_round_turns_up_no_mine() -> None:
+    # seat 0 turns up the deck's last card with a capture: its draw step has nothing to draw, so its turn
+    # ends; seat 1 then captures a mine of defence 1 and no new mine can be turned up
+    st = table(hands=[[card(ORCS, 5)], [card(GOBLINS, 2)]], mines=[(M_1_1_1, None, []), (M_1_1_1, None, [])],
+               deck=[card(GIANTS, 6)], options=ROUND)
+    events, after = act(st, 0, Play(card(ORCS, 5), 0))
+    assert isinstance(events[-2], MineTurned) and events[-1] == TurnEnded(0)
+    assert after.deck == () and after.turn == 1 and after.phase is Phase.PLAY
+    mines_before = len(after.mines)
+    events, after = act(after, 1, Play(card(GOBLINS, 2), 1))
+    assert isinstance(events[1], MineCaptured) and not any(isinstance(e, MineTurned) for e in events)
+    assert isinstance(events[-1], GameEnded) and len(after.mines) == mines_before
+
+
+def test_end_round_a_retreat_in_the_last_round_draws_nothing() -> None:
+    st = table(hands=[[], [card(GOBLINS, 0)]], mines=[(M_1_1_1, 0, [card(DWARVES, 9)])], deck=[], turn=1,
+               options=ROUND)
+    assert GAME.legal_commands(st, 1) == (Retreat(card(GOBLINS, 0)),)
+    events, after = act(st, 1, Retreat(card(GOBLINS, 0)))
+    assert isinstance(events[0], Retreated) and events[1:] == (TurnEnded(1), events[-1])
+    assert isinstance(events[-1], GameEnded) and after.phase is Phase.OVER
 
 
 def test_game_goes_on_while_the_deck_has_cards() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from meeple.engine import Command, Rng
 
-from .combos import can_collect_bank, hand_reach, laid_sum
+from .combos import can_collect_bank, hand_reach, laid_sum, short_steps
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from .data import RANK, SPREADS, SUPPLY_KINDS, Card, Kind, LabelKind, card, spread
 from .options import ADVANCED, BEGINNER, SIMPLIFIED
@@ -72,13 +72,15 @@ class HeuristicBot:
         if view.variant is BEGINNER:
             assert view.seat is not None
             pile, bank = view.plus[view.seat], view.bank
+            short = view.options.short_till
             memo: dict[tuple[int, int], bool] = {}
 
             def one(kind: int, count: int) -> bool:
                 key = (kind, count)
                 found = memo.get(key)
                 if found is None:
-                    found = memo[key] = can_collect_bank(bank, pile, TAKES[kind], count)
+                    found = memo[key] = can_collect_bank(bank, pile, TAKES[kind], count) or (
+                        short and bool(short_steps(bank, TAKES[kind], count, (), ())))
                 return found
 
             def bank_can(takes: int, count: int) -> bool:

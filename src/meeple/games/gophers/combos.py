@@ -234,3 +234,40 @@ def bank_steps(bank: tuple[Card, ...], pile: tuple[Card, ...], kinds: tuple[Kind
                 if at >= 0 and acc >> at & 1:
                     out.append((face, True))
     return out
+
+
+def short_steps(bank: tuple[Card, ...], kinds: tuple[Kind, ...], target: int,
+                plus: tuple[Card, ...], minus: tuple[Card, ...]) -> list[Step]:
+    """Beginner rules, full bank: the next card of a *short* collection, when the till runs short.
+
+    When the cards of a kind left in ``bank`` (with those already laid) are
+    at most :data:`~.data.BANK_TAKE` and total less than ``target``, the
+    collector takes them all, lowest first, and no change is given (designed:
+    a till that cannot pay in full pays what it holds, so every value can
+    leave the bank and the seed's end, a kind running out, stays reachable).
+
+    >>> from .data import card
+    >>> short_steps((card("A1"), card("B7")), (Kind.ACORN,), 4, (), ())
+    [(A1, False)]
+    >>> short_steps((card("A1"), card("A3")), (Kind.ACORN,), 4, (), ())
+    []
+    """
+    if minus:
+        return []
+    if plus:
+        kinds = (plus[0].kind,)
+    made = laid_sum(plus, ())
+    out: list[Step] = []
+    for kind in kinds:
+        rest = [c for c in bank if c.kind is kind]
+        if not rest or len(plus) + len(rest) > BANK_TAKE or made + sum(c.value for c in rest) >= target:
+            continue
+        first = min(rest, key=RANK.__getitem__)
+        if not plus or RANK[first] >= RANK[plus[-1]]:
+            out.append((first, False))
+    return out
+
+
+def short_complete(bank: tuple[Card, ...], target: int, plus: tuple[Card, ...], minus: tuple[Card, ...]) -> bool:
+    """True if the laid cards are a whole short collection: every card of their kind the bank held, under ``target``."""
+    return bool(plus) and not minus and laid_sum(plus, ()) < target and not any(c.kind is plus[0].kind for c in bank)

@@ -355,13 +355,13 @@ def label_census() -> Counter[str]:
 
 # -- the beginner bank -----------------------------------------------------------------
 
-#: Beginner rules (5+): the face values of each kind laid out in the open bank,
-#: two cards of each (designed). They are the values 1..10 that some hole of
-#: that kind asks for exactly, so every card left in the bank can be taken on
-#: its own somewhere in the book and the bank can always run out of a kind,
-#: which is how the seed ends the game. With all of 1..10 the last cards of a
-#: kind were often a lone 1 or 3 that no hole could take, and games stalled
-#: (see the rules page for the figures).
+#: Beginner rules (5+), the ``bank="harder"`` preset: the face values of each
+#: kind laid out in the open bank, two cards of each (designed; rules version
+#: 2's default). They are the values 1..10 that some hole of that kind asks
+#: for exactly, so every card left in the bank can be taken on its own
+#: somewhere in the book. The seed's own beginner game lays out every card
+#: (``bank="full"``, 60 cards); taking values out is its harder game
+#: ("убрать карты с частью чисел").
 BEGINNER_VALUES: dict[Kind, tuple[int, ...]] = {
     Kind.ACORN: (2, 3, 4, 5, 6, 7, 8, 9, 10),
     Kind.BERRY: (2, 3, 4, 6, 7, 8, 9, 10),
@@ -369,12 +369,17 @@ BEGINNER_VALUES: dict[Kind, tuple[int, ...]] = {
 }
 
 
-def beginner_bank(removed_values: tuple[int, ...] = ()) -> tuple[Card, ...]:
+def beginner_bank(removed_values: tuple[int, ...] = (), bank: str = "full") -> tuple[Card, ...]:
     """The open bank of the beginner rules, sorted, minus ``removed_values``.
 
-    >>> len(beginner_bank()), beginner_bank()[:3]
-    (48, (A2, A2, A3))
+    ``bank`` is ``"full"`` (every supply card of the box) or ``"harder"``
+    (the values of :data:`BEGINNER_VALUES` only).
+
+    >>> len(beginner_bank()), len(beginner_bank(bank="harder")), beginner_bank(bank="harder")[:3]
+    (60, 48, (A2, A2, A3))
     """
+    if bank == "full":
+        return supply_cards(removed_values)
     return tuple(
         Card(k, v) for k in SUPPLY_KINDS for v in BEGINNER_VALUES[k] if v not in removed_values for _ in range(COPIES)
     )

@@ -9,7 +9,7 @@ from .options import Variant
 INFO = GameInfo(
     id="gophers",
     title="Gophers (Проныры)",
-    rules_version=2,
+    rules_version=3,
     min_seats=2,
     max_seats=4,
     variants=tuple(v.value for v in Variant),

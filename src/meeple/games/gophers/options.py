@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import enum
+from typing import Literal
 
 import attrs
 
 from meeple.engine import ConfigError, Options
 
 from .data import BEGINNER_VALUES, SUPPLY_KINDS, VALUES, VALUES_REMOVED_SIMPLIFIED
+
+#: The values of the ``bank`` option (beginner rules) and of the ``end`` option.
+BANKS = ("full", "harder")
+ENDS = ("round", "turn")
 
 
 class Variant(enum.Enum):
@@ -40,7 +45,12 @@ class GophersOptions(Options):
     ``variant`` picks the rule set; ``removed_values`` takes supply cards of
     those face values out of the box (the beginner rules suggest it to force
     combinations; it works in every variant). Hands have no limit: the seed
-    has the mover draw after every unproductive turn.
+    has the mover draw after every unproductive turn. ``bank`` is the
+    beginner bank: ``"full"`` (all 60 supply cards, the seed's beginner game)
+    or ``"harder"`` (the 48 cards of the values some hole of their kind asks
+    for). ``end`` says when the end is checked: at the end of a ``"round"``, so
+    every seat has had as many turns, or at the end of any ``"turn"`` (the
+    seed's words read literally).
 
     >>> GophersOptions().variant
     <Variant.STANDARD: 'standard'>
@@ -52,6 +62,12 @@ class GophersOptions(Options):
     removed_values: tuple[int, ...] = attrs.field(default=(), metadata={
         "help": "face values of supply cards taken out of the box, in increasing order "
                 "(at least three values must stay)"})
+    bank: Literal["full", "harder"] = attrs.field(default="full", metadata={
+        "help": "beginner rules: the bank holds 'full' (all 60 supply cards, the seed's beginner game) or is the "
+                "'harder' preset (48 cards: only the values some hole of their kind asks for)"})
+    end: Literal["round", "turn"] = attrs.field(default="round", metadata={
+        "help": "when the end is checked: at the end of a 'round' (every seat has had as many turns; designed) or "
+                "at the end of any 'turn' (the seed read literally: the first player's edge)"})
 
     @property
     def subtraction(self) -> bool:
@@ -68,8 +84,17 @@ class GophersOptions(Options):
         """True for the 5+ rules (no hands, an open bank)."""
         return self.variant is BEGINNER
 
+    @property
+    def short_till(self) -> bool:
+        """True if a beginner bank too short for a count pays what it holds of the kind (the full bank)."""
+        return self.variant is BEGINNER and self.bank == "full"
+
     def validate(self, seats: int) -> None:
-        """Reject unknown or unsorted removed values, and removals that leave fewer than three values of a kind."""
+        """Reject unknown banks and ends, unknown or unsorted removed values, and removals leaving under three values of a kind."""
+        if self.bank not in BANKS:
+            raise ConfigError(f"gophers: bank must be one of {', '.join(map(repr, BANKS))}, not {self.bank!r}")
+        if self.end not in ENDS:
+            raise ConfigError(f"gophers: end must be one of {', '.join(map(repr, ENDS))}, not {self.end!r}")
         bad = [v for v in self.removed_values if v not in VALUES]
         if bad:
             raise ConfigError(f"gophers: removed_values must be card values 1..10, not {bad}")
@@ -78,7 +103,8 @@ class GophersOptions(Options):
         if sorted(self.removed_values) != list(self.removed_values):
             raise ConfigError("gophers: list removed_values in increasing order")
         for kind in SUPPLY_KINDS:
-            left = set(BEGINNER_VALUES[kind] if self.beginner else VALUES) - set(self.removed_values)
+            asked = self.beginner and self.bank == "harder"
+            left = set(BEGINNER_VALUES[kind] if asked else VALUES) - set(self.removed_values)
             if self.variant is Variant.SIMPLIFIED:
                 left -= set(VALUES_REMOVED_SIMPLIFIED)
             if len(left) < 3:

@@ -18,7 +18,16 @@ from collections.abc import Callable, Sequence
 from meeple.engine import ENGINE, Code, Command, Event, Game, Outcome, Rng
 from meeple.engine.copies import builder
 
-from .combos import Step, bank_steps, can_collect_bank, can_collect_hand, hand_steps, laid_sum
+from .combos import (
+    Step,
+    bank_steps,
+    can_collect_bank,
+    can_collect_hand,
+    hand_steps,
+    laid_sum,
+    short_complete,
+    short_steps,
+)
 from .commands import COMMANDS, Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
 from .data import (
     BANK_CHANGE,
@@ -179,7 +188,10 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
         lab = label_at(state, seat)
         turn = state.turn
         if state.options.beginner:
-            steps = tuple(bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted))
+            found = bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted)
+            if state.options.short_till:
+                found += short_steps(state.bank, kinds, lab.count, turn.added, turn.subtracted)
+            steps = tuple(found)
         else:
             steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
                                      turn.added, turn.subtracted))
@@ -190,6 +202,13 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
 _LAST_STEPS: tuple[State | None, int, tuple[Step, ...]] = (None, -1, ())
 
 
+def short_laid(state: State, seat: int) -> bool:
+    """True if ``seat`` has laid a whole short collection (the full beginner bank ran short of the kind)."""
+    turn = state.turn
+    return state.options.short_till and short_complete(state.bank, label_at(state, seat).count, turn.added,
+                                                        turn.subtracted)
+
+
 def can_collect(state: State, seat: int) -> bool:
     """True if ``seat`` could collect at its hole now (with nothing laid yet)."""
     kinds = takes_at(state, seat)
@@ -197,6 +216,8 @@ def can_collect(state: State, seat: int) -> bool:
         return False
     lab = label_at(state, seat)
     if state.options.beginner:
+        if state.options.short_till and short_steps(state.bank, kinds, lab.count, (), ()):
+            return True
         return can_collect_bank(state.bank, state.plus[seat], kinds, lab.count)
     return can_collect_hand(state.hands[seat], kinds, lab.count, state.options.subtraction)
 
@@ -312,7 +333,7 @@ class GophersRules(Game[State, GophersOptions]):
             turn = state.turn
             out: list[Command] = [(_SUBTRACT if sub else _ADD)[c] for c, sub in collect_steps(state, seat)]
             if turn.added:
-                if laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count:
+                if laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count or short_laid(state, seat):
                     out.append(COLLECT_CMD)
             elif not turn.subtracted:
                 out.append(PASS_CMD)
@@ -376,10 +397,10 @@ class GophersRules(Game[State, GophersOptions]):
         turn = state.turn
         lab = label_at(state, seat)
         made = laid_sum(turn.added, turn.subtracted)
-        if not turn.added or made != lab.count:
+        if not turn.added or (made != lab.count and not short_laid(state, seat)):
             raise self.illegal(f"the laid cards make {made}; the hole needs exactly {lab.count}: lay more cards",
                                Code.RULE, command)
-        tx.emit(Collected(seat, turn.added, turn.subtracted, lab.count))
+        tx.emit(Collected(seat, turn.added, turn.subtracted, made))
         self._after_collector(tx)
 
     def _on_pass(self, tx: _Tx, state: State, seat: int, command: Pass, rng: Rng) -> None:
@@ -428,7 +449,7 @@ class GophersRules(Game[State, GophersOptions]):
         opts = s.options
         if opts.beginner:
             tx.emit(Dealt((), ((),) * s.seats))
-            tx.emit(BankLaid(beginner_bank(opts.removed_values)))
+            tx.emit(BankLaid(beginner_bank(opts.removed_values, opts.bank)))
             return
         deck = rng.shuffled(build_deck(opts))
         hands = tuple(sort_cards(list(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(s.seats))
@@ -565,22 +586,27 @@ class GophersRules(Game[State, GophersOptions]):
                 tx.emit(BasketRedeemed(mover, holder, turn.haul[0], turn.haul[1]))
         idle = 0 if turn.productive or drew else s.idle + 1
         tx.emit(_turn_ended(mover, turn.productive, (mover + 1) % s.seats, idle))
-        reason = self._end_reason(tx.state)
+        reason = self._end_reason(tx.state, mover)
         if reason:
             tx.emit(GameEnded(reason))
 
-    def _end_reason(self, s: State) -> str:
-        if s.options.beginner:
-            for k in SUPPLY_KINDS:
-                if not any(c.kind is k for c in s.bank):
-                    return f"the bank ran out of {PLURAL[k]}"
-            rounds = STALL_ROUNDS_BEGINNER
-        else:
-            if not s.cards.deck:
+    def _end_reason(self, s: State, mover: int) -> str:
+        """Why the game ends after ``mover``'s turn, or "".
+
+        With ``end="round"`` the seed's end is checked only after the last
+        seat's turn, so every seat has had as many turns; the stall guard
+        acts after any turn.
+        """
+        if s.options.end == "turn" or mover == s.seats - 1:
+            if s.options.beginner:
+                for k in SUPPLY_KINDS:
+                    if not any(c.kind is k for c in s.bank):
+                        return f"the bank ran out of {PLURAL[k]}"
+            elif not s.cards.deck:
                 for seat, hand in enumerate(s.cards.hands):
                     if len(hand) <= END_HAND:
                         return f"the deck is empty and seat {seat} holds {len(hand)} cards"
-            rounds = STALL_ROUNDS
+        rounds = STALL_ROUNDS_BEGINNER if s.options.beginner else STALL_ROUNDS
         if s.idle >= rounds * s.seats:
             return f"{rounds} rounds passed without a productive turn or a draw"
         return ""

@@ -37,7 +37,7 @@ from meeple.engine import MeepleError, Rng
 
 from .combos import laid_sum
 from .data import DIG, RANK, Card
-from .rules import build_deck, collect_steps, label_at
+from .rules import build_deck, collect_steps, label_at, short_laid
 from .state import Cards, Phase, State, Table, new_state, own_dict, replace_turn
 from .view import View, determinize
 
@@ -147,4 +147,5 @@ def _guess(rng: Rng, seats: int, holder: int, me: int | None) -> int:
 def _can_finish(state: State, seat: int) -> bool:
     """True if ``seat`` may lay another card of its collection, or collect now."""
     turn = state.turn
-    return bool(collect_steps(state, seat)) or laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count
+    return (bool(collect_steps(state, seat)) or laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count
+            or short_laid(state, seat))

@@ -138,6 +138,14 @@ class DrewFromCamp(Event):
 
 
 @attrs.frozen
+class TurnEnded(Event):
+    """``seat``'s turn ended without a draw: the deck is gone and the round is being finished (``end="round"``)."""
+
+    tag: ClassVar[str] = "turn_ended"
+    seat: int
+
+
+@attrs.frozen
 class GameEnded(Event):
     """The last card of the deck was taken: the match is over and is scored."""
 

@@ -31,6 +31,7 @@ from .events import (
     MineTurned,
     Retreated,
     SquadPlayed,
+    TurnEnded,
 )
 from .info import INFO, VARIANTS
 from .state import KingsOptions, State
@@ -42,7 +43,7 @@ KingsGame = assemble(
     info=INFO, options=KingsOptions, state=State, variants=VARIANTS,
     commands=(SetUp, Play, Retreat, DrawDeck, DrawCamp),
     events=(KingsDealt, DeckShuffled, MineTurned, CampLaid, HandDealt, SquadPlayed, MineCaptured, MineDeveloped,
-            Retreated, DrewFromDeck, DrewFromCamp, GameEnded),
+            Retreated, DrewFromDeck, DrewFromCamp, TurnEnded, GameEnded),
     view_type=view.KingsView, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
     render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},

@@ -32,6 +32,7 @@ from .events import (
     MineTurned,
     Retreated,
     SquadPlayed,
+    TurnEnded,
 )
 from .scoring import scores, winners
 from .state import KingsOptions, MineSlot, Phase, State
@@ -278,7 +279,10 @@ def _decide_retreat(state: State, seat: int, command: Retreat, rng: Rng) -> tupl
         raise _not_in_hand(state, seat, card, command)
     if _plays(state, seat):
         raise IllegalCommand(Code.RULE, "you can play a squad onto a mine, so you may not retreat", command)
-    return (Retreated(seat, card, state.hands[seat]),)
+    retreated = Retreated(seat, card, state.hands[seat])
+    if not state.deck:  # the last round: nothing to draw
+        return (retreated, *_last_turn(state, seat))
+    return (retreated,)
 
 
 def _decide_draw_deck(state: State, seat: int, command: DrawDeck, rng: Rng) -> tuple[Event, ...]:
@@ -340,24 +344,42 @@ def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ..
     played = SquadPlayed(seat, card, slot.number)
     mine = _MINE[slot.card]
     on_it = len(slot.stack) + 1
+    events: tuple[Event, ...] = (played,)
     if slot.owner is None:
-        if on_it < mine.defence:
-            return (played,)
-        top = state.deck[0]
-        captured = MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, (*slot.stack, card))
-        turned = MineTurned(state.next_number, top, _MINE[top])
-        if len(state.deck) == 1:
-            return (played, captured, turned, GameEnded("the last card of the deck was turned up as a new mine"))
-        return (played, captured, turned)
-    if on_it == mine.depth + mine.overseer:  # developed: its workers, and its overseer if it needs one
-        return (played, MineDeveloped(seat, slot.number, mine.value, (*slot.stack, card)))
-    return (played,)
+        if on_it >= mine.defence:
+            captured = MineCaptured(slot.number, capturer(state, seat, card), CARDS[card].people, (*slot.stack, card))
+            if not state.deck:  # the last round (end="round"): no card is left to turn up
+                events = (played, captured)
+            else:
+                top = state.deck[0]
+                events = (played, captured, MineTurned(state.next_number, top, _MINE[top]))
+                if len(state.deck) == 1:
+                    return (*events, *_deck_gone(state, seat, "the last card of the deck was turned up as a new mine"))
+    elif on_it == mine.depth + mine.overseer:  # developed: its workers, and its overseer if it needs one
+        events = (played, MineDeveloped(seat, slot.number, mine.value, (*slot.stack, card)))
+    if not state.deck:
+        return (*events, *_last_turn(state, seat))
+    return events
+
+
+def _last_turn(state: State, seat: int) -> tuple[Event, ...]:
+    """A turn of the last round (the deck is gone, ``end="round"``) ends without a draw; the last seat's ends the match."""
+    if seat == state.seats - 1:
+        return (TurnEnded(seat), GameEnded("the round in which the deck ran out is over"))
+    return (TurnEnded(seat),)
+
+
+def _deck_gone(state: State, seat: int, reason: str) -> tuple[Event, ...]:
+    """The events after ``seat`` took the deck's last card while playing: the end, or (``end="round"``) the last round."""
+    if state.options.end == "card":
+        return (GameEnded(reason),)
+    return _last_turn(state, seat)
 
 
 def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
     top = state.deck[0]
     drawn = DrewFromDeck(seat, top, _MINE[top])
-    if len(state.deck) == 1:
+    if len(state.deck) == 1 and (state.options.end == "card" or seat == state.seats - 1):
         return (drawn, GameEnded("the last card of the deck was drawn"))
     return (drawn,)
 
@@ -544,6 +566,10 @@ def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
     return _changed(state, changes)
 
 
+def _turn_ended(state: State, e: TurnEnded) -> State:
+    return _replace(state, phase=_PLAY, retreated=False, turn=(e.seat + 1) % state.seats)
+
+
 def _game_ended(state: State, e: GameEnded) -> State:
     return _replace(state, phase=_OVER)
 
@@ -560,5 +586,6 @@ _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
     Retreated: _retreated,
     DrewFromDeck: _drew_from_deck,
     DrewFromCamp: _drew_from_camp,
+    TurnEnded: _turn_ended,
     GameEnded: _game_ended,
 }

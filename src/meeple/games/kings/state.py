@@ -28,16 +28,26 @@ class KingsOptions(Options):
     ``developed_cards``: where the squads of a developed mine go: ``"camp"``
     (the standard rules: onto their peoples' camp piles, in play order) or
     ``"discard"`` (out of the game; the ``discard`` variant).
+
+    ``end``: when the match ends once the last card has left the deck:
+    ``"card"`` (at once, the seed's words) or ``"round"`` (designed: the
+    players after the one who took it play one more squad each, without a
+    draw, so every seat has had as many turns).
     """
 
     developed_cards: DevelopedCards = attrs.field(default="camp", metadata={"help": (
         "where the squads of a developed mine go: 'camp' (onto their peoples' camp piles, "
         "the standard rules) or 'discard' (out of the game)")})
+    end: Literal["card", "round"] = attrs.field(default="card", metadata={"help": (
+        "when the match ends: as soon as the last 'card' leaves the deck (the seed) or at the end of that "
+        "'round', the later seats playing one more squad each without a draw (designed: seat balance)")})
 
     def validate(self, seats: int) -> None:
         """Refuse an unknown destination for developed squads."""
         if self.developed_cards not in ("camp", "discard"):
             raise ConfigError(f"kings: developed_cards must be 'camp' or 'discard', not {self.developed_cards!r}")
+        if self.end not in ("card", "round"):
+            raise ConfigError(f"kings: end must be 'card' or 'round', not {self.end!r}")
 
 
 class Phase(enum.Enum):
