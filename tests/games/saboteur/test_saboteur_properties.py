@@ -257,7 +257,7 @@ def test_every_new_board_has_its_own_copy_of_the_new_rounds_network() -> None:
                 min_size=2, max_size=12), st.data())
 def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew(fronts: list[set[str]],
                                                                                  data: st.DataObject) -> None:
-    from meeple.games.saboteur import rules
+    from meeple.games.saboteur import rules, tables
     from meeple.games.saboteur.data import KINDS, Action
     from meeple.games.saboteur.state import Front
 
@@ -265,11 +265,11 @@ def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew
     state = replace(meeple.Match.start("saboteur", 3, seed=1).state, seats=len(front), front=front)
     kind = data.draw(st.sampled_from([i for i, k in enumerate(KINDS) if k.action in (Action.BREAK, Action.REPAIR)]))
     if KINDS[kind].action is Action.BREAK:
-        broken, on = rules._BREAKS[kind], rules._ON_PLAYER[kind]
+        broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
         fresh = [on[t] for t in range(len(front)) if broken not in front[t]]
         assert list(rules._breaks(state, 0, kind)) == fresh == list(rules._breaks(state, 1, kind))
     else:
-        fresh = [c for t in range(len(front)) for broken, c in rules._REPAIRS[kind][t] if broken in front[t]]
+        fresh = [c for t in range(len(front)) for broken, c in tables.REPAIRS[kind][t] if broken in front[t]]
         assert list(rules._repairs(state, 0, kind)) == fresh == list(rules._repairs(state, 1, kind))
 
 

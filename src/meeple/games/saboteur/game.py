@@ -1,7 +1,7 @@
 """The Saboteur game object: the rules, with what each seat sees, the text pictures and the bots.
 
 This is where the parts meet, so the imports run one way: data -> board ->
-state -> rules -> view / render / bot -> game.
+state -> tables -> rules -> fastfold / view / render / bot -> game.
 
 >>> from meeple.games.saboteur.game import GAME
 >>> sorted(GAME.bots())
@@ -15,6 +15,7 @@ from typing import Any
 
 from meeple.engine import Command, Event, RandomBot, Rng
 
+from . import fastfold
 from . import render as _render
 from .bot import HeuristicBot
 from .rules import SaboteurRules
@@ -33,6 +34,8 @@ class Saboteur(SaboteurRules):
     """
 
     view_type = View
+    #: one record's events folded as :func:`meeple.games.saboteur.fastfold.fold` folds them (a turn in one copy)
+    fold = fastfold.fold
 
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` may know; see :func:`meeple.games.saboteur.view.view`."""
