@@ -267,10 +267,10 @@ def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew
     if KINDS[kind].action is Action.BREAK:
         broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
         fresh = [on[t] for t in range(len(front)) if broken not in front[t]]
-        assert list(rules._breaks(state, 0, kind)) == fresh == list(rules._breaks(state, 1, kind))
+        assert list(rules._on_tools(state, 0, kind)) == fresh == list(rules._on_tools(state, 1, kind))
     else:
         fresh = [c for t in range(len(front)) for broken, c in tables.REPAIRS[kind][t] if broken in front[t]]
-        assert list(rules._repairs(state, 0, kind)) == fresh == list(rules._repairs(state, 1, kind))
+        assert list(rules._on_tools(state, 0, kind)) == fresh == list(rules._on_tools(state, 1, kind))
 
 
 def test_every_state_of_a_match_and_of_a_world_keeps_its_fields_in_a_dict_of_its_own() -> None:

@@ -661,23 +661,25 @@ def _on_fronts(front: tuple[frozenset[Front], ...]) -> dict[int, tuple[Command, 
     return found
 
 
-def _breaks(state: State, seat: int, kind: int) -> tuple[Command, ...]:
+def _breaks(front: tuple[frozenset[Front], ...], kind: int) -> tuple[Command, ...]:
+    """Break card ``kind`` on every player whose tool it breaks is whole."""
+    broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
+    return tuple([on[t] for t in range(len(front)) if broken not in front[t]])
+
+
+def _repairs(front: tuple[frozenset[Front], ...], kind: int) -> tuple[Command, ...]:
+    """Repair card ``kind`` on every broken tool it mends, players in seat order."""
+    repairs = tables.REPAIRS[kind]
+    return tuple([c for t, f in enumerate(front) if f for broken, c in repairs[t] if broken in f])
+
+
+def _on_tools(state: State, seat: int, kind: int) -> tuple[Command, ...]:
+    """:func:`_breaks` or :func:`_repairs` of card ``kind``: they read the cards in front alone."""
     front = state.front
     table = _on_fronts(front)
     found = table.get(kind)
     if found is None:
-        broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
-        found = table[kind] = tuple([on[t] for t in range(len(front)) if broken not in front[t]])
-    return found
-
-
-def _repairs(state: State, seat: int, kind: int) -> tuple[Command, ...]:
-    front = state.front
-    table = _on_fronts(front)
-    found = table.get(kind)
-    if found is None:
-        repairs = tables.REPAIRS[kind]
-        found = table[kind] = tuple([c for t, f in enumerate(front) if f for broken, c in repairs[t] if broken in f])
+        found = table[kind] = _breaks(front, kind) if kind in tables.BREAKS else _repairs(front, kind)
     return found
 
 
@@ -726,8 +728,8 @@ def _frees(state: State, seat: int, kind: int) -> list[Command]:
 
 
 _LISTERS: dict[Action, Callable[[State, int, int], Sequence[Command]]] = {
-    Action.BREAK: _breaks,
-    Action.REPAIR: _repairs,
+    Action.BREAK: _on_tools,
+    Action.REPAIR: _on_tools,
     Action.ROCKFALL: _rockfalls,
     Action.MAP: _peeks,
     Action.THEFT: _thefts,
