@@ -41,7 +41,7 @@ from .game import Command, Event, Game, GameInfo, Options
 RULES = ("initial_state", "to_act", "auto_command", "legal_commands", "decide", "evolve", "fold", "outcome",
          "hides_information")
 #: The parts given by keyword, bound as they are: the names of the protocol's methods.
-PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text")
+PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text", "fold")
 
 
 def assemble(name: str, rules: type[Any] | types.ModuleType, *, module: str, doc: str | None = None,

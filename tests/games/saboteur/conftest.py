@@ -9,6 +9,7 @@ import pytest
 
 from meeple.engine import ENGINE, Command, Event, Rng
 from meeple.games.saboteur import GAME, SaboteurOptions, State
+from meeple.games.saboteur.commands import PlayPath
 from meeple.games.saboteur.data import GoalKind, Role, kind_id
 from meeple.games.saboteur.events import RoundDealt
 from meeple.games.saboteur.state import Board, Cell, Edition, Front, replace
@@ -77,6 +78,17 @@ class Table:
                 state = GAME.evolve(state, e)
             out.extend(more)
         return state, tuple(out)
+
+    def placements(self, state: State, kind: int) -> list[tuple[int, int, bool]]:
+        """Every (col, row, rotated) where path card ``kind`` may go, as ``legal_commands`` lists it.
+
+        Asked of the player to move, given that card alone and nothing in front of them.
+        """
+        seat = state.turn
+        hands = tuple((kind,) if s == seat else h for s, h in enumerate(state.hands))
+        front = tuple(frozenset() if s == seat else f for s, f in enumerate(state.front))
+        asked = replace(state, hands=hands, front=front)
+        return [(c.col, c.row, c.rotated) for c in GAME.legal_commands(asked, seat) if isinstance(c, PlayPath)]
 
     def events(self, state: State, seat: int, command: Command, seed: int = 1) -> tuple[Event, ...]:
         """Only the events of one command (no engine steps)."""

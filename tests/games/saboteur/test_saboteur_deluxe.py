@@ -21,7 +21,6 @@ from meeple.games.saboteur.board import Cell, shape, symmetric
 from meeple.games.saboteur.commands import ClearFront, Discard, Inspect, PlayPath, Steal, SwapHand, TargetAction
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.events import GoldPaid, HatSwapped, RoundEnded, ThievesReady
-from meeple.games.saboteur.rules import path_targets
 from meeple.games.saboteur.state import Front, Phase, replace
 
 K = kind_id
@@ -80,21 +79,21 @@ def test_set_aside_cards_return_next_round(table: Any) -> None:
 def test_bridge_carries_two_separate_tunnels_and_one_must_join_the_start(table: Any) -> None:
     st = table.build(edition="deluxe", cells=[(1, 0, "bridge")], hands=[["straight-vertical", "bridge"], [], [], []])
     # the bridge's east-west tunnel is joined to the start, its north-south tunnel is not
-    targets = path_targets(st, K("straight-vertical"))
+    targets = table.placements(st, K("straight-vertical"))
     assert (1, -1, False) not in targets and (1, 1, False) not in targets
     with pytest.raises(IllegalCommand, match="leads back to the start"):
         GAME.decide(st, 0, PlayPath(K("straight-vertical"), 1, -1), rng())
     # a second bridge below the start joins through its north-south tunnel only
-    assert (0, 1, False) in path_targets(st, K("bridge"))
+    assert (0, 1, False) in table.placements(st, K("bridge"))
 
 
 def test_double_curve_joins_only_the_curve_that_touches_the_tunnel(table: Any) -> None:
     # double curve: west-north and east-south; its west edge meets the start
     st = table.build(edition="deluxe", cells=[(1, 0, "double-curve")],
                      hands=[["straight-vertical", "straight-horizontal"], [], [], []])
-    assert (1, -1, False) in path_targets(st, K("straight-vertical"))
-    assert (1, 1, False) not in path_targets(st, K("straight-vertical"))
-    assert (2, 0, False) not in path_targets(st, K("straight-horizontal"))
+    assert (1, -1, False) in table.placements(st, K("straight-vertical"))
+    assert (1, 1, False) not in table.placements(st, K("straight-vertical"))
+    assert (2, 0, False) not in table.placements(st, K("straight-horizontal"))
 
 
 def test_double_curve_looks_the_same_turned_so_it_has_one_name_per_placement(table: Any) -> None:
@@ -102,7 +101,7 @@ def test_double_curve_looks_the_same_turned_so_it_has_one_name_per_placement(tab
     dc = K("double-curve")
     assert symmetric(dc) and symmetric(K("bridge")) and not symmetric(K("curve-a"))
     st = table.build(edition="deluxe", hands=[["double-curve"], [], [], []])
-    targets = path_targets(st, dc)
+    targets = table.placements(st, dc)
     assert targets and all(not rotated for _, _, rotated in targets)
     assert PlayPath(dc, 1, 0, False) in GAME.legal_commands(st, 0)
     assert PlayPath(dc, 1, 0, True) not in GAME.legal_commands(st, 0)
@@ -124,12 +123,11 @@ def test_no_two_listed_placements_make_the_same_table(seed: int, steps: int) -> 
     if m.state.phase is not Phase.PLAY:
         return
     state = m.state
-    for kind in range(len(d.KINDS)):
-        if d.KINDS[kind].category is d.Category.PATH:
-            placed = [(col, row, shape(kind, rot).edges, frozenset(shape(kind, rot).groups))
-                      for col, row, rot in path_targets(state, kind)]
-            assert len(placed) == len(set(placed)), d.KINDS[kind].name
     paths = [c for c in m.legal(state.turn) if isinstance(c, PlayPath)]
+    for kind in {c.card for c in paths}:
+        placed = [(c.col, c.row, shape(kind, c.rotated).edges, frozenset(shape(kind, c.rotated).groups))
+                  for c in paths if c.card == kind]
+        assert len(placed) == len(set(placed)), d.KINDS[kind].name
     boards = [state.board.lay(Cell(c.col, c.row, c.card, c.rotated)) for c in paths]
     assert len(set(boards)) == len(boards)
     hashes = {digest(canonical(replace(state, board=b))) for b in boards}
@@ -140,10 +138,10 @@ def test_ladder_links_a_distant_tunnel_to_the_start(table: Any) -> None:
     # a crossroads left alone at (5, 3), cut off from the start
     st = table.build(edition="deluxe", cells=[(1, 0, "crossroads"), (5, 3, "crossroads")],
                      hands=[["ladder-stub-horizontal", "crossroads"], ["map"], [], []])
-    assert (4, 3, False) not in path_targets(st, K("crossroads"))
-    assert (6, 3, False) in path_targets(st, K("ladder-stub-horizontal"))
+    assert (4, 3, False) not in table.placements(st, K("crossroads"))
+    assert (6, 3, False) in table.placements(st, K("ladder-stub-horizontal"))
     st, _ = table.play(st, 0, PlayPath(K("ladder-stub-horizontal"), 6, 3))
-    assert (4, 3, False) in path_targets(st, K("crossroads"))
+    assert (4, 3, False) in table.placements(st, K("crossroads"))
 
 
 def test_ladder_must_touch_a_card_and_not_lie_next_to_a_goal(table: Any) -> None:

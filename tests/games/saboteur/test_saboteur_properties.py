@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
@@ -260,7 +260,7 @@ def test_every_new_board_has_its_own_copy_of_the_new_rounds_network() -> None:
                 min_size=2, max_size=12), st.data())
 def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew(fronts: list[set[str]],
                                                                                  data: st.DataObject) -> None:
-    from meeple.games.saboteur import rules
+    from meeple.games.saboteur import rules, tables
     from meeple.games.saboteur.data import KINDS, Action
     from meeple.games.saboteur.state import Front
 
@@ -268,12 +268,12 @@ def test_breaks_and_repairs_kept_by_the_cards_in_front_are_those_worked_out_anew
     state = replace(meeple.Match.start("saboteur", 3, seed=1).state, seats=len(front), front=front)
     kind = data.draw(st.sampled_from([i for i, k in enumerate(KINDS) if k.action in (Action.BREAK, Action.REPAIR)]))
     if KINDS[kind].action is Action.BREAK:
-        broken, on = rules._BREAKS[kind], rules._ON_PLAYER[kind]
+        broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
         fresh = [on[t] for t in range(len(front)) if broken not in front[t]]
-        assert list(rules._breaks(state, 0, kind)) == fresh == list(rules._breaks(state, 1, kind))
+        assert list(rules._on_tools(state, 0, kind)) == fresh == list(rules._on_tools(state, 1, kind))
     else:
-        fresh = [c for t in range(len(front)) for broken, c in rules._REPAIRS[kind][t] if broken in front[t]]
-        assert list(rules._repairs(state, 0, kind)) == fresh == list(rules._repairs(state, 1, kind))
+        fresh = [c for t in range(len(front)) for broken, c in tables.REPAIRS[kind][t] if broken in front[t]]
+        assert list(rules._on_tools(state, 0, kind)) == fresh == list(rules._on_tools(state, 1, kind))
 
 
 def test_every_state_of_a_match_and_of_a_world_keeps_its_fields_in_a_dict_of_its_own() -> None:
@@ -371,3 +371,33 @@ def test_cards_leave_and_join_a_sorted_hand_in_their_place(cards: list[int], dat
     assert swap_card(hand, out, into) == add_card(fewer, into)
     with pytest.raises(ValueError):
         remove_card(hand, 71)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120), deluxe=st.booleans())
+def test_decide_accepts_a_path_card_exactly_where_the_legal_list_puts_it(seed: int, steps: int, deluxe: bool) -> None:
+    """One rule for where a path card may go: what decide checks is what legal_commands lists, square by square."""
+    from meeple.games.saboteur.commands import PlayPath
+    from meeple.games.saboteur.data import KINDS, Category
+    from meeple.games.saboteur.rules import blocked, path_allowed
+
+    m = meeple.Match.start("saboteur", 5, seed=seed, options={"edition": "deluxe"} if deluxe else {})
+    pick = Rng(seed)
+    for _ in range(steps):
+        if m.state.phase is not Phase.PLAY:
+            break
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        m.play(seat, legal[pick.below(len(legal))])
+    state = m.state
+    if state.phase is not Phase.PLAY or blocked(state, state.turn):
+        return
+    listed = {(c.card, c.col, c.row, c.rotated) for c in GAME.legal_commands(state, state.turn) if isinstance(c, PlayPath)}
+    kinds = {k for k in state.hands[state.turn] if KINDS[k].category is Category.PATH}
+    for kind in kinds:
+        for col in range(-3, 11):
+            for row in range(-5, 6):
+                for rotated in (False, True):
+                    allowed = path_allowed(state, kind, col, row, rotated) is None
+                    assert allowed == ((kind, col, row, rotated) in listed), (kind, col, row, rotated)
+

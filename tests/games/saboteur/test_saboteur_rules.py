@@ -28,7 +28,7 @@ from meeple.games.saboteur.commands import (
 )
 from meeple.games.saboteur.data import GoalKind, Role, Tool, kind_id
 from meeple.games.saboteur.events import GoalRevealed, GoldOffered, GoldPaid, GoldTaken, RoundEnded
-from meeple.games.saboteur.rules import exact_payment, path_targets
+from meeple.games.saboteur.rules import exact_payment
 from meeple.games.saboteur.state import Front, Phase, replace
 
 K = kind_id
@@ -128,7 +128,7 @@ def test_path_card_must_join_the_tunnel_from_the_start(table: Any) -> None:
 
 def test_dead_end_passes_no_tunnel_on(table: Any) -> None:
     st = table.build(cells=[(1, 0, "dead-straight-horizontal")], hands=[["crossroads"], [], [], []])
-    targets = path_targets(st, K("crossroads"))
+    targets = table.placements(st, K("crossroads"))
     # the dead end at (1, 0) fits the start, but nothing beyond it joins the start
     assert (2, 0, False) not in targets
     assert (0, -1, False) in targets
@@ -140,8 +140,8 @@ def test_path_cards_lie_upright_only_turned_180_degrees(table: Any) -> None:
     with pytest.raises(IllegalCommand, match="looks the same turned"):
         GAME.decide(st, 0, PlayPath(K("crossroads"), 1, 0, True), table_rng())
     # west of the start a curve-a (S-E) fits only unturned (it opens east) ...
-    assert (-1, 0, False) in path_targets(st, K("curve-a"))
-    assert (-1, 0, True) not in path_targets(st, K("curve-a"))
+    assert (-1, 0, False) in table.placements(st, K("curve-a"))
+    assert (-1, 0, True) not in table.placements(st, K("curve-a"))
 
 
 def test_card_touching_two_goals_turns_both(table: Any) -> None:
@@ -234,7 +234,7 @@ def test_rockfall_removes_a_path_card_then_the_gap_can_be_rebuilt(table: Any) ->
     st, _ = table.play(st, 0, Rockfall(K("rockfall"), 1, 0))
     assert [(c.col, c.row) for c in st.cells] == [(2, 0)]
     assert st.turn == 1
-    assert (1, 0, False) in path_targets(st, K("crossroads"))
+    assert (1, 0, False) in table.placements(st, K("crossroads"))
     st, _ = table.play(st, 1, PlayPath(K("crossroads"), 1, 0))
     assert {(c.col, c.row) for c in st.cells} == {(1, 0), (2, 0)}
 

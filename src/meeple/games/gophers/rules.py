@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, Outcome, Rng
 from meeple.engine.copies import builder
+from meeple.engine.memo import Last, Table, Trail
 
 from .combos import (
     Step,
@@ -156,10 +157,8 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     key = (state.spread, state.roll, seat, positions)
     found = _MOVES.get(key)
     if found is None:
-        if len(_MOVES) >= 1 << 13:
-            _MOVES.clear()
         pawns = {h: s for s, h in enumerate(positions) if s != seat and h >= 0}
-        found = _MOVES[key] = tuple([_MOVE[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)])
+        found = _MOVES.put(key, tuple([_MOVE[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)]))
     return found
 
 
@@ -169,7 +168,7 @@ _ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range
 #: Every walk command there can be, made once: (hole, bits of the seats jumped).
 _MOVE = {(d, j): Move(d, j) for d in range(HOLES) for j in range(1 << 4)}
 #: The walks of recent positions (the engine's Move objects, shared).
-_MOVES: dict[tuple[int, int, int, tuple[int, ...]], tuple[Move, ...]] = {}
+_MOVES: Table[tuple[int, int, int, tuple[int, ...]], tuple[Move, ...]] = Table("gophers: walks", limit=1 << 13)
 
 
 def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
@@ -178,10 +177,9 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
     The last answer is remembered: ``decide`` asks again for the state that
     ``legal_commands`` was just asked about.
     """
-    global _LAST_STEPS
-    last = _LAST_STEPS
-    if last[0] is state and last[1] == seat:
-        return last[2]
+    last = _LAST_STEPS.get(state)
+    if last is not None and last[0] == seat:
+        return last[1]
     kinds = takes_at(state, seat)
     steps: tuple[Step, ...] = ()
     if kinds:
@@ -195,11 +193,12 @@ def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
         else:
             steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
                                      turn.added, turn.subtracted))
-    _LAST_STEPS = (state, seat, steps)
+    _LAST_STEPS.put(state, (seat, steps))
     return steps
 
 
-_LAST_STEPS: tuple[State | None, int, tuple[Step, ...]] = (None, -1, ())
+#: The steps last worked out: for this very state (by identity), the seat and its steps.
+_LAST_STEPS: Last[State, tuple[int, tuple[Step, ...]]] = Last("gophers: collection steps")
 
 
 def short_laid(state: State, seat: int) -> bool:
@@ -254,31 +253,36 @@ def tie_break(state: State, seat: int) -> int:
 _turn_ended = builder(TurnEnded)
 
 
+#: The folds of the last ``decide``: (state, event, next state). Decide folds its events as it goes (later
+#: rules read them), and the engine then folds the very same events into the very same state; ``evolve``
+#: and ``fold`` hand back the states decide already made, for those two objects only.
+_DECIDED: Trail[State, Event] = Trail("gophers: decide's folds")
+
+
 class _Tx:
     """The events of one command; ``state`` is the state after those emitted so far.
 
     The events are folded only when a later rule reads ``state``, so a
     command whose rules read nothing after emitting (a roll, a laid card)
     folds nothing here: the engine folds its events once. The folds made
-    here are handed to ``evolve`` (see :attr:`GophersRules._folds`).
+    here are kept on :data:`_DECIDED`, where ``evolve`` and ``fold`` find them.
     """
 
-    __slots__ = ("_state", "events", "folds")
+    __slots__ = ("_state", "events", "folded")
 
     def __init__(self, state: State) -> None:
         self._state = state
         self.events: list[Event] = []
-        self.folds: list[tuple[State, Event, State]] = []
+        self.folded = 0
+        _DECIDED.start()
 
     @property
     def state(self) -> State:
         """The state after every event emitted so far."""
-        folds, events = self.folds, self.events
-        while len(folds) < len(events):
-            before = self._state
-            event = events[len(folds)]
-            self._state = fold_event(before, event)
-            folds.append((before, event, self._state))
+        events = self.events
+        while self.folded < len(events):
+            self._state = _DECIDED.fold(self._state, events[self.folded], fold_event)
+            self.folded += 1
         return self._state
 
     def emit(self, event: Event) -> None:
@@ -369,7 +373,6 @@ class GophersRules(Game[State, GophersOptions]):
                                f"{state.phase.value} phase", Code.WRONG_PHASE, command)
         tx = _Tx(state)
         apply(self, tx, state, seat, command, rng)
-        self._folds = tx.folds
         return tuple(tx.events)
 
     def _on_roll(self, tx: _Tx, state: State, seat: int, command: Roll, rng: Rng) -> None:
@@ -612,23 +615,15 @@ class GophersRules(Game[State, GophersOptions]):
         return ""
 
     # -- evolve -------------------------------------------------------------------
-    #: The folds of the last ``decide``: (state, event, next state). Decide folds
-    #: its events as it goes (later rules read them), and the engine then folds
-    #: the very same events into the very same state; ``evolve`` hands back the
-    #: state decide already made when it is given the same two objects.
-    _folds: Sequence[tuple[State, Event, State]] = ()
-
     def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (pure; never draws)."""
-        for before, done, after in self._folds:
-            if done is event and before is state:
-                return after
-        return fold_event(state, event)
+        """Fold one event into the state (pure; never draws): the fold decide made of these very two, if any."""
+        after = _DECIDED.after(state, event)
+        return fold_event(state, event) if after is None else after
 
     def fold(self, state: State, events: Sequence[Event]) -> State:
         """Fold one record's events: those decide already folded from this very state are taken from its folds, in order."""
         done = 0
-        for before, event, after in self._folds:
+        for before, event, after in _DECIDED.folds:
             if done == len(events) or before is not state or event is not events[done]:
                 break
             state = after

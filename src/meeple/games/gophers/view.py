@@ -21,6 +21,7 @@ import attrs
 
 from meeple.engine import Event, Rng
 from meeple.engine.copies import builder, replacer
+from meeple.engine.memo import Table
 
 from .data import RANK, Card, sort_cards
 from .events import CardDrawn, Dealt, GiftOffered, GiftTaken
@@ -90,7 +91,7 @@ def _knows(mask: int, seat: int | None) -> bool:
 #: The view with the fields the state holds itself made anew (see :func:`view`).
 _view_moved = replacer(View, "phase", "spread", "current", "roll", "positions", "collectors", "end_reason", "idle")
 #: The last view of each seat, with the state it shows (see :func:`view`).
-_LAST: dict[int | None, tuple[State, View]] = {}
+_LAST: Table[int | None, tuple[State, View]] = Table("gophers: last view by seat", limit=16)
 
 
 def view(state: State, seat: int | None) -> View:
@@ -111,8 +112,6 @@ def view(state: State, seat: int | None) -> View:
                                 state.collectors, state.end_reason, state.idle)
             _LAST[seat] = (state, shown)
             return shown
-    if len(_LAST) >= 16:
-        _LAST.clear()
     mine, sizes, known_hands, deck_size, known_deck, deck_seen, hand_seen = _cards_known(state.cards, seat)
     offer: tuple[Card | None, ...] = turn.offer
     if offer and (seat is None or seat != state.current):
@@ -123,7 +122,7 @@ def view(state: State, seat: int | None) -> View:
                       turn.turned, turn.jumped, turn.productive, table.scores if sizes else (), state.end_reason,
                       state.options, state.seats, state.idle, _turn_without_offer(turn, ()) if turn.offer else turn,
                       deck_seen, hand_seen)
-    _LAST[seat] = (state, shown)
+    _LAST.put(seat, (state, shown))
     return shown
 
 
@@ -137,8 +136,9 @@ CardsKnown = tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[Card, ...], ..
 #: answers, so an ``id`` names no other object while its entry lives. Most events leave the cards
 #: alone (a roll, a walk), and most that change them leave the deck alone (a laid card), so views
 #: of one seat in a row, and of the seats in turn, ask about the same objects again.
-_KNOWN: dict[tuple[int, int | None], tuple[Cards, CardsKnown]] = {}
-_KNOWN_DECK: dict[tuple[int, int], tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[int, Card], ...]]] = {}
+_KNOWN: Table[tuple[int, int | None], tuple[Cards, CardsKnown]] = Table("gophers: hidden cards known", limit=64)
+_KNOWN_DECK: Table[tuple[int, int], tuple[tuple[Card, ...], tuple[int, ...], tuple[tuple[int, Card], ...]]] = Table(
+    "gophers: deck places known", limit=64)
 
 
 def _cards_known(cards: Cards, seat: int | None) -> CardsKnown:
@@ -163,9 +163,7 @@ def _cards_known(cards: Cards, seat: int | None) -> CardsKnown:
         if any(deck_seen):
             known_deck = _deck_known(deck, deck_seen, seat)
     known = (mine, tuple(map(len, hands)), known_hands, len(deck), known_deck, deck_seen, hand_seen)
-    if len(_KNOWN) >= 64:
-        _KNOWN.clear()
-    _KNOWN[key] = (cards, known)
+    _KNOWN.put(key, (cards, known))
     return known
 
 
@@ -182,9 +180,7 @@ def _deck_known(deck: tuple[Card, ...], deck_seen: tuple[int, ...], seat: int) -
         first = 0
     bit = 1 << seat
     known = tuple([(i, deck[i]) for i in range(first, len(deck)) if deck_seen[i] & bit])
-    if len(_KNOWN_DECK) >= 64:
-        _KNOWN_DECK.clear()
-    _KNOWN_DECK[key] = (deck, deck_seen, known)
+    _KNOWN_DECK.put(key, (deck, deck_seen, known))
     return known
 
 

@@ -287,7 +287,7 @@ class Network:
     (``memo`` and the cached lists only grow, with values worked out from it).
     """
 
-    __slots__ = ("_frontier", "_holes", "_targets", "arrivals", "goals", "holes", "memo", "reached", "tiles")
+    __slots__ = ("_frontier", "_holes", "arrivals", "goals", "holes", "memo", "reached", "tiles")
 
     def __init__(self, tiles: dict[Pos, Tile], goals: dict[Pos, int], reached: set[tuple[Pos, int]],
                  holes: dict[Pos, Hole], arrivals: dict[int, int]) -> None:
@@ -298,8 +298,8 @@ class Network:
         self.arrivals = arrivals
         self._frontier: tuple[tuple[Pos, Hole], ...] | None = None
         self._holes: tuple[tuple[Pos, Hole], ...] | None = None
-        self._targets: dict[int, tuple[tuple[int, int, bool], ...]] = {}
-        #: lists the rules derive from this network (their legal commands), kept with it
+        #: what functions work out from this network, by the function, then its other arguments
+        #: (:func:`meeple.engine.memo.derived`): the rules' legal commands, the bots' distances
         self.memo: dict[object, object] = {}
 
     @classmethod
@@ -432,26 +432,6 @@ class Network:
         if self._holes is None:
             self._holes = tuple(sorted(self.holes.items()))
         return self._holes
-
-    def targets(self, kind: int) -> tuple[tuple[int, int, bool], ...]:
-        """Every ``(col, row, rotated)`` where path card ``kind`` may be laid, by position (worked out once per kind).
-
-        A ladder goes on any hole not next to a goal (it touches a face-up card
-        by being in a hole); any other card where a reached tunnel comes in.
-        """
-        found = self._targets.get(kind)
-        if found is None:
-            ladder = KINDS[kind].ladder
-            out: list[tuple[int, int, bool]] = []
-            for pos, hole in self.sorted_holes() if ladder else self.frontier():
-                if ladder and pos in NEAR_GOALS:
-                    continue
-                fit = _FITTING.get(hole)
-                rots = (fitting(hole) if fit is None else fit).get(kind)
-                if rots is not None:
-                    out += [(pos[0], pos[1], r) for r in rots]
-            found = self._targets[kind] = tuple(out)
-        return found
 
     def ports(self) -> frozenset[tuple[Pos, int]]:
         """Every open edge of a reached segment, as ``(position, edge)``."""

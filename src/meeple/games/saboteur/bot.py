@@ -41,6 +41,7 @@ from collections.abc import Container, Sequence
 from typing import Any, cast
 
 from meeple.engine import Command, Rng
+from meeple.engine.memo import derived
 
 from .board import Board, Cell, GoalCard, shape
 from .commands import (
@@ -108,8 +109,8 @@ _EXITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
 
 def _goal_targets(view: View) -> tuple[Pos, ...]:
     """Goal positions that may hold the gold, as far as the seat knows (once per board and knowledge)."""
-    memo = view.board.network.memo
-    key = ("targets", view.known_goals)
+    memo = derived(view.board.network.memo, _goal_targets)
+    key = view.known_goals
     found = cast("tuple[Pos, ...] | None", memo.get(key))
     if found is None:
         found = memo[key] = _targets(view.board.goals, dict(view.known_goals))
@@ -181,11 +182,10 @@ class _Reach:
     @classmethod
     def of(cls, board: Board, targets: tuple[Pos, ...]) -> _Reach:
         """The distances of ``board`` to ``targets`` (kept with the board's network)."""
-        memo = board.network.memo
-        key = ("tip", targets)
-        found = memo.get(key)
+        memo = derived(board.network.memo, _Reach)
+        found = memo.get(targets)
         if found is None:
-            found = memo[key] = cls(board, targets)
+            found = memo[targets] = cls(board, targets)
         return cast("_Reach", found)
 
     def dist(self, q: Pos) -> int | None:
@@ -350,7 +350,7 @@ def _judged(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> t
     The same for every seat that aims at ``targets``: worked out once per
     board, card and targets, and kept with the board's network.
     """
-    memo = board.network.memo
+    memo = derived(board.network.memo, _judged)
     key = (laid, cell.col, cell.row, cell.kind, cell.rotated, targets)  # plain values hash quicker than a Cell
     found = cast("tuple[Board, float] | None", memo.get(key))
     if found is None:

@@ -1,7 +1,7 @@
 """The Saboteur game object: the rules, with what each seat sees, the worlds, the text and the bots.
 
 This is where the parts meet, so the imports run one way: data -> board ->
-state -> rules -> view / world / render / bot -> game.
+state -> tables -> rules -> fastfold / view / world / render / bot -> game.
 
 >>> import meeple
 >>> m = meeple.Match.start("saboteur", seats=5, seed=3, options={"edition": "deluxe"})
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, text, view, world
+from . import fastfold, render, text, view, world
 from .bot import HeuristicBot
 from .rules import SaboteurRules
 
@@ -23,6 +23,8 @@ Saboteur = assemble(
     doc="Saboteur, base game (3-10 players) and Deluxe edition (2-12), on the meeple protocol.",
     view_type=view.View, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
     render=render.render, describe=render.describe, text=text.text,
+    # one record's events folded as fastfold folds them (a turn in one copy); the kit holds it to one by one
+    fold=fastfold.fold,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

@@ -5,9 +5,11 @@ The rule texts are ``shared/seeds/000`` (Russian, base and Deluxe: S0) and
 ``saboteur-facts.md``. ``docs/rules/saboteur.md`` states every rule as
 implemented, with its source.
 
-This module holds the rules alone: :class:`SaboteurRules` decides and folds;
-what a seat sees (``view.py``), the text pictures (``render.py``) and the
-bots (``bot.py``) stand on it, and ``game.py`` puts them together.
+Read top to bottom: the game's facts, then :class:`SaboteurRules` (set-up,
+the legal commands, decide, evolve, the end), then where each card may be
+played, the turn's rules, and one small evolver per event. The values made
+once and the memos the rules read are in :mod:`.tables`; the fused fold of
+the commonest turns, which the game object uses, in :mod:`.fastfold`.
 
 >>> import meeple
 >>> m = meeple.Match.start("saboteur", seats=4, seed=1)
@@ -18,16 +20,16 @@ bots (``bot.py``) stand on it, and ``game.py`` puts them together.
 from __future__ import annotations
 
 import bisect
-import functools
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations_with_replacement
-from typing import Any, cast
+from typing import Any
 
 from meeple.engine import ENGINE, Code, Command, ConfigError, Event, Game, Outcome, Rng
-from meeple.engine.copies import builder, own_dict
+from meeple.engine.copies import own_dict
+from meeple.engine.memo import derived
 
-from . import data
-from .board import NEAR_GOALS, Board, Cell, Hole, Network, coal_rotation, fitting, route_free_of, shape, symmetric
+from . import data, tables
+from .board import NEAR_GOALS, Board, Hole, Network, coal_rotation, fitting, route_free_of, shape, symmetric
 from .commands import (
     COMMANDS,
     BreakTool,
@@ -45,7 +47,7 @@ from .commands import (
     TakeGold,
     TargetAction,
 )
-from .data import KINDS, Action, Category, Door, GoalKind, Role, Tool
+from .data import KINDS, Action, Category, Door, GoalKind, Role
 from .events import (
     EVENTS,
     ActionPlayed,
@@ -73,6 +75,7 @@ from .events import (
 )
 from .info import INFO
 from .state import (
+    BROKEN,
     Deal,
     Deed,
     Edition,
@@ -87,453 +90,16 @@ from .state import (
     SaboteurOptions,
     SpentRole,
     State,
-    replacer,
 )
 
-BROKEN: dict[Tool, Front] = {
-    Tool.PICKAXE: Front.BROKEN_PICKAXE,
-    Tool.LANTERN: Front.BROKEN_LANTERN,
-    Tool.CART: Front.BROKEN_CART,
-}
 #: Cards in front of a player that forbid path cards (broken tools; Deluxe: Trapped!).
 BLOCKING = frozenset({Front.BROKEN_PICKAXE, Front.BROKEN_LANTERN, Front.BROKEN_CART, Front.TRAPPED})
 DIGGERS = frozenset({Role.MINER, Role.GREEN, Role.BLUE})
-
-
-# -- small pure helpers -------------------------------------------------------------
-
-
-# The tuples below are changed in a list and made again once: two new objects, where slicing and joining
-# made four or five (hands, the pile and the discards change on every turn).
-
-
-def remove_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Return ``hand`` without one copy of ``card`` (order kept); :class:`ValueError` if it holds none."""
-    cards = list(hand)
-    cards.remove(card)
-    return tuple(cards)
-
-
-def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
-    """Return ``hand`` without one copy of each of ``cards`` (order kept)."""
-    for c in cards:
-        hand = remove_card(hand, c)
-    return hand
-
-
-def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """Return the sorted ``hand`` with ``card`` put in its place (after any equal cards)."""
-    cards = list(hand)
-    bisect.insort(cards, card)
-    return tuple(cards)
-
-
-def swap_card(hand: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
-    """Return the sorted ``hand`` with one ``out`` taken away and ``into`` put in its place.
-
-    The same as ``add_card(remove_card(hand, out), into)``, in one list.
-    """
-    cards = list(hand)
-    cards.remove(out)
-    bisect.insort(cards, into)
-    return tuple(cards)
-
-
-def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
-    """True if ``hand`` holds every card of ``cards`` (with multiplicity)."""
-    return all(hand.count(c) >= cards.count(c) for c in set(cards))
-
-
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    items = list(t)
-    items[i] = v
-    return tuple(items)
-
-
-def hand_size(state: State) -> int:
-    """Cards dealt per player this edition and player count."""
-    return data.DELUXE_HAND_SIZE if state.deluxe else data.base_hand_size(state.seats)
-
-
-def blocked(state: State, seat: int) -> bool:
-    """True if ``seat`` may not lay path cards (a broken tool or Trapped! in front)."""
-    return bool(state.front[seat] & BLOCKING)
-
-
-def path_targets(state: State | Board, kind: int) -> list[tuple[int, int, bool]]:
-    """Every (col, row, rotated) where path card ``kind`` may be laid now, by position.
-
-    A card that looks the same turned is listed unturned only.
-    """
-    board = state.board if isinstance(state, State) else state
-    return list(board.network.targets(kind))
-
-
-def path_allowed(state: State | Board, kind: int, col: int, row: int, rotated: bool) -> str | None:
-    """Return why path card ``kind`` may not lie at (col, row) turned ``rotated``, or None."""
-    if rotated and symmetric(kind):
-        return "this card looks the same turned: play it with rotated=False"
-    board = state.board if isinstance(state, State) else state
-    net = board.network
-    pos = (col, row)
-    hole = net.holes.get(pos)
-    if hole is not None:  # the common case, a card the legal list shows: the table of what fits the hole says yes
-        rots = fitting(hole).get(kind)
-        if rots is not None and rotated in rots and not (pos in NEAR_GOALS and KINDS[kind].ladder):
-            return None
-    if pos in net.tiles or pos in net.goals:
-        return f"a card already lies at ({col}, {row})"
-    tile = shape(kind, rotated)
-    if KINDS[kind].ladder:
-        if hole is None:
-            return "a ladder must touch a card on the table"
-        if pos in NEAR_GOALS:
-            return "a ladder may not lie next to a goal card"
-        if not hole.fits(tile.edges):
-            return "the card does not fit its neighbours (open edge against wall)"
-        return None
-    if hole is not None and not hole.fits(tile.edges):
-        return "the card does not fit its neighbours (open edge against wall); try turning it"
-    if hole is None or not tile.edges & hole.ports:
-        return "the card must join a tunnel that leads back to the start"
-    return None
-
-
-def reveal_goals(board: Board, kinds: Sequence[GoalKind]) -> tuple[Board, list[GoalRevealed]]:
-    """Turn every goal the start now reaches (coal turned to fit), until no more are reached.
-
-    Returns the board after and the reveals, in goal order per step (a card
-    next to two goals turns both; a turned coal card carries the tunnel on).
-    """
-    out: list[GoalRevealed] = []
-    while board.network.arrivals:
-        arrivals = board.network.arrivals
-        for i in sorted(arrivals):
-            kind = kinds[i]
-            rot = False if kind is GoalKind.GOLD else coal_rotation(kind, arrivals[i])
-            out.append(GoalRevealed(i, kind, rot))
-            board = board.turn_goal(i, kind, rot)
-    return board, out
-
-
-def deluxe_teams(board: Board, role: Role) -> tuple[str, ...]:
-    """Which digger teams win when a player of ``role`` reached the gold on ``board`` (doors checked).
-
-    The "at least one route" rule (facts section 14, as BGA words it): a team can
-    use the gold if some route from the start passes no door of the other colour.
-    """
-    gold = next((g.col, g.row) for g in board.goals if g.kind is GoalKind.GOLD)
-    green_ok = route_free_of(board, gold, Door.BLUE)
-    blue_ok = route_free_of(board, gold, Door.GREEN)
-    if role is Role.GREEN:
-        return ("green",) if green_ok else ("blue",) if blue_ok else ()
-    if role is Role.BLUE:
-        return ("blue",) if blue_ok else ("green",) if green_ok else ()
-    return tuple(t for t, ok in (("green", green_ok), ("blue", blue_ok)) if ok)
-
-
-def round_winners(state: State, team: str) -> tuple[int, ...]:
-    """The seats that win a round won by ``team`` (Deluxe: trapped players do not count)."""
-    roles = state.deal.roles
-    if not state.deluxe:
-        want = Role.MINER if team == "miners" else Role.SABOTEUR
-        return tuple(s for s in range(state.seats) if roles[s] is want)
-    if team == "saboteurs":
-        wanted = {Role.SABOTEUR, Role.PROFITEER}
-    else:
-        wanted = {Role.BOSS, Role.PROFITEER}
-        if "green" in team:
-            wanted.add(Role.GREEN)
-        if "blue" in team:
-            wanted.add(Role.BLUE)
-    return tuple(s for s in range(state.seats) if roles[s] in wanted and Front.TRAPPED not in state.front[s])
-
-
-def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
-    """Gold cards from ``deck`` that add up to ``amount``, fewest cards first.
-
-    If no combination is exact (facts section 15, gap 6), the largest cards
-    that do not exceed ``amount`` are taken and the bank makes up the rest.
-    """
-    counts = {v: deck.count(v) for v in (3, 2, 1)}
-    best: tuple[int, ...] | None = None
-    for threes in range(min(counts[3], amount // 3), -1, -1):
-        rest = amount - 3 * threes
-        for twos in range(min(counts[2], rest // 2), -1, -1):
-            ones = rest - 2 * twos
-            if ones <= counts[1]:
-                cand = (3,) * threes + (2,) * twos + (1,) * ones
-                if best is None or len(cand) < len(best):
-                    best = cand
-    if best is not None:
-        return best
-    out: list[int] = []
-    left = amount
-    for v in (3, 2, 1):
-        while counts[v] and v <= left:
-            out.append(v)
-            counts[v] -= 1
-            left -= v
-    return tuple(out)
-
-
-#: The tools a broken-tool or repair card shows, in a fixed order (by name).
-_TOOLS: dict[int, tuple[Tool, ...]] = {i: tuple(sorted(k.tools, key=lambda t: t.value)) for i, k in enumerate(KINDS)}
-# Commands are small immutable values: the lists of legal commands reuse them.
-# (built by meeple.engine.copies.builder: the same values as PlayPath(...), quicker to make, which a match's
-# first rounds do for every new square and hole)
-_path: Callable[[int, int, int, bool], PlayPath] = functools.lru_cache(maxsize=1 << 16)(builder(PlayPath))
-#: The ``Rockfall`` of each card kind on each square met, by kind (filled as squares are met: they lie within
-#: a deck's reach of the start).
-_ROCKFALLS: dict[int, dict[tuple[int, int], Rockfall]] = {}
-_IS_PATH: tuple[bool, ...] = tuple(k.category is Category.PATH for k in KINDS)
-#: Passing with one card, for every card kind.
-_DISCARD_ONE: dict[int, Discard] = {i: Discard((i,)) for i in range(len(KINDS))}
-#: Each seat alone, as ``to_act`` gives it.
-_ALONE: tuple[tuple[int], ...] = tuple((s,) for s in range(INFO.max_seats))
-#: A card played on each of the (at most ``INFO.max_seats``) players, for every card kind played on a player.
-_ON_PLAYER: dict[int, tuple[Command, ...]] = {}
-for _i, _k in enumerate(KINDS):
-    if _k.action is Action.BREAK:
-        _ON_PLAYER[_i] = tuple(BreakTool(_i, t) for t in range(INFO.max_seats))
-    elif _k.action in (Action.THEFT, Action.HANDS_OFF, Action.SWAP_HATS, Action.TRAPPED, Action.FREE):
-        _ON_PLAYER[_i] = tuple(TargetAction(_i, t) for t in range(INFO.max_seats))
-    elif _k.action is Action.SWAP_HAND:
-        _ON_PLAYER[_i] = tuple(SwapHand(_i, t) for t in range(INFO.max_seats))
-    elif _k.action is Action.INSPECTION:
-        _ON_PLAYER[_i] = tuple(Inspect(_i, t) for t in range(INFO.max_seats))
-
-
-#: Repairing, for every repair card kind: per player, the (broken tool card, command) pairs, tools in order.
-_REPAIRS: dict[int, tuple[tuple[tuple[Front, RepairTool], ...], ...]] = {
-    i: tuple(tuple((BROKEN[tool], RepairTool(i, t, tool)) for tool in _TOOLS[i]) for t in range(INFO.max_seats))
-    for i, k in enumerate(KINDS) if k.action is Action.REPAIR
-}
-#: Looking at each goal, for every map card kind.
-_PEEKS: dict[int, tuple[PeekGoal, ...]] = {
-    i: tuple(PeekGoal(i, g) for g in range(len(data.GOALS))) for i, k in enumerate(KINDS) if k.action is Action.MAP
-}
-
-
-def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
-    """Every ``Rockfall`` of card ``kind`` on ``board``, by position (worked out once per board and kind)."""
-    memo = board.network.memo
-    key = ("rockfall", kind)
-    found = memo.get(key)
-    if found is None:
-        by_square = _ROCKFALLS.setdefault(kind, {})
-        squares = sorted([(c.col, c.row) for c in board.cells])
-        found = memo[key] = tuple([by_square.get(q) or by_square.setdefault(q, Rockfall(kind, *q)) for q in squares])
-    return found  # type: ignore[return-value]
-
-
-#: The ``PlayPath`` commands of a card kind in a hole, by the hole's square and what it asks, then by kind
-#: (filled as kinds are asked: () for a kind that does not fit).
-_PLAYS: dict[tuple[tuple[int, int], int], dict[int, tuple[PlayPath, ...]]] = {}
-_PLAYS_KEPT = 1 << 15  # squares and holes met; about 10 MB at most, then it starts again
-
-
-def _plays_at(at: tuple[tuple[int, int], Hole]) -> dict[int, tuple[PlayPath, ...]]:
-    """The (growing) table of the commands for square and hole ``at``, by kind."""
-    found = _PLAYS.get(at)
-    if found is None:
-        if len(_PLAYS) >= _PLAYS_KEPT:
-            _PLAYS.clear()
-        found = _PLAYS[at] = {}
-    return found
-
-
-def _plays_of(at: tuple[tuple[int, int], Hole], kind: int) -> tuple[PlayPath, ...]:
-    """The ``PlayPath`` commands of path card ``kind`` in the hole at ``at`` (what its table keeps)."""
-    (col, row), hole = at
-    return tuple(_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
-
-
-#: Keys of :meth:`Network.memo`: the holes a ladder may go in, and those a reached tunnel comes into.
-_LADDER_HOLES, _FRONTIER_HOLES = "ladder holes", "frontier holes"
-
-
-def _holes_for(net: Network, ladder: bool) -> tuple[tuple[tuple[tuple[int, int], Hole], dict[int, tuple[PlayPath, ...]]], ...]:
-    """The holes a path card may go in, each with its table of commands by kind (worked out once per network).
-
-    A ladder goes in any hole not next to a goal, any other card where a
-    reached tunnel comes in, as :meth:`Network.targets` says.
-    """
-    key = _LADDER_HOLES if ladder else _FRONTIER_HOLES
-    found = net.memo.get(key)
-    if found is None:
-        holes = [at for at in net.sorted_holes() if at[0] not in NEAR_GOALS] if ladder else net.frontier()
-        found = net.memo[key] = tuple([(at, _plays_at(at)) for at in holes])
-    return found  # type: ignore[return-value]
-
-
-def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
-    """Every ``PlayPath`` of path card ``kind`` on ``board``, by position (worked out once per board and kind).
-
-    The commands :meth:`Network.targets` lists, taken from a table by hole
-    rather than built one by one (each hole's table is looked up once per
-    network, for every kind in the hands).
-    """
-    net = board.network
-    memo = net.memo
-    found = memo.get(kind)
-    if found is None:
-        out: list[PlayPath] = []
-        for at, by_kind in _holes_for(net, KINDS[kind].ladder):
-            plays = by_kind.get(kind)
-            if plays is None:
-                plays = by_kind[kind] = _plays_of(at, kind)
-            if plays:
-                out += plays
-        found = memo[kind] = tuple(out)
-    return found  # type: ignore[return-value]
-
-
-# The events of nearly every turn, made once: a draw of each card kind by each seat, a pass with one card
-# of each kind, the turn passing from each seat to each other (events are values: a match may share them).
-_DRAWS: tuple[tuple[CardDrawn, ...], ...] = tuple(
-    tuple(CardDrawn(s, k) for k in range(len(KINDS))) for s in range(INFO.max_seats))
-_ONE_DISCARDED: tuple[tuple[CardsDiscarded, ...], ...] = tuple(
-    tuple(CardsDiscarded(s, 1, (k,)) for k in range(len(KINDS))) for s in range(INFO.max_seats))
-_TURNS_ENDED: tuple[tuple[TurnEnded, ...], ...] = tuple(
-    tuple(TurnEnded(s, t) for t in range(INFO.max_seats)) for s in range(INFO.max_seats))
-# and the other events and values of a turn, built as their classes would build them, quicker (see
-# meeple.engine.copies.builder)
-_cards_discarded: Callable[[int, int, tuple[int, ...]], CardsDiscarded] = builder(CardsDiscarded)
-_path_played_event: Callable[[int, int, int, int, bool], PathPlayed] = builder(PathPlayed)
-_cell: Callable[[int, int, int, bool], Cell] = builder(Cell)
-_deed: Callable[[int, int | None, int | None, Cell | None], Deed] = builder(Deed)
-#: A pass, as the round's record shows it, for each seat.
-_PASSED: tuple[Deed, ...] = tuple(Deed(s, None) for s in range(INFO.max_seats))
-
-
-# -- where each action card may be played: one small function per action, players in seat order --
-
-
-#: The commands of the cards that break or repair tools, by the cards in front of every player, then by kind:
-#: they depend on nothing else, and the cards in front change far less often than the turn.
-_ON_FRONTS: dict[tuple[frozenset[Front], ...], dict[int, tuple[Command, ...]]] = {}
-_ON_FRONTS_KEPT = 1 << 12
-
-
-#: The cards in front last asked about, and their table: most turns ask about the very tuple the turn before
-#: did (the states of a round share it until a card is laid in front), which is known without hashing it.
-_last_front: tuple[object, dict[int, tuple[Command, ...]]] = (None, {})
-
-
-def _on_fronts(front: tuple[frozenset[Front], ...]) -> dict[int, tuple[Command, ...]]:
-    """The (growing) table of the commands on players for the cards ``front``, by kind."""
-    global _last_front
-    last = _last_front  # one read: another thread may replace it, never half of it
-    if last[0] is front:
-        return last[1]
-    found = _ON_FRONTS.get(front)
-    if found is None:
-        if len(_ON_FRONTS) >= _ON_FRONTS_KEPT:
-            _ON_FRONTS.clear()
-        found = _ON_FRONTS[front] = {}
-    _last_front = (front, found)
-    return found
-
-
-def _breaks(state: State, seat: int, kind: int) -> tuple[Command, ...]:
-    front = state.front
-    table = _on_fronts(front)
-    found = table.get(kind)
-    if found is None:
-        broken, on = _BREAKS[kind], _ON_PLAYER[kind]
-        found = table[kind] = tuple([on[t] for t in range(len(front)) if broken not in front[t]])
-    return found
-
-
-def _repairs(state: State, seat: int, kind: int) -> tuple[Command, ...]:
-    front = state.front
-    table = _on_fronts(front)
-    found = table.get(kind)
-    if found is None:
-        repairs = _REPAIRS[kind]
-        found = table[kind] = tuple([c for t, f in enumerate(front) if f for broken, c in repairs[t] if broken in f])
-    return found
-
-
-def _rockfalls(state: State, seat: int, kind: int) -> Sequence[Command]:
-    return rockfall_commands(state.board, kind)
-
-
-#: The goals last asked about and the looks at them, by map card kind: the boards of a round share one goals
-#: tuple until a goal turns over, so most turns find it here by its identity.
-_last_goals: tuple[object, dict[int, tuple[Command, ...]]] = (None, {})
-
-
-def _peeks(state: State, seat: int, kind: int) -> Sequence[Command]:
-    global _last_goals
-    goals = state.board.goals
-    last = _last_goals  # one read: another thread may replace it, never half of it
-    if last[0] is not goals:
-        last = _last_goals = (goals, {})
-    found = last[1].get(kind)
-    if found is None:
-        peeks = _PEEKS[kind]
-        found = last[1][kind] = tuple([peeks[i] for i, g in enumerate(goals) if g.kind is None])
-    return found
-
-
-def _thefts(state: State, seat: int, kind: int) -> list[Command]:
-    return [] if _THEFT in state.front[seat] else [_ON_PLAYER[kind][seat]]  # laid in front of yourself
-
-
-def _hands_offs(state: State, seat: int, kind: int) -> list[Command]:
-    front, on = state.front, _ON_PLAYER[kind]
-    return [on[t] for t in range(state.seats) if _THEFT in front[t]]
-
-
-def _on_others(state: State, seat: int, kind: int) -> Sequence[Command]:
-    on = _ON_PLAYER[kind]
-    return on[:seat] + on[seat + 1 : state.seats]
-
-
-def _hat_swaps(state: State, seat: int, kind: int) -> Sequence[Command]:
-    return _ON_PLAYER[kind][: state.seats] if state.deal.leftover_roles else ()
-
-
-def _traps(state: State, seat: int, kind: int) -> list[Command]:
-    front, on = state.front, _ON_PLAYER[kind]
-    return [on[t] for t in range(state.seats) if t != seat and _TRAPPED not in front[t]]
-
-
-def _frees(state: State, seat: int, kind: int) -> list[Command]:
-    front, on = state.front, _ON_PLAYER[kind]
-    return [on[t] for t in range(state.seats) if _TRAPPED in front[t]]
-
-
-_LISTERS: dict[Action, Callable[[State, int, int], Sequence[Command]]] = {
-    Action.BREAK: _breaks,
-    Action.REPAIR: _repairs,
-    Action.ROCKFALL: _rockfalls,
-    Action.MAP: _peeks,
-    Action.THEFT: _thefts,
-    Action.HANDS_OFF: _hands_offs,
-    Action.SWAP_HAND: _on_others,
-    Action.INSPECTION: _on_others,
-    Action.SWAP_HATS: _hat_swaps,
-    Action.TRAPPED: _traps,
-    Action.FREE: _frees,
-}
-#: The lister of every action card kind (path card kinds: None), looked up by kind on every turn.
-_LISTS: tuple[Callable[[State, int, int], Sequence[Command]] | None, ...] = tuple(
-    None if k.action is None else _LISTERS[k.action] for k in KINDS
-)
-#: The broken-tool card each break card kind lays.
-_BREAKS: dict[int, Front] = {i: BROKEN[_TOOLS[i][0]] for i, k in enumerate(KINDS) if k.action is Action.BREAK}
+#: The commands of a player's turn (the others deal, pay out or steal).
+_TURN_KINDS = frozenset(COMMANDS) - {DealRound, SettleRound, TakeGold, Steal}
 # Enum members read on every turn, looked up once (reading one from its class is slow on CPython 3.11).
 _THEFT, _TRAPPED = Front.THEFT, Front.TRAPPED
 _PLAY, _OVER = Phase.PLAY, Phase.OVER
-#: The commands of a player's turn (the others deal, pay out or steal).
-_TURN_KINDS = frozenset(COMMANDS) - {DealRound, SettleRound, TakeGold, Steal}
-
-
-# -- the game --------------------------------------------------------------------------
-
 
 class SaboteurRules(Game[State, SaboteurOptions]):
     """Saboteur's rules, base game (3-10 players) and Deluxe edition (2-12).
@@ -560,7 +126,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         """The engine deals and settles; players play, choose gold or steal."""
         phase = state.phase
         if phase is _PLAY:  # nearly every position: asked several times per command
-            return _ALONE[state.turn]
+            return tables.ALONE[state.turn]
         match phase:
             case Phase.PLAY:
                 return (state.turn,)
@@ -603,7 +169,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 out += lister(state, seat, kind)
             elif can_dig:
                 out += path_commands(board, kind)
-        out += map(_DISCARD_ONE.__getitem__, kinds)  # a pass with one card of each kind
+        out += map(tables.DISCARD_ONE.__getitem__, kinds)  # a pass with one card of each kind
         most = state.options.pass_discards  # 1 unless the Deluxe option says 3 (the options are checked)
         if most > 1:
             for size in range(2, min(most, len(hand)) + 1):
@@ -685,9 +251,9 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 if not (cards[0] in state.hands[seat] if len(cards) == 1 else holds(state.hands[seat], cards)):
                     raise self.illegal("you can discard only cards you hold", Code.NOT_IN_HAND, command)
                 if len(cards) == 1:
-                    discarded = _ONE_DISCARDED[seat][cards[0]]
+                    discarded = tables.ONE_DISCARDED[seat][cards[0]]
                 else:
-                    discarded = _cards_discarded(seat, len(cards), cards)
+                    discarded = tables.new_cards_discarded(seat, len(cards), cards)
                 return self._end_turn(state, seat, (discarded,), rng, spent=len(cards), draws=len(cards), passed=True)
             case PlayPath(card=card, col=col, row=row, rotated=rotated):
                 self._card(state, seat, card, command, Category.PATH)
@@ -700,7 +266,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
                 why = path_allowed(state.board, card, col, row, rotated)
                 if why is not None:
                     raise self.illegal(why, Code.RULE, command)
-                return self._after_path(state, seat, _path_played_event(seat, card, col, row, rotated), rng)
+                return self._after_path(state, seat, tables.new_path_played(seat, card, col, row, rotated), rng)
             case BreakTool(card=card, target=target):
                 k = self._card(state, seat, card, command, Action.BREAK)
                 self._target(state, target, command)
@@ -801,7 +367,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
 
     def _after_path(self, state: State, seat: int, played: PathPlayed, rng: Rng) -> tuple[Event, ...]:
         # the board after the card, which the fold of the event takes from the board's table of boards laid
-        board = state.board.lay(_cell(played.col, played.row, played.card, played.rotated))
+        board = state.board.lay(tables.new_cell(played.col, played.row, played.card, played.rotated))
         if not board.network.arrivals:
             return self._end_turn(state, seat, (played,), rng)  # the card reaches no face-down goal
         board, reveals = reveal_goals(board, state.deal.goal_kinds)
@@ -832,11 +398,11 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         drawn = 0
         if pile and draws:
             if draws == 1:
-                out.append(_DRAWS[who][pile[rng.below(len(pile))]])
+                out.append(tables.DRAWS[who][pile[rng.below(len(pile))]])
             else:
                 left = list(pile)
                 for _ in range(min(draws, len(left))):
-                    out.append(_DRAWS[who][left.pop(rng.below(len(left)))])
+                    out.append(tables.DRAWS[who][left.pop(rng.below(len(left)))])
             drawn = min(draws, len(pile))
         after_seat = seat + 1 if seat + 1 < n else 0
         nxt: int | None = after_seat
@@ -851,7 +417,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             after = self._fold(state, events)  # a card in front may have changed: winners exclude the trapped
             out.append(RoundEnded("saboteurs", seat, -1, after.deal.roles, round_winners(after, "saboteurs")))
         else:
-            out.append(_TURNS_ENDED[seat][nxt])
+            out.append(tables.TURNS_ENDED[seat][nxt])
         return tuple(out)
 
     # -- dealing -----------------------------------------------------------------
@@ -975,20 +541,6 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         """Fold one event into the state (never draws, never fails on a decided event)."""
         return _fold_one(state, event)
 
-    def fold(self, state: State, events: Sequence[Event]) -> State:
-        """Fold one record's events.
-
-        The commonest turns (a card played or discarded, a draw while the
-        pile lasts, the next player) make one new state, not one per event.
-        """
-        if len(events) == 3 and events[1].__class__ is CardDrawn and events[2].__class__ is TurnEnded:
-            return _turn_folded(state, events[0], events[1], events[2])
-        if len(events) == 2 and events[1].__class__ is TurnEnded:  # the pile is out: no draw
-            return _undrawn_turn_folded(state, events[0], events[1])
-        for e in events:
-            state = self.evolve(state, e)
-        return state
-
     # -- the end -----------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """After three rounds: the most gold wins; tied players share the win."""
@@ -1009,6 +561,296 @@ class SaboteurRules(Game[State, SaboteurOptions]):
             return {"edition": "deluxe"}
         raise ConfigError(f"saboteur has no variant {variant!r}; variants: standard, deluxe")
 
+# -- where a path card may go: the one rule, and the commands it gives -------------------------
+
+
+def path_rotations(board: Board, kind: int, col: int, row: int) -> tuple[bool, ...]:
+    """The ways (``rotated``) path card ``kind`` may lie at (``col``, ``row``) now; ``()`` if it may not lie there.
+
+    A card goes in a hole (an empty square next to a face-up card) and must
+    match every face-up neighbour, open to open and wall to wall (R2, F§6);
+    it must join a tunnel the start reaches, except a ladder, which is joined
+    to the start anyway but may not lie next to a goal (F§11). A card that
+    looks the same turned lies unturned only. :func:`~.board.fitting` is the
+    table of what fits each kind of hole.
+    """
+    hole = board.network.holes.get((col, row))
+    if hole is None or (KINDS[kind].ladder and (col, row) in NEAR_GOALS):
+        return ()
+    return fitting(hole).get(kind, ())
+
+
+def path_commands(board: Board, kind: int) -> tuple[PlayPath, ...]:
+    """Every ``PlayPath`` of path card ``kind`` on ``board``, by position: :func:`path_rotations` of every hole.
+
+    Only holes a reached tunnel comes into can take a card other than a
+    ladder, so those are the only ones asked for it. Each hole's commands
+    come from a table by hole and kind (:data:`.tables.PLAYS`), and the answer
+    is kept with the board's network.
+    """
+    memo = derived(board.network.memo, path_commands)
+    found: tuple[PlayPath, ...] | None = memo.get(kind)
+    if found is None:
+        out: list[PlayPath] = []
+        for at, by_kind in _holes_for(board.network, KINDS[kind].ladder):
+            plays = by_kind.get(kind)
+            if plays is None:
+                (col, row), hole = at
+                plays = by_kind[kind] = tuple(tables.play_path(kind, col, row, r) for r in fitting(hole).get(kind, ()))
+            if plays:
+                out += plays
+        found = memo[kind] = tuple(out)
+    return found
+
+
+def _holes_for(net: Network, ladder: bool) -> tuple[tuple[tuple[tuple[int, int], Hole], dict[int, tuple[PlayPath, ...]]], ...]:
+    """The holes :func:`path_rotations` may allow a ladder (or any other card) in, each with its commands by kind."""
+    memo = derived(net.memo, _holes_for)
+    found: tuple[tuple[tuple[tuple[int, int], Hole], dict[int, tuple[PlayPath, ...]]], ...] | None = memo.get(ladder)
+    if found is None:
+        holes = [at for at in net.sorted_holes() if at[0] not in NEAR_GOALS] if ladder else net.frontier()
+        found = memo[ladder] = tuple([(at, _plays_at(at)) for at in holes])
+    return found
+
+
+def _plays_at(at: tuple[tuple[int, int], Hole]) -> dict[int, tuple[PlayPath, ...]]:
+    """The (growing) table of the commands for square and hole ``at``, by kind."""
+    found = tables.PLAYS.get(at)
+    return tables.PLAYS.put(at, {}) if found is None else found
+
+
+def rockfall_commands(board: Board, kind: int) -> tuple[Rockfall, ...]:
+    """Every ``Rockfall`` of card ``kind`` on ``board``, by position: any path card may be removed (F§8)."""
+    memo = derived(board.network.memo, rockfall_commands)
+    found: tuple[Rockfall, ...] | None = memo.get(kind)
+    if found is None:
+        squares = sorted([(c.col, c.row) for c in board.cells])
+        found = memo[kind] = tuple([_rockfall(kind, *q) for q in squares])
+    return found
+
+
+def _rockfall(kind: int, col: int, row: int) -> Rockfall:
+    """``Rockfall(kind, col, row)``, the one kept in :data:`.tables.ROCKFALLS`."""
+    found = tables.ROCKFALLS.get((kind, col, row))
+    if found is None:
+        found = tables.ROCKFALLS.put((kind, col, row), Rockfall(kind, col, row))
+    return found
+
+
+# -- where each action card may be played: one small function per action, players in seat order --
+
+
+def _on_fronts(front: tuple[frozenset[Front], ...]) -> dict[int, tuple[Command, ...]]:
+    """The (growing) table of the break and repair commands for the cards ``front``, by kind."""
+    found = tables.LAST_FRONT.get(front)
+    if found is None:
+        found = tables.ON_FRONTS.get(front)
+        if found is None:
+            found = tables.ON_FRONTS.put(front, {})
+        tables.LAST_FRONT.put(front, found)
+    return found
+
+
+def _breaks(front: tuple[frozenset[Front], ...], kind: int) -> tuple[Command, ...]:
+    """Break card ``kind`` on every player whose tool it breaks is whole."""
+    broken, on = tables.BREAKS[kind], tables.ON_PLAYER[kind]
+    return tuple([on[t] for t in range(len(front)) if broken not in front[t]])
+
+
+def _repairs(front: tuple[frozenset[Front], ...], kind: int) -> tuple[Command, ...]:
+    """Repair card ``kind`` on every broken tool it mends, players in seat order."""
+    repairs = tables.REPAIRS[kind]
+    return tuple([c for t, f in enumerate(front) if f for broken, c in repairs[t] if broken in f])
+
+
+def _on_tools(state: State, seat: int, kind: int) -> tuple[Command, ...]:
+    """:func:`_breaks` or :func:`_repairs` of card ``kind``: they read the cards in front alone."""
+    front = state.front
+    table = _on_fronts(front)
+    found = table.get(kind)
+    if found is None:
+        found = table[kind] = _breaks(front, kind) if kind in tables.BREAKS else _repairs(front, kind)
+    return found
+
+
+def _rockfalls(state: State, seat: int, kind: int) -> Sequence[Command]:
+    return rockfall_commands(state.board, kind)
+
+
+def _peeks(state: State, seat: int, kind: int) -> Sequence[Command]:
+    goals = state.board.goals
+    table = tables.LAST_GOALS.get(goals)
+    if table is None:
+        table = tables.LAST_GOALS.put(goals, {})
+    found = table.get(kind)
+    if found is None:
+        peeks = tables.PEEKS[kind]
+        found = table[kind] = tuple([peeks[i] for i, g in enumerate(goals) if g.kind is None])
+    return found
+
+
+def _thefts(state: State, seat: int, kind: int) -> list[Command]:
+    return [] if _THEFT in state.front[seat] else [tables.ON_PLAYER[kind][seat]]  # laid in front of yourself
+
+
+def _hands_offs(state: State, seat: int, kind: int) -> list[Command]:
+    front, on = state.front, tables.ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if _THEFT in front[t]]
+
+
+def _on_others(state: State, seat: int, kind: int) -> Sequence[Command]:
+    on = tables.ON_PLAYER[kind]
+    return on[:seat] + on[seat + 1 : state.seats]
+
+
+def _hat_swaps(state: State, seat: int, kind: int) -> Sequence[Command]:
+    return tables.ON_PLAYER[kind][: state.seats] if state.deal.leftover_roles else ()
+
+
+def _traps(state: State, seat: int, kind: int) -> list[Command]:
+    front, on = state.front, tables.ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if t != seat and _TRAPPED not in front[t]]
+
+
+def _frees(state: State, seat: int, kind: int) -> list[Command]:
+    front, on = state.front, tables.ON_PLAYER[kind]
+    return [on[t] for t in range(state.seats) if _TRAPPED in front[t]]
+
+
+_LISTERS: dict[Action, Callable[[State, int, int], Sequence[Command]]] = {
+    Action.BREAK: _on_tools,
+    Action.REPAIR: _on_tools,
+    Action.ROCKFALL: _rockfalls,
+    Action.MAP: _peeks,
+    Action.THEFT: _thefts,
+    Action.HANDS_OFF: _hands_offs,
+    Action.SWAP_HAND: _on_others,
+    Action.INSPECTION: _on_others,
+    Action.SWAP_HATS: _hat_swaps,
+    Action.TRAPPED: _traps,
+    Action.FREE: _frees,
+}
+#: The lister of every action card kind (path card kinds: None), looked up by kind on every turn.
+_LISTS: tuple[Callable[[State, int, int], Sequence[Command]] | None, ...] = tuple(
+    None if k.action is None else _LISTERS[k.action] for k in KINDS
+)
+
+# -- the turn's rules -------------------------------------------------------------------------
+
+
+def hand_size(state: State) -> int:
+    """Cards dealt per player this edition and player count."""
+    return data.DELUXE_HAND_SIZE if state.deluxe else data.base_hand_size(state.seats)
+
+
+def blocked(state: State, seat: int) -> bool:
+    """True if ``seat`` may not lay path cards (a broken tool or Trapped! in front)."""
+    return bool(state.front[seat] & BLOCKING)
+
+
+def path_allowed(state: State | Board, kind: int, col: int, row: int, rotated: bool) -> str | None:
+    """Return why path card ``kind`` may not lie at (col, row) turned ``rotated``, or None: :func:`path_rotations` says."""
+    board = state.board if isinstance(state, State) else state
+    if rotated in path_rotations(board, kind, col, row):
+        return None
+    return _why_not_path(board, kind, col, row, rotated)
+
+
+def _why_not_path(board: Board, kind: int, col: int, row: int, rotated: bool) -> str:
+    """What to tell a player whose path card :func:`path_rotations` refuses (the message only)."""
+    net = board.network
+    pos = (col, row)
+    if rotated and symmetric(kind):
+        return "this card looks the same turned: play it with rotated=False"
+    if pos in net.tiles or pos in net.goals:
+        return f"a card already lies at ({col}, {row})"
+    hole = net.holes.get(pos)
+    if hole is None:
+        return "a ladder must touch a card on the table" if KINDS[kind].ladder else \
+            "the card must join a tunnel that leads back to the start"
+    if KINDS[kind].ladder and pos in NEAR_GOALS:
+        return "a ladder may not lie next to a goal card"
+    if not hole.fits(shape(kind, rotated).edges):
+        return "the card does not fit its neighbours (open edge against wall); try turning it"
+    return "the card must join a tunnel that leads back to the start"
+
+def reveal_goals(board: Board, kinds: Sequence[GoalKind]) -> tuple[Board, list[GoalRevealed]]:
+    """Turn every goal the start now reaches (coal turned to fit), until no more are reached.
+
+    Returns the board after and the reveals, in goal order per step (a card
+    next to two goals turns both; a turned coal card carries the tunnel on).
+    """
+    out: list[GoalRevealed] = []
+    while board.network.arrivals:
+        arrivals = board.network.arrivals
+        for i in sorted(arrivals):
+            kind = kinds[i]
+            rot = False if kind is GoalKind.GOLD else coal_rotation(kind, arrivals[i])
+            out.append(GoalRevealed(i, kind, rot))
+            board = board.turn_goal(i, kind, rot)
+    return board, out
+
+
+def deluxe_teams(board: Board, role: Role) -> tuple[str, ...]:
+    """Which digger teams win when a player of ``role`` reached the gold on ``board`` (doors checked).
+
+    The "at least one route" rule (facts section 14, as BGA words it): a team can
+    use the gold if some route from the start passes no door of the other colour.
+    """
+    gold = next((g.col, g.row) for g in board.goals if g.kind is GoalKind.GOLD)
+    green_ok = route_free_of(board, gold, Door.BLUE)
+    blue_ok = route_free_of(board, gold, Door.GREEN)
+    if role is Role.GREEN:
+        return ("green",) if green_ok else ("blue",) if blue_ok else ()
+    if role is Role.BLUE:
+        return ("blue",) if blue_ok else ("green",) if green_ok else ()
+    return tuple(t for t, ok in (("green", green_ok), ("blue", blue_ok)) if ok)
+
+
+def round_winners(state: State, team: str) -> tuple[int, ...]:
+    """The seats that win a round won by ``team`` (Deluxe: trapped players do not count)."""
+    roles = state.deal.roles
+    if not state.deluxe:
+        want = Role.MINER if team == "miners" else Role.SABOTEUR
+        return tuple(s for s in range(state.seats) if roles[s] is want)
+    if team == "saboteurs":
+        wanted = {Role.SABOTEUR, Role.PROFITEER}
+    else:
+        wanted = {Role.BOSS, Role.PROFITEER}
+        if "green" in team:
+            wanted.add(Role.GREEN)
+        if "blue" in team:
+            wanted.add(Role.BLUE)
+    return tuple(s for s in range(state.seats) if roles[s] in wanted and Front.TRAPPED not in state.front[s])
+
+
+def exact_payment(deck: Sequence[int], amount: int) -> tuple[int, ...]:
+    """Gold cards from ``deck`` that add up to ``amount``, fewest cards first.
+
+    If no combination is exact (facts section 15, gap 6), the largest cards
+    that do not exceed ``amount`` are taken and the bank makes up the rest.
+    """
+    counts = {v: deck.count(v) for v in (3, 2, 1)}
+    best: tuple[int, ...] | None = None
+    for threes in range(min(counts[3], amount // 3), -1, -1):
+        rest = amount - 3 * threes
+        for twos in range(min(counts[2], rest // 2), -1, -1):
+            ones = rest - 2 * twos
+            if ones <= counts[1]:
+                cand = (3,) * threes + (2,) * twos + (1,) * ones
+                if best is None or len(cand) < len(best):
+                    best = cand
+    if best is not None:
+        return best
+    out: list[int] = []
+    left = amount
+    for v in (3, 2, 1):
+        while counts[v] and v <= left:
+            out.append(v)
+            counts[v] -= 1
+            left -= v
+    return tuple(out)
+
 
 def passes_after(state: State, seat: int, nxt: int | None, passed: bool) -> int:
     """Players who passed in a row since the pile ran out, after ``seat``'s turn (option ``round_end="lap"``).
@@ -1022,6 +864,52 @@ def passes_after(state: State, seat: int, nxt: int | None, passed: bool) -> int:
     skipped = n - 1 if nxt is None else (nxt - seat - 1) % n
     return state.passes + 1 + skipped
 
+# -- hands: sorted tuples of card kinds --------------------------------------------------------------
+# changed in a list and made again once: two new objects, where slicing and joining made four or five
+# (hands, the pile and the discards change on every turn)
+
+
+def remove_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Return ``hand`` without one copy of ``card`` (order kept); :class:`ValueError` if it holds none."""
+    cards = list(hand)
+    cards.remove(card)
+    return tuple(cards)
+
+
+def remove_cards(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
+    """Return ``hand`` without one copy of each of ``cards`` (order kept)."""
+    for c in cards:
+        hand = remove_card(hand, c)
+    return hand
+
+
+def add_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """Return the sorted ``hand`` with ``card`` put in its place (after any equal cards)."""
+    cards = list(hand)
+    bisect.insort(cards, card)
+    return tuple(cards)
+
+
+def swap_card(hand: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
+    """Return the sorted ``hand`` with one ``out`` taken away and ``into`` put in its place.
+
+    The same as ``add_card(remove_card(hand, out), into)``, in one list.
+    """
+    cards = list(hand)
+    cards.remove(out)
+    bisect.insort(cards, into)
+    return tuple(cards)
+
+
+def holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
+    """True if ``hand`` holds every card of ``cards`` (with multiplicity)."""
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))
+
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    items = list(t)
+    items[i] = v
+    return tuple(items)
 
 # -- evolve, one small function per event ---------------------------------------------------
 
@@ -1052,7 +940,7 @@ def _dealt(s: State, e: RoundDealt) -> State:
             set_aside=e.set_aside,
         ),
         known=Knowledge(goals=(frozenset(),) * n),
-        purse=_closed(s.purse, (), -1, ()),
+        purse=tables.purse_closed(s.purse, (), -1, ()),
         results=s.results,
     ))
 
@@ -1070,40 +958,6 @@ def _front(s: State, seat: int, add: Front | None = None, drop: Front | None = N
     return _set(s.front, seat, f)
 
 
-# The folds below run on every event: the copies they make are looked up once, here.
-_with_play = replacer(State, "hands", "deeds", "passes", "known")
-_with_path = replacer(State, "hands", "deeds", "passes", "known", "board")
-_with_front = replacer(State, "hands", "deeds", "passes", "known", "front")
-_with_discard = replacer(State, "deeds", "passes", "hands", "discards", "known")
-_with_draw = replacer(State, "pile", "hands")
-_with_turn = replacer(State, "turn")
-_with_front_thieves = replacer(State, "hands", "deeds", "passes", "known", "front", "thieves")
-# and those of a round's other events (written at import, not at the first such event of a process)
-_with_board = replacer(State, "board")
-_with_known = replacer(State, "known")
-_with_result = replacer(State, "phase", "results")
-_with_purse = replacer(State, "purse")
-_with_phase_purse = replacer(State, "phase", "purse")
-_with_goals_seen = replacer(Knowledge, "goals")
-_offered = replacer(Purse, "offer", "chooser", "deck")
-_taken = replacer(Purse, "offer", "gold", "chooser", "ledger")
-_paid = replacer(Purse, "gold", "deck", "ledger")
-_closed = replacer(Purse, "offer", "chooser", "theft_queue")
-_with_cleared = replacer(State, "deeds", "passes", "front", "thieves", "hands", "discards", "known")
-_with_swap = replacer(State, "hands", "known")
-_with_deal_known = replacer(State, "deal", "known")
-_with_turn_passes = replacer(State, "turn", "passes")
-_with_roles_seen = replacer(Knowledge, "roles")
-_with_hands_seen = replacer(Knowledge, "hands")
-_with_role_spent = replacer(Deal, "roles", "leftover_roles", "spent_roles")
-_with_gold = replacer(Purse, "gold")
-_with_queue = replacer(Purse, "theft_queue")
-_robbed = replacer(Purse, "gold", "theft_queue")
-_hand_played = replacer(KnownHand, "cards", "sure")
-_hand_spilled = replacer(KnownHand, "sure", "discarded_by")
-_hand_moved = replacer(KnownHand, "holder")
-
-
 def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = None,
             thieves: tuple[int, ...] | None = None) -> State:
     """The state after ``deed.seat`` played ``deed.card`` face up from its hand (a card laid in front: ``front``, ``thieves``)."""
@@ -1111,42 +965,42 @@ def _played(s: State, deed: Deed, front: tuple[frozenset[Front], ...] | None = N
     hands, deeds = _take(s, deed.seat, deed.card), s.deeds + (deed,)  # noqa: RUF005 - quicker than unpacking
     known = _known_after_play(s.known, deed.seat, deed.card)
     if front is None:
-        return _with_play(s, hands, deeds, 0, known)
+        return tables.with_play(s, hands, deeds, 0, known)
     if thieves is None:
-        return _with_front(s, hands, deeds, 0, known, front)
-    return _with_front_thieves(s, hands, deeds, 0, known, front, thieves)
+        return tables.with_front(s, hands, deeds, 0, known, front)
+    return tables.with_front_thieves(s, hands, deeds, 0, known, front, thieves)
 
 
 def _path_played(s: State, e: PathPlayed) -> State:
-    cell = _cell(e.col, e.row, e.card, e.rotated)
+    cell = tables.new_cell(e.col, e.row, e.card, e.rotated)
     seat, card = e.seat, e.card
-    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, cell)), 0,
+    return tables.with_path(s, _take(s, seat, card), (*s.deeds, tables.new_deed(seat, card, None, cell)), 0,
                       _known_after_play(s.known, seat, card), s.board.lay(cell))
 
 
 def _goal_revealed(s: State, e: GoalRevealed) -> State:
-    return _with_board(s, s.board.turn_goal(e.goal, e.kind, e.rotated))
+    return tables.with_board(s, s.board.turn_goal(e.goal, e.kind, e.rotated))
 
 
 def _tool_broken(s: State, e: ToolBroken) -> State:
     (tool,) = KINDS[e.card].tools
-    return _played(s, _deed(e.seat, e.card, e.target, None), front=_front(s, e.target, add=BROKEN[tool]))
+    return _played(s, tables.new_deed(e.seat, e.card, e.target, None), front=_front(s, e.target, add=BROKEN[tool]))
 
 
 def _tool_repaired(s: State, e: ToolRepaired) -> State:
-    return _played(s, _deed(e.seat, e.card, e.target, None), front=_front(s, e.target, drop=BROKEN[e.tool]))
+    return _played(s, tables.new_deed(e.seat, e.card, e.target, None), front=_front(s, e.target, drop=BROKEN[e.tool]))
 
 
 def _path_removed(s: State, e: PathRemoved) -> State:
     seat, card = e.seat, e.card
-    return _with_path(s, _take(s, seat, card), (*s.deeds, _deed(seat, card, None, s.board.cell_at(e.col, e.row))), 0,
+    return tables.with_path(s, _take(s, seat, card), (*s.deeds, tables.new_deed(seat, card, None, s.board.cell_at(e.col, e.row))), 0,
                       _known_after_play(s.known, seat, card), s.board.remove(e.col, e.row))
 
 
 def _goal_peeked(s: State, e: GoalPeeked) -> State:
     s = _played(s, Deed(e.seat, e.card))
     known = s.known
-    return _with_known(s, _with_goals_seen(known, _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
+    return tables.with_known(s, tables.with_goals_seen(known, _set(known.goals, e.seat, known.goals[e.seat] | {e.goal})))
 
 
 def _face_down(s: State, seat: int, cards: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], Knowledge]:
@@ -1165,20 +1019,20 @@ def _discarded(s: State, e: CardsDiscarded) -> State:
     cards, seat = e.cards, e.seat
     assert cards is not None
     passes = s.passes + 1 if s.options.round_end == "lap" and not s.pile else 0
-    return _with_discard(s, (*s.deeds, _PASSED[seat]), passes, *_face_down(s, seat, cards))
+    return tables.with_discard(s, (*s.deeds, tables.PASSED[seat]), passes, *_face_down(s, seat, cards))
 
 
 def _front_cleared(s: State, e: FrontCleared) -> State:
     assert e.cards is not None
     thieves = tuple(t for t in s.thieves if t != e.seat) if e.removed is Front.THEFT else s.thieves
-    return _with_cleared(s, (*s.deeds, Deed(e.seat, None, e.seat)), 0, _front(s, e.seat, drop=e.removed), thieves,
+    return tables.with_cleared(s, (*s.deeds, Deed(e.seat, None, e.seat)), 0, _front(s, e.seat, drop=e.removed), thieves,
                          *_face_down(s, e.seat, e.cards))
 
 
 def _drawn(s: State, e: CardDrawn) -> State:
     card = e.card
     assert card is not None
-    return _with_draw(s, remove_card(s.pile, card), _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
+    return tables.with_draw(s, remove_card(s.pile, card), _set(s.hands, e.seat, add_card(s.hands[e.seat], card)))
 
 
 def _action_played(s: State, e: ActionPlayed) -> State:
@@ -1200,13 +1054,13 @@ def _hands_swapped(s: State, e: HandsSwapped) -> State:
     assert e.given is not None and e.taken is not None
     s = _played(s, Deed(e.seat, e.card, e.target))
     hands = _set(_set(s.hands, e.seat, tuple(sorted(e.taken))), e.target, tuple(sorted(e.given)))
-    return _with_swap(s, hands, _known_after_swap(s.known, e.seat, e.target, e.given, e.taken))
+    return tables.with_swap(s, hands, _known_after_swap(s.known, e.seat, e.target, e.given, e.taken))
 
 
 def _role_inspected(s: State, e: RoleInspected) -> State:
     assert e.role is not None
     s = _played(s, Deed(e.seat, e.card, e.target))
-    return _with_known(s, _with_roles_seen(s.known, (*s.known.roles, Inspection(e.seat, e.target, e.role))))
+    return tables.with_known(s, tables.with_roles_seen(s.known, (*s.known.roles, Inspection(e.seat, e.target, e.role))))
 
 
 def _hat_swapped(s: State, e: HatSwapped) -> State:
@@ -1217,105 +1071,26 @@ def _hat_swapped(s: State, e: HatSwapped) -> State:
     # the old card leaves play; those who saw it with Inspection know what it shows, and that no longer
     # tells them the target's role
     saw = frozenset({e.target} | {i.viewer for i in known.roles if i.target == e.target})
-    deal = _with_role_spent(deal, _set(deal.roles, e.target, e.role), tuple(left),
+    deal = tables.with_role_spent(deal, _set(deal.roles, e.target, e.role), tuple(left),
                             (*deal.spent_roles, SpentRole(e.target, e.old, saw)))
-    known = _with_roles_seen(known, tuple(i for i in known.roles if i.target != e.target))
-    return _with_deal_known(s, deal, known)
-
-
-# A turn's three events (a card played or discarded, a card drawn, the next player) folded into one copy,
-# for the commonest turns: the fields each of them would change, changed at once.
-_with_pass_drawn = replacer(State, "deeds", "passes", "hands", "discards", "known", "pile", "turn")
-_with_path_drawn = replacer(State, "hands", "deeds", "passes", "known", "board", "pile", "turn")
-_with_draw_turn = replacer(State, "pile", "hands", "turn")
-
-
-def _turn_folded(s: State, card_event: Event, drawn: CardDrawn, ended: TurnEnded) -> State:
-    """What ``card_event``, ``drawn`` and ``ended`` fold into, one by one, in fewer copies of the state.
-
-    The draw means the pile was not empty, so neither a pass nor the end of
-    the turn counts passes (``round_end="lap"``): every such turn leaves
-    ``passes`` at 0, as :func:`_discarded` and :func:`_turn_ended` say.
-    """
-    new = drawn.card
-    assert new is not None
-    seat = drawn.seat
-    kind = card_event.__class__ if 0 <= seat < s.seats else None  # a forged seat: folded one by one, below
-    if kind is CardsDiscarded:  # a pass, the commonest turn
-        passed = cast(CardsDiscarded, card_event)
-        cards = passed.cards
-        if passed.seat == seat and cards is not None and len(cards) == 1:
-            (card,) = cards
-            hand = swap_card(s.hands[seat], card, new)
-            deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
-            known = _known_after_discard(s.known, seat, 1)
-            return _with_pass_drawn(s, deeds, 0, _set(s.hands, seat, hand),
-                                    _set(s.discards, seat, add_card(s.discards[seat], card)),
-                                    known, remove_card(s.pile, new), ended.next)
-    elif kind is PathPlayed:
-        played = cast(PathPlayed, card_event)
-        if played.seat == seat:
-            card = played.card
-            cell = _cell(played.col, played.row, card, played.rotated)
-            hand = swap_card(s.hands[seat], card, new)
-            deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            known = _known_after_play(s.known, seat, card)
-            return _with_path_drawn(s, _set(s.hands, seat, hand), deeds, 0, known, s.board.lay(cell),
-                                    remove_card(s.pile, new), ended.next)
-    s = _fold_one(s, card_event)
-    if s.passes or kind is None:  # only a pass can leave passes counted; _turn_ended decides what the draw changes
-        return _turn_ended(_drawn(s, drawn), ended)
-    return _with_draw_turn(s, remove_card(s.pile, new), _set(s.hands, seat, add_card(s.hands[seat], new)), ended.next)
-
-
-_with_pass_turn = replacer(State, "deeds", "passes", "hands", "discards", "known", "turn")
-_with_path_turn = replacer(State, "hands", "deeds", "passes", "known", "board", "turn")
-
-
-def _undrawn_turn_folded(s: State, card_event: Event, ended: TurnEnded) -> State:
-    """What ``card_event`` and ``ended`` fold into, one by one, in one copy of the state, for a pass or a path card.
-
-    The passes are counted as :func:`_discarded` and then :func:`_turn_ended`
-    count them (``round_end="lap"``, once the pile is out).
-    """
-    kind = card_event.__class__
-    if kind is CardsDiscarded:
-        passed = cast(CardsDiscarded, card_event)
-        seat, cards = passed.seat, passed.cards
-        if 0 <= seat < s.seats and cards is not None and len(cards) == 1:
-            (card,) = cards
-            passes = s.passes + 1 if not s.pile and s.options.round_end == "lap" else 0
-            if passes:  # what _turn_ended adds: the players it skips
-                passes += (ended.next - ended.seat - 1) % s.seats
-            deeds = s.deeds + (_PASSED[seat],)  # noqa: RUF005 - quicker than unpacking into a new tuple
-            known = _known_after_discard(s.known, seat, 1)
-            return _with_pass_turn(s, deeds, passes, _set(s.hands, seat, remove_card(s.hands[seat], card)),
-                                   _set(s.discards, seat, add_card(s.discards[seat], card)), known, ended.next)
-    elif kind is PathPlayed:
-        played = cast(PathPlayed, card_event)
-        seat, card = played.seat, played.card
-        if 0 <= seat < s.seats:
-            cell = _cell(played.col, played.row, card, played.rotated)
-            deeds = s.deeds + (_deed(seat, card, None, cell),)  # noqa: RUF005 - as above
-            known = _known_after_play(s.known, seat, card)
-            return _with_path_turn(s, _take(s, seat, card), deeds, 0, known, s.board.lay(cell), ended.next)
-    return _turn_ended(_fold_one(s, card_event), ended)
+    known = tables.with_roles_seen(known, tuple(i for i in known.roles if i.target != e.target))
+    return tables.with_deal_known(s, deal, known)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
     if s.passes and not s.pile and s.options.round_end == "lap":
-        return _with_turn_passes(s, e.next, s.passes + (e.next - e.seat - 1) % s.seats)
-    return _with_turn(s, e.next)
+        return tables.with_turn_passes(s, e.next, s.passes + (e.next - e.seat - 1) % s.seats)
+    return tables.with_turn(s, e.next)
 
 
 def _round_ended(s: State, e: RoundEnded) -> State:
     result = RoundResult(s.round, e.team, e.ender, e.finisher, e.roles, e.winners)
-    return _with_result(s, Phase.SETTLE, (*s.results, result))
+    return tables.with_result(s, Phase.SETTLE, (*s.results, result))
 
 
 def _gold_offered(s: State, e: GoldOffered) -> State:
     assert e.values is not None
-    return _with_phase_purse(s, Phase.CHOOSE, _offered(s.purse, e.values, e.chooser, remove_cards(s.purse.deck, e.values)))
+    return tables.with_phase_purse(s, Phase.CHOOSE, tables.purse_offered(s.purse, e.values, e.chooser, remove_cards(s.purse.deck, e.values)))
 
 
 def _gold_taken(s: State, e: GoldTaken) -> State:
@@ -1323,7 +1098,7 @@ def _gold_taken(s: State, e: GoldTaken) -> State:
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.value)
     ledger = (*p.ledger, GoldMove(s.round, e.seat, (e.value,), e.value, True))
-    return _with_purse(s, _taken(p, remove_cards(p.offer, (e.value,)), gold, e.next, ledger))
+    return tables.with_purse(s, tables.purse_taken(p, remove_cards(p.offer, (e.value,)), gold, e.next, ledger))
 
 
 def _gold_paid(s: State, e: GoldPaid) -> State:
@@ -1331,9 +1106,9 @@ def _gold_paid(s: State, e: GoldPaid) -> State:
     p = s.purse
     gold = _set(p.gold, e.seat, p.gold[e.seat] + e.amount)
     if e.cards is None:  # Deluxe: tokens from the bank
-        return _with_purse(s, _with_gold(p, gold))
+        return tables.with_purse(s, tables.purse_gold(p, gold))
     ledger = (*p.ledger, GoldMove(s.round, e.seat, e.cards, e.amount, False))
-    return _with_purse(s, _paid(p, gold, remove_cards(p.deck, e.cards), ledger))
+    return tables.with_purse(s, tables.purse_paid(p, gold, remove_cards(p.deck, e.cards), ledger))
 
 
 def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, ...]:
@@ -1345,17 +1120,17 @@ def _ready_thieves(gold: tuple[int, ...], queue: tuple[int, ...]) -> tuple[int, 
 
 def _thieves_ready(s: State, e: ThievesReady) -> State:
     queue = _ready_thieves(s.purse.gold, e.order)
-    return _with_phase_purse(s, Phase.THEFT if queue else s.phase, _with_queue(s.purse, queue))
+    return tables.with_phase_purse(s, Phase.THEFT if queue else s.phase, tables.purse_queue(s.purse, queue))
 
 
 def _stolen(s: State, e: Stolen) -> State:
     p = s.purse
     gold = _set(_set(p.gold, e.target, p.gold[e.target] - 1), e.seat, p.gold[e.seat] + 1)
-    return _with_purse(s, _robbed(p, gold, _ready_thieves(gold, p.theft_queue[1:])))
+    return tables.with_purse(s, tables.purse_robbed(p, gold, _ready_thieves(gold, p.theft_queue[1:])))
 
 
 def _payout_done(s: State, e: PayoutDone) -> State:
-    return _with_phase_purse(s, Phase.OVER if e.game_over else Phase.DEAL, _closed(s.purse, (), -1, ()))
+    return tables.with_phase_purse(s, Phase.OVER if e.game_over else Phase.DEAL, tables.purse_closed(s.purse, (), -1, ()))
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
@@ -1402,10 +1177,10 @@ def _known_after_play(known: Knowledge, holder: int, card: int) -> Knowledge:
     out = []
     for k in known.hands:
         if k.holder == holder and card in k.cards:
-            k = _hand_played(k, remove_cards(k.cards, (card,)), max(0, k.sure - 1))
+            k = tables.hand_played(k, remove_cards(k.cards, (card,)), max(0, k.sure - 1))
         if k.cards:
             out.append(k)
-    return _with_hands_seen(known, tuple(out))
+    return tables.with_hands_seen(known, tuple(out))
 
 
 def _known_after_discard(known: Knowledge, holder: int, count: int) -> Knowledge:
@@ -1420,9 +1195,9 @@ def _known_after_discard(known: Knowledge, holder: int, count: int) -> Knowledge
     for k in known.hands:
         if k.holder == holder and k.sure:
             spill = k.discarded_by if holder in k.discarded_by else tuple(sorted((*k.discarded_by, holder)))
-            k = _hand_spilled(k, max(0, k.sure - count), spill)
+            k = tables.hand_spilled(k, max(0, k.sure - count), spill)
         out.append(k)
-    return _with_hands_seen(known, tuple(out))
+    return tables.with_hands_seen(known, tuple(out))
 
 
 def _known_after_swap(known: Knowledge, seat: int, target: int, given: tuple[int, ...],
@@ -1434,9 +1209,9 @@ def _known_after_swap(known: Knowledge, seat: int, target: int, given: tuple[int
         holder = moved.get(k.holder, k.holder)
         if k.viewer in (seat, target) and holder in (seat, target):
             continue  # replaced below: the two now know each other's hand exactly
-        out.append(_hand_moved(k, holder) if holder != k.holder else k)
+        out.append(tables.hand_moved(k, holder) if holder != k.holder else k)
     if given:
         out.append(KnownHand(seat, target, tuple(sorted(given)), len(given), ()))
     if taken:
         out.append(KnownHand(target, seat, tuple(sorted(taken)), len(taken), ()))
-    return _with_hands_seen(known, tuple(sorted(out, key=lambda k: (k.viewer, k.holder))))
+    return tables.with_hands_seen(known, tuple(sorted(out, key=lambda k: (k.viewer, k.holder))))

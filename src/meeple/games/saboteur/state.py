@@ -18,10 +18,10 @@ from meeple.engine import ConfigError, Options
 from meeple.engine.copies import replace, replacer
 
 from .board import Board, Cell, GoalCard
-from .data import GoalKind, Role
+from .data import GoalKind, Role, Tool
 
 __all__ = [
-    "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "GoldMove", "Inspection", "Knowledge", "KnownHand",
+    "BROKEN", "Board", "Cell", "Deal", "Deed", "Edition", "Front", "GoalCard", "GoldMove", "Inspection", "Knowledge", "KnownHand",
     "Phase", "Purse", "RoundResult", "SaboteurOptions", "SpentRole", "State", "replace", "replacer",
 ]
 
@@ -127,6 +127,14 @@ class Front(enum.Enum):
     BROKEN_CART = "broken-cart"
     TRAPPED = "trapped"
     THEFT = "theft"
+
+
+#: The broken-tool card that breaking each tool lays in front of a player.
+BROKEN: dict[Tool, Front] = {
+    Tool.PICKAXE: Front.BROKEN_PICKAXE,
+    Tool.LANTERN: Front.BROKEN_LANTERN,
+    Tool.CART: Front.BROKEN_CART,
+}
 
 
 @attrs.frozen
