@@ -11,7 +11,7 @@ record's fold equal to the one-by-one fold (``check_fold_and_verify``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 from meeple.engine import Event
 
