@@ -17,7 +17,7 @@ id they use has a Russian text).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: The languages the bundled games and the browser client speak; the first is the default.
@@ -55,4 +55,23 @@ class Texts:
         return sorted(m for m in self.used if m not in table)
 
 
-__all__ = ["LANGUAGES", "Texts", "language"]
+def told(command: Any, events: Sequence[Any] | None, lang: str, offer: Callable[[Any, str], str],
+         tell: Callable[[Any, str], str | None]) -> str:
+    """A legal command as ``offer`` words it (``events`` None), or a record as the clauses ``tell`` makes of its events.
+
+    Events ``tell`` leaves out (None or empty: bookkeeping nobody needs to
+    read) are skipped; a record none of whose events is told reads as its
+    command's offer.
+
+    >>> told("bid", ["rolled", "passed"], "en", lambda c, lang: f"say {c}", lambda e, lang: e if e != "passed" else None)
+    'rolled'
+    >>> told("bid", None, "en", lambda c, lang: f"say {c}", lambda e, lang: e)
+    'say bid'
+    """
+    if events is None:
+        return offer(command, lang)
+    clauses = [c for c in (tell(e, lang) for e in events) if c]
+    return "; ".join(clauses) if clauses else offer(command, lang)
+
+
+__all__ = ["LANGUAGES", "Texts", "language", "told"]

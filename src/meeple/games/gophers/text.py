@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from meeple.engine import Command, Event
-from meeple.engine.text import Texts
+from meeple.engine.text import Texts, told
 
 from .commands import Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
 from .data import Card, Kind
@@ -221,10 +221,7 @@ def tell(event: Event, lang: str) -> str | None:
 
 def text(command: Command, events: Sequence[Event] | None = None, lang: str = "en") -> str:
     """A legal command as offered (``events`` None), or a record as a sentence of its events."""
-    if events is None:
-        return offer(command, lang)
-    clauses = [c for c in (tell(e, lang) for e in events) if c]
-    return "; ".join(clauses) if clauses else offer(command, lang)
+    return told(command, events, lang, offer, tell)
 
 
 __all__ = ["TEXTS", "card", "offer", "reason", "tell", "text"]
