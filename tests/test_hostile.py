@@ -371,7 +371,7 @@ def test_a_loaded_log_holds_a_bounded_amount_of_memory_per_byte(either_reader: s
     forged = rechain(bodies)
     assert len(read_log(forged).records) == 1500
     assert _peak(lambda: read_log(forged)) <= 48 * len(forged)
-    golden = Path(__file__).parent / "golden" / "gophers-standard-v2.meeple"
+    golden = Path(__file__).parent / "golden" / "gophers-standard-v3.meeple"
     assert _peak(lambda: read_log(golden.read_bytes())) <= 16 * golden.stat().st_size
 
 
