@@ -150,6 +150,20 @@ def _workers(args: argparse.Namespace) -> int:
     return workers
 
 
+@contextlib.contextmanager
+def _running(executor: cf.Executor | None) -> Iterator[None]:
+    """Shut ``executor`` down when the work ends: at once and cancelling what waits if interrupted, else after it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _executor(args: argparse.Namespace, workers: int, local: bool = True) -> tuple[cf.Executor | None, int]:
     """The executor of ``--scheduler`` or ``--workers`` (None: this process) and how many run at once on it."""
     if args.scheduler:
@@ -208,7 +222,7 @@ def simulate_many(args: argparse.Namespace) -> int:
     executor, workers = _executor(args, workers)
     t = time.perf_counter()
     try:
-        with contextlib.ExitStack() as stack:
+        with _running(executor), contextlib.ExitStack() as stack:
             write = stack.enter_context(corpus.writer(plan.game, plan.games, args.force)) if corpus else None
             found = run_plan(plan, executor, keep_logs=write is not None,
                              chunk_size=_chunk(args, plan.games, workers) if executor else None, window=4 * workers)
@@ -217,14 +231,9 @@ def simulate_many(args: argparse.Namespace) -> int:
                     write(r.index, r.log)
                 results.append(attrs.evolve(r, log=None))
     except KeyboardInterrupt:
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
         note(f"interrupted after {len(results)} of {plan.games} matches"
              + (f"; their logs are in {corpus.text}" if corpus else ""))
         return EXIT_INTERRUPTED
-    finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - t
     summary = summarize(results, plan, seconds)
     if args.json:
@@ -289,16 +298,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     found: list[Checked] = []
     t = time.perf_counter()
     try:
-        for c in progress(check_logs(items, executor, window=4 * workers), len(items), "log"):
-            found.append(c)
+        with _running(executor):
+            for c in progress(check_logs(items, executor, window=4 * workers), len(items), "log"):
+                found.append(c)
     except KeyboardInterrupt:
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
         note(f"interrupted after {len(found)} of {len(items)} logs")
         return EXIT_INTERRUPTED
-    finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - t
     found.sort(key=lambda c: order.get(c.source, 0))
     summary = summarize_checks(found, seconds)
@@ -352,18 +357,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     executor, workers = _executor(args, workers)
     t = time.perf_counter()
     try:
-        found = run_tournament(tour, executor, chunk_size=_chunk(args, tour.matches, workers) if executor else None,
-                               window=4 * workers)
-        for r in progress(found, tour.matches, "match"):
-            results.append(r)
+        with _running(executor):
+            found = run_tournament(tour, executor, window=4 * workers,
+                                   chunk_size=_chunk(args, tour.matches, workers) if executor else None)
+            for r in progress(found, tour.matches, "match"):
+                results.append(r)
     except KeyboardInterrupt:
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
         note(f"interrupted after {len(results)} of {tour.matches} matches")
         return EXIT_INTERRUPTED
-    finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
     report = rate(tour, results, time.perf_counter() - t, resamples=args.resamples)
     if args.json:
         doc = report.to_json()
