@@ -21,17 +21,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.wire import Json
 from ..store.errors import StoreError
 from . import messages
 from .connection import Client
 from .protocol import ErrorCode, ServerError
+from .table import Table
 from .workers import Worker, current
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger("meeple.server")
 

@@ -25,13 +25,11 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .connection import Client, Outbox
 from .stores import Opened
-
-if TYPE_CHECKING:
-    from .table import Table
+from .table import Table
 
 T = TypeVar("T")
 P = ParamSpec("P")
