@@ -77,6 +77,15 @@ def test_every_message_type_either_way_is_in_the_protocol_page() -> None:
         assert f"`{name}`" in page or f'"{name}"' in page, name
 
 
+def test_each_message_type_is_built_in_the_messages_module_only() -> None:
+    server = Path(__file__).resolve().parents[2] / "src" / "meeple" / "server"
+    for path in server.glob("*.py"):
+        if path.name not in ("messages.py", "client.py"):  # client.py is the other side: it sends a sync request
+            text = path.read_text(encoding="utf-8")
+            for kind in SERVER_MESSAGES:
+                assert not re.search(rf'"type": ?"{kind}"', text), f"{path.name} builds a {kind} message"
+
+
 def test_an_operation_runs_in_the_worker_thread_of_its_match(store_path: str) -> None:
     server = ThreadServer(store_path, engines=3)
     try:
