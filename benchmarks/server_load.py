@@ -296,8 +296,11 @@ def _start(config: str, tmp: str, npm: Path, pg: str | None,
     else:
         store = str(Path(tmp) / f"anchor-{port}.db")
     serve = "import sys, liars_dice; from meeple.server.run import main; sys.exit(main(sys.argv[1:]))"
+    # one loopback address plays every client: no per-client rates or caps (past 32 sockets, the production
+    # quotas refuse the next one, and the load generator would wait for its sync for ever)
     proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
-                             "warning", "--durability", durability], env=env)
+                             "warning", "--durability", durability, "--no-rate-limits", "--max-connections-per-ip",
+                             "0"], env=env)
     _wait_http(base + "/", proc)
     return proc, base, "meeple"
 

@@ -341,7 +341,7 @@ def test_a_client_that_never_reads_does_not_hold_up_the_match(store_path: str) -
 
 
 def test_a_client_whose_queue_overflows_is_dropped_and_told_why() -> None:
-    from meeple.server.table import Client
+    from meeple.server.connection import Client
 
     async def scenario() -> list[Any]:
         dropped: list[Client] = []

@@ -33,72 +33,23 @@ from .._version import __version__
 from ..engine.wire import Json
 from ..store import Durability
 from ..store.errors import StoreError
+from .connection import Client
 from .guard import Guard
 from .hub import Hub
 from .hygiene import MAX_OFFSET, check_encodable, clean_name, parse_count
 from .limits import UNLIMITED, Gate, Quotas, client_of
 from .lobby import token_hash
+from .messages import NewMatch, dumps, error, parse_message, pong
 from .protocol import PROTOCOL_VERSION, CloseCode, ErrorCode, Limits, ServerError
-from .table import Client, dumps
 from .web import routes as web_routes
 
 log = logging.getLogger("meeple.server")
 
-#: The message types a client may send, and the fields each takes besides ``type`` and ``id``.
-CLIENT_MESSAGES: dict[str, dict[str, bool]] = {
-    # field -> required
-    "hello": {"protocol": False, "token": False, "cursor": False, "head": False, "lang": False},
-    "play": {"cursor": True, "command": True},
-    "undo": {"cursor": True},
-    "redo": {"cursor": True},
-    "sync": {},
-    "ping": {},
-}
-
-
-def _error(e: ServerError) -> JSONResponse:
+def _error(e: ServerError, status: int | None = None) -> JSONResponse:
+    """An HTTP error answer: ``{"error": ...}`` with the fields of :meth:`ServerError.body`, the code's status."""
     wait = e.extra.get("retry_after")
     headers = {"Retry-After": str(wait)} if isinstance(wait, int) else None
-    return JSONResponse({"error": e.body()}, status_code=e.status, headers=headers)
-
-
-def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str, Any]:
-    """A client's WebSocket message as a checked JSON object, or :class:`ServerError` saying why not."""
-    if text is None:
-        raise ServerError(ErrorCode.BAD_JSON, "send JSON as text frames, not binary ones")
-    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise ServerError(ErrorCode.TOO_LARGE, f"a message is at most {limit} bytes")
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise ServerError(ErrorCode.BAD_JSON, f"not JSON: {e}" if isinstance(e, ValueError) else "JSON nested too deeply") from None
-    if not isinstance(msg, dict):
-        raise ServerError(ErrorCode.BAD_JSON, "a message is a JSON object with a \"type\"")
-    check_encodable(msg)
-    kind = msg.get("type")
-    ref = msg.get("id")
-    fields = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        raise ServerError(ErrorCode.BAD_MESSAGE, f"unknown message type {kind!r}; types: {', '.join(CLIENT_MESSAGES)}")
-    if ref is not None and not ((isinstance(ref, str) and len(ref) <= 128) or type(ref) is int):
-        raise ServerError(ErrorCode.BAD_MESSAGE, "id: a string of up to 128 characters or an integer")
-    for name, required in fields.items():
-        if required and name not in msg:
-            raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: the field {name!r} is required", ref=ref)
-    extra = sorted(k for k in msg if k not in fields and k not in ("type", "id"))
-    if extra:
-        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: unknown field {extra[0]!r}", ref=ref)
-    cursor = msg.get("cursor")
-    if cursor is not None and (type(cursor) is not int or cursor < 0):
-        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: cursor is a record count (an integer >= 0)", ref=ref)
-    for name in ("token", "head"):
-        value = msg.get(name)
-        if value is not None and (not isinstance(value, str) or len(value) > 256):
-            raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: {name} is a string", ref=ref)
-    protocol = msg.get("protocol")
-    if protocol is not None and type(protocol) is not int:
-        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: protocol is an integer", ref=ref)
-    return msg
+    return JSONResponse({"error": e.body()}, status_code=status or e.status, headers=headers)
 
 
 class MeepleServer:
@@ -161,7 +112,7 @@ class MeepleServer:
     async def _http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(exc.status_code, ErrorCode.BAD_MESSAGE)
-        return JSONResponse({"error": {"code": code.value, "message": str(exc.detail)}}, status_code=exc.status_code)
+        return _error(ServerError(code, str(exc.detail)), exc.status_code)
 
     async def _server_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ServerError)
@@ -220,10 +171,7 @@ class MeepleServer:
         """``GET /api/matches`` lists and filters; ``POST /api/matches`` creates a match."""
         if request.method == "POST":
             self.gate.take("create", client_of(request))
-            spec = await self._body(request)
-            if isinstance(spec.get("name"), str) and spec["name"]:
-                spec["name"] = clean_name(spec["name"], "name", 80, code=ErrorCode.BAD_CONFIG)
-            created = await self.hub.create(spec)
+            created = await self.hub.create(NewMatch.parse(await self._body(request), self.limits))
             return JSONResponse(created, status_code=201)
         q = request.query_params
         unknown = sorted(set(q) - {"game", "status", "open", "limit", "offset"})
@@ -273,7 +221,7 @@ class MeepleServer:
             self.gate.open_socket(who)
         except ServerError as e:
             with contextlib.suppress(Exception):
-                await websocket.send_text(dumps({"type": "error", **e.body()}))
+                await websocket.send_text(error(e))
             await _close(websocket, CloseCode.RATE_LIMITED, e.code.value)
             return
         try:
@@ -301,23 +249,24 @@ class MeepleServer:
         client = self.hub.client(match_id, overflow)
         writer = asyncio.ensure_future(_write(websocket, client))
         try:
-            await self._session(websocket, client, match_id)
+            await self._session(websocket, client)
         except (WebSocketDisconnect, ServerError):  # the peer left, or the server is shutting down
             pass
         finally:
-            await self.hub.leave(client)
+            with contextlib.suppress(ServerError):  # the server is shutting down
+                await self.hub.leave(client)
             if not client.closed:
                 client.close(CloseCode.NORMAL, "")
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, timeout=5)
 
-    async def _session(self, websocket: WebSocket, client: Client, match_id: str) -> None:
+    async def _session(self, websocket: WebSocket, client: Client) -> None:
         limit = self.limits.max_message_bytes
         try:
             first = await asyncio.wait_for(websocket.receive(), timeout=self.limits.hello_timeout)
         except TimeoutError:
-            client.send(dumps({"type": "error", "code": ErrorCode.HELLO_FIRST.value,
-                               "message": f"send hello within {self.limits.hello_timeout:g} seconds"}))
+            client.send(error(ServerError(ErrorCode.HELLO_FIRST,
+                                          f"send hello within {self.limits.hello_timeout:g} seconds")))
             client.close(CloseCode.HELLO_FIRST, "no hello")
             return
         if first["type"] == "websocket.disconnect":
@@ -328,16 +277,16 @@ class MeepleServer:
                 raise ServerError(ErrorCode.HELLO_FIRST, "the first message on a socket is hello")
             version = hello.get("protocol", PROTOCOL_VERSION)
             if version != PROTOCOL_VERSION:
-                client.send(dumps({"type": "error", "code": ErrorCode.BAD_VERSION.value,
-                                   "message": f"this server speaks protocol {PROTOCOL_VERSION}, not {version}"}))
+                client.send(error(ServerError(ErrorCode.BAD_VERSION,
+                                              f"this server speaks protocol {PROTOCOL_VERSION}, not {version}")))
                 client.close(CloseCode.BAD_VERSION, "protocol version")
                 return
         except ServerError as e:
-            client.send(dumps({"type": "error", **e.body()}))
+            client.send(error(e))
             client.close(CloseCode.HELLO_FIRST, "hello first")
             return
-        await self.hub.hello(client, match_id, hello.get("token"), hello.get("cursor"), hello.get("head"),
-                             hello.get("id"), hello.get("lang"))
+        await self.hub.hello(client, hello.get("token"), hello.get("cursor"), hello.get("head"), hello.get("id"),
+                             hello.get("lang"))
         if client.table is None:
             return  # refused (the error and the close are queued)
         while not client.closed:
@@ -347,7 +296,7 @@ class MeepleServer:
             try:
                 msg = parse_message(message.get("text"), message.get("bytes"), limit)
             except ServerError as e:
-                client.send(dumps({"type": "error", **e.body()}))
+                client.send(error(e))
                 continue
             kind, ref = msg["type"], msg.get("id")
             if kind == "sync":
@@ -355,13 +304,13 @@ class MeepleServer:
                 try:
                     self.gate.take("sync", f"token:{token_hash(token)}" if token else client_of(websocket))
                 except ServerError as e:
-                    client.send(dumps({"type": "error", **e.body(), "ref": ref}))
+                    client.send(error(e, ref))
                     continue
             if kind == "ping":
-                client.send(dumps({"type": "pong", "ref": ref}))
+                client.send(pong(ref))
             elif kind == "hello":
-                client.send(dumps({"type": "error", "code": ErrorCode.HELLO_FIRST.value, "ref": ref,
-                                   "message": "this socket has said hello already; open another to change seats"}))
+                client.send(error(ServerError(ErrorCode.HELLO_FIRST,
+                                              "this socket has said hello already; open another to change seats"), ref))
             else:
                 await self.hub.request(client, kind, msg.get("cursor"), msg.get("command"), ref)
 

@@ -67,6 +67,7 @@ from ..engine.records import Record, seen_by
 from ..engine.wire import Json, to_wire
 from .hygiene import check_encodable, clean_name, parse_count
 from .limits import Quotas, client_of
+from .messages import NewMatch
 from .protocol import ErrorCode, ServerError
 
 if TYPE_CHECKING:
@@ -556,7 +557,7 @@ class Debugger:
         for key in ("fallback_bot", "clock"):
             if key in body:
                 spec[key] = body[key]
-        created = await self.server.hub.create(spec, base=base)
+        created = await self.server.hub.create(NewMatch.parse(spec, self.server.limits), base=base)
         return Response(_encode(created), status_code=201, media_type="application/json")
 
     async def diff(self, request: Request) -> Response:

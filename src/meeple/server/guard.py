@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from .protocol import CloseCode, ErrorCode
+from .protocol import CloseCode, ErrorCode, ServerError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -109,7 +109,7 @@ class Guard:
         if kind == "websocket":
             await send({"type": "websocket.close", "code": CloseCode.FORBIDDEN, "reason": code.value})
             return
-        body = json.dumps({"error": {"code": code.value, "message": message}}).encode()
+        body = json.dumps({"error": ServerError(code, message).body()}).encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})

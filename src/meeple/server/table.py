@@ -1,7 +1,7 @@
 """A hosted match: the ``Match``, its seats, its connected clients, and what each of them is sent.
 
-A table lives in the hub's engine thread: everything here runs there, one
-operation at a time, so a table needs no locks. What a client is sent is
+A table lives in the engine worker that hosts its match: everything here runs
+there, one operation at a time, so a table needs no locks. What a client is sent is
 built only from the public ``Match`` API as its seat may see it:
 ``records_for(seat, start)`` (redacted commands and events), ``view(seat)``,
 ``legal(seat)`` and ``can_undo(seat)``; seat None is a spectator.
@@ -9,11 +9,7 @@ built only from the public ``Match`` API as its seat may see it:
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
-import json
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,8 +18,11 @@ from ..engine.codec import pack
 from ..engine.game import ENGINE, Command, Event, Game
 from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
+from . import messages
+from .connection import Client
 from .lobby import Marker, MatchRow, SeatRow
-from .protocol import PROTOCOL_VERSION, CloseCode
+from .messages import answer, dumps
+from .protocol import CloseCode
 
 #: What a hosted match holds in memory besides its records, in bytes: the match, its seats, bots, hashes
 #: (measured with tracemalloc: 14-20 KB for Liar's Dice, Kings and Saboteur tables of 21 records).
@@ -32,19 +31,8 @@ TABLE_BYTES = 12_000
 RECORD_BYTES = 500
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 #: The most legal commands' JSON texts a table keeps (they repeat from one position to the next).
 LEGAL_KEPT = 4096
-
-
-def dumps(message: Any) -> str:
-    """A message as the JSON text the server sends (compact, UTF-8 kept)."""
-    return _ENCODER.encode(message)
-
-
-def with_field(text: str, name: str, json_text: str) -> str:
-    """The JSON object ``text`` with the field ``name`` (already JSON: ``json_text``) added at its end."""
-    return f'{text[:-1]},"{name}":{json_text}}}' if text != "{}" else f'{{"{name}":{json_text}}}'
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
@@ -60,93 +48,6 @@ def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | No
         wire = to_wire(command)
         fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
         return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
-
-
-class Outbox:
-    """What the engine thread sends during one operation, handed to the event loop in one go.
-
-    One wake-up of the loop per operation instead of one per message: an
-    update to a table of six connections is one hand-over, not six.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.thread: int | None = None  # the engine thread's ident, once it has run an operation
-        self._items: list[tuple[Client, str | tuple[int, str]]] = []
-
-    def put(self, client: Client, item: str | tuple[int, str]) -> None:
-        """Queue ``item`` for ``client`` until :meth:`flush`."""
-        self._items.append((client, item))
-
-    def discard(self) -> None:
-        """Forget everything queued (what a failed group commit would have sent)."""
-        self._items = []
-
-    def flush(self) -> None:
-        """Hand everything queued to the event loop, in order."""
-        if self._items:
-            items, self._items = self._items, []
-            with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
-                self.loop.call_soon_threadsafe(_deliver, items)
-
-
-def _deliver(items: list[tuple[Client, str | tuple[int, str]]]) -> None:
-    for client, item in items:
-        client._push(item)
-
-
-class Client:
-    """One WebSocket connection as the hub sees it.
-
-    ``seat``, ``table``, ``cursor`` and ``head`` belong to the engine thread
-    (what this client has been shown); ``send`` and ``close`` may be called
-    from any thread and queue the work on the event loop, in order (from
-    the engine thread, through the hub's :class:`Outbox`).
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int, on_overflow: Callable[[Client], None],
-                 outbox: Outbox | None = None) -> None:
-        self.loop = loop
-        self.outbox = outbox
-        self.limit = limit
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
-        self._on_overflow = on_overflow
-        self.closed = False
-        #: the match this connection is for (from its address)
-        self.match_id = ""
-        # engine-thread state
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.cursor = 0
-        self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
-        #: the language its texts are written in (``hello``'s ``lang``; meeple.engine.text.LANGUAGES)
-        self.lang = "en"
-
-    def send(self, text: str) -> None:
-        """Queue ``text`` for this client (thread-safe; order is kept)."""
-        self._post(text)
-
-    def close(self, code: int, reason: str) -> None:
-        """Queue a close after what is queued already (thread-safe)."""
-        self._post((code, reason))
-
-    def _post(self, item: str | tuple[int, str]) -> None:
-        outbox = self.outbox
-        if outbox is not None and outbox.thread == threading.get_ident():
-            outbox.put(self, item)
-        else:
-            self.loop.call_soon_threadsafe(self._push, item)
-
-    def _push(self, item: str | tuple[int, str]) -> None:
-        if self.closed:
-            return
-        if isinstance(item, tuple):
-            self.closed = True
-        elif self.queue.qsize() >= self.limit:
-            self.closed = True
-            self._on_overflow(self)
-            return
-        self.queue.put_nowait(item)
 
 
 class Table:
@@ -301,15 +202,11 @@ class Table:
             out.append(text)
         return f"[{','.join(out)}]"
 
-    def encode(self, body: dict[str, Json], seat: int | None, lang: str) -> str:
-        """A position message's text: ``body`` (with :meth:`seat_state`) and ``seat``'s legal commands and their texts."""
-        return with_field(with_field(dumps(body), "legal", self.legal_json(seat)), "legal_text",
-                          self.legal_text_json(seat, lang))
-
     def seat_state(self, seat: int | None) -> dict[str, Json]:
         """The part of every position message that depends on the seat: view, undo, redo, clock, outcome.
 
-        The legal commands and their texts are added by :meth:`encode`, from texts kept from one message to the next.
+        The legal commands and their texts are added from texts kept from one message to the next
+        (:meth:`legal_json`, :meth:`legal_text_json`).
         """
         m = self.match
         state: dict[str, Json] = {"view": to_wire(m.view(seat))}
@@ -344,23 +241,23 @@ class Table:
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
-        msg: dict[str, Json] = {
-            "type": "sync",
-            "protocol": PROTOCOL_VERSION,
-            "match": self.id,
-            "game": self.game.info.id,
-            "seats": self.match.seats,
-            "seat": client.seat,
-            **self.position(),
-            "from": start,
-            "records": self.records(client.seat, start, client.lang),
-            **self.seat_state(client.seat),
-            "players": self.players(),
-        }
-        if ref is not None:
-            msg["ref"] = ref
+        seat, lang = client.seat, client.lang
+        text = messages.sync(match=self.id, game=self.game.info.id, seats=self.match.seats, seat=seat,
+                             where=self.position(), start=start, records=self.records(seat, start, lang),
+                             state=self.seat_state(seat), players=self.players(), legal=self.legal_json(seat),
+                             legal_text=self.legal_text_json(seat, lang))
         self._sent(client)
-        client.send(self.encode(msg, client.seat, client.lang))
+        client.send(answer(text, ref))
+
+    def change(self, kind: str, cause: str, by: int | None, start: int, seat: int | None, lang: str) -> str:
+        """The ``update`` (records added after ``start``) or ``rewind`` message for ``seat``, in ``lang``."""
+        legal, legal_text = self.legal_json(seat), self.legal_text_json(seat, lang)
+        if kind == "rewind":
+            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat),
+                                   legal=legal, legal_text=legal_text)
+        return messages.update(cause=cause, by=by, where=self.position(), start=start,
+                               records=self.records(seat, start, lang), state=self.seat_state(seat), legal=legal,
+                               legal_text=legal_text)
 
     def _sent(self, client: Client) -> None:
         client.cursor = self.match.cursor
@@ -382,14 +279,9 @@ class Table:
             key = (client.seat, client.lang)
             text = per_seat.get(key)
             if text is None:
-                body = {"type": kind, "cause": cause, "by": by, **self.position()}
-                if kind == "update":
-                    body["from"] = before[0]
-                    body["records"] = self.records(client.seat, before[0], client.lang)
-                body.update(self.seat_state(client.seat))
-                text = per_seat[key] = self.encode(body, client.seat, client.lang)
-            if client is requester and ref is not None:
-                text = with_field(text, "ref", dumps(ref))
+                text = per_seat[key] = self.change(kind, cause, by, before[0], client.seat, client.lang)
+            if client is requester:
+                text = answer(text, ref)
             self._sent(client)
             client.send(text)
 
@@ -410,10 +302,7 @@ class Table:
             key = (client.seat, client.cursor, client.lang)
             text = per_seat.get(key)
             if text is None:
-                body = {"type": "update", "cause": cause, "by": None, **self.position(), "from": client.cursor,
-                        "records": self.records(client.seat, client.cursor, client.lang),
-                        **self.seat_state(client.seat)}
-                text = per_seat[key] = self.encode(body, client.seat, client.lang)
+                text = per_seat[key] = self.change("update", cause, None, client.cursor, client.seat, client.lang)
             self._sent(client)
             client.send(text)
 
@@ -431,7 +320,7 @@ class Table:
 
     def tell_players(self) -> None:
         """Send every client the seats (after a join, a connect or a disconnect)."""
-        text = dumps({"type": "players", "players": self.players()})
+        text = messages.players(self.players())
         for client in self.clients:
             client.send(text)
 

@@ -1,0 +1,111 @@
+"""Connections: one WebSocket as the server sees it, its send queue and its back-pressure.
+
+A :class:`Client` is made on the event loop when a socket opens and read by
+the engine worker of its match (which seat it is, what it was last shown).
+Whatever thread sends to it, its messages reach the socket in the order
+they were sent: from an engine worker through the worker's :class:`Outbox`
+(one wake-up of the loop per operation), from the loop directly. A client
+that lets more than ``Limits.outbox`` messages pile up is closed as too
+slow (``CloseCode.TOO_SLOW``) instead of holding memory for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .table import Table
+
+#: What waits in a client's queue: a message's text, or a close (code, reason) after which nothing is sent.
+Item = str | tuple[int, str]
+
+
+class Outbox:
+    """What an engine worker sends during one operation, handed to the event loop in one go.
+
+    One wake-up of the loop per operation instead of one per message: an
+    update to a table of six connections is one hand-over, not six.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread: int | None = None  # the worker's thread ident, once it has run an operation
+        self._items: list[tuple[Client, Item]] = []
+
+    def put(self, client: Client, item: Item) -> None:
+        """Queue ``item`` for ``client`` until :meth:`flush`."""
+        self._items.append((client, item))
+
+    def discard(self) -> None:
+        """Forget everything queued (what a failed group commit would have sent)."""
+        self._items = []
+
+    def flush(self) -> None:
+        """Hand everything queued to the event loop, in order."""
+        if self._items:
+            items, self._items = self._items, []
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
+                self.loop.call_soon_threadsafe(_deliver, items)
+
+
+def _deliver(items: list[tuple[Client, Item]]) -> None:
+    for client, item in items:
+        client._push(item)
+
+
+class Client:
+    """One WebSocket connection.
+
+    ``seat``, ``table``, ``cursor``, ``head`` and ``lang`` belong to the
+    engine worker of ``match_id`` (what this client has been shown); ``send``
+    and ``close`` may be called from any thread and queue the work on the
+    event loop, in order. The socket's writer reads :attr:`queue`.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int, on_overflow: Callable[[Client], None],
+                 outbox: Outbox | None = None) -> None:
+        self.loop = loop
+        self.outbox = outbox
+        self.limit = limit
+        self.queue: asyncio.Queue[Item] = asyncio.Queue()
+        self._on_overflow = on_overflow
+        self.closed = False
+        #: the match this connection is for (from its address)
+        self.match_id = ""
+        # the engine worker's state
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.cursor = 0
+        self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
+        #: the language its texts are written in (``hello``'s ``lang``; meeple.engine.text.LANGUAGES)
+        self.lang = "en"
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for this client (thread-safe; order is kept)."""
+        self._post(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Queue a close after what is queued already (thread-safe)."""
+        self._post((code, reason))
+
+    def _post(self, item: Item) -> None:
+        outbox = self.outbox
+        if outbox is not None and outbox.thread == threading.get_ident():
+            outbox.put(self, item)
+        else:
+            self.loop.call_soon_threadsafe(self._push, item)
+
+    def _push(self, item: Item) -> None:
+        if self.closed:
+            return
+        if isinstance(item, tuple):
+            self.closed = True
+        elif self.queue.qsize() >= self.limit:
+            self.closed = True
+            self._on_overflow(self)
+            return
+        self.queue.put_nowait(item)

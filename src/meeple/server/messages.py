@@ -1,0 +1,290 @@
+"""The protocol's messages, both ways: declared here, checked or built here, and nowhere else.
+
+docs/protocol.md specifies each message. What a client may send is declared
+in :data:`CLIENT_MESSAGES` (a socket's messages, checked by
+:func:`parse_message`) and :data:`NEW_MATCH_FIELDS` (a match-creation
+request, checked by :meth:`NewMatch.parse`); every refusal is a
+:class:`~meeple.server.protocol.ServerError` with the field's code. What the
+server sends is declared in :data:`SERVER_MESSAGES` and built by one function
+per type (:func:`sync`, :func:`update`, :func:`rewind`, :func:`players`,
+:func:`pong`, :func:`error`), each returning the JSON text sent.
+
+>>> error(ServerError(ErrorCode.SPECTATOR, "spectators cannot play"), ref=7)
+'{"type":"error","code":"spectator","message":"spectators cannot play","ref":7}'
+>>> sorted(SERVER_MESSAGES["players"])
+['players']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+import attrs
+
+from ..engine.errors import ConfigError
+from ..engine.game import Game
+from ..engine.wire import Json
+from .hygiene import check_encodable, clean_name
+from .protocol import PROTOCOL_VERSION, ErrorCode, Limits, ServerError
+
+# -- what a client sends ------------------------------------------------------------------
+
+#: The message types a client may send on a socket, and the fields each takes besides ``type`` and ``id``.
+CLIENT_MESSAGES: dict[str, dict[str, bool]] = {
+    # field -> required
+    "hello": {"protocol": False, "token": False, "cursor": False, "head": False, "lang": False},
+    "play": {"cursor": True, "command": True},
+    "undo": {"cursor": True},
+    "redo": {"cursor": True},
+    "sync": {},
+    "ping": {},
+}
+
+
+def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str, Any]:
+    """A client's WebSocket message as a checked JSON object, or :class:`ServerError` saying why not."""
+    if text is None:
+        raise ServerError(ErrorCode.BAD_JSON, "send JSON as text frames, not binary ones")
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise ServerError(ErrorCode.TOO_LARGE, f"a message is at most {limit} bytes")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ServerError(ErrorCode.BAD_JSON, f"not JSON: {e}" if isinstance(e, ValueError) else "JSON nested too deeply") from None
+    if not isinstance(msg, dict):
+        raise ServerError(ErrorCode.BAD_JSON, "a message is a JSON object with a \"type\"")
+    check_encodable(msg)
+    kind = msg.get("type")
+    ref = msg.get("id")
+    fields = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"unknown message type {kind!r}; types: {', '.join(CLIENT_MESSAGES)}")
+    if ref is not None and not ((isinstance(ref, str) and len(ref) <= 128) or type(ref) is int):
+        raise ServerError(ErrorCode.BAD_MESSAGE, "id: a string of up to 128 characters or an integer")
+    for name, required in fields.items():
+        if required and name not in msg:
+            raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: the field {name!r} is required", ref=ref)
+    extra = sorted(k for k in msg if k not in fields and k not in ("type", "id"))
+    if extra:
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: unknown field {extra[0]!r}", ref=ref)
+    cursor = msg.get("cursor")
+    if cursor is not None and (type(cursor) is not int or cursor < 0):
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: cursor is a record count (an integer >= 0)", ref=ref)
+    for name in ("token", "head"):
+        value = msg.get(name)
+        if value is not None and (not isinstance(value, str) or len(value) > 256):
+            raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: {name} is a string", ref=ref)
+    protocol = msg.get("protocol")
+    if protocol is not None and type(protocol) is not int:
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: protocol is an integer", ref=ref)
+    return msg
+
+
+def _is_clock(value: Any, limits: Limits) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and limits.min_clock <= value <= limits.max_clock
+
+
+@attrs.frozen
+class Field:
+    """One field of a request: the code of the error when it is wrong, what it must be, and the check."""
+
+    code: ErrorCode
+    #: said in the error (formatted with ``limits``)
+    must_be: str
+    check: Callable[[Any, Limits], bool]
+    required: bool = False
+    #: whether null is a value of it (the same as leaving it out)
+    nullable: bool = False
+
+
+#: The fields of a match-creation request (``POST /api/matches``), as :meth:`NewMatch.parse` checks them. What
+#: depends on the game (its variants, seat range, options, bots) is checked where the match is made.
+NEW_MATCH_FIELDS: dict[str, Field] = {
+    "game": Field(ErrorCode.BAD_MESSAGE, "the id of a game is required (see GET /api/games)",
+                  lambda v, _: isinstance(v, str), required=True),
+    "variant": Field(ErrorCode.BAD_CONFIG, "the name of one of the game's variants", lambda v, _: isinstance(v, str)),
+    "seats": Field(ErrorCode.BAD_CONFIG, "a number of seats", lambda v, _: type(v) is int),
+    "options": Field(ErrorCode.BAD_CONFIG, "an object of option names and values", lambda v, _: isinstance(v, dict)),
+    "bots": Field(ErrorCode.BAD_CONFIG, 'an object of seat numbers and bot names, e.g. {{"1": "random"}}',
+                  lambda v, _: isinstance(v, dict)),
+    "fallback_bot": Field(ErrorCode.UNKNOWN_BOT, "the name of one of the game's bots", lambda v, _: isinstance(v, str)),
+    "clock": Field(ErrorCode.BAD_CONFIG, "seconds per move, {limits.min_clock}..{limits.max_clock:g}, or null",
+                   _is_clock, nullable=True),
+    "name": Field(ErrorCode.BAD_CONFIG, "up to 80 printable characters", lambda v, _: isinstance(v, str)),
+}
+#: The longest match name.
+MAX_MATCH_NAME = 80
+_SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,5}")
+
+
+@attrs.frozen
+class NewMatch:
+    """A checked match-creation request; ``id`` is the new match's, drawn when it is parsed."""
+
+    game: str
+    variant: str | None = None
+    seats: int | None = None
+    options: dict[str, Json] = attrs.field(factory=dict)
+    bots: dict[int, str] = attrs.field(factory=dict)
+    fallback_bot: str | None = None
+    clock: float | None = None
+    name: str = ""
+    id: str = attrs.field(factory=lambda: uuid.uuid4().hex)
+
+    @classmethod
+    def parse(cls, body: Mapping[str, Any], limits: Limits) -> NewMatch:
+        """The request ``body`` (a decoded JSON object) checked against :data:`NEW_MATCH_FIELDS` and ``limits``.
+
+        >>> NewMatch.parse({"game": "kings", "clock": 30}, Limits()).clock
+        30.0
+        >>> NewMatch.parse({"game": "kings", "bots": {"x": "random"}}, Limits())
+        Traceback (most recent call last):
+        ...
+        meeple.server.protocol.ServerError: bots: there is no seat 'x'
+        """
+        extra = sorted(str(k) for k in body if k not in NEW_MATCH_FIELDS)
+        if extra:
+            raise ServerError(ErrorCode.BAD_MESSAGE,
+                              f"unknown field {extra[0]!r}; a match takes {', '.join(sorted(NEW_MATCH_FIELDS))}")
+        for name, field in NEW_MATCH_FIELDS.items():
+            if name not in body and not field.required:
+                continue
+            value = body.get(name)
+            if not (value is None and field.nullable) and (value is None or not field.check(value, limits)):
+                must_be = field.must_be.format(limits=limits)
+                raise ServerError(field.code, f"{name}: {must_be}" + (f"; not {value!r}" if name in body else ""))
+        bots: dict[int, str] = {}
+        for key, bot in body.get("bots", {}).items():
+            if not _SEAT_KEY.fullmatch(str(key)):
+                raise ServerError(ErrorCode.UNKNOWN_SEAT, f"bots: there is no seat {key!r}")
+            if not isinstance(bot, str):
+                raise ServerError(ErrorCode.UNKNOWN_BOT, f"bots: a bot is named by a string, not {bot!r}")
+            bots[int(key)] = bot
+        name = body.get("name") or ""
+        if name:
+            name = clean_name(name, "name", MAX_MATCH_NAME, code=ErrorCode.BAD_CONFIG)
+        clock = body.get("clock")
+        return cls(body["game"], body.get("variant"), body.get("seats"), body.get("options", {}), bots,
+                   body.get("fallback_bot"), None if clock is None else float(clock), name)
+
+    def settle(self, game: Game[Any, Any], bots: Collection[str], fallback: str) -> tuple[str, int, dict[str, Json], str]:
+        """The request for ``game`` (whose bots are ``bots``, default fallback ``fallback``), checked as the game
+        makes it: the variant, seat count, options (the variant's, then the request's) and fallback bot to make.
+        """
+        gid, info = self.game, game.info
+        variant = info.variants[0] if self.variant is None else self.variant
+        if variant not in info.variants:
+            raise ServerError(ErrorCode.BAD_CONFIG, f"{gid} has no variant {variant!r}; variants: {', '.join(info.variants)}")
+        low, high = info.seat_range(variant)
+        seats = low if self.seats is None else self.seats
+        if not low <= seats <= high:
+            raise ServerError(ErrorCode.BAD_CONFIG, f"{gid} {variant} is for {low}-{high} seats, not {seats!r}")
+        try:
+            options = {**game.variant_options(variant), **self.options}
+        except ConfigError as e:
+            raise ServerError(ErrorCode.BAD_CONFIG, str(e)) from None
+        names = ", ".join(sorted(bots))
+        for seat, bot in self.bots.items():
+            if seat >= seats:
+                raise ServerError(ErrorCode.UNKNOWN_SEAT, f"bots: there is no seat {str(seat)!r}; seats are 0..{seats - 1}")
+            if bot not in bots:
+                raise ServerError(ErrorCode.UNKNOWN_BOT, f"bots: {gid} has no bot {bot!r}; bots: {names}")
+        fallback = fallback if self.fallback_bot is None else self.fallback_bot
+        if fallback not in bots:
+            raise ServerError(ErrorCode.UNKNOWN_BOT, f"fallback_bot: {gid} has no bot {fallback!r}; bots: {names}")
+        return variant, seats, options, fallback
+
+
+# -- what the server sends ----------------------------------------------------------------
+
+#: The fields of every position message (``sync``, ``update``, ``rewind``): where the match stands, and what the
+#: seat sees and may do there.
+POSITION_FIELDS = frozenset({"cursor", "head", "view", "legal", "legal_text", "undo", "redo", "clock", "outcome"})
+#: The message types the server sends on a socket, and the fields each always carries besides ``type``. An
+#: answer to a request adds ``ref`` (the request's ``id``); an ``error`` may add :data:`ERROR_FIELDS`.
+SERVER_MESSAGES: dict[str, frozenset[str]] = {
+    "sync": POSITION_FIELDS | {"protocol", "match", "game", "seats", "seat", "from", "records", "players"},
+    "update": POSITION_FIELDS | {"cause", "by", "from", "records"},
+    "rewind": POSITION_FIELDS | {"cause", "by"},
+    "players": frozenset({"players"}),
+    "error": frozenset({"code", "message"}),
+    "pong": frozenset(),
+}
+#: What an ``error`` may carry besides its code and message, by code (docs/protocol.md, "Errors").
+ERROR_FIELDS = frozenset({"path", "reason", "cursor", "head", "retry_after"})
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def dumps(message: Any) -> str:
+    """A message as the JSON text the server sends (compact, UTF-8 kept)."""
+    return _ENCODER.encode(message)
+
+
+def with_field(text: str, name: str, json_text: str) -> str:
+    """The JSON object ``text`` with the field ``name`` (already JSON: ``json_text``) added at its end."""
+    return f'{text[:-1]},"{name}":{json_text}}}' if text != "{}" else f'{{"{name}":{json_text}}}'
+
+
+def answer(text: str, ref: Json) -> str:
+    """A message's text as the answer to the request whose ``id`` was ``ref`` (unchanged if ``ref`` is None)."""
+    return text if ref is None else with_field(text, "ref", dumps(ref))
+
+
+def _position(body: dict[str, Json], where: dict[str, Json], state: dict[str, Json], legal: str,
+              legal_text: str) -> str:
+    body.update(where)
+    body.update(state)
+    return with_field(with_field(dumps(body), "legal", legal), "legal_text", legal_text)
+
+
+def sync(*, match: str, game: str, seats: int, seat: int | None, where: dict[str, Json], start: int,
+         records: list[Json], state: dict[str, Json], players: list[Json], legal: str, legal_text: str) -> str:
+    """``sync``: the whole position as ``seat`` sees it, its records from ``start`` on.
+
+    ``where`` is the cursor and head, ``state`` the seat's view, undo, redo,
+    clock and outcome; ``legal`` and ``legal_text`` are JSON texts already.
+    """
+    body: dict[str, Json] = {"type": "sync", "protocol": PROTOCOL_VERSION, "match": match, "game": game,
+                             "seats": seats, "seat": seat, "from": start, "records": records, "players": players}
+    return _position(body, where, state, legal, legal_text)
+
+
+def update(*, cause: str, by: int | None, where: dict[str, Json], start: int, records: list[Json],
+           state: dict[str, Json], legal: str, legal_text: str) -> str:
+    """``update``: records were added after cursor ``start`` (``cause``: play, bot, clock, redo or remote)."""
+    body: dict[str, Json] = {"type": "update", "cause": cause, "by": by, "from": start, "records": records}
+    return _position(body, where, state, legal, legal_text)
+
+
+def rewind(*, cause: str, by: int | None, where: dict[str, Json], state: dict[str, Json], legal: str,
+           legal_text: str) -> str:
+    """``rewind``: the cursor went back to ``where["cursor"]`` (an undo)."""
+    body: dict[str, Json] = {"type": "rewind", "cause": cause, "by": by}
+    return _position(body, where, state, legal, legal_text)
+
+
+def players(rows: list[Json]) -> str:
+    """``players``: the seats as everyone may see them."""
+    return dumps({"type": "players", "players": rows})
+
+
+def pong(ref: Json) -> str:
+    """``pong``: the answer to ``ping`` (its ``ref`` even when null)."""
+    return dumps({"type": "pong", "ref": ref})
+
+
+def error(e: ServerError, ref: Json = None) -> str:
+    """``error``: the refusal ``e``, as the answer to the request whose ``id`` was ``ref``.
+
+    The one place an error message is built (an HTTP error body is
+    ``{"error": e.body()}``).
+    """
+    body: dict[str, Json] = {"type": "error", **e.body()}
+    if ref is not None:
+        body["ref"] = ref
+    return dumps(body)
