@@ -211,8 +211,13 @@ class GophersRules(Game[State, GophersOptions]):
         return tuple(self._decided(state, seat, command, rng).events)
 
     def decide_and_fold(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[tuple[Event, ...], State]:
-        """``decide``, and the state after its events: the rules fold some of them as they go (a walk's end,
-        a collection's order), and this hands over the state they reached, the rest folded on."""
+        """``decide``'s events and the state after them (see ``Game.decide_and_fold``).
+
+        Some rules read the state after the events before them (where a walk
+        ends, who is asked to collect), so the events are folded as the rules
+        go; the state they reached, folded on through the last events, goes
+        to the engine here, and each event is folded once.
+        """
         tx = self._decided(state, seat, command, rng)
         return tuple(tx.events), tx.state
 
