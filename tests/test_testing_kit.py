@@ -20,6 +20,7 @@ from meeple.testing import (
     ConformanceError,
     Playout,
     check_command_redaction,
+    check_decide_and_fold,
     check_game,
     check_illegal_atomic,
     check_legal_is_decide,
@@ -433,6 +434,24 @@ class WrongFold(Pairs):
         return state
 
 
+class StaleDecideAndFold(Pairs):
+    """Hands the engine a state with a mark its events never set, as a decide that kept a stale fold might."""
+
+    def decide_and_fold(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[tuple[Event, ...], State]:
+        events = self.decide(state, seat, command, rng)
+        after = self.fold(state, events)
+        return events, attrs.evolve(after, mark=after.mark + 1)
+
+
+class DecideAndFoldDecidesAgain(Pairs):
+    """Hands the engine the events of a second decide, from an RNG that has drawn already."""
+
+    def decide_and_fold(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[tuple[Event, ...], State]:
+        self.decide(state, seat, command, rng)
+        events = self.decide(state, seat, command, rng)
+        return events, self.fold(state, events)
+
+
 # -- legal_commands and decide disagree -----------------------------------------------
 
 
@@ -569,6 +588,21 @@ def test_the_honest_game_passes_every_check(seats: int, register: Any) -> None:
 def test_each_kind_of_leak_fails_the_kit(cls: type[Pairs], message: str, register: Any) -> None:
     with pytest.raises(ConformanceError, match=message):
         check_game(register(cls), seats=3, seeds=range(6))
+
+
+@pytest.mark.parametrize(
+    ("cls", "message"),
+    [
+        (StaleDecideAndFold, "hands over a state other than the fold of its events"),
+        (DecideAndFoldDecidesAgain, "does not decide as decide does"),
+    ],
+)
+def test_a_decide_and_fold_other_than_decide_then_fold_fails_its_check(
+        cls: type[Pairs], message: str, register: Any) -> None:
+    p = playout(register(cls), 3, seed=SEED)
+    with pytest.raises(ConformanceError, match=message):
+        check_decide_and_fold(p)
+    check_decide_and_fold(playout(register(Pairs), 3, seed=SEED))
 
 
 def test_the_rng_check_alone_catches_the_seed_in_events(register: Any) -> None:

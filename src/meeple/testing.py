@@ -523,6 +523,40 @@ def check_command_redaction(p: Playout, samples: int = 12, per_position: int = 2
                                           f"(Command.secret) or redact them in redact_command")
 
 
+def check_decide_and_fold(p: Playout, samples: int = 30, commands: int = 6, rng_seed: int = 9) -> None:
+    """``Game.decide_and_fold`` is ``decide`` and then the one-by-one fold of its events.
+
+    The engine plays every command through ``decide_and_fold``, which a game
+    may override to hand over the state its ``decide`` reached. At sampled
+    positions, each record's command and up to ``commands`` legal commands
+    of every seat to act are decided both ways, each from a fresh RNG at the
+    record's place: the events and the RNG words drawn must be the same, and
+    the state handed over must equal evolving the events one by one.
+    """
+    m = p.match.fork()
+    game = m.game
+    records = p.match.records
+    pick = Rng(rng_seed)
+    for i in _positions(len(records) - 1, samples) if records else ():
+        m.seek(i)
+        state = m.state
+        r = records[i]
+        tried: list[tuple[int, Command]] = [(r.actor, r.command)]
+        for seat in (s for s in game.to_act(state) if s != ENGINE):
+            legal = list(game.legal_commands(state, seat))
+            while legal and len(tried) < 1 + commands:
+                tried.append((seat, legal.pop(pick.below(len(legal)))))
+        for seat, cmd in tried:
+            plain, folded = _rng_before(m, i), _rng_before(m, i)
+            events = tuple(game.decide(state, seat, cmd, plain))
+            got, after = game.decide_and_fold(state, seat, cmd, folded)
+            if tuple(got) != events or folded.counter != plain.counter:
+                raise _fail(p, i, f"decide_and_fold of {cmd!r} by seat {seat} does not decide as decide does")
+            if after != _fold(game, state, events):
+                raise _fail(p, i, f"decide_and_fold of {cmd!r} by seat {seat} hands over a state other than "
+                                  "the fold of its events")
+
+
 #: The shift of :func:`check_rng_blind`: the same draws from another seed and counter.
 _RNG_SHIFT = 0x5EED_0FF5E7
 
@@ -611,6 +645,7 @@ def check_corruption(p: Playout, flips: int = 8, rng_seed: int = 5) -> None:
 ALL_CHECKS = (
     check_determinism,
     check_fold_and_verify,
+    check_decide_and_fold,
     check_codec,
     check_undo_redo,
     check_fork,

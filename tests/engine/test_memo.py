@@ -1,4 +1,4 @@
-"""The engine's memos: bounded tables, identity memos, decide's fold trail, and one switch that empties them all."""
+"""The engine's memos: bounded tables, identity memos, cached functions, and one switch that empties them all."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.engine.memo import Last, Table, Trail, clear_all, derived, memos
+from meeple.engine.memo import Cached, Last, Table, cached, clear_all, derived, memos
 
 
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers()), max_size=60), st.integers(1, 8))
@@ -28,15 +28,19 @@ def test_last_answers_only_for_the_very_same_object() -> None:
     assert last.get(key) is None
 
 
-def test_a_trail_hands_back_a_fold_only_for_the_same_state_and_event() -> None:
-    trail: Trail[list[int], list[int]] = Trail("test: trail")
-    state, event = [1], [2]
-    trail.start()
-    after = trail.fold(state, event, lambda s, e: s + e)
-    assert trail.after(state, event) is after == [1, 2]
-    assert trail.after([1], event) is None and trail.after(state, [2]) is None
-    trail.start()
-    assert trail.after(state, event) is None
+def test_a_cached_function_answers_by_all_its_arguments_and_clear_all_forgets() -> None:
+    calls: list[tuple[int, int]] = []
+
+    @cached("test: cached", limit=8)
+    def add(a: int, b: int) -> int:
+        calls.append((a, b))
+        return a + b
+
+    assert add(1, 2) == add(1, 2) == 3 and add(2, 1) == 3
+    assert calls == [(1, 2), (2, 1)]
+    assert isinstance(memos()["test: cached"], Cached)
+    clear_all()
+    assert add(1, 2) == 3 and calls == [(1, 2), (2, 1), (1, 2)]
 
 
 def test_derived_keeps_each_functions_answers_apart() -> None:
@@ -46,16 +50,20 @@ def test_derived_keeps_each_functions_answers_apart() -> None:
     assert derived(memo, len) == {"k": 1} and derived(memo, abs) == {"k": 2}
 
 
-def test_clear_all_empties_every_memo_the_games_keep() -> None:
+@pytest.mark.parametrize("game_id", ["saboteur", "gophers", "kings"])
+def test_clear_all_empties_every_memo_the_games_keep(game_id: str) -> None:
     import meeple
 
-    m = meeple.Match.start("saboteur", 4, seed=3)
+    m = meeple.Match.start(game_id, 4, seed=3)
     for _ in range(30):
         seat = m.to_act[0]
+        for s in range(m.seats):
+            m.view(s)
         m.play(seat, m.legal(seat)[0])
     kept = memos()
-    assert any(name.startswith("saboteur:") for name in kept)
-    assert any(isinstance(x, Table) and len(x) for x in kept.values())
+    if game_id != "kings":  # Kings remembers only the pieces of views it builds (cached functions)
+        assert any(name.startswith(f"{game_id}:") and isinstance(x, Table) and len(x) for name, x in kept.items())
+    assert any(name.startswith(f"{game_id}:") for name in kept)
     clear_all()
     for memo in memos().values():
         if isinstance(memo, Table):
@@ -63,7 +71,7 @@ def test_clear_all_empties_every_memo_the_games_keep() -> None:
         elif isinstance(memo, Last):
             assert memo.pair == (None, None)
         else:
-            assert memo.folds == []
+            assert memo.function.cache_info().currsize == 0
 
 
 def test_two_memos_may_not_share_a_name() -> None:

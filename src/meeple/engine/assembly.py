@@ -17,7 +17,8 @@ forward a call::
 
 ``rules`` is either a module whose functions carry the protocol's names
 (``initial_state``, ``to_act``, ``auto_command``, ``legal_commands``,
-``decide``, ``evolve``, ``fold``, ``outcome``, ``hides_information``;
+``decide``, ``decide_and_fold``, ``evolve``, ``fold``, ``outcome``,
+``hides_information``;
 the game's facts and classes are then given by keyword), or a ``Game``
 subclass that already holds the rules and those facts. Each part is bound
 as it is (a static method): the engine calls it without a call in between.
@@ -38,10 +39,10 @@ from .errors import ConfigError
 from .game import Command, Event, Game, GameInfo, Options
 
 #: The protocol's rule functions that a rules module may define, bound by name.
-RULES = ("initial_state", "to_act", "auto_command", "legal_commands", "decide", "evolve", "fold", "outcome",
-         "hides_information")
+RULES = ("initial_state", "to_act", "auto_command", "legal_commands", "decide", "decide_and_fold", "evolve", "fold",
+         "outcome", "hides_information")
 #: The parts given by keyword, bound as they are: the names of the protocol's methods.
-PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text", "fold")
+PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text", "fold", "decide_and_fold")
 
 
 def assemble(name: str, rules: type[Any] | types.ModuleType, *, module: str, doc: str | None = None,

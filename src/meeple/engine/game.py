@@ -12,6 +12,9 @@ class, its command, event, state and view classes, and pure functions::
     evolve(state, event)                 -> State
     fold(state, events)                  -> State after every event of one record
                                             (optional: the default evolves them one by one)
+    decide_and_fold(state, seat, command, rng)
+                                         -> (decide's events, the State after them)
+                                            (optional: the default decides, then folds)
     view(state, seat)                    -> what seat may know (seat None: a spectator)
     redact(event, seat)                  -> the event as seat sees it, or None
     redact_command(command, actor, seat) -> the command of actor as seat sees it
@@ -228,6 +231,24 @@ class Game(abc.ABC, Generic[S, O]):
         for e in events:
             state = evolve(state, e)
         return state
+
+    def decide_and_fold(self, state: S, seat: Seat, command: Command, rng: Rng) -> tuple[tuple[Event, ...], S]:
+        """Return ``decide``'s events and the state they lead to: ``(events, fold(state, events))``.
+
+        The engine plays every command through it (``Match.play``,
+        ``verify``). The default decides, then folds. A game whose ``decide``
+        folds its events as it goes (a later rule reads the state after the
+        earlier events) overrides it to hand over the state it reached, so
+        that the engine does not fold the same events a second time; it must
+        raise as ``decide`` raises, return the events ``decide`` returns and
+        a state equal to their fold: :func:`meeple.testing.check_decide_and_fold`
+        holds it to that. The state is handed over here, in the return
+        value, and nowhere else: no game keeps it for a later ``evolve``.
+        """
+        events = self.decide(state, seat, command, rng)
+        if type(events) is not tuple:
+            events = tuple(events)
+        return events, self.fold(state, events)
 
     @abc.abstractmethod
     def view(self, state: S, seat: Seat | None) -> Any:

@@ -494,7 +494,7 @@ class Match:
         """Phase one: the records of ``command`` and its engine steps, the snapshots among them, the state and
         seats to act after them. Changes nothing."""
         game = self.game
-        fold = game.fold
+        decide_and_fold = game.decide_and_fold
         seeds = self._seeds
         assert seeds is not None  # play and _advance_engine refuse a match without its seed
         seed = seeds[0][1] if len(seeds) == 1 else None
@@ -506,10 +506,7 @@ class Match:
         snaps: dict[int, Any] = _NO_SNAPSHOTS  # the states at checkpoint positions among the new records
         while True:
             rng = _rng_at(seed if seed is not None else seed_at(seeds, seq), counter)
-            events = game.decide(state, seat, command, rng)
-            if type(events) is not tuple:
-                events = tuple(events)
-            state = fold(state, events)
+            events, state = decide_and_fold(state, seat, command, rng)
             counter = rng.counter
             new.append(_new_record(Record, (seq, seat, command, events, counter)))
             seq += 1

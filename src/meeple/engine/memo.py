@@ -2,7 +2,7 @@
 
 A game's rules are pure functions of their arguments, so an answer worked
 out once may be handed back when the same arguments come again. Every cache
-of the bundled games is one of the three kinds below, each keyed by the
+of the bundled games is one of the kinds below, each keyed by the
 whole input of the function it remembers, and each registered here so that
 :func:`clear_all` empties them all (a test, a benchmark or a long-running
 server can start from nothing):
@@ -14,9 +14,12 @@ server can start from nothing):
 * :func:`derived`: the answers of a function about one immutable object,
   kept with that object (they go when it goes), by the function and then
   its other arguments.
-* :class:`Trail`: the states a ``decide`` folded its events through, so that
-  the engine's fold of the same events from the same state hands them back
-  (``fold(state, event)`` keyed by the identity of both).
+* :func:`cached`: a function's answers by all its arguments (``functools.lru_cache``
+  of a bounded size), for values worked out once per spread, deck or hand.
+
+A ``decide`` that folds its events as it goes keeps no memo of those
+states: it hands the state it reached to the engine through
+``Game.decide_and_fold`` (see :mod:`meeple.engine.game`).
 
 >>> squares = Table("squares", limit=2)
 >>> squares.get(3) is None
@@ -32,22 +35,26 @@ True
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, ParamSpec, TypeAlias, TypeVar, cast
 
-__all__ = ["Last", "Table", "Trail", "clear_all", "derived", "memos"]
+__all__ = ["Cached", "Last", "Table", "cached", "clear_all", "derived", "memos"]
 
 K = TypeVar("K")
 V = TypeVar("V")
-S = TypeVar("S")
-E = TypeVar("E")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: Any of the memos (what :func:`memos` lists).
+Memo: TypeAlias = "Table[Any, Any] | Last[Any, Any] | Cached"
 
 #: Every memo made, by name: what :func:`clear_all` empties (weakly held: a memo of a discarded object goes).
-_ALL: weakref.WeakValueDictionary[str, Table[Any, Any] | Last[Any, Any] | Trail[Any, Any]] = weakref.WeakValueDictionary()
+_ALL: weakref.WeakValueDictionary[str, Memo] = weakref.WeakValueDictionary()
 
 
-def _register(memo: Table[Any, Any] | Last[Any, Any] | Trail[Any, Any], name: str) -> None:
+def _register(memo: Memo, name: str) -> None:
     if name in _ALL:
         raise ValueError(f"a memo named {name!r} exists already; give each memo its own name")
     _ALL[name] = memo
@@ -124,54 +131,52 @@ class Last(Generic[K, V]):
         return f"Last({self.name!r})"
 
 
-class Trail(Generic[S, E]):
-    """The folds a ``decide`` made, ``(state, event, state after)``, for the fold of the same events to reuse.
+class Cached:
+    """The memo of a function made by :func:`cached`: its name, and :meth:`clear` for :func:`clear_all`."""
 
-    A rule that reads the state after some of its events folds them as it
-    decides; the engine then folds the very same events into the very same
-    state. :meth:`after` hands back what ``fold(state, event)`` gave, keyed by
-    the identity of both (so a fold of any other state or event misses), and
-    the trail holds them until the next :meth:`start`.
+    __slots__ = ("__weakref__", "function", "name")
 
-    >>> trail: Trail[str, str] = Trail("doc: trail")
-    >>> before, event = "s0", "e0"
-    >>> trail.start()
-    >>> trail.fold(before, event, lambda s, e: s + e)
-    's0e0'
-    >>> trail.after(before, event), trail.after("s0", "e1")
-    ('s0e0', None)
-    """
-
-    __slots__ = ("__weakref__", "folds", "name")
-
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, function: Any) -> None:
         self.name = name
-        self.folds: list[tuple[S, E, S]] = []
+        self.function = function  # a functools.lru_cache wrapper
         _register(self, name)
 
-    def start(self) -> None:
-        """Begin a new decide's trail (forgetting the last one)."""
-        self.folds = []
-
-    def fold(self, state: S, event: E, fold: Callable[[S, E], S]) -> S:
-        """``fold(state, event)``, remembered on the trail."""
-        after = fold(state, event)
-        self.folds.append((state, event, after))
-        return after
-
-    def after(self, state: S, event: E) -> S | None:
-        """The state a fold on the trail made of this very ``state`` and ``event``, or None."""
-        for before, done, after in self.folds:
-            if done is event and before is state:
-                return after
-        return None
-
     def clear(self) -> None:
-        """Forget the trail."""
-        self.folds = []
+        """Forget every answer of the function."""
+        self.function.cache_clear()
 
     def __repr__(self) -> str:
-        return f"Trail({self.name!r}, {len(self.folds)} folds)"
+        return f"Cached({self.name!r}, {self.function.cache_info().currsize}/{self.function.cache_info().maxsize})"
+
+
+def cached(name: str, limit: int | None) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Remember a pure function's answers by all its arguments, at most ``limit`` of them (least recent go first).
+
+    It is ``functools.lru_cache(limit)``, as quick, registered as a memo, so
+    that :func:`clear_all` empties it too. For a function of hashable
+    values worked out once per spread, options or hand; ``limit`` None
+    bounds nothing, for a function of a few arguments only (a spread and a
+    hole).
+
+    >>> @cached("doc: cached", limit=4)
+    ... def double(x: int) -> int:
+    ...     return 2 * x
+    >>> double(3), double.cache_info().currsize  # type: ignore[attr-defined]
+    (6, 1)
+    >>> clear_all(); double.cache_info().currsize  # type: ignore[attr-defined]
+    0
+    """
+
+    def wrap(function: Callable[P, R]) -> Callable[P, R]:
+        remembered = functools.lru_cache(maxsize=limit)(function)
+        _KEPT.append(Cached(name, remembered))  # a memo of a module-level function lives as long as it
+        return cast(Callable[P, R], remembered)
+
+    return wrap
+
+
+#: The memos of :func:`cached` functions, held for as long as the functions (module-level, for ever).
+_KEPT: list[Cached] = []
 
 
 def derived(memo: dict[Any, Any], fn: Callable[..., Any]) -> dict[Any, Any]:
@@ -192,7 +197,7 @@ def derived(memo: dict[Any, Any], fn: Callable[..., Any]) -> dict[Any, Any]:
     return found
 
 
-def memos() -> dict[str, Table[Any, Any] | Last[Any, Any] | Trail[Any, Any]]:
+def memos() -> dict[str, Memo]:
     """Every memo alive, by name (a copy)."""
     return dict(_ALL)
 

@@ -643,8 +643,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
     state = game.initial_state(log.header.seats, log.options)
     counter = 0
     k = log.header.checkpoint_every
-    fold = game.fold
-    decide = game.decide
+    decide_and_fold = game.decide_and_fold
     to_act = game.to_act
     single = len(seeds) == 1
     seed = seeds[0][1]
@@ -662,7 +661,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
                 return fail(seq, f"engine command differs: rules give {expected_cmd!r}, log has {r.command!r}", seq)
         rng = Rng(seed, counter)
         try:
-            events = tuple(decide(state, r.actor, r.command, rng))
+            events, after = decide_and_fold(state, r.actor, r.command, rng)
         except IllegalCommand as e:
             return fail(seq, f"the command is illegal here: {e}", seq)
         except Exception as e:  # hostile input must never escape as a crash
@@ -675,7 +674,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if rng.counter != r.rng:
             return fail(seq, f"RNG counter differs: rules end at {rng.counter}, log has {r.rng}", seq)
         counter = r.rng
-        state = fold(state, events)
+        state = after
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)

@@ -17,8 +17,7 @@ from meeple.games.gophers import GAME, GophersOptions, Phase, State, Turn, Varia
 from meeple.games.gophers.commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from meeple.games.gophers.data import HOLES, MAX_EXTRA_MOVES, SPREADS, Card, Spread, card, sort_cards
 from meeple.games.gophers.events import BasketRedeemed, BasketsTaken, CardDrawn, GiftOffered, Moved
-from meeple.games.gophers.fold import pile_score
-from meeple.games.gophers.rules import score
+from meeple.games.gophers.rules import pile_score, score
 from meeple.games.gophers.state import Cards, Table
 from meeple.games.gophers.walk import walks
 

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.engine import ENGINE, Match, RandomBot, Rng
+from meeple.engine import ENGINE, Event, Match, RandomBot, Rng
 from meeple.engine.codec import unstructure
 from meeple.engine.copies import replacer
 from meeple.engine.match import codec_for
 from meeple.games.gophers import GAME, Kind, State
 from meeple.games.gophers.data import DIG, FACES, Card, card
 from meeple.games.gophers.events import CardLaid
-from meeple.games.gophers.fold import fold
+from meeple.games.gophers.rules import evolve
 from meeple.games.gophers.state import (
     NEW_TURN,
     Cards,
@@ -75,20 +75,31 @@ def test_the_quick_copies_equal_attrs_evolve(data: st.DataObject) -> None:
         replace_state(base[State], nonsense=1)
 
 
-def test_evolve_gives_what_folding_gives_whether_or_not_decide_folded_first() -> None:
+def test_decide_and_fold_hands_over_the_fold_of_decides_events_and_keeps_nothing_for_later() -> None:
     m = Match.start(GAME, 3, seed=8)
     bots = [RandomBot(s) for s in range(3)]
+    earlier = None
     while m.to_act and len(m) < 400:
         seat = next(s for s in m.to_act if s != ENGINE)
         before = m.state
         cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
-        events = GAME.decide(before, seat, cmd, Rng(5, m.rng_counter))
-        s_memo = s_plain = before
+        events, after = GAME.decide_and_fold(before, seat, cmd, Rng(5, m.rng_counter))
+        assert events == GAME.decide(before, seat, cmd, Rng(5, m.rng_counter))
+        s_plain = before
         for e in events:
-            s_memo = GAME.evolve(s_memo, e)
-            s_plain = fold(s_plain, e)
-        assert s_memo == s_plain
+            s_plain = evolve(s_plain, e)
+        assert after == s_plain
+        if earlier is not None:  # a fold of another command's events, after this decide, is that command's fold
+            state, done = earlier
+            assert GAME.fold(state, done) == _one_by_one(state, done)
+        earlier = (before, events)
         m.play(seat, cmd)
+
+
+def _one_by_one(state: State, events: tuple[Event, ...]) -> State:
+    for e in events:
+        state = evolve(state, e)
+    return state
 
 
 def test_every_option_declares_its_own_help_on_its_field() -> None:

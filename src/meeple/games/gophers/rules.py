@@ -6,19 +6,28 @@ Read top to bottom it follows the seed text's order: set-up ("Подготовк
 differences (which are hooks on :class:`~.options.GophersOptions`).
 ``docs/rules/gophers.md`` is the rules page with every designed choice.
 
+Read top to bottom: the game's facts, then :class:`GophersRules` (set-up,
+the legal commands, decide and one small rule per command, the end), then
+where the pawns stand, the walks and the collections, and last one small
+evolver per event. The values made once, the copiers and the memos of the
+walks and collection steps are in :mod:`.tables`. Some rules read the state
+after their own first events, so ``decide`` folds those as it goes and
+:meth:`GophersRules.decide_and_fold` hands the state it reached to the engine.
+
 This module knows nothing of views, text or bots: :mod:`.game` puts the
 game object together from the rules, :mod:`.view`, :mod:`.render` and :mod:`.bot`.
 """
 
 from __future__ import annotations
 
-import functools
+import bisect
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from meeple.engine import ENGINE, Code, Command, Event, Game, Outcome, Rng
-from meeple.engine.copies import builder
-from meeple.engine.memo import Last, Table, Trail
+from meeple.engine.memo import cached
 
+from . import tables
 from .combos import (
     Step,
     bank_steps,
@@ -39,14 +48,12 @@ from .data import (
     DIG_CARDS,
     DIG_REMOVED_SIMPLIFIED,
     END_HAND,
-    FACES,
     GIFT_CARDS,
     HAND_SIZE,
     HOLES,
     MAX_BOOK_ROLLS,
     MAX_EXTRA_MOVES,
     RANK,
-    SPREADS,
     STALL_ROUNDS,
     STALL_ROUNDS_BEGINNER,
     SUPPLY_KINDS,
@@ -82,211 +89,49 @@ from .events import (
     Rolled,
     TurnEnded,
 )
-from .fold import fold as fold_event
-from .fold import pile_score
 from .info import INFO
 from .options import GophersOptions, Variant
-from .state import COLLECT, DEAL, GIFT, MOVE, OPEN, OVER, PLACE, START, Phase, State, new_state
+from .state import (
+    COLLECT,
+    DEAL,
+    GIFT,
+    MOVE,
+    NEW_TURN,
+    OPEN,
+    OVER,
+    PLACE,
+    START,
+    Cards,
+    Phase,
+    State,
+    new_state,
+    replace_state,
+    replace_table,
+)
+from .state import Table as Piles
+from .tables import (
+    ADD,
+    COLLECT_CMD,
+    DIG_CMD,
+    GIFT_LABEL,
+    LABELS,
+    LAST_STEPS,
+    MOVE_CMDS,
+    MOVES,
+    ORDER,
+    PASS_CMD,
+    PLACE_CMDS,
+    PORTAL_LABEL,
+    START_CMDS,
+    SUBTRACT,
+    TAKE,
+    by_hole,
+    turn_ended,
+)
 from .walk import walk_ends
-
-# The labels a walk's end is tested for, as module constants (see ``state.MOVE``).
-PORTAL_LABEL, GIFT_LABEL = LabelKind.PORTAL, LabelKind.GIFT
 
 #: Names of the supplies in end messages.
 PLURAL = {Kind.ACORN: "acorns", Kind.BERRY: "berries", Kind.WHEAT: "wheat ears"}
-
-# The commands without arguments, and those with one, built once.
-ROLL_CMD, DIG_CMD, COLLECT_CMD, PASS_CMD = Roll(), Dig(), Collect(), Pass()
-_PLACE = tuple(Place(h) for h in range(HOLES))
-_ADD = {c: Add(repr(c)) for c in FACES}
-_SUBTRACT = {c: Subtract(repr(c)) for c in FACES}
-_TAKE = {c: TakeGift(repr(c)) for c in FACES}
-_START = {False: (ROLL_CMD,), True: (ROLL_CMD, DIG_CMD)}
-
-
-@functools.lru_cache(maxsize=64)
-def build_deck(options: GophersOptions) -> tuple[Card, ...]:
-    """Return the box's cards for ``options``, in a fixed order (before shuffling).
-
-    >>> len(build_deck(GophersOptions())), len(build_deck(GophersOptions(Variant.SIMPLIFIED)))
-    (67, 47)
-    """
-    removed = tuple(options.removed_values)
-    digs = DIG_CARDS
-    if options.variant is Variant.SIMPLIFIED:
-        removed = (*removed, *VALUES_REMOVED_SIMPLIFIED)
-        digs -= DIG_REMOVED_SIMPLIFIED
-    return supply_cards(removed) + (DIG,) * digs
-
-
-def label_at(state: State, seat: int) -> Label:
-    """The label of ``seat``'s hole on the open spread."""
-    return _LABELS[state.spread][state.positions[seat]]
-
-
-#: The labels of each spread by number (``_LABELS[0]`` is unused).
-_LABELS = ((), *(sp.labels for sp in SPREADS))
-
-
-def supply_of(label: Label) -> tuple[Kind, ...]:
-    """The kinds of card a label takes: its own kind for a supply, any for a store, none otherwise."""
-    if label.kind is LabelKind.SUPPLY:
-        assert label.supply is not None
-        return (label.supply,)
-    if label.kind is LabelKind.STORE:
-        return SUPPLY_KINDS
-    return ()
-
-
-#: The kinds each hole of each spread takes (``_TAKES[spread][hole]``).
-_TAKES = ((), *(tuple(supply_of(lab) for lab in sp.labels) for sp in SPREADS))
-
-
-def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
-    """The kinds of card ``seat`` may collect with at its hole now (none off supplies and stores)."""
-    return _TAKES[state.spread][state.positions[seat]]
-
-
-def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
-    """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted).
-
-    The book never changes, so the walks of each position are worked out
-    once and remembered (the most recent few thousand positions).
-    """
-    positions = state.positions
-    key = (state.spread, state.roll, seat, positions)
-    found = _MOVES.get(key)
-    if found is None:
-        pawns = {h: s for s, h in enumerate(positions) if s != seat and h >= 0}
-        found = _MOVES.put(key, tuple([_MOVE[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)]))
-    return found
-
-
-#: The seats in turn order from each seat (``_ORDER[seats][first]``).
-_ORDER = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(9))
-
-#: Every walk command there can be, made once: (hole, bits of the seats jumped).
-_MOVE = {(d, j): Move(d, j) for d in range(HOLES) for j in range(1 << 4)}
-#: The walks of recent positions (the engine's Move objects, shared).
-_MOVES: Table[tuple[int, int, int, tuple[int, ...]], tuple[Move, ...]] = Table("gophers: walks", limit=1 << 13)
-
-
-def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
-    """The cards ``seat`` may lay next for its collection (see :mod:`.combos`).
-
-    The last answer is remembered: ``decide`` asks again for the state that
-    ``legal_commands`` was just asked about.
-    """
-    last = _LAST_STEPS.get(state)
-    if last is not None and last[0] == seat:
-        return last[1]
-    kinds = takes_at(state, seat)
-    steps: tuple[Step, ...] = ()
-    if kinds:
-        lab = label_at(state, seat)
-        turn = state.turn
-        if state.options.beginner:
-            found = bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted)
-            if state.options.short_till:
-                found += short_steps(state.bank, kinds, lab.count, turn.added, turn.subtracted)
-            steps = tuple(found)
-        else:
-            steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
-                                     turn.added, turn.subtracted))
-    _LAST_STEPS.put(state, (seat, steps))
-    return steps
-
-
-#: The steps last worked out: for this very state (by identity), the seat and its steps.
-_LAST_STEPS: Last[State, tuple[int, tuple[Step, ...]]] = Last("gophers: collection steps")
-
-
-def short_laid(state: State, seat: int) -> bool:
-    """True if ``seat`` has laid a whole short collection (the full beginner bank ran short of the kind)."""
-    turn = state.turn
-    return state.options.short_till and short_complete(state.bank, label_at(state, seat).count, turn.added,
-                                                        turn.subtracted)
-
-
-def can_collect(state: State, seat: int) -> bool:
-    """True if ``seat`` could collect at its hole now (with nothing laid yet)."""
-    kinds = takes_at(state, seat)
-    if not kinds:
-        return False
-    lab = label_at(state, seat)
-    if state.options.beginner:
-        if state.options.short_till and short_steps(state.bank, kinds, lab.count, (), ()):
-            return True
-        return can_collect_bank(state.bank, state.plus[seat], kinds, lab.count)
-    return can_collect_hand(state.hands[seat], kinds, lab.count, state.options.subtraction)
-
-
-def can_dig(state: State, seat: int) -> bool:
-    """True if ``seat`` holds a dig card (beginner: still owns its one dig card)."""
-    if state.options.beginner:
-        return state.own_digs[seat] > 0
-    return DIG in state.cards.hands[seat]
-
-
-def score(state: State, seat: int) -> int:
-    """The seat's score so far, from its piles.
-
-    Standard rules: the face-up pile's values minus the face-down pile's
-    (S "Подсчёт очков"). Beginner rules: the total of the kind the seat has
-    least of. The fold keeps the same figures in ``state.table.scores``.
-    """
-    return pile_score(state.options.beginner, state.plus[seat], state.minus[seat])
-
-
-def tie_break(state: State, seat: int) -> int:
-    """The second key of the ranking (designed; see the rules page).
-
-    Standard rules: fewer subtracted points wins (returned negated).
-    Beginner rules: more supplies in total wins.
-    """
-    if state.options.beginner:
-        return sum(c.value for c in state.plus[seat])
-    return -sum(c.value for c in state.minus[seat])
-
-
-#: TurnEnded, built as its class builds it, quicker (every turn ends with one; see meeple.engine.copies.builder).
-_turn_ended = builder(TurnEnded)
-
-
-#: The folds of the last ``decide``: (state, event, next state). Decide folds its events as it goes (later
-#: rules read them), and the engine then folds the very same events into the very same state; ``evolve``
-#: and ``fold`` hand back the states decide already made, for those two objects only.
-_DECIDED: Trail[State, Event] = Trail("gophers: decide's folds")
-
-
-class _Tx:
-    """The events of one command; ``state`` is the state after those emitted so far.
-
-    The events are folded only when a later rule reads ``state``, so a
-    command whose rules read nothing after emitting (a roll, a laid card)
-    folds nothing here: the engine folds its events once. The folds made
-    here are kept on :data:`_DECIDED`, where ``evolve`` and ``fold`` find them.
-    """
-
-    __slots__ = ("_state", "events", "folded")
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self.events: list[Event] = []
-        self.folded = 0
-        _DECIDED.start()
-
-    @property
-    def state(self) -> State:
-        """The state after every event emitted so far."""
-        events = self.events
-        while self.folded < len(events):
-            self._state = _DECIDED.fold(self._state, events[self.folded], fold_event)
-            self.folded += 1
-        return self._state
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
 
 
 class GophersRules(Game[State, GophersOptions]):
@@ -335,7 +180,7 @@ class GophersRules(Game[State, GophersOptions]):
             if not state.collectors or seat != state.collectors[0]:
                 return ()
             turn = state.turn
-            out: list[Command] = [(_SUBTRACT if sub else _ADD)[c] for c, sub in collect_steps(state, seat)]
+            out: list[Command] = [(SUBTRACT if sub else ADD)[c] for c, sub in collect_steps(state, seat)]
             if turn.added:
                 if laid_sum(turn.added, turn.subtracted) == label_at(state, seat).count or short_laid(state, seat):
                     out.append(COLLECT_CMD)
@@ -345,15 +190,15 @@ class GophersRules(Game[State, GophersOptions]):
         if seat != state.current or phase is DEAL or phase is OPEN or phase is OVER:
             return ()  # the engine's turn, or not this seat's
         if phase is START:
-            return _START[can_dig(state, seat)]
+            return START_CMDS[can_dig(state, seat)]
         if phase is MOVE:
             moves = legal_moves(state, seat)
             return (*moves, DIG_CMD) if can_dig(state, seat) else moves
         if phase is PLACE:
             taken = state.positions
-            return [p for p in _PLACE if p.hole not in taken]
+            return [p for p in PLACE_CMDS if p.hole not in taken]
         if phase is GIFT:
-            return [_TAKE[c] for c in sort_cards(list(set(state.turn.offer)))]
+            return [TAKE[c] for c in sort_cards(list(set(state.turn.offer)))]
         return ()
 
     # -- decide ---------------------------------------------------------------------
@@ -363,6 +208,20 @@ class GophersRules(Game[State, GophersOptions]):
         Each command has its phase and one small rule below (``_on_roll``,
         ``_on_move``, ...), looked up by the command's type.
         """
+        return tuple(self._decided(state, seat, command, rng).events)
+
+    def decide_and_fold(self, state: State, seat: int, command: Command, rng: Rng) -> tuple[tuple[Event, ...], State]:
+        """``decide``'s events and the state after them (see ``Game.decide_and_fold``).
+
+        Some rules read the state after the events before them (where a walk
+        ends, who is asked to collect), so the events are folded as the rules
+        go; the state they reached, folded on through the last events, goes
+        to the engine here, and each event is folded once.
+        """
+        tx = self._decided(state, seat, command, rng)
+        return tuple(tx.events), tx.state
+
+    def _decided(self, state: State, seat: int, command: Command, rng: Rng) -> _Tx:
         rule = _RULES.get(type(command))
         if rule is None:
             raise self.illegal(f"{command!r} is not a gophers command", Code.UNKNOWN_COMMAND, command)
@@ -373,7 +232,7 @@ class GophersRules(Game[State, GophersOptions]):
                                f"{state.phase.value} phase", Code.WRONG_PHASE, command)
         tx = _Tx(state)
         apply(self, tx, state, seat, command, rng)
-        return tuple(tx.events)
+        return tx
 
     def _on_roll(self, tx: _Tx, state: State, seat: int, command: Roll, rng: Rng) -> None:
         tx.emit(Rolled(seat, rng.die(DIE)))
@@ -513,7 +372,7 @@ class GophersRules(Game[State, GophersOptions]):
         """
         s = tx.state
         current = s.current
-        order = _ORDER[s.seats][current] if s.turn.turned else (current,)
+        order = ORDER[s.seats][current] if s.turn.turned else (current,)
         if s.options.beginner:
             who = tuple([x for x in order if can_collect(s, x)])
         else:
@@ -588,7 +447,7 @@ class GophersRules(Game[State, GophersOptions]):
             if holder != mover:
                 tx.emit(BasketRedeemed(mover, holder, turn.haul[0], turn.haul[1]))
         idle = 0 if turn.productive or drew else s.idle + 1
-        tx.emit(_turn_ended(mover, turn.productive, (mover + 1) % s.seats, idle))
+        tx.emit(turn_ended(mover, turn.productive, (mover + 1) % s.seats, idle))
         reason = self._end_reason(tx.state, mover)
         if reason:
             tx.emit(GameEnded(reason))
@@ -616,21 +475,8 @@ class GophersRules(Game[State, GophersOptions]):
 
     # -- evolve -------------------------------------------------------------------
     def evolve(self, state: State, event: Event) -> State:
-        """Fold one event into the state (pure; never draws): the fold decide made of these very two, if any."""
-        after = _DECIDED.after(state, event)
-        return fold_event(state, event) if after is None else after
-
-    def fold(self, state: State, events: Sequence[Event]) -> State:
-        """Fold one record's events: those decide already folded from this very state are taken from its folds, in order."""
-        done = 0
-        for before, event, after in _DECIDED.folds:
-            if done == len(events) or before is not state or event is not events[done]:
-                break
-            state = after
-            done += 1
-        for event in events[done:]:
-            state = fold_event(state, event)
-        return state
+        """Fold one event into the state (pure; never draws): its evolver, one small function per event (below)."""
+        return evolve(state, event)
 
     # -- outcome -----------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -658,3 +504,428 @@ _RULES: dict[type[Command], tuple[tuple[Phase, ...], Callable[..., None]]] = {
     Deal: ((DEAL,), GophersRules._on_deal),
     OpenBook: ((OPEN,), GophersRules._on_open),
 }
+
+
+# -- where the pawns stand, walks, collections, digs and scores ----------------------------------
+
+
+@cached("gophers: the box's cards", limit=64)
+def build_deck(options: GophersOptions) -> tuple[Card, ...]:
+    """Return the box's cards for ``options``, in a fixed order (before shuffling).
+
+    >>> len(build_deck(GophersOptions())), len(build_deck(GophersOptions(Variant.SIMPLIFIED)))
+    (67, 47)
+    """
+    removed = tuple(options.removed_values)
+    digs = DIG_CARDS
+    if options.variant is Variant.SIMPLIFIED:
+        removed = (*removed, *VALUES_REMOVED_SIMPLIFIED)
+        digs -= DIG_REMOVED_SIMPLIFIED
+    return supply_cards(removed) + (DIG,) * digs
+
+
+def label_at(state: State, seat: int) -> Label:
+    """The label of ``seat``'s hole on the open spread."""
+    return LABELS[state.spread][state.positions[seat]]
+
+
+def supply_of(label: Label) -> tuple[Kind, ...]:
+    """The kinds of card a label takes: its own kind for a supply, any for a store, none otherwise."""
+    if label.kind is LabelKind.SUPPLY:
+        assert label.supply is not None
+        return (label.supply,)
+    if label.kind is LabelKind.STORE:
+        return SUPPLY_KINDS
+    return ()
+
+
+#: The kinds each hole of each spread takes (``_TAKES[spread][hole]``), worked out once.
+_TAKES = by_hole(supply_of)
+
+
+def takes_at(state: State, seat: int) -> tuple[Kind, ...]:
+    """The kinds of card ``seat`` may collect with at its hole now (none off supplies and stores)."""
+    return _TAKES[state.spread][state.positions[seat]]
+
+
+def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
+    """Every walk ``seat`` may choose for the rolled number, as ``Move`` commands (sorted).
+
+    The book never changes, so the walks of each position are worked out
+    once and remembered (the most recent few thousand positions).
+    """
+    positions = state.positions
+    key = (state.spread, state.roll, seat, positions)
+    found = MOVES.get(key)
+    if found is None:
+        pawns = {h: s for s, h in enumerate(positions) if s != seat and h >= 0}
+        found = MOVES.put(key, tuple([MOVE_CMDS[end] for end in walk_ends(state.spread, positions[seat], state.roll, pawns)]))
+    return found
+
+
+def collect_steps(state: State, seat: int) -> tuple[Step, ...]:
+    """The cards ``seat`` may lay next for its collection (see :mod:`.combos`).
+
+    The answers for the last state asked about are remembered by seat:
+    ``decide`` asks again for the state that ``legal_commands`` was just asked about.
+    """
+    by_seat = LAST_STEPS.get(state)
+    if by_seat is None:
+        by_seat = LAST_STEPS.put(state, {})
+    else:
+        known = by_seat.get(seat)
+        if known is not None:
+            return known
+    kinds = takes_at(state, seat)
+    steps: tuple[Step, ...] = ()
+    if kinds:
+        lab = label_at(state, seat)
+        turn = state.turn
+        if state.options.beginner:
+            found = bank_steps(state.bank, state.plus[seat], kinds, lab.count, turn.added, turn.subtracted)
+            if state.options.short_till:
+                found += short_steps(state.bank, kinds, lab.count, turn.added, turn.subtracted)
+            steps = tuple(found)
+        else:
+            steps = tuple(hand_steps(state.cards.hands[seat], kinds, lab.count, state.options.subtraction,
+                                     turn.added, turn.subtracted))
+    by_seat[seat] = steps
+    return steps
+
+
+def short_laid(state: State, seat: int) -> bool:
+    """True if ``seat`` has laid a whole short collection (the full beginner bank ran short of the kind)."""
+    turn = state.turn
+    return state.options.short_till and short_complete(state.bank, label_at(state, seat).count, turn.added,
+                                                        turn.subtracted)
+
+
+def can_collect(state: State, seat: int) -> bool:
+    """True if ``seat`` could collect at its hole now (with nothing laid yet)."""
+    kinds = takes_at(state, seat)
+    if not kinds:
+        return False
+    lab = label_at(state, seat)
+    if state.options.beginner:
+        if state.options.short_till and short_steps(state.bank, kinds, lab.count, (), ()):
+            return True
+        return can_collect_bank(state.bank, state.plus[seat], kinds, lab.count)
+    return can_collect_hand(state.hands[seat], kinds, lab.count, state.options.subtraction)
+
+
+def can_dig(state: State, seat: int) -> bool:
+    """True if ``seat`` holds a dig card (beginner: still owns its one dig card)."""
+    if state.options.beginner:
+        return state.own_digs[seat] > 0
+    return DIG in state.cards.hands[seat]
+
+
+def score(state: State, seat: int) -> int:
+    """The seat's score so far, from its piles.
+
+    Standard rules: the face-up pile's values minus the face-down pile's
+    (S "Подсчёт очков"). Beginner rules: the total of the kind the seat has
+    least of. The fold keeps the same figures in ``state.table.scores``.
+    """
+    return pile_score(state.options.beginner, state.plus[seat], state.minus[seat])
+
+
+def tie_break(state: State, seat: int) -> int:
+    """The second key of the ranking (designed; see the rules page).
+
+    Standard rules: fewer subtracted points wins (returned negated).
+    Beginner rules: more supplies in total wins.
+    """
+    if state.options.beginner:
+        return sum(c.value for c in state.plus[seat])
+    return -sum(c.value for c in state.minus[seat])
+
+
+class _Tx:
+    """The events of one command; ``state`` is the state after those emitted so far.
+
+    The events are folded only when a later rule reads ``state``, so a
+    command whose rules read nothing after emitting (a roll, a laid card)
+    folds nothing on its way; :meth:`GophersRules.decide_and_fold` hands the
+    state after all of them to the engine, which then folds nothing again.
+    """
+
+    __slots__ = ("_state", "events", "folded")
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self.events: list[Event] = []
+        self.folded = 0
+
+    @property
+    def state(self) -> State:
+        """The state after every event emitted so far."""
+        events = self.events
+        while self.folded < len(events):
+            self._state = evolve(self._state, events[self.folded])
+            self.folded += 1
+        return self._state
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+
+# -- evolve: one small evolver per event -------------------------------------------------------
+# -- cards and who knows them ------------------------------------------------------
+
+
+def add_card(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``cards`` (sorted) with ``card`` put in its place."""
+    i = bisect.bisect_right(cards, RANK[card], key=RANK.__getitem__)
+    return (*cards[:i], card, *cards[i:])
+
+
+def add_cards(cards: tuple[Card, ...], more: Sequence[Card]) -> tuple[Card, ...]:
+    """``cards`` (sorted) with ``more`` put in their places."""
+    return sort_cards([*cards, *more]) if more else cards
+
+
+def remove_cards(cards: tuple[Card, ...], gone: Sequence[Card]) -> tuple[Card, ...]:
+    """``cards`` without one copy of each of ``gone``."""
+    out = list(cards)
+    for c in gone:
+        out.remove(c)
+    return tuple(out)
+
+
+def hand_add(hand: tuple[Card, ...], seen: tuple[int, ...], card: Card, mask: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """``hand`` and its masks with ``card`` added, known to the seats of ``mask``."""
+    i = bisect.bisect_right(hand, RANK[card], key=RANK.__getitem__)
+    return (*hand[:i], card, *hand[i:]), (*seen[:i], mask, *seen[i:])
+
+
+def hand_drop(hand: tuple[Card, ...], seen: tuple[int, ...], card: Card) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """``hand`` and its masks with one copy of ``card`` gone (it was shown: laid or played).
+
+    Copies of a card are alike, so a seat that knew of ``k`` copies in this
+    hand knows of ``k - 1`` afterwards: the shown one may have been any.
+    """
+    i = hand.index(card)
+    j = i + 1
+    while j < len(hand) and hand[j] is card:
+        j += 1
+    masks = seen[i:j]
+    rest = masks[1:]
+    if any(masks):
+        known = [0] * (j - i - 1)
+        union = 0
+        for m in masks:
+            union |= m
+        bit = 0
+        while union >> bit:
+            if union >> bit & 1:
+                for k in range(sum(m >> bit & 1 for m in masks) - 1):
+                    known[k] |= 1 << bit
+            bit += 1
+        rest = tuple(known)
+    return (*hand[:i], *hand[i + 1 :]), (*seen[:i], *rest, *seen[j:])
+
+
+def pile_score(beginner: bool, plus: tuple[Card, ...], minus: tuple[Card, ...]) -> int:
+    """The score of one seat's piles (see :func:`score`).
+
+    Standard rules: the face-up pile's values minus the face-down pile's.
+    Beginner rules: the total of the kind the seat has least of.
+    """
+    if beginner:
+        totals = [0, 0, 0]
+        for c in plus:
+            totals[RANK[c] // 10] += c.value
+        return min(totals)
+    return sum(c.value for c in plus) - sum(c.value for c in minus)
+
+
+def _piles(s: State, t: Piles, seats: Sequence[int], plus: tuple[tuple[Card, ...], ...],
+           minus: tuple[tuple[Card, ...], ...], **more: Any) -> Piles:
+    """The table with new piles, the scores of ``seats`` worked out again."""
+    beginner = s.options.beginner
+    scores = t.scores
+    for seat in seats:
+        scores = tables.set_item(scores, seat, pile_score(beginner, plus[seat], minus[seat]))
+    if more:
+        return replace_table(t, plus=plus, minus=minus, scores=scores, **more)
+    return tables.table_piles(t, plus, minus, scores)
+
+
+# -- the turn ---------------------------------------------------------------------
+
+
+def _rolled(s: State, e: Rolled) -> State:
+    return tables.with_roll(s, MOVE, e.roll)
+
+
+def _moved(s: State, e: Moved) -> State:
+    positions = tables.set_item(s.positions, e.seat, e.dest)
+    if not e.jumped:
+        return tables.with_positions(s, positions)
+    turn = s.turn
+    return tables.with_walk(s, positions, tables.turn_jumped(turn, (*turn.jumped, *e.jumped)))
+
+
+def _book_rolled(s: State, e: BookRolled) -> State:
+    turn = s.turn
+    if e.turned:
+        return tables.with_spread(s, e.roll, tables.turn_turned(turn, True, turn.book_rolls + 1))
+    return tables.with_turn(s, tables.turn_rolls(turn, turn.book_rolls + 1))
+
+
+def _dig_played(s: State, e: DigPlayed) -> State:
+    if e.from_gift:
+        return s
+    seat = e.seat
+    if s.options.beginner:
+        t = s.table
+        return replace_state(s, table=replace_table(t, own_digs=tables.set_item(t.own_digs, seat, t.own_digs[seat] - 1)))
+    return tables.with_cards(s, _hand_without(s.cards, seat, DIG))
+
+
+def _gift_offered(s: State, e: GiftOffered) -> State:
+    c = s.cards
+    cards = e.cards or ()
+    n = len(cards)
+    mine = 1 << e.seat
+    offer_seen = tuple(m | mine for m in c.deck_seen[:n])
+    return tables.with_gift(s, GIFT, tables.cards_deck(c, c.deck[n:], c.deck_seen[n:]), tables.turn_offer(s.turn, True, cards, offer_seen))
+
+
+def _gift_taken(s: State, e: GiftTaken) -> State:
+    turn, c = s.turn, s.cards
+    offer, seen, i = turn.offer, turn.offer_seen, e.index
+    assert i is not None, "only a redacted GiftTaken hides the place, and the state folds the referee's events"
+    cards = tables.cards_deck(c, (*c.deck, *offer[:i], *offer[i + 1 :]),  # under the deck, in the order drawn
+                        (*c.deck_seen, *seen[:i], *seen[i + 1 :]))
+    if e.card is DIG:
+        return tables.with_laid(s, cards, tables.turn_offer_gone(turn, (), ()))
+    t = s.table
+    plus = tables.set_item(t.plus, e.seat, add_card(t.plus[e.seat], e.card))
+    haul = ((*turn.haul[0], e.card), turn.haul[1])
+    return tables.with_gift_kept(s, cards, _piles(s, t, (e.seat,), plus, t.minus), tables.turn_gift_kept(turn, (), (), True, haul))
+
+
+def _extra_move(s: State, e: ExtraMove) -> State:
+    turn = s.turn
+    return tables.with_roll_turn(s, START, 0, tables.turn_extra(turn, turn.extra_moves + 1))
+
+
+def _turn_ended(s: State, e: TurnEnded) -> State:
+    return tables.with_next_turn(s, START, e.next, 0, (), NEW_TURN, e.idle)
+
+
+# -- collecting -------------------------------------------------------------------
+
+
+def _collection_opened(s: State, e: CollectionOpened) -> State:
+    return tables.with_collectors(s, COLLECT, e.collectors)
+
+
+def _card_laid(s: State, e: CardLaid) -> State:
+    turn, seat, card = s.turn, e.seat, e.card
+    laid = tables.turn_subtracted(turn, (*turn.subtracted, card)) if e.subtracted else tables.turn_added(turn, (*turn.added, card))
+    if not s.options.beginner:
+        return tables.with_laid(s, _hand_without(s.cards, seat, card), laid)
+    t = s.table
+    if e.subtracted:  # change, from the seat's pile
+        plus = tables.set_item(t.plus, seat, remove_cards(t.plus[seat], (card,)))
+        return tables.with_table_turn(s, _piles(s, t, (seat,), plus, t.minus), laid)
+    return tables.with_table_turn(s, replace_table(t, bank=remove_cards(t.bank, (card,))), laid)
+
+
+def _collected(s: State, e: Collected) -> State:
+    turn, seat, t = s.turn, e.seat, s.table
+    if seat == s.current:
+        haul = ((*turn.haul[0], *e.plus), (*turn.haul[1], *e.minus))
+        nxt = tables.turn_collected(turn, (), (), True, haul)
+    else:
+        nxt = tables.turn_cleared(turn, (), ())
+    plus = tables.set_item(t.plus, seat, add_cards(t.plus[seat], e.plus))
+    if s.options.beginner:  # the taken cards to the pile, the change to the bank
+        table = _piles(s, t, (seat,), plus, t.minus, bank=add_cards(t.bank, e.minus))
+    else:
+        table = _piles(s, t, (seat,), plus, tables.set_item(t.minus, seat, add_cards(t.minus[seat], e.minus)))
+    return tables.with_collected(s, s.collectors[1:], table, nxt)
+
+
+def _passed(s: State, e: Passed) -> State:
+    return tables.with_asked(s, s.collectors[1:])
+
+
+def _card_drawn(s: State, e: CardDrawn) -> State:
+    assert e.card is not None
+    c, seat = s.cards, e.seat
+    hand, seen = hand_add(c.hands[seat], c.seen[seat], e.card, c.deck_seen[0] & ~(1 << seat))
+    return tables.with_cards(s, tables.new_cards(tables.set_item(c.hands, seat, hand), tables.set_item(c.seen, seat, seen), c.deck[1:], c.deck_seen[1:]))
+
+
+def _hand_without(c: Cards, seat: int, card: Card) -> Cards:
+    hand, seen = hand_drop(c.hands[seat], c.seen[seat], card)
+    return tables.new_cards(tables.set_item(c.hands, seat, hand), tables.set_item(c.seen, seat, seen), c.deck, c.deck_seen)
+
+
+# -- baskets ----------------------------------------------------------------------
+
+
+def _baskets_taken(s: State, e: BasketsTaken) -> State:
+    t = s.table
+    return replace_state(s, table=replace_table(t, baskets=tuple(e.seat if o in e.owners else h
+                                                                 for o, h in enumerate(t.baskets))))
+
+
+def _basket_redeemed(s: State, e: BasketRedeemed) -> State:
+    owner, holder, t = e.owner, e.holder, s.table
+    plus = tables.set_item(tables.set_item(t.plus, owner, remove_cards(t.plus[owner], e.plus)), holder, add_cards(t.plus[holder], e.plus))
+    minus = tables.set_item(tables.set_item(t.minus, owner, remove_cards(t.minus[owner], e.minus)), holder,
+                 add_cards(t.minus[holder], e.minus))
+    return replace_state(s, table=_piles(s, t, (owner, holder), plus, minus, baskets=tables.set_item(t.baskets, owner, owner)))
+
+
+# -- set-up and the end --------------------------------------------------------------
+
+
+def _dealt(s: State, e: Dealt) -> State:
+    n = s.seats
+    deck = e.deck or ()
+    hands = tuple(h or () for h in e.hands)
+    return replace_state(s, phase=PLACE, positions=(-1,) * n, current=0,
+                         cards=Cards(hands, tuple((0,) * len(h) for h in hands), deck, (0,) * len(deck)),
+                         table=Piles(((),) * n, ((),) * n, (), (0,) * n, tuple(range(n)), (0,) * n))
+
+
+def _bank_laid(s: State, e: BankLaid) -> State:
+    return replace_state(s, table=replace_table(s.table, bank=e.bank, own_digs=(1,) * s.seats))
+
+
+def _placed(s: State, e: Placed) -> State:
+    after = e.seat + 1
+    return replace_state(s, positions=tables.set_item(s.positions, e.seat, e.hole), current=after % s.seats,
+                         phase=PLACE if after < s.seats else OPEN)
+
+
+def _book_opened(s: State, e: BookOpened) -> State:
+    return replace_state(s, spread=e.roll, phase=START, current=0)
+
+
+def _game_ended(s: State, e: GameEnded) -> State:
+    return replace_state(s, phase=OVER, end_reason=e.reason)
+
+
+#: The evolver of each event type.
+_EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {
+    Rolled: _rolled, Moved: _moved, BookRolled: _book_rolled, DigPlayed: _dig_played,
+    GiftOffered: _gift_offered, GiftTaken: _gift_taken, ExtraMove: _extra_move, TurnEnded: _turn_ended,
+    CollectionOpened: _collection_opened, CardLaid: _card_laid, Collected: _collected, Passed: _passed,
+    CardDrawn: _card_drawn, BasketsTaken: _baskets_taken, BasketRedeemed: _basket_redeemed, Dealt: _dealt,
+    BankLaid: _bank_laid, Placed: _placed, BookOpened: _book_opened, GameEnded: _game_ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after ``event`` (``Game.evolve``): pure, it never draws and never fails on an event ``decide`` made."""
+    step = _EVOLVE.get(type(event))
+    if step is None:
+        raise TypeError(f"gophers cannot fold {event!r}")
+    return step(state, event)

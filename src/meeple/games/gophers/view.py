@@ -90,7 +90,10 @@ def _knows(mask: int, seat: int | None) -> bool:
 
 #: The view with the fields the state holds itself made anew (see :func:`view`).
 _view_moved = replacer(View, "phase", "spread", "current", "roll", "positions", "collectors", "end_reason", "idle")
-#: The last view of each seat, with the state it shows (see :func:`view`).
+#: The last view of each seat, with the state it shows (see :func:`view`). It is not handed back as it
+#: is: :func:`view` copies it only when every part of the state the copy keeps (the cards, the table,
+#: the turn, the options, the seats, and whose offer it is) is the very same object as before, and
+#: makes the state's own fields anew; so the answer depends on nothing the check does not look at.
 _LAST: Table[int | None, tuple[State, View]] = Table("gophers: last view by seat", limit=16)
 
 

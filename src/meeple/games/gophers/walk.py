@@ -21,9 +21,10 @@ Rules (seed text, "Перемещение фишки", made precise here):
 from __future__ import annotations
 
 import bisect
-import functools
 import operator
 from collections.abc import Callable, Mapping
+
+from meeple.engine.memo import cached
 
 from .data import DIE, SPREADS, Spread, spread
 
@@ -109,7 +110,7 @@ def _jump(nbrs: tuple[tuple[int, ...], ...], occupied: int, pawns: Mapping[int, 
                 push((m, k, passed | mb, seats))
 
 
-@functools.cache
+@cached("gophers: open paths", limit=None)  # a spread, a hole and a roll
 def _paths(spread_no: int, start: int, steps: int) -> Paths:
     """:func:`_open_paths` of a spread of the book, worked out once per hole for a roll of the die.
 
@@ -142,7 +143,7 @@ def _open_paths(nbrs: tuple[tuple[int, ...], ...], start: int, steps: int) -> Pa
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=64)
+@cached("gophers: holes beside each hole", limit=64)
 def _around(nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """The holes beside each hole, as a bit mask (worked out once per spread)."""
     return tuple([sum(1 << n for n in ns) for ns in nbrs])
@@ -248,7 +249,7 @@ def _open_walks(spread_no: int, start: int, steps: int) -> tuple[tuple[tuple[int
     return _open_walks_of(_paths(spread_no, start, steps))
 
 
-@functools.cache
+@cached("gophers: open walks", limit=None)  # a spread and a hole
 def _open_walks_by_roll(spread_no: int, start: int) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
     """:func:`_open_walks` for each roll ``0..DIE`` (by index), from one pass over the longest roll's paths.
 

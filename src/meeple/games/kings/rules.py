@@ -1,24 +1,26 @@
-"""The rules of Underground Kings: legal moves, decide, evolve and the end.
+"""The rules of Underground Kings: set-up, legal moves, decide, the end and evolve.
 
 Read top to bottom it follows the rulebook (``docs/rules/kings.md``):
-the ordering rule, where a squad may go, capture, work and development,
-drawing, the stuck hand, and the end of the game. These are plain functions
-of the state; :mod:`.game` assembles them with the views, the text and the
-bots into the game object.
+set-up and whose turn it is, the legal commands, then the ordering rule and
+where a squad may go, capture, work and development, drawing, the stuck
+hand, the end of the game, and one small evolver per event. These are plain
+functions of the state; :mod:`.game` assembles them with the views, the text
+and the bots into the game object. The values made once (the commands, the
+cards by id, what a mine takes by its top squad) and the state's copier are
+in :mod:`.tables`.
 """
 
 from __future__ import annotations
 
 import bisect
-import operator
 from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any
 
-from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
+from meeple.engine import Code, Command, Event, IllegalCommand, Outcome, Rng
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, Card, People, backs
+from .data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, PEOPLES, TOP_STRENGTH, People, backs
 from .events import (
     CampLaid,
     DeckShuffled,
@@ -36,10 +38,70 @@ from .events import (
 )
 from .scoring import scores, winners
 from .state import KingsOptions, MineSlot, Phase, State
+from .tables import (
+    DRAW_CAMP,
+    DRAW_DECK,
+    EMPTY,
+    ENGINE_ACTS,
+    MINE,
+    NOTHING,
+    NUMBER,
+    PILE,
+    PLAYS_ONTO,
+    RETREATS,
+    SEAT_ACTS,
+    STRENGTH,
+    changed,
+    plays_onto,
+    replace,
+    set_item,
+    squad_tables,
+)
 
 #: The phases, looked up once: on Python 3.11 an enum member looked up on its class costs
 #: several times a plain name, and the rules ask for them several times per command.
 _SETUP, _PLAY, _DRAW, _OVER = Phase.SETUP, Phase.PLAY, Phase.DRAW, Phase.OVER
+
+
+# -- set-up and who acts -----------------------------------------------------------------
+
+
+def initial_state(seats: int, options: KingsOptions) -> State:
+    """The empty table; the engine's :class:`SetUp` deals it."""
+    return State(seats=seats, options=options)
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
+    phase = state.phase
+    if phase is _PLAY or phase is _DRAW:
+        return SEAT_ACTS[state.turn]
+    return ENGINE_ACTS if phase is _SETUP else ()
+
+
+def auto_command(state: State) -> Command:
+    """The engine's only command: set up the table."""
+    return SetUp()
+
+
+# -- the legal commands -------------------------------------------------------------------
+
+
+def legal_commands(state: State, seat: int) -> Sequence[Command]:
+    """Every play (or, with none, every retreat), or every draw, for ``seat``."""
+    if seat != state.turn:
+        return ()
+    phase = state.phase
+    if phase is _PLAY:
+        plays = _plays(state, seat)
+        if plays:
+            return tuple(plays)
+        return tuple([RETREATS[card] for card in state.hands[seat]])
+    if phase is _DRAW:
+        if state.retreated:
+            return (DRAW_DECK,)
+        return (DRAW_DECK, *compress(DRAW_CAMP, state.camp))  # the piles that hold a squad
+    return ()
 
 
 # -- the ordering rule and where a squad may go ------------------------------------
@@ -64,25 +126,10 @@ def top_strength(slot: MineSlot) -> int | None:
     return CARDS[slot.stack[-1]].strength if slot.stack else None
 
 
-def _squads(allowed: Callable[[Card], bool]) -> tuple[frozenset[int], ...]:
-    """For every top (0-9, then 10 for an empty mine): the ids of the allowed squads that beat it."""
-    return tuple(
-        frozenset(c.id for c in CARDS if allowed(c) and beats(c.strength, None if top == 10 else top))
-        for top in range(TOP_STRENGTH + 2)
-    )
-
-
-#: What a mine takes, by the strength of its top squad (index 10: an empty mine), as sets of card
-#: ids worked out once from the ordering rule: any squad (a central mine), the squads foreign to a
-#: people (the workers of its king's mines), the squads of a people (their overseers).
-_ANY = _squads(lambda c: True)
-_FOREIGN = tuple(_squads(lambda c, p=p: c.people is not p) for p in PEOPLES)  # type: ignore[misc]
-_OWN = tuple(_squads(lambda c, p=p: c.people is p) for p in PEOPLES)  # type: ignore[misc]
-_NOTHING: frozenset[int] = frozenset()
-#: The index of an empty mine in those tables, and every card's strength and mine side by id.
-_EMPTY = TOP_STRENGTH + 1
-_STRENGTH = tuple(c.strength for c in CARDS)
-_MINE = tuple(c.mine for c in CARDS)
+#: What a mine takes, by the strength of its top squad (index ``EMPTY``: an empty mine), as sets of
+#: card ids worked out once from the ordering rule: any squad (a central mine), the squads foreign to
+#: a people (the workers of its king's mines), the squads of a people (their overseers).
+_ANY, _FOREIGN, _OWN = squad_tables(beats)
 
 
 def takes(state: State, seat: int, slot: MineSlot) -> frozenset[int]:
@@ -101,17 +148,17 @@ def _takes(
     slot: MineSlot, seat: int, workers: tuple[frozenset[int], ...], overseers: tuple[frozenset[int], ...]
 ) -> frozenset[int]:
     stack = slot.stack
-    top = _STRENGTH[stack[-1]] if stack else _EMPTY
+    top = STRENGTH[stack[-1]] if stack else EMPTY
     if slot.owner is None:
         return _ANY[top]
     if slot.owner != seat:
-        return _NOTHING
-    mine = _MINE[slot.card]
+        return NOTHING
+    mine = MINE[slot.card]
     if len(stack) < mine.depth:
         return workers[top]
     if mine.overseer and len(stack) == mine.depth:
         return overseers[top]
-    return _NOTHING
+    return NOTHING
 
 
 def play_problem(state: State, seat: int, card: int, slot: MineSlot) -> str | None:
@@ -156,30 +203,15 @@ def _plays(state: State, seat: int) -> list[Play]:
     for m in state.mines:
         owner = m.owner
         if owner is None:
-            allowed = _ANY[_STRENGTH[m.stack[-1]] if m.stack else _EMPTY]
+            allowed = _ANY[STRENGTH[m.stack[-1]] if m.stack else EMPTY]
         elif owner == seat:
             allowed = _takes(m, seat, workers, overseers)
         else:
             continue
         if allowed:
             number = m.number
-            targets.append((allowed, _PLAYS_ONTO[number] if number < len(_PLAYS_ONTO) else _plays_onto(number)))
+            targets.append((allowed, PLAYS_ONTO[number] if number < len(PLAYS_ONTO) else plays_onto(number)))
     return [plays[card] for card in state.hands[seat] for allowed, plays in targets if card in allowed]
-
-
-#: The commands a player may be offered, made once and shared (they are frozen): the plays onto
-#: each mine number by card (made when that mine is first offered), the retreats by card, the draws.
-_PLAYS_ONTO: list[tuple[Play, ...]] = []
-_RETREATS = tuple(Retreat(card) for card in range(DECK_SIZE))
-_DRAW_DECK = DrawDeck()
-_DRAW_CAMP = tuple(DrawCamp(p) for p in PEOPLES)
-
-
-def _plays_onto(number: int) -> tuple[Play, ...]:
-    while len(_PLAYS_ONTO) <= number:
-        n = len(_PLAYS_ONTO)
-        _PLAYS_ONTO.append(tuple(Play(card, n) for card in range(DECK_SIZE)))
-    return _PLAYS_ONTO[number]
 
 
 def capturer(state: State, seat: int, card: int) -> int:
@@ -190,50 +222,6 @@ def capturer(state: State, seat: int, card: int) -> int:
     """
     owner = state.seat_of(CARDS[card].people)
     return seat if owner is None else owner
-
-
-# -- the turn ----------------------------------------------------------------------------
-
-
-def initial_state(seats: int, options: KingsOptions) -> State:
-    """The empty table; the engine's :class:`SetUp` deals it."""
-    return State(seats=seats, options=options)
-
-
-#: Who acts, as the shared tuples ``to_act`` returns (the engine asks several times per command);
-#: every seat is the king of a people, so there are at most as many seats as peoples.
-_SEAT_ACTS = tuple((seat,) for seat in range(len(PEOPLES)))
-_ENGINE_ACTS = (ENGINE,)
-
-
-def to_act(state: State) -> tuple[int, ...]:
-    """``(ENGINE,)`` before set-up, ``()`` once over, else the player whose turn it is."""
-    phase = state.phase
-    if phase is _PLAY or phase is _DRAW:
-        return _SEAT_ACTS[state.turn]
-    return _ENGINE_ACTS if phase is _SETUP else ()
-
-
-def auto_command(state: State) -> Command:
-    """The engine's only command: set up the table."""
-    return SetUp()
-
-
-def legal_commands(state: State, seat: int) -> Sequence[Command]:
-    """Every play (or, with none, every retreat), or every draw, for ``seat``."""
-    if seat != state.turn:
-        return ()
-    phase = state.phase
-    if phase is _PLAY:
-        plays = _plays(state, seat)
-        if plays:
-            return tuple(plays)
-        return tuple([_RETREATS[card] for card in state.hands[seat]])
-    if phase is _DRAW:
-        if state.retreated:
-            return (_DRAW_DECK,)
-        return (_DRAW_DECK, *compress(_DRAW_CAMP, state.camp))  # the piles that hold a squad
-    return ()
 
 
 # -- decide -----------------------------------------------------------------------------------
@@ -342,7 +330,7 @@ def _set_up(state: State, rng: Rng) -> tuple[Event, ...]:
 
 def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ...]:
     played = SquadPlayed(seat, card, slot.number)
-    mine = _MINE[slot.card]
+    mine = MINE[slot.card]
     on_it = len(slot.stack) + 1
     events: tuple[Event, ...] = (played,)
     if slot.owner is None:
@@ -352,7 +340,7 @@ def _play(state: State, seat: int, card: int, slot: MineSlot) -> tuple[Event, ..
                 events = (played, captured)
             else:
                 top = state.deck[0]
-                events = (played, captured, MineTurned(state.next_number, top, _MINE[top]))
+                events = (played, captured, MineTurned(state.next_number, top, MINE[top]))
                 if len(state.deck) == 1:
                     return (*events, *_deck_gone(state, seat, "the last card of the deck was turned up as a new mine"))
     elif on_it == mine.depth + mine.overseer:  # developed: its workers, and its overseer if it needs one
@@ -378,7 +366,7 @@ def _deck_gone(state: State, seat: int, reason: str) -> tuple[Event, ...]:
 
 def _draw_deck(state: State, seat: int) -> tuple[Event, ...]:
     top = state.deck[0]
-    drawn = DrewFromDeck(seat, top, _MINE[top])
+    drawn = DrewFromDeck(seat, top, MINE[top])
     if len(state.deck) == 1 and (state.options.end == "card" or seat == state.seats - 1):
         return (drawn, GameEnded("the last card of the deck was drawn"))
     return (drawn,)
@@ -413,68 +401,38 @@ def evolve(state: State, event: Event) -> State:
     return fold(state, event)
 
 
-def _replace(state: State, **changes: Any) -> State:
-    """``attrs.evolve(state, **changes)`` at a fraction of its cost (it runs for every event).
-
-    The state has no validators or converters, and keeps its fields in a
-    ``__dict__``, so a changed copy is the old fields updated with the new.
-    """
-    return _changed(state, changes)
-
-
-def _changed(state: State, changes: dict[str, Any]) -> State:
-    new = object.__new__(State)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new
-
-
-#: A mine's number (mines are kept in number order, and found by bisection).
-_NUMBER = operator.attrgetter("number")
-#: The camp pile of every card (its people's, in ``PEOPLES`` order).
-_PILE = tuple(c.people.index for c in CARDS)
-
-
 def _to_camp(camp: tuple[tuple[int, ...], ...], cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     piles = list(camp)
     for c in cards:
-        i = _PILE[c]
+        i = PILE[c]
         piles[i] = (*piles[i], c)
     return tuple(piles)
 
 
-def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    """``items`` with item ``i`` replaced (hands, piles, mines and lists per seat are tuples)."""
-    changed = list(items)
-    changed[i] = value
-    return tuple(changed)
-
-
 def _kings_dealt(state: State, e: KingsDealt) -> State:
     none = tuple(() for _ in e.peoples)
-    return _replace(state, peoples=e.peoples, hands=none, open_cards=none, developed=none)
+    return replace(state, peoples=e.peoples, hands=none, open_cards=none, developed=none)
 
 
 def _deck_shuffled(state: State, e: DeckShuffled) -> State:
     assert e.order is not None, "a redacted event cannot be folded"
-    return _replace(state, deck=e.order)
+    return replace(state, deck=e.order)
 
 
 def _mine_turned(state: State, e: MineTurned) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
     mines = (*state.mines, MineSlot(e.number, e.card))
-    return _changed(state, {"deck": state.deck[1:], "mines": mines, "next_number": e.number + 1})
+    return changed(state, {"deck": state.deck[1:], "mines": mines, "next_number": e.number + 1})
 
 
 def _camp_laid(state: State, e: CampLaid) -> State:
-    return _replace(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
+    return replace(state, deck=state.deck[len(e.cards) :], camp=_to_camp(state.camp, e.cards))
 
 
 def _hand_dealt(state: State, e: HandDealt) -> State:
     assert e.cards is not None, "a redacted event cannot be folded"
     phase = _PLAY if e.seat == state.seats - 1 else state.phase
-    return _replace(state, deck=state.deck[len(e.cards) :], hands=_set(state.hands, e.seat, e.cards), phase=phase)
+    return replace(state, deck=state.deck[len(e.cards) :], hands=set_item(state.hands, e.seat, e.cards), phase=phase)
 
 
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -486,7 +444,7 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 def _at(mines: tuple[MineSlot, ...], number: int) -> int:
     """Where mine ``number`` is in ``mines`` (in number order), for an event that names a mine on the table."""
-    i = bisect.bisect_left(mines, number, key=_NUMBER)
+    i = bisect.bisect_left(mines, number, key=NUMBER)
     if i == len(mines) or mines[i].number != number:
         raise ValueError(f"kings: an event names mine {number}, which is not on the table")
     return i
@@ -497,18 +455,18 @@ def _squad_played(state: State, e: SquadPlayed) -> State:
     i = _at(mines, e.mine)
     slot = mines[i]
     changes = _from_hand(state, e.seat, e.card)
-    changes["mines"] = _set(mines, i, MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, e.card)))
+    changes["mines"] = set_item(mines, i, MineSlot(slot.number, slot.card, slot.owner, (*slot.stack, e.card)))
     changes["phase"] = _DRAW
-    return _changed(state, changes)
+    return changed(state, changes)
 
 
 def _from_hand(state: State, seat: int, card: int) -> dict[str, Any]:
     """The changes of ``card`` leaving the hand of ``seat`` (and its known cards, if it was one)."""
     hand = state.hands[seat]
     i = hand.index(card)
-    changes = {"hands": _set(state.hands, seat, hand[:i] + hand[i + 1 :])}
+    changes = {"hands": set_item(state.hands, seat, hand[:i] + hand[i + 1 :])}
     if card in state.open_cards[seat]:
-        changes["open_cards"] = _set(state.open_cards, seat, _without(state.open_cards[seat], card))
+        changes["open_cards"] = set_item(state.open_cards, seat, _without(state.open_cards[seat], card))
     return changes
 
 
@@ -516,28 +474,28 @@ def _mine_captured(state: State, e: MineCaptured) -> State:
     mines = state.mines
     i = _at(mines, e.mine)
     slot = MineSlot(e.mine, mines[i].card, e.owner, ())
-    return _changed(state, {"mines": _set(mines, i, slot), "camp": _to_camp(state.camp, e.squads)})
+    return changed(state, {"mines": set_item(mines, i, slot), "camp": _to_camp(state.camp, e.squads)})
 
 
 def _mine_developed(state: State, e: MineDeveloped) -> State:
     mines = state.mines
     i = _at(mines, e.mine)
-    developed = _set(state.developed, e.seat, (*state.developed[e.seat], mines[i].card))
+    developed = set_item(state.developed, e.seat, (*state.developed[e.seat], mines[i].card))
     mines = mines[:i] + mines[i + 1 :]
     if state.options.developed_cards == "camp":
-        return _replace(state, mines=mines, developed=developed, camp=_to_camp(state.camp, e.squads))
-    return _replace(state, mines=mines, developed=developed, discard=(*state.discard, *e.squads))
+        return replace(state, mines=mines, developed=developed, camp=_to_camp(state.camp, e.squads))
+    return replace(state, mines=mines, developed=developed, discard=(*state.discard, *e.squads))
 
 
 def _retreated(state: State, e: Retreated) -> State:
     rest = _without(state.hands[e.seat], e.card)
-    return _replace(
+    return replace(
         state,
         camp=_to_camp(state.camp, (e.card,)),
         phase=_DRAW,
         retreated=True,
-        hands=_set(state.hands, e.seat, rest),
-        open_cards=_set(state.open_cards, e.seat, rest),  # the rest of the shown hand is known to all
+        hands=set_item(state.hands, e.seat, rest),
+        open_cards=set_item(state.open_cards, e.seat, rest),  # the rest of the shown hand is known to all
     )
 
 
@@ -545,7 +503,7 @@ def _next_turn(state: State, seat: int, card: int) -> dict[str, Any]:
     """The changes of ``seat`` taking ``card`` into its hand, which ends its turn."""
     hand = state.hands[seat]
     i = bisect.bisect(hand, card)  # hands are sorted
-    return {"hands": _set(state.hands, seat, (*hand[:i], card, *hand[i:])), "phase": _PLAY, "retreated": False,
+    return {"hands": set_item(state.hands, seat, (*hand[:i], card, *hand[i:])), "phase": _PLAY, "retreated": False,
             "turn": (seat + 1) % state.seats}
 
 
@@ -553,25 +511,25 @@ def _drew_from_deck(state: State, e: DrewFromDeck) -> State:
     assert e.card is not None, "a redacted event cannot be folded"
     changes = _next_turn(state, e.seat, e.card)
     changes["deck"] = state.deck[1:]
-    return _changed(state, changes)
+    return changed(state, changes)
 
 
 def _drew_from_camp(state: State, e: DrewFromCamp) -> State:
     changes = _next_turn(state, e.seat, e.card)
     i = e.people.index
-    changes["camp"] = _set(state.camp, i, state.camp[i][:-1])
+    changes["camp"] = set_item(state.camp, i, state.camp[i][:-1])
     known = state.open_cards[e.seat]
     j = bisect.bisect(known, e.card)
-    changes["open_cards"] = _set(state.open_cards, e.seat, (*known[:j], e.card, *known[j:]))
-    return _changed(state, changes)
+    changes["open_cards"] = set_item(state.open_cards, e.seat, (*known[:j], e.card, *known[j:]))
+    return changed(state, changes)
 
 
 def _turn_ended(state: State, e: TurnEnded) -> State:
-    return _replace(state, phase=_PLAY, retreated=False, turn=(e.seat + 1) % state.seats)
+    return replace(state, phase=_PLAY, retreated=False, turn=(e.seat + 1) % state.seats)
 
 
 def _game_ended(state: State, e: GameEnded) -> State:
-    return _replace(state, phase=_OVER)
+    return replace(state, phase=_OVER)
 
 
 _EVOLVE: dict[type[Event], Callable[[State, Any], State]] = {

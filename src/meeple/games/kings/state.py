@@ -113,7 +113,7 @@ class State:
     retreated: bool = False
 
     # A changed copy of the state is made for every event, so the state keeps its fields in a
-    # __dict__ rather than slots: copying it is then two dict updates (see rules._replace),
+    # __dict__ rather than slots: copying it is then two dict updates (see tables.changed),
     # about half the cost of a slotted class's __init__. It is frozen all the same.
 
     def mine(self, number: int) -> MineSlot | None:

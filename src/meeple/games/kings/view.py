@@ -17,11 +17,10 @@ The order of the deck below its top card is hidden from everybody.
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
 from meeple.engine import Event, Rng
+from meeple.engine.memo import cached
 
 from .data import CARDS, Mine, People, backs
 from .events import DeckShuffled, DrewFromDeck, HandDealt, MineTurned
@@ -101,12 +100,12 @@ def view(state: State, seat: int | None) -> KingsView:
 # one move before: the mines and hands it shows are remembered (they are frozen values).
 
 
-@functools.lru_cache(maxsize=4096)
+@cached("kings: mine views", limit=4096)
 def _mine_view(number: int, owner: int | None, card: int, stack: tuple[int, ...]) -> MineView:
     return MineView(number, owner, CARDS[card].mine, stack)
 
 
-@functools.lru_cache(maxsize=4096)
+@cached("kings: backs of hands", limit=4096)
 def _backs(hand: tuple[int, ...]) -> tuple[Mine, ...]:
     return backs(hand)
 
