@@ -33,7 +33,9 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 def _russian() -> dict[str, str]:
     text = (STATIC / "js" / "strings.js").read_text(encoding="utf-8")
-    return {json.loads(f'"{k}"'): json.loads(f'"{v}"') for k, v in ENTRY.findall(text)}
+    entries = [(json.loads(f'"{k}"'), json.loads(f'"{v}"')) for k, v in ENTRY.findall(text)]
+    assert len(entries) == len(dict(entries)), "an id is in the table twice"
+    return dict(entries)
 
 
 def _used() -> set[str]:
@@ -98,6 +100,12 @@ def test_a_russian_browser_gets_the_lobby_and_each_board_in_russian(browser: Any
         assert page.get_attribute("html", "lang") == "ru"
         assert page.inner_text("h1") == "Лобби"
         assert _english_left(page) == []
+        page.select_option("#game", game)
+        page.click("#options summary")  # the rule options of every variant, by name, with what each does
+        for variant in page.eval_on_selector_all("#variant option", "(os) => os.map((o) => o.value)"):
+            page.select_option("#variant", variant)
+            left = _english_left(page)
+            assert left == [], (variant, left)
         create_from_lobby(page, web_server.base, game, bot="random")
         settle(page)
         assert page.get_attribute("html", "lang") == "ru"
@@ -110,6 +118,10 @@ def test_a_russian_browser_gets_the_lobby_and_each_board_in_russian(browser: Any
                 break
             offered[0].click()
             settle(page)
+        left = _english_left(page)
+        assert left == [], left
+        page.goto(web_server.base + "/")  # the match's row: whose turn, when it started, its last move
+        settle(page, "#playing .match-row .active")
         left = _english_left(page)
         assert left == [], left
     finally:
@@ -159,6 +171,7 @@ def test_an_english_browser_gets_english_pages(browser: Any, web_server: ThreadS
         assert page.get_attribute("html", "lang") == "en"
         cyrillic = [t for t in page.evaluate(_TEXTS) if re.search("[А-Яа-яЁё]", t)]
         assert cyrillic == []
+        assert "Your hand" in _english_left(page)  # what finds English left in a Russian page finds it here
         assert page.get_attribute("#lang", "aria-label") == "Language"
     finally:
         context.close()

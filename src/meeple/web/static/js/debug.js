@@ -74,8 +74,8 @@ function drawVerdict() {
   const bad = v.first_bad;
   mount(box,
     h("b", {}, v.ok ? t("verify: ok") : t("verify: FAILED")), " — ", h("span", { class: "raw" }, v.summary),
-    bad && bad.record !== null ? h("span", {}, " ", h("button", { id: "goto-bad", onclick: () => go(Math.min(bad.record + 1, state.log.readable)) }, t("show record {n}", { n: bad.record + 1 }))) : null,
-    state.log.damage ? h("div", { class: "muted" }, t("Read up to record {n}:", { n: state.log.readable }), " ", h("span", { class: "raw" }, state.log.damage)) : null,
+    bad && bad.record !== null ? h("span", {}, " ", h("button", { id: "goto-bad", onclick: () => go(Math.min(bad.record + 1, state.log.readable)) }, t("show record {n}", { n: bad.record }))) : null,
+    state.log.damage ? h("div", { class: "muted" }, t("Read {n} records, up to the damage:", { n: state.log.readable }), " ", h("span", { class: "raw" }, state.log.damage)) : null,
     state.log.seed_hidden ? h("div", { class: "muted" }, t("This log hides its seed: it can be replayed, not re-decided or forked.")) : null);
 }
 
@@ -96,12 +96,12 @@ function drawTimeline() {
   const ticks = state.records.map((r, i) => h("button", {
     class: ["tick", r.engine ? "engine" : "", r.barrier ? "barrier" : "", i < state.at ? "done" : "",
       i === state.at - 1 ? "current" : "", i === bad ? "bad" : "", bad !== null && i > bad ? "unverified" : ""],
-    title: `${r.seq + 1}. ${r.engine ? t("engine") : t("seat {n}", { n: r.actor })}: ${r.said || r.text}` + (i === bad ? ` — ${t("FAILED:")} ${state.log.verify.first_bad.reason}` : ""),
+    title: `${r.seq}. ${r.engine ? t("engine") : t("seat {n}", { n: r.actor })}: ${r.said || r.text}` + (i === bad ? ` — ${t("FAILED:")} ${state.log.verify.first_bad.reason}` : ""),
     dataset: { seq: r.seq },
     onclick: () => go(i + 1),
   }));
   if (bad !== null && bad >= state.records.length) {
-    ticks.push(h("button", { class: "tick bad", title: `${t("record {n}", { n: bad + 1 })}: ${state.log.verify.first_bad.reason}`, dataset: { seq: bad }, onclick: () => go(state.records.length) }));
+    ticks.push(h("button", { class: "tick bad", title: `${t("record {n}", { n: bad })}: ${state.log.verify.first_bad.reason}`, dataset: { seq: bad }, onclick: () => go(state.records.length) }));
   }
   mount($("timeline"), ticks);
 }
@@ -109,11 +109,11 @@ function drawTimeline() {
 function drawRecordList() {
   const bad = badRecord();
   mount($("records"), state.records.map((r, i) => h("li", {
-    class: [i === state.at - 1 ? "current" : "", i === bad ? "bad" : ""], dataset: { seq: r.seq }, onclick: () => go(i + 1),
+    class: [i === state.at - 1 ? "current" : "", i === bad ? "bad" : ""], value: r.seq, dataset: { seq: r.seq }, onclick: () => go(i + 1),
   }, r.engine ? h("i", {}, `${t("engine")}: `) : h("b", {}, `${t("seat {n}", { n: r.actor })}: `), r.said || r.text, " ", h("span", { class: "raw muted" }, `[${r.text}]`),
     i === bad ? h("div", { class: "raw" }, `✗ ${state.log.verify.first_bad.reason}`) : null)));
   if (bad !== null && bad >= state.records.length) {
-    $("records").append(h("li", { class: "bad", dataset: { seq: bad } }, `${t("record {n}", { n: bad + 1 })}: `, h("span", { class: "raw" }, `✗ ${state.log.verify.first_bad.reason}`)));
+    $("records").append(h("li", { class: "bad", value: bad, dataset: { seq: bad } }, `${t("record {n}", { n: bad })}: `, h("span", { class: "raw" }, `✗ ${state.log.verify.first_bad.reason}`)));
   }
 }
 
@@ -176,7 +176,7 @@ function drawPosition() {
   // the record that led here, and its events
   const r = p.record;
   const bad = badRecord();
-  $("record-title").textContent = r ? t("Record {n} of {total}", { n: r.seq + 1, total: state.log.records }) : t("The start: no record yet");
+  $("record-title").textContent = r ? t("Record {n} (of records 0 to {last})", { n: r.seq, last: state.log.records - 1 }) : t("The start: no record yet");
   const label = (c, i) => (p.legal_text && p.legal_text[i]) || describe(c);
   mount($("record"), r ? [
     h("p", {}, r.engine ? t("The engine") : t("Seat {n}", { n: r.actor }), ": ", h("b", {}, r.said || r.text), " ", h("span", { class: "raw muted" }, `[${r.text}]`), r.barrier ? ` · ${t("an information barrier")}` : "",
@@ -231,7 +231,7 @@ async function diff(file) {
     mount($("diff"),
       h("p", {}, h("b", {}, t(d.relation)), " · ", h("span", { class: "raw" }, d.summary),
         " ", t("(this log has {a} records, the other {b})", { a: d.records.a, b: d.records.b })),
-      d.first_difference !== null ? h("p", {}, t("They part at record {n}.", { n: d.first_difference + 1 }), " ",
+      d.first_difference !== null ? h("p", {}, t("They part at record {n}.", { n: d.first_difference }), " ",
         h("button", { id: "goto-diff", onclick: () => go(Math.min(d.first_difference + 1, state.log.readable)) }, t("show it"))) : h("p", {}, t("No record differs.")),
       d.at ? h("div", {}, d.at.a ? h("div", {}, t("here:"), " ", d.at.a.text) : h("div", {}, t("here: (ends)")),
         d.at.b ? h("div", {}, t("there:"), " ", d.at.b.text) : h("div", {}, t("there: (ends)"))) : null,

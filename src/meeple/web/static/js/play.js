@@ -116,7 +116,7 @@ function drawPlayers() {
 
 function drawLog() {
   const items = state.records.slice(-200).reverse().map((r) =>
-    h("li", { value: r.seq + 1, class: r.actor === -1 ? "engine" : "" },
+    h("li", { value: r.seq, class: r.actor === -1 ? "engine" : "" },
       h("span", { class: `swatch seat-${r.actor}` }),
       h("b", {}, r.actor === -1 ? t("engine") : seatName(r.actor, state.players)), " ",
       r.text || label(r.command),

@@ -73,6 +73,78 @@ export const RU = {
   "{n} seats": "мест: {n}",
   "None yet: create one.": "Пока нет: создайте партию.",
   "None yet.": "Пока нет.",
+  "won: {seats}": "победа: {seats}",
+  "no winner": "без победителя",
+  "to move: {seats}": "ходит: {seats}",
+  "started {when}": "начата {when}",
+  "last move {when}": "последний ход {when}",
+  "Show more": "Показать ещё",
+
+  // rule options: their names, what each does (the server's help, by its English text), their values
+  "Supply values taken out of the box": "Номиналы припасов, убранные из коробки",
+  "The bank": "Банк",
+  "When the end is checked": "Когда проверяется конец игры",
+  "When the match ends": "Когда кончается партия",
+  "Warriors in Mordred's supply": "Воинов в запасе Мордреда",
+  "Road spaces ahead of the dragon": "Клеток дороги впереди дракона",
+  "Road spaces behind the dragon": "Клеток дороги позади дракона",
+  "When used-up buildings end the game": "Когда кончившиеся постройки завершают игру",
+  "Gold cards drawn per": "Карты золота тянутся по числу",
+  "Who starts the next round": "Кто начинает следующий раунд",
+  "Cards a pass may discard": "Сколько карт можно сбросить при пасе",
+  "A broken tool forfeits the gold": "Сломанный инструмент лишает золота",
+  "Direction the gold cards pass": "Куда передаются карты золота",
+  "How winning saboteurs are paid": "Как получают золото победившие вредители",
+  "When a round without the gold ends": "Когда кончается раунд без золота",
+  "Geologists and crystals": "Геологи и кристаллы",
+  "face values of supply cards taken out of the box, in increasing order (at least three values must stay)":
+    "номиналы карт припасов, убранные из коробки, по возрастанию (должны остаться хотя бы три номинала)",
+  "beginner rules: the bank holds 'full' (all 60 supply cards, the seed's beginner game) or is the 'harder' preset (48 cards: only the values some hole of their kind asks for)":
+    "правила для начинающих: в банке «все» 60 карт припасов (как в правилах) или «труднее» (48 карт: только номиналы, которые просит какая-нибудь нора их вида)",
+  "when the end is checked: at the end of a 'round' (every seat has had as many turns; designed) or at the end of any 'turn' (the seed read literally: the first player's edge)":
+    "когда проверяется конец: в конце «раунда» (у всех мест поровну ходов; так задумано) или в конце любого «хода» (правила буквально: преимущество первого игрока)",
+  "when the match ends: as soon as the last 'card' leaves the deck (the seed) or at the end of that 'round', the later seats playing one more squad each without a draw (designed: seat balance)":
+    "когда кончается партия: как только из колоды уходит последняя «карта» (правила) или в конце этого «раунда», и следующие места играют ещё по отряду без добора (так задумано: равенство мест)",
+  "warriors in Mordred's supply, 4..32": "воинов в запасе Мордреда, от 4 до 32",
+  "spaces of the road ahead of the dragon, 4..40": "клеток дороги впереди дракона, от 4 до 40",
+  "spaces of the road behind the dragon, 0..10": "клеток дороги позади дракона, от 0 до 10",
+  "when a player with every building of one type on the map ends the game: at the start of its 'own-turn' (the published reading) or of the 'next-turn', whoever's (the seed word for word)":
+    "когда игрок, выставивший все постройки одного типа, завершает игру: в начале «своего хода» (изданное прочтение) или «следующего хода», чей бы он ни был (правила слово в слово)",
+  "base payout draws one gold card per 'players' (the published rules; 9 at 10 players) or per 'miners'":
+    "при расчёте базовой игры тянется по карте золота на каждого из «игроков» (изданные правила; 9 при 10 игроках) или из «золотоискателей»",
+  "who starts the next round: the player 'after-ender' (the published rules) or the 'ender' (the Armenian text)":
+    "кто начинает следующий раунд: игрок «после закончившего» (изданные правила) или сам «закончивший» (армянский текст)",
+  "Deluxe: how many cards a pass may discard, drawing as many: 1 (the Russian text) or 3 (the expansion rules)":
+    "Делюкс: сколько карт можно сбросить при пасе, добрав столько же: 1 (русский текст) или 3 (правила дополнения)",
+  "the published optional rule: a miner with a broken tool at the end of a round gets no gold (base game)":
+    "изданное дополнительное правило: золотоискатель со сломанным инструментом в конце раунда не получает золота (базовая игра)",
+  "the direction gold cards pass in the base payout: 'counter-clockwise' (the published rules) or 'clockwise' (the Armenian text)":
+    "куда передаются карты золота при расчёте базовой игры: «против часовой» (изданные правила) или «по часовой» (армянский текст)",
+  "base game: winning saboteurs get 4/3/3/2 'nuggets' in gold cards that add up (the published rules) or 4/3/3/2 gold 'cards' drawn at random (the Russian text)":
+    "базовая игра: победившие вредители получают 4/3/3/2 «самородка» картами золота на эту сумму (изданные правила) или 4/3/3/2 случайные «карты» золота (русский текст)",
+  "without the gold, a round ends when the pile and every hand are empty ('empty-hands', the published rules) or after a 'lap' of passes once the pile is empty (a reading of the Russian text)":
+    "если золото не найдено, раунд кончается, когда пусты колода и все руки («пустые руки», изданные правила) или после «круга» пасов при пустой колоде (прочтение русского текста)",
+  "Deluxe: geologists 'split' one nugget per crystal between them (the expansion rules) or 'each' get one per crystal (the Russian text)":
+    "Делюкс: геологи «делят» по самородку за кристалл между собой (правила дополнения) или «каждый» получает по самородку за кристалл (русский текст)",
+  "full": "все",
+  "harder": "труднее",
+  "round": "раунд",
+  "turn": "ход",
+  "card": "карта",
+  "own-turn": "свой ход",
+  "next-turn": "следующий ход",
+  "players": "игроки",
+  "miners": "золотоискатели",
+  "after-ender": "после закончившего",
+  "ender": "закончивший",
+  "counter-clockwise": "против часовой",
+  "clockwise": "по часовой",
+  "nuggets": "самородки",
+  "cards": "карты",
+  "empty-hands": "пустые руки",
+  "lap": "круг",
+  "split": "делят",
+  "each": "каждый",
 
   // the play page
   "Undo": "Отменить",
@@ -278,7 +350,6 @@ export const RU = {
   "you know in the deck: {cards} from the top": "вы знаете в колоде: {cards} сверху",
   "{seat} lays:": "{seat} выкладывает:",
   "do not collect": "не собирать",
-  "The bank": "Банк",
   "click a card to take it": "нажмите на карту, чтобы взять её",
   "Your pile": "Ваша стопка",
   "click a card to give it as change": "нажмите на карту, чтобы отдать её сдачей",
@@ -297,7 +368,7 @@ export const RU = {
   "The end (End)": "Конец (End)",
   "Back over the last command and its engine steps": "Назад через последний ход и шаги движка после него",
   "On over the next command and its engine steps": "Вперёд через следующий ход и шаги движка после него",
-  "Jump to": "Перейти к",
+  "Jump to position": "Перейти к позиции",
   "See as": "Смотреть как",
   "Fork here": "Ответвиться отсюда",
   "A new match on this server from the position shown, on a fresh seed from here on; bots or people take the seats.":
@@ -314,7 +385,7 @@ export const RU = {
   "verify: ok": "проверка: в порядке",
   "verify: FAILED": "проверка: ОШИБКА",
   "show record {n}": "показать запись {n}",
-  "Read up to record {n}:": "Прочитано до записи {n}:",
+  "Read {n} records, up to the damage:": "Прочитано записей до повреждения: {n}",
   "This log hides its seed: it can be replayed, not re-decided or forked.": "Эта партия скрывает зерно: её можно повторить, но не перерешить и не ответвить.",
   "FAILED:": "ОШИБКА:",
   "record {n}": "запись {n}",
@@ -322,7 +393,7 @@ export const RU = {
   "The referee's state": "Состояние у судьи",
   "The view": "Вид",
   "The board failed: {error}": "Доска не нарисовалась: {error}",
-  "Record {n} of {total}": "Запись {n} из {total}",
+  "Record {n} (of records 0 to {last})": "Запись {n} (из записей с 0 по {last})",
   "The start: no record yet": "Начало: записей ещё нет",
   "The engine": "Движок",
   "an information barrier": "информационный барьер",
