@@ -878,7 +878,23 @@ class Hub:
     def _e_matches(self, game: str | None, status: str | None, open_only: bool, limit: int,
                    offset: int) -> list[Json]:
         rows = self.opened.lobby.find(game=game, status=status, open_only=open_only, limit=limit, offset=offset)
-        return [self._e_describe(row, seats, None) for row, seats in rows]
+        return [self._e_describe(row, seats, None) | self._e_progress(row.id) for row, seats in rows]
+
+    def _e_progress(self, match_id: str) -> dict[str, Json]:
+        """How far a listed match is, for the lobby's rows: records, last activity, winners, who is to act.
+
+        From the store's listing of the match (no log is read); ``to_act`` only
+        where this engine hosts the match now (else None: not known without
+        reading its log).
+        """
+        try:
+            info = self.opened.store.info(match_id)
+        except StoreError:
+            return {"records": None, "updated": None, "winners": None, "to_act": None}
+        table = self._tables.get(match_id)
+        to_act = None if table is None else [s for s in table.match.to_act if s >= 0]
+        return {"records": info.records, "updated": info.updated.isoformat(timespec="seconds"),
+                "winners": None if info.winners is None else list(info.winners), "to_act": to_act}
 
     async def describe_match(self, match_id: str) -> Json:
         """One match's description (loading it if need be)."""

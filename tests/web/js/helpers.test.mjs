@@ -61,3 +61,16 @@ test("the Russian table gives the games the names the rule texts use", async () 
   assert.deepEqual(["Underground Kings", "Gophers (Проныры)", "Mordred", "Saboteur"].map((g) => RU[g]),
     ["Подземные короли", "Проныры", "Мордред", "Саботёр"]);
 });
+
+test("the lobby offers the options of the chosen variant, by readable names", async () => {
+  const { offered, optionLabel } = await import("../../../src/meeple/web/static/js/options.js");
+  const variants = [{ name: "standard", min_seats: 3, max_seats: 10, options: {} },
+    { name: "deluxe", min_seats: 2, max_seats: 12, options: { edition: "deluxe" } }];
+  const options = ["edition", "gold_pass", "pass_discards", "round_end"].map((name) => ({ name }));
+  const names = (variant) => offered("saboteur", variants, variant, options).map((o) => o.name);
+  assert.deepEqual(names("standard"), ["gold_pass", "round_end"]);
+  assert.deepEqual(names("deluxe"), ["pass_discards", "round_end"]);
+  assert.deepEqual(offered("my-game", variants, "deluxe", options).map((o) => o.name), ["gold_pass", "pass_discards", "round_end"]);
+  assert.equal(optionLabel("saboteur", "gold_pass"), "Direction the gold cards pass");
+  assert.equal(optionLabel("my-game", "max_bid_size"), "Max bid size");
+});

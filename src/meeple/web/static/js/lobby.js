@@ -5,6 +5,7 @@
 import { ApiError, get, heldSeat, keepSeat, page, post } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { LANG, setup, t } from "./i18n.js";
+import { offered, optionLabel } from "./options.js";
 
 /** An element of this page by id (the page's own markup: present, of the kind the code uses). */
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
@@ -39,7 +40,7 @@ function optionValue(option) {
 /** One field per rule option, from its JSON Schema: a list of its values, a box, a number, or JSON text. */
 function optionField(option) {
   const value = optionValue(option);
-  const attrs = { "data-option": option.name, title: option.help || "" };
+  const attrs = { "data-option": option.name, title: option.help ? t(option.help) : "" };
   const schema = option.schema || {};
   if (Array.isArray(schema.enum)) {
     const field = h("select", attrs, schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, t(String(v)))));
@@ -53,17 +54,18 @@ function optionField(option) {
   return h("input", { ...attrs, value: JSON.stringify(value) }); // arrays and the rest: JSON
 }
 
-/** The rule options the form offers: those no variant sets (the variant list chooses those). */
+/** The rule options the form offers: those no variant sets (the variant list chooses those) that apply to the variant. */
 function freeOptions() {
   const g = currentGame();
-  const byVariant = new Set(g.variants.flatMap((v) => Object.keys(v.options)));
-  return g.options.filter((o) => !byVariant.has(o.name));
+  return offered(g.id, g.variants, currentVariant().name, g.options);
 }
 
 function fillOptions() {
+  const g = currentGame();
   const options = freeOptions();
   mount($("option-list"), options.length ? options.map((o) =>
-    h("label", { class: "option-choice" }, `${o.name} `, optionField(o), o.help ? h("span", { class: "muted" }, ` ${o.help}`) : null))
+    h("label", { class: "option-choice", dataset: { name: o.name } }, h("span", { class: "option-name" }, t(optionLabel(g.id, o.name))), " ",
+      optionField(o), o.help ? h("span", { class: "muted" }, ` ${t(o.help)}`) : null))
     : h("p", { class: "muted" }, t("No rule options beyond the variant.")));
 }
 
@@ -79,7 +81,7 @@ function chosenOptions() {
       try {
         value = JSON.parse(field.value);
       } catch {
-        throw new Error(t("{option}: not a JSON value ({value})", { option: o.name, value: field.value }));
+        throw new Error(t("{option}: not a JSON value ({value})", { option: t(optionLabel(currentGame().id, o.name)), value: field.value }));
       }
     }
     if (JSON.stringify(value) !== JSON.stringify(optionValue(o))) out[o.name] = value;
@@ -173,18 +175,78 @@ function row(match, finished) {
         h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, t("Watch")),
       ];
   return h("div", { class: "match-row", "data-match": match.id },
-    h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${t(match.variant)} · ${t("{n} seats", { n: match.seats })} · ${who}`)),
+    h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${t(match.variant)} · ${t("{n} seats", { n: match.seats })} · ${who}`),
+      h("div", { class: "match-facts" }, facts(match, finished).map(([cls, text]) => h("span", { class: cls }, text)))),
     h("div", { class: "actions" }, actions));
+}
+
+/**
+ * A time of the server (ISO 8601) as this browser's clock and language write it.
+ * @param {string | null | undefined} iso
+ */
+function when(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(LANG, { dateStyle: "short", timeStyle: "short" });
+}
+
+/**
+ * A seat as the lobby names it: its person's name, its bot, or the seat.
+ * @param {any} match
+ * @param {number} seat
+ */
+function seatLabel(match, seat) {
+  const p = (match.players || []).find((/** @type {any} */ x) => x.seat === seat);
+  if (p && p.name) return p.name;
+  if (p && p.kind === "bot") return t("seat {n} ({bot} bot)", { n: seat, bot: t(p.bot) });
+  return t("seat {n}", { n: seat });
+}
+
+/**
+ * A row's facts: whose turn it is (or who won), when it started, its last activity.
+ * @param {any} match
+ * @param {boolean} finished
+ * @returns {[string, string][]}
+ */
+function facts(match, finished) {
+  /** @type {[string, string][]} */
+  const out = [];
+  if (finished) {
+    const winners = match.winners || [];
+    out.push(["winner", winners.length ? t("won: {seats}", { seats: winners.map((/** @type {number} */ s) => seatLabel(match, s)).join(", ") })
+      : t("no winner")]);
+  } else if (match.to_act && match.to_act.length) {
+    out.push(["turn", t("to move: {seats}", { seats: match.to_act.map((/** @type {number} */ s) => seatLabel(match, s)).join(", ") })]);
+  }
+  out.push(["started", t("started {when}", { when: when(match.created) })]);
+  out.push(["active", t("last move {when}", { when: when(match.updated) })]);
+  return out;
+}
+
+/** How many rows each list shows (a page at a time: "Show more" adds one). */
+const PAGE = 10;
+/** The most rows a list asks the server for (its own bound on a listing is 500). */
+const MOST = 500;
+const shown = { playing: PAGE, finished: PAGE };
+
+/**
+ * One list of matches, a page at a time: one row more is asked for to know whether there are more.
+ * @param {"playing" | "finished"} list
+ */
+async function fillList(list) {
+  const finished = list === "finished";
+  const found = await get("api/matches", { status: finished ? "over" : "in_progress", limit: shown[list] + 1 });
+  const rows = found.slice(0, shown[list]).map((/** @type {any} */ m) => row(m, finished));
+  const more = found.length > shown[list] && shown[list] + PAGE < MOST
+    ? h("button", { class: "more", dataset: { list }, onclick: () => { shown[list] += PAGE; fillList(list).catch((e) => toast(e.message, "error")); } },
+      t("Show more"))
+    : null;
+  mount($(list), rows.length ? [rows, more] : h("p", { class: "muted" }, finished ? t("None yet.") : t("None yet: create one.")));
 }
 
 async function refresh() {
   try {
-    const [playing, finished] = await Promise.all([
-      get("api/matches", { status: "in_progress", limit: 50 }),
-      get("api/matches", { status: "over", limit: 20 }),
-    ]);
-    mount($("playing"), playing.length ? playing.map((m) => row(m, false)) : h("p", { class: "muted" }, t("None yet: create one.")));
-    mount($("finished"), finished.length ? finished.map((m) => row(m, true)) : h("p", { class: "muted" }, t("None yet.")));
+    await Promise.all([fillList("playing"), fillList("finished")]);
   } catch (e) {
     toast(e.message, "error");
   }
