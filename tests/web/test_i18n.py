@@ -4,8 +4,9 @@ The pages write English message ids through ``t()`` (``static/js/i18n.js``) and
 mark their static text with ``data-i18n``; ``static/js/strings.js`` gives each
 id its Russian text. Statically: every id the scripts and pages use has a
 Russian text with the same placeholders. In Chromium: a browser whose
-language is Russian gets every page (the lobby, each bundled game's play
-page, the debugger) with ``<html lang="ru">`` and no English word left in
+language is Russian gets every page (the lobby with every variant's rule
+options, each bundled game's play page through a whole match played by
+clicks, its end screen, the lobby's rows, the debugger) with ``<html lang="ru">`` and no English word left in
 its visible text (the raw data the debugger shows, marked ``.raw``, aside),
 and the language switch changes and keeps the choice.
 """
@@ -17,9 +18,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from serverkit import ThreadServer
-from webkit import create_from_lobby, played, save, settle
+from webkit import click_through, create_from_lobby, played, save, settle
 
 from meeple.engine import seen_by
 
@@ -77,6 +79,13 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 SAME = {"meeple"}
 
 
+class Seen:
+    """What :func:`webkit.click_through` reads of a page: the page's errors."""
+
+    def __init__(self, errors: list[str]) -> None:
+        self.errors = errors
+
+
 def _english_left(page: Any) -> list[str]:
     return [t for t in page.evaluate(_TEXTS) if any(w not in SAME for w in WORD.findall(t))]
 
@@ -88,7 +97,7 @@ def _context(browser: Any, locale: str) -> Any:
 
 
 @pytest.mark.parametrize("game", ["saboteur", "kings", "mordred", "gophers"])
-def test_a_russian_browser_gets_the_lobby_and_each_board_in_russian(browser: Any, web_server: ThreadServer,
+def test_a_russian_browser_plays_a_whole_match_in_russian(browser: Any, web_server: ThreadServer,
                                                                      game: str) -> None:
     context = _context(browser, "ru-RU")
     page = context.new_page()
@@ -111,17 +120,21 @@ def test_a_russian_browser_gets_the_lobby_and_each_board_in_russian(browser: Any
         assert page.get_attribute("html", "lang") == "ru"
         left = _english_left(page)
         assert left == [], left
-        # a few moves on, the board shows more (a laid card, a placed pawn, a mine with squads)
-        for _ in range(3):
-            offered = page.query_selector_all(".act.target") or page.query_selector_all(".act")
-            if not offered or page.get_attribute("body", "data-over") == "true":
-                break
-            offered[0].click()
-            settle(page)
-        left = _english_left(page)
-        assert left == [], left
-        page.goto(web_server.base + "/")  # the match's row: whose turn, when it started, its last move
-        settle(page, "#playing .match-row .active")
+        # a whole match by clicks: what the board shows on the way (every 15 clicks) and the end screen
+        page.recorder = Seen(errors)
+        seen: list[str] = []
+
+        def look(clicks: int) -> None:
+            if clicks % 15 == 0:
+                settle(page, "body[data-busy=false]")
+                seen.extend(_english_left(page))
+
+        click_through(page, seed=3, on_click=look)
+        assert page.is_visible("#outcome")
+        seen.extend(_english_left(page))
+        assert seen == [], seen
+        page.goto(web_server.base + "/")  # the match's row: who won, when it started, its last move
+        settle(page, "#finished .match-row .winner")
         left = _english_left(page)
         assert left == [], left
     finally:
@@ -165,9 +178,14 @@ def test_the_debugger_speaks_russian_and_the_switch_keeps_english(browser: Any, 
 def test_an_english_browser_gets_english_pages(browser: Any, web_server: ThreadServer) -> None:
     context = _context(browser, "en-GB")
     page = context.new_page()
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
     try:
         create_from_lobby(page, web_server.base, "kings", bot="random")
         settle(page)
+        # the hello speaks the protocol version the server's GET /api gives, and asks for English texts
+        hello = next(json.loads(m) for m in sent if '"hello"' in m)
+        assert hello["protocol"] == httpx.get(web_server.base + "/api").json()["protocol"] and hello["lang"] == "en"
         assert page.get_attribute("html", "lang") == "en"
         cyrillic = [t for t in page.evaluate(_TEXTS) if re.search("[А-Яа-яЁё]", t)]
         assert cyrillic == []

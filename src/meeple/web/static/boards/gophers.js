@@ -82,7 +82,8 @@ export function render(ctx) {
   const handRows = v.variant === "beginner" ? rowsOf(v.bank.length) + rowsOf(mine.length) : rowsOf(v.hand.length);
   const height = handY + handRows * 58 + (v.variant === "beginner" ? 76 : 52);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": t("Gophers board") });
-  const status = v.phase === "over" ? t("Over: {why}", { why: t(v.end_reason) }) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
+  // the end's reason is the engine's English sentence; another language reads the record that ended it
+  const status = v.phase === "over" ? (ctx.lang === "en" ? t("Over: {why}", { why: v.end_reason }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
     (v.roll ? ` · ${t("rolled {n}", { n: v.roll })}` : "") + (v.variant === "beginner" ? "" : ` · ${t("deck {n}", { n: v.deck_size })}`) +
     (v.turned ? ` · ${t("turned the page")}` : "") + (v.jumped.length ? ` · ${t("jumped {seats}", { seats: v.jumped.map(ctx.seatName).join(", ") })}` : "") +
     (v.productive ? ` · ${t("productive turn")}` : "");

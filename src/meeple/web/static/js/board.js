@@ -8,7 +8,7 @@
 // ctx.legal: so a seat can make only legal choices.
 
 import { h, mount, seatName, svg } from "./dom.js";
-import { t } from "./i18n.js";
+import { LANG, t } from "./i18n.js";
 
 /**
  * A command (or any value of the wire form): a JSON object with its `type` and its fields.
@@ -54,6 +54,7 @@ import { t } from "./i18n.js";
  *   key: typeof key,
  *   seatName: (seat: number | null) => string,
  *   t: typeof t,
+ *   lang: string,
  *   word: (english: string) => string,
  *   memo: {selected: any},
  *   readonly selected: any,
@@ -111,6 +112,7 @@ export function makeContext(root, chooser, options, memo) {
     key,
     seatName: (s) => seatName(s, options.players),
     t, // the page's string table (i18n.js): the board's own labels
+    lang: LANG, // the page's language: "en" or "ru"
     word: (w) => (options.words && options.words[w]) || w, // the game's word (a card's name) in the page's language
     memo, // survives re-draws of one position: {selected}
     get selected() {
