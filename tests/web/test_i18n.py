@@ -49,6 +49,16 @@ def _used() -> set[str]:
     return ids
 
 
+def test_every_reason_the_engine_gives_for_refusing_undo_has_a_russian_text() -> None:
+    source = (STATIC.parents[1] / "engine" / "match.py").read_text(encoding="utf-8")
+    reasons = re.findall(r'UndoCheck\(False, "([^"]+)"\)', source)
+    assert len(reasons) >= 4
+    russian = _russian()
+    assert [r for r in reasons if r not in russian] == []
+    assert 'f"the last command was played by seat {rec.actor}, not {seat}"' in source  # play.js reads this one
+    assert "the last command was played by seat {a}, not {b}" in russian
+
+
 def test_every_id_the_pages_use_has_a_russian_text_with_the_same_placeholders() -> None:
     russian = _russian()
     used = _used()
@@ -118,6 +128,7 @@ def test_a_russian_browser_plays_a_whole_match_in_russian(browser: Any, web_serv
         create_from_lobby(page, web_server.base, game, bot="random")
         settle(page)
         assert page.get_attribute("html", "lang") == "ru"
+        assert not WORD.search(page.get_attribute("#undo", "title") or ""), page.get_attribute("#undo", "title")
         left = _english_left(page)
         assert left == [], left
         # a whole match by clicks: what the board shows on the way (every 15 clicks) and the end screen

@@ -67,7 +67,7 @@ function draw() {
   $("status").textContent = over ? t("The match is over") : mine ? t("Your move") : state.seat === null ? t("Watching") : t("Waiting for the others…");
   $("status").className = ["status", mine ? "mine" : "", over ? "over" : ""].join(" ");
   $("undo").disabled = !(state.undo && state.undo.ok) || state.busy;
-  $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? t("Undo: {reason}", { reason: state.undo.reason }) : t("Take back your last command");
+  $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? t("Undo: {reason}", { reason: undoReason(state.undo.reason) }) : t("Take back your last command");
   $("redo").disabled = !state.redo || state.busy;
   if (state.view !== null) {
     const ctx = makeContext($("board"), chooser, {
@@ -139,6 +139,16 @@ function drawOutcome() {
         h("td", {}, seatName(i, state.players)), h("td", {}, s), h("td", {}, o.winners.includes(i) ? t("winner") : "")))),
     h("p", {}, h("a", { href: `debug?match=${encodeURIComponent(matchId)}` }, t("Open this match in the replay debugger"))),
   );
+}
+
+/**
+ * Why undo is refused, in the page's language: the engine's reasons are a few fixed English sentences.
+ * @param {string} reason
+ */
+function undoReason(reason) {
+  const seat = /^the last command was played by seat (-?\d+), not (\d+)$/.exec(reason);
+  if (seat && seat[1] === "-1") return t("the last record is the engine's, not a command of yours");
+  return seat ? t("the last command was played by seat {a}, not {b}", { a: seat[1], b: seat[2] }) : t(reason);
 }
 
 /**
