@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the Debian packages the test suite starts for real (PostgreSQL, Chromium),
+# Install the Debian packages the test suite starts for real (PostgreSQL, Chromium, node for the
+# browser client's unit tests),
 # only where they are missing: nothing is downloaded on a machine that has them.
 # Runs as root on Debian (CI and a fresh machine); elsewhere it says what is missing.
 set -euo pipefail
@@ -7,6 +8,7 @@ set -euo pipefail
 missing=()
 command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -3,6 +3,9 @@ fork and continue the fork, find where a tampered log fails, and diff two logs."
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,12 @@ from webkit import click_through, forge, http_json, played, save
 import meeple
 from meeple.engine import ENGINE, seen_by
 from meeple.server.debugger import describe
+
+
+def cli(*args: str | Path) -> str:
+    """What ``meeple ARGS`` prints (stdout)."""
+    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], capture_output=True, text=True,
+                          timeout=120).stdout
 
 
 def open_file(page: Any, base: str, path: Path) -> None:
@@ -124,6 +133,11 @@ def test_a_tampered_log_fails_verify_at_its_first_bad_record(page: Any, web_serv
     assert "bad" in (tick.get_attribute("class") or "")
     assert page.locator("#timeline .tick.unverified").count() == m.cursor - bad - 1
     assert "RNG counter differs" in page.inner_text("#records li.bad")
+    # one numbering: the debugger names the bad record as meeple verify does, counted from 0 as the log is
+    assert page.inner_text("#goto-bad") == f"show record {bad}"
+    assert f"(record {bad}, byte " in cli("verify", path)
+    assert page.evaluate("document.querySelector('#records li.bad').value") == bad
+    assert page.inner_text("#record-title").startswith(f"Record {bad} ")
     assert "verify failed here" in page.inner_text("#record")
     assert page.locator("#fork").is_disabled()  # the records after a bad one are not forked
     # bytes changed in place: the chain breaks there, and what comes before still reads
@@ -151,9 +165,14 @@ def test_diff_shows_where_two_logs_part(page: Any, web_server: ThreadServer, tmp
     page.wait_for_selector("body[data-diff]")
     text = page.inner_text("#diff")
     first = next(i for i, (x, y) in enumerate(zip(m.records, other.records)) if x != y)
-    assert f"part at record {first + 1}" in text and "seeds differs" in text
+    assert f"part at record {first}." in text and "seeds differs" in text
+    said = re.search(r"first difference, record (\d+)", cli("diff", tmp_path / "a.meeple", tmp_path / "b.meeple"))
+    assert said is not None and int(said.group(1)) == first  # the same number as meeple diff
     page.click("#goto-diff")
-    wait_at(page, first + 1)
+    wait_at(page, first + 1)  # position first + 1: the table after record first
+    assert page.inner_text("#record-title").startswith(f"Record {first} ")
+    current = page.locator("#records li.current")
+    assert current.get_attribute("data-seq") == str(first) and current.evaluate("(li) => li.value") == first
 
 
 def test_a_finished_match_of_the_server_opens_from_its_page(page: Any, web_server: ThreadServer) -> None:

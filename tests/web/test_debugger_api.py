@@ -193,3 +193,21 @@ def test_a_log_downloads_cut_at_any_record(server: ThreadServer) -> None:
     cut = meeple.Match.from_bytes(data)
     assert cut.records == m.records[:12] and meeple.verify(data).ok
     assert httpx.get(f"{server.base}/api/debug/logs/{log}/log").content == m.to_bytes()
+
+
+def test_a_seats_legal_commands_come_with_the_games_text_in_the_asked_language(server: ThreadServer,
+                                                                                saboteur: meeple.Match) -> None:
+    m = saboteur
+    log = opened(server, m)
+    n = m.cursor
+    m.seek(n)
+    while 1 not in m.to_act:  # the last position at which seat 1 may act
+        n -= 1
+        m.seek(n)
+    for lang in ("en", "ru"):
+        p = httpx.get(f"{server.base}/api/debug/logs/{log}/at/{n}", params={"as": "1", "lang": lang}).json()
+        assert p["legal_text"] == [m.game.text(c, None, lang) for c in m.legal(1)]
+    russian = httpx.get(f"{server.base}/api/debug/logs/{log}/at/{n}", params={"as": "1", "lang": "ru-RU"}).json()
+    english = httpx.get(f"{server.base}/api/debug/logs/{log}/at/{n}", params={"as": "1"}).json()
+    assert russian["legal_text"] != english["legal_text"]  # English unless asked
+    assert httpx.get(f"{server.base}/api/debug/logs/{log}/at/{n}", params={"as": "spectator"}).json()["legal_text"] == []

@@ -253,5 +253,9 @@ def test_the_record_reads_as_sentences_in_the_browsers_language(browser: Any, we
         assert len(lines) > 5
         assert all(bool(re.search("[А-Яа-яЁё]", line)) is cyrillic for line in lines)
         assert not any(re.search(r"\b[a-z]+_[a-z_]+\b", line) for line in lines)  # no event tags (squad_played)
+        # numbered from 0, as the log and the CLI number records: the newest on top is record cursor - 1
+        numbers = page.evaluate("[...document.querySelectorAll('#log li')].map((li) => li.value)")
+        cursor = int(page.get_attribute("body", "data-cursor") or 0)
+        assert numbers[0] == cursor - 1 and numbers[-1] == max(0, cursor - 200)
     finally:
         context.close()

@@ -53,7 +53,17 @@ def test_every_game_has_a_board_or_the_generic_page(server: ThreadServer, game: 
         assert info["module"] == f"web/boards/{game}/{game}.js" and info["catalog"]
         assert httpx.get(f"{server.base}/{info['module']}").status_code == 200
     else:
-        assert info == {"game": game, "module": None, "catalog": None}
+        assert info == {"game": game, "module": None, "catalog": None, "words": {}}
+
+
+@pytest.mark.parametrize(("game", "english", "russian"), [("saboteur", "dead-curve-a", "тупик-поворот А"),
+                                                          ("kings", "giants", "великаны"),
+                                                          ("mordred", "Holyhead", "Холихед"), ("gophers", "acorn", "жёлуди")])
+def test_a_board_is_sent_the_games_own_words_in_the_asked_language(server: ThreadServer, game: str, english: str,
+                                                                   russian: str) -> None:
+    ru = httpx.get(f"{server.base}/api/web/boards/{game}", params={"lang": "ru-RU"}).json()["words"]
+    assert ru[english] == russian and not any("{" in k for k in ru)  # words, not the game's sentences
+    assert httpx.get(f"{server.base}/api/web/boards/{game}").json()["words"] == {}  # English: the ids themselves
 
 
 def test_an_unknown_game_has_no_board(server: ThreadServer) -> None:
@@ -72,7 +82,8 @@ def test_a_third_party_game_brings_its_own_board(server: ThreadServer, tmp_path:
     register_board(Board("liars-dice", "board.js", tmp_path, catalog=lambda: {"faces": 6}))
     try:
         info = httpx.get(f"{server.base}/api/web/boards/liars-dice").json()
-        assert info == {"game": "liars-dice", "module": "web/boards/liars-dice/board.js", "catalog": {"faces": 6}}
+        assert info == {"game": "liars-dice", "module": "web/boards/liars-dice/board.js", "catalog": {"faces": 6},
+                        "words": {}}
         r = httpx.get(f"{server.base}/{info['module']}")
         assert r.status_code == 200 and "export function render" in r.text
         assert board_for("liars-dice") is not None

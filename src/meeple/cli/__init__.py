@@ -131,9 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     _out_args(s, "the match as it is played, every move at once (a log to continue: a copy of it, played on)")
     s.set_defaults(fn=cmd_play)
 
-    s = sub.add_parser("replay", help="print a match record by record, or the position after record N")
+    s = sub.add_parser("replay", help="print a match record by record, or position N (after its first N records)")
     s.add_argument("file", metavar="LOG", help=SOURCE_HELP)
-    s.add_argument("--to", type=int, metavar="N", help="draw the position after record N instead")
+    s.add_argument("--to", type=int, metavar="N", help="draw position N instead: the table after records 0 to N-1")
     s.add_argument("--seat", type=int, metavar="N",
                    help="show the match as seat N may see it (redacted); without it, the referee's full view")
     s.set_defaults(fn=cmd_replay)

@@ -40,7 +40,7 @@ def _outcome_text(out: Any) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Print a match record by record (as one seat sees it, with ``--seat``), or the position after record N."""
+    """Print a match record by record (as one seat sees it, with ``--seat``), or position N (after records 0..N-1)."""
     log = load_source(args.file)
     game = log.game
     match = log.to_match()

@@ -224,7 +224,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     continued = args.target is not None and is_source(args.target)
     shown = len(match) if continued else 0
     if continued:
-        print(f"continuing {args.target} after record {len(match)}")
+        # records are numbered from 0, as the log, meeple replay and the browser number them
+        print(f"continuing {args.target} after record {len(match) - 1} (its {len(match)} records)" if len(match)
+              else f"continuing {args.target} from its start")
     try:
         quit_ = False
         while not match.is_over and not quit_:

@@ -4,8 +4,8 @@ Routes (JSON unless said; docs/web.md shows them in use)::
 
     POST /api/debug/logs                     open a log: its bytes (an upload), or {"match": ID} of this server
     GET  /api/debug/logs/{log}               what was opened: game, seats, records, the verify report
-    GET  /api/debug/logs/{log}/records?as=   the timeline: every record as ``as`` sees it
-    GET  /api/debug/logs/{log}/at/{n}?as=    the position after ``n`` records as ``as`` sees it
+    GET  /api/debug/logs/{log}/records?as=&lang=  the timeline: every record as ``as`` sees it
+    GET  /api/debug/logs/{log}/at/{n}?as=&lang=  the position after ``n`` records as ``as`` sees it
     GET  /api/debug/logs/{log}/log?at=       the log's first ``n`` records as a log file (bytes)
     POST /api/debug/logs/{log}/fork          host a fork at record ``at`` on a fresh seed, bots in chosen seats
     GET  /api/debug/diff?a=&b=               where two opened logs part
@@ -64,11 +64,13 @@ from ..engine.game import ENGINE
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, VerifyReport, read_log, verify_loaded
 from ..engine.records import Record, seen_by
+from ..engine.text import language
 from ..engine.wire import Json, to_wire
 from .hygiene import check_encodable, clean_name, parse_count
 from .limits import Quotas, client_of
 from .messages import NewMatch
 from .protocol import ErrorCode, ServerError
+from .table import text_of
 
 if TYPE_CHECKING:
     from .app import MeepleServer
@@ -243,8 +245,12 @@ def describe(game: Any, command: Any) -> str:
         return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
 
 
-def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Json:
-    """A record as ``who`` sees it: the raw record for the referee, else :func:`seen_by`'s projection."""
+def record_json(opened: OpenedLog, record: Record, who: int | str | None, lang: str = "en") -> Json:
+    """A record as ``who`` sees it: the raw record for the referee, else :func:`seen_by`'s projection.
+
+    ``text`` is the game's description of the command (its fields, for the
+    developer); ``said`` the sentence a player at the table reads of it, in ``lang``.
+    """
     game = opened.match.game
     if who == "referee":
         command, events = record.command, record.events
@@ -260,14 +266,19 @@ def record_json(opened: OpenedLog, record: Record, who: int | str | None) -> Jso
         "engine": record.actor == ENGINE,
         "command": to_wire(command),
         "text": describe(game, command),
+        "said": text_of(game, command, events, lang),
         "events": [to_wire(e) for e in events],
         "barrier": barrier,
         **extra,
     }
 
 
-def position_json(opened: OpenedLog, n: int, who: int | str | None) -> Json:
-    """The position after ``n`` records as ``who`` sees it, with where undo and redo lead from it."""
+def position_json(opened: OpenedLog, n: int, who: int | str | None, lang: str = "en") -> Json:
+    """The position after ``n`` records as ``who`` sees it, with where undo and redo lead from it.
+
+    A seat's legal commands come with ``legal_text``: what a player reads for
+    each, in ``lang``, as the play protocol sends it.
+    """
     m = opened.match
     try:
         m.seek(n)
@@ -280,12 +291,14 @@ def position_json(opened: OpenedLog, n: int, who: int | str | None) -> Json:
         out["legal"] = {str(s): [to_wire(c) for c in m.legal(s)] for s in m.to_act if s != ENGINE}
     else:
         out["view"] = to_wire(m.view(seat))
-        out["legal"] = [] if seat is None else [to_wire(c) for c in m.legal(seat)]
+        legal = [] if seat is None else list(m.legal(seat))
+        out["legal"] = [to_wire(c) for c in legal]
+        out["legal_text"] = [text_of(m.game, c, None, lang) for c in legal]
         check = m.can_undo(seat) if seat is not None else None
         out["player_undo"] = None if check is None else {"ok": check.ok, "reason": check.reason}
     outcome = m.outcome
     out["outcome"] = None if outcome is None else to_wire(outcome)
-    out["record"] = record_json(opened, m.records[n - 1], who) if n else None
+    out["record"] = record_json(opened, m.records[n - 1], who, lang) if n else None
     # tooling undo and redo over the timeline: by whole commands, as Match.undo and Match.redo go
     undo_to = redo_to = None
     if m.can_undo():
@@ -482,21 +495,23 @@ class Debugger:
         return await self._answer(self.get(request.path_params["log_id"]).summary)
 
     async def records(self, request: Request) -> Response:
-        """``GET /api/debug/logs/{log}/records?as=``: every record as ``as`` sees it."""
+        """``GET /api/debug/logs/{log}/records?as=&lang=``: every record as ``as`` sees it."""
         opened = self.get(request.path_params["log_id"])
         who = parse_as(request.query_params.get("as"), opened.log.header.seats)
+        lang = language(request.query_params.get("lang"))
 
         def timeline() -> bytes:  # record by record: no one long call holds the interpreter (and play) up
-            records = b",".join(_encode(record_json(opened, r, who)) for r in opened.log.records)
+            records = b",".join(_encode(record_json(opened, r, who, lang)) for r in opened.log.records)
             return b'{"as":%s,"records":[%s],"bad":%s}' % (_encode(who), records, _encode(opened.bad))
 
         return Response(await self._run(timeline), media_type="application/json")
 
     async def position(self, request: Request) -> Response:
-        """``GET /api/debug/logs/{log}/at/{n}?as=``: the position after ``n`` records."""
+        """``GET /api/debug/logs/{log}/at/{n}?as=&lang=``: the position after ``n`` records."""
         opened = self.get(request.path_params["log_id"])
         who = parse_as(request.query_params.get("as"), opened.log.header.seats)
-        return await self._answer(position_json, opened, request.path_params["n"], who)
+        lang = language(request.query_params.get("lang"))
+        return await self._answer(position_json, opened, request.path_params["n"], who, lang)
 
     async def download(self, request: Request) -> Response:
         """``GET /api/debug/logs/{log}/log?at=``: the first ``at`` records (all: the whole log) as a log file."""

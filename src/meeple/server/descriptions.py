@@ -7,9 +7,11 @@ from typing import Any
 from ..catalog import variant_hides_information
 from ..engine.game import Game
 from ..engine.wire import Json, describe, to_wire
+from ..store.errors import StoreError
 from .bots import bot_factories, default_fallback
 from .lobby import MatchRow, SeatRow
 from .table import Table
+from .workers import current
 
 
 def game_info(game: Game[Any, Any]) -> dict[str, Json]:
@@ -72,3 +74,21 @@ def match_info(row: MatchRow, seats: list[SeatRow], table: Table | None) -> Json
         out["players"] = [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken}
                           for s in seats]
     return out
+
+
+def progress(match_id: str) -> dict[str, Json]:
+    """How far a listed match is, for the lobby's rows: records, last activity, winners, who is to act.
+
+    From the store's listing of the match (no log is read); ``to_act`` only
+    where this worker hosts the match now (else None: not known without
+    reading its log).
+    """
+    worker = current()
+    try:
+        info = worker.store.store.info(match_id)
+    except StoreError:
+        return {"records": None, "updated": None, "winners": None, "to_act": None}
+    table = worker.tables.get(match_id)
+    to_act = None if table is None else [s for s in table.match.to_act if s >= 0]
+    return {"records": info.records, "updated": info.updated.isoformat(timespec="seconds"),
+            "winners": None if info.winners is None else list(info.winners), "to_act": to_act}

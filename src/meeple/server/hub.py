@@ -38,7 +38,7 @@ from . import group, messages
 from .bots import Bots, bot_factories, default_fallback
 from .clocks import Clocks
 from .connection import Client, Outbox
-from .descriptions import game_info, match_info
+from .descriptions import game_info, match_info, progress
 from .hosting import Tables
 from .lobby import MatchRow, SeatRow, new_token, now, token_hash
 from .messages import NewMatch
@@ -257,7 +257,7 @@ class Hub:
     def matches(self, *, game: str | None, status: str | None, open_only: bool, limit: int, offset: int) -> list[Json]:
         """Matches by game and status, newest first."""
         rows = current().store.lobby.find(game=game, status=status, open_only=open_only, limit=limit, offset=offset)
-        return [match_info(row, seats, None) for row, seats in rows]
+        return [match_info(row, seats, None) | progress(row.id) for row, seats in rows]
 
     @operation(_match)
     def describe_match(self, match_id: str) -> Json:

@@ -7,7 +7,8 @@ play routes (docs/web.md)::
     GET /play/{match}          the play page of a match (a seat with its token, or a spectator)
     GET /debug                 the replay debugger
     GET /static/...            the client's scripts, styles and the bundled boards
-    GET /api/web/boards/{game} which board draws a game, and its printed tables (``catalog``)
+    GET /api/web/boards/{game} which board draws a game, its printed tables (``catalog``) and,
+                               with ``?lang=``, the game's own words in that language (``words``)
     GET /web/boards/{game}/... a board's own files (a third-party board's directory)
 
 Every page and file is public: nothing here depends on a match, and what a
@@ -29,7 +30,8 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine.errors import UnknownGame
 from ..engine.registry import get_game
-from ..web import STATIC, board_for
+from ..engine.text import language
+from ..web import BUNDLED, STATIC, board_for, catalogs
 from .protocol import ErrorCode, ServerError
 
 if TYPE_CHECKING:
@@ -83,22 +85,28 @@ async def debug_page(request: Request) -> Response:
     return page("debug", request)
 
 
-def board_info(game_id: str) -> dict[str, Any]:
-    """``{"game", "module", "catalog"}``: the address of a game's board module (None: the generic page) and its tables."""
+def board_info(game_id: str, lang: str | None = None) -> dict[str, Any]:
+    """``{"game", "module", "catalog", "words"}``: a game's board module (None: the generic page), its tables and words.
+
+    ``words`` are a bundled game's own names for what its board draws (cards,
+    peoples, places) in ``lang`` (:func:`meeple.web.catalogs.words`; empty
+    for English and for other games).
+    """
     try:
         get_game(game_id)
     except UnknownGame as e:
         raise ServerError(ErrorCode.UNKNOWN_GAME, str(e)) from None
     board = board_for(game_id)
+    said = catalogs.words(game_id, language(lang)) if game_id in BUNDLED else {}
     if board is None:
-        return {"game": game_id, "module": None, "catalog": None}
+        return {"game": game_id, "module": None, "catalog": None, "words": said}
     return {"game": game_id, "module": f"web/boards/{game_id}/{board.module}",
-            "catalog": board.catalog() if board.catalog is not None else None}
+            "catalog": board.catalog() if board.catalog is not None else None, "words": said}
 
 
 async def board(request: Request) -> Response:
-    """``GET /api/web/boards/{game}``: see :func:`board_info`."""
-    return JSONResponse(board_info(request.path_params["game_id"]))
+    """``GET /api/web/boards/{game}?lang=``: see :func:`board_info`."""
+    return JSONResponse(board_info(request.path_params["game_id"], request.query_params.get("lang")))
 
 
 async def board_file(request: Request) -> Response:

@@ -8,12 +8,16 @@ for every match and every seat: no catalog holds a fact of a match.
 'crossroads'
 >>> kings()["cards"][79]["people"]
 'giants'
+>>> words("saboteur", "ru")["crossroads"], words("saboteur", "en")
+('перекрёсток', {})
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+from ..engine.text import language
 from ..engine.wire import to_wire
 
 Json = Any
@@ -73,3 +77,19 @@ def mordred() -> Json:
         "attack_cost": data.ATTACK_COST,
         "surcharge": data.SURCHARGE,
     }
+
+
+def words(game: str, lang: str) -> dict[str, str]:
+    """A bundled game's own words in ``lang`` (card, people, place and role names): its text catalog less its sentences.
+
+    Keyed by the English word as the catalog and the views spell it
+    (``"dead-curve-a"``, ``"orcs"``, ``"Holyhead"``); empty for English, for a
+    language the game does not speak, and for a game without a text catalog.
+    """
+    lang = language(lang)
+    try:
+        texts = importlib.import_module(f"meeple.games.{game.replace('-', '_')}.text").TEXTS
+    except (ImportError, AttributeError):
+        return {}
+    table: dict[str, str] = texts.catalogs.get(lang, {})
+    return {k: v for k, v in table.items() if "{" not in k}

@@ -1,3 +1,4 @@
+// @ts-check
 // Gophers' board: the open spread of the burrow book (its holes, tunnels, supplies, stores, portals and
 // gifts), the pawns, every seat's piles, basket and what this seat knows of its hand, the die, the gift
 // cards (face down where this seat has not seen them), the collection being laid and the hand (the
@@ -8,13 +9,15 @@
 // Drawn from the view's wire form (meeple.games.gophers.view.View) and the catalog of the book's spreads.
 // Commands name cards as "A7", "B10", "W1", "D"; a walk's jumped seats are the bits of `jumps`.
 
+/** @typedef {import("../js/board.js").BoardContext} Ctx */
+
 const KIND_COLOUR = { acorn: "#8d5524", berry: "#7b2d8b", wheat: "#c9a227", dig: "#6b6b6b" };
 const LETTER = { acorn: "A", berry: "B", wheat: "W", dig: "D" };
 const GAP = 96, R = 24, TOP = 66, LEFT = 40;
 
 const cardName = (c) => (c === null ? "?" : c.kind === "dig" ? "D" : `${LETTER[c.kind]}${c.value}`);
 const cardsName = (cards) => cards.map(cardName).join(" + ");
-const jumpedOf = (jumps) => [...Array(32).keys()].filter((s) => (jumps >> s) & 1);
+/** @param {number} n */
 const nth = (n) => (n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
 
 /** A card face; `cls` names where it lies ("gcard": the hand, "gift", "laid-card", "bank-card", "pile-card"). */
@@ -27,39 +30,25 @@ function cardPicture(ctx, c, x, y, w = 34, h = 48, cls = "gcard") {
   }
   return svg("g", { class: cls, dataset: { card: cardName(c) } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 4, fill: KIND_COLOUR[c.kind], stroke: "#2b2622" }),
-    svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#fff" }, c.kind === "dig" ? "dig" : c.value),
-    svg("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", class: "small", fill: "#fff" }, c.kind));
+    svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#fff" }, c.kind === "dig" ? ctx.t("dig") : c.value),
+    svg("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.word(c.kind)));
 }
 
-function labelText(l) {
+/**
+ * A hole's label as its two lines: what it is, and how many.
+ * @param {Ctx} ctx
+ * @param {any} l the label (catalog)
+ */
+function labelText(ctx, l) {
   switch (l.kind) {
-    case "supply": return [`${l.supply}`, `${l.count}`];
-    case "store": return ["store", `${l.count}`];
-    case "portal": return ["portal", ""];
-    case "gift": return ["gift", ""];
+    case "supply": return [ctx.word(l.supply), `${l.count}`];
+    case "store": return [ctx.t("store"), `${l.count}`];
+    case "portal": return [ctx.t("portal"), ""];
+    case "gift": return [ctx.t("gift"), ""];
     default: return ["", ""];
   }
 }
 
-export function describe(c) {
-  switch (c.type) {
-    case "place": return `put your pawn on hole ${c.hole}`;
-    case "roll": return "roll the die";
-    case "dig": return "play a dig card";
-    case "move": {
-      const jumped = jumpedOf(c.jumps || 0);
-      return `walk to hole ${c.dest}` + (jumped.length ? `, jumping seat ${jumped.join(", ")}` : "");
-    }
-    case "take_gift": return `keep ${c.card}`;
-    case "add": return `lay ${c.card}, added`;
-    case "subtract": return `lay ${c.card}, subtracted`;
-    case "collect": return "collect with the laid cards";
-    case "pass": return "do not collect";
-    case "deal": return "deal";
-    case "open": return "open the book";
-    default: return c.type;
-  }
-}
 
 /** The add and subtract commands that lay a card of this name (`sides`: which of the two apply here). */
 function laying(legal, c, sides = ["add", "subtract"]) {
@@ -67,8 +56,12 @@ function laying(legal, c, sides = ["add", "subtract"]) {
   return legal.filter((x) => sides.includes(x.type) && x.card === name);
 }
 
+/**
+ * Draw the seat's view; offer its legal commands.
+ * @param {Ctx} ctx
+ */
 export function render(ctx) {
-  const { svg, view: v } = ctx;
+  const { svg, view: v, t } = ctx;
   const legal = ctx.legal;
   const book = ctx.catalog;
   const spread = v.spread ? book.spreads[v.spread - 1] : null;
@@ -88,11 +81,12 @@ export function render(ctx) {
   const mine = v.seat === null ? [] : v.plus[v.seat] || [];
   const handRows = v.variant === "beginner" ? rowsOf(v.bank.length) + rowsOf(mine.length) : rowsOf(v.hand.length);
   const height = handY + handRows * 58 + (v.variant === "beginner" ? 76 : 52);
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": "Gophers board" });
-  const status = v.phase === "over" ? `Over: ${v.end_reason}` : `Spread ${v.spread || "—"} · ${v.phase} · seat ${v.current} to move` +
-    (v.roll ? ` · rolled ${v.roll}` : "") + (v.variant === "beginner" ? "" : ` · deck ${v.deck_size}`) +
-    (v.turned ? " · turned the page" : "") + (v.jumped.length ? ` · jumped seat ${v.jumped.join(", ")}` : "") +
-    (v.productive ? " · productive turn" : "");
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": t("Gophers board") });
+  // the end's reason is the engine's English sentence; another language reads the record that ended it
+  const status = v.phase === "over" ? (ctx.lang === "en" ? t("Over: {why}", { why: v.end_reason }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
+    (v.roll ? ` · ${t("rolled {n}", { n: v.roll })}` : "") + (v.variant === "beginner" ? "" : ` · ${t("deck {n}", { n: v.deck_size })}`) +
+    (v.turned ? ` · ${t("turned the page")}` : "") + (v.jumped.length ? ` · ${t("jumped {seats}", { seats: v.jumped.map(ctx.seatName).join(", ") })}` : "") +
+    (v.productive ? ` · ${t("productive turn")}` : "");
   root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
   const at = (hole) => [LEFT + (hole % book.cols) * GAP, TOP + Math.floor(hole / book.cols) * GAP];
   root.append(svg("rect", { x: 4, y: TOP - 38, width: gridW - 8, height: gridH - 10, rx: 10, fill: "#c8b18a" }));
@@ -108,15 +102,16 @@ export function render(ctx) {
     const [x, y] = at(hole);
     const l = spread ? spread.labels[hole] : { kind: "nothing" };
     const fill = l.kind === "portal" ? "#3d405b" : l.kind === "gift" ? "#e07a5f" : l.kind === "store" ? "#81b29a" : "#3b2f2a";
-    const [top, count] = labelText(l);
+    const [top, count] = labelText(ctx, l);
     const g = svg("g", { class: "hole", dataset: { hole } },
       svg("circle", { class: "hit", cx: x, cy: y, r: R, fill, stroke: "#2b2622" }),
       svg("text", { x: x - R + 2, y: y - R - 2, class: "small" }, `${hole}`),
       l.kind === "supply" ? svg("circle", { cx: x, cy: y - 5, r: 7, fill: KIND_COLOUR[l.supply] }) : null,
       top ? svg("text", { x, y: y + (l.kind === "supply" ? 12 : 4), "text-anchor": "middle", class: "small", fill: "#fff" }, l.kind === "supply" ? count : top) : null,
       l.kind === "store" ? svg("text", { x, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, count) : null,
-      svg("title", {}, `hole ${hole}: ${l.kind}${l.kind === "supply" ? ` of ${l.supply}, ${l.count}` : l.kind === "store" ? `, ${l.count}` : ""}`));
-    ctx.offer(g, legal.filter((c) => (c.type === "place" && c.hole === hole) || (c.type === "move" && c.dest === hole)), describe);
+      svg("title", {}, l.kind === "supply" ? t("hole {hole}: supply of {kind}, {n}", { hole, kind: ctx.word(l.supply), n: l.count })
+        : l.kind === "store" ? t("hole {hole}: store, {n}", { hole, n: l.count }) : t(`hole {hole}: ${l.kind}`, { hole })));
+    ctx.offer(g, legal.filter((c) => (c.type === "place" && c.hole === hole) || (c.type === "move" && c.dest === hole)));
     root.append(g);
   }
   v.positions.forEach((hole, s) => {
@@ -131,29 +126,29 @@ export function render(ctx) {
   const die = svg("g", { class: "die" },
     svg("rect", { class: "hit", x: 10, y: gridH + 2, width: 46, height: 46, rx: 8, fill: "#fff", stroke: "#2b2622" }),
     svg("text", { x: 33, y: gridH + 32, "text-anchor": "middle", class: "title" }, v.roll || "?"));
-  ctx.offer(die, legal.filter((c) => c.type === "roll"), describe);
+  ctx.offer(die, legal.filter((c) => c.type === "roll"));
   root.append(die);
   const digs = legal.filter((c) => c.type === "dig");
   if (digs.length) {
     const dig = svg("g", { class: "dig-button" },
       svg("rect", { class: "hit", x: 66, y: gridH + 2, width: 90, height: 46, rx: 8, fill: KIND_COLOUR.dig, stroke: "#2b2622" }),
-      svg("text", { x: 111, y: gridH + 30, "text-anchor": "middle", class: "label", fill: "#fff" }, "play a dig"));
-    ctx.offer(dig, digs, describe);
+      svg("text", { x: 111, y: gridH + 30, "text-anchor": "middle", class: "label", fill: "#fff" }, t("play a dig")));
+    ctx.offer(dig, digs);
     root.append(dig);
   }
   // the gift cards on show: all of them to the mover, the ones this seat has seen to the others
   if (v.gift_offer.length) {
     const mover = v.seat === v.current;
     root.append(svg("text", { x: 170, y: gridH + 16, class: "label" },
-      mover ? "Keep one gift:" : `${ctx.seatName(v.current)} keeps one of ${v.gift_offer.length} gift cards`));
+      mover ? t("Keep one gift:") : t("{seat} keeps one of {n} gift cards", { seat: ctx.seatName(v.current), n: v.gift_offer.length })));
     v.gift_offer.forEach((c, i) => {
       const g = cardPicture(ctx, c, 170 + i * 40, gridH + 22, 34, 40, "gift");
-      if (c !== null) ctx.offer(g, legal.filter((x) => x.type === "take_gift" && x.card === cardName(c)), describe);
+      if (c !== null) ctx.offer(g, legal.filter((x) => x.type === "take_gift" && x.card === cardName(c)));
       root.append(g);
     });
   }
   // every seat: piles, basket, score
-  const knownDeck = v.known_deck.map(([i, c]) => `${cardName(c)} ${i + 1}${nth(i + 1)}`);
+  const knownDeck = v.known_deck.map((/** @type {[number, any]} */ [i, c]) => t("{card} {n}{nth}", { card: cardName(c), n: i + 1, nth: t(nth(i + 1)) }));
   for (let s = 0; s < seats; s++) {
     const y = TOP - 38 + s * 92;
     const plus = v.plus[s] || [], minus = v.minus[s] || [];
@@ -163,23 +158,23 @@ export function render(ctx) {
     root.append(svg("g", { class: ["seat-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: panelX, y, width: panelW, height: 84, rx: 8, fill: v.current === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: panelX + 12, cy: y + 14, r: 6, class: "seat-fill" }),
-      svg("text", { x: panelX + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? " · you" : ""} · score ${v.scores[s] ?? 0}`),
-      svg("text", { x: panelX + 8, y: y + 36, class: "small" }, (v.variant === "beginner" ? "" : `hand ${v.hand_sizes[s] ?? 0} · `) +
-        `digs ${v.own_digs[s] ?? 0}` + (known.length ? ` (you know ${cardsName(known)})` : "") +
-        (basketAt !== undefined && basketAt !== s ? ` · basket with seat ${basketAt}` : "") +
-        (held.length ? ` · holds basket of seat ${held.join(", ")}` : "") + (v.collectors.includes(s) ? " · collecting" : "")),
-      svg("text", { x: panelX + 8, y: y + 54, class: "small" }, `pile + ${cardsName(plus) || "—"}`.slice(0, 50)),
-      svg("text", { x: panelX + 8, y: y + 70, class: "small" }, `pile − ${cardsName(minus) || "—"}`.slice(0, 50))));
+      svg("text", { x: panelX + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ${t("score {n}", { n: v.scores[s] ?? 0 })}`),
+      svg("text", { x: panelX + 8, y: y + 36, class: "small" }, (v.variant === "beginner" ? "" : `${t("hand {n}", { n: v.hand_sizes[s] ?? 0 })} · `) +
+        t("digs {n}", { n: v.own_digs[s] ?? 0 }) + (known.length ? ` ${t("(you know {cards})", { cards: cardsName(known) })}` : "") +
+        (basketAt !== undefined && basketAt !== s ? ` · ${t("basket with {seat}", { seat: ctx.seatName(basketAt) })}` : "") +
+        (held.length ? ` · ${t("holds the basket of {seats}", { seats: held.map(ctx.seatName).join(", ") })}` : "") + (v.collectors.includes(s) ? ` · ${t("collecting")}` : "")),
+      svg("text", { x: panelX + 8, y: y + 54, class: "small" }, `${t("pile")} + ${cardsName(plus) || "—"}`.slice(0, 50)),
+      svg("text", { x: panelX + 8, y: y + 70, class: "small" }, `${t("pile")} − ${cardsName(minus) || "—"}`.slice(0, 50))));
   }
   if (knownDeck.length) {
-    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"] }, `you know in the deck: ${knownDeck.join(", ")} from the top`.slice(0, 140)));
+    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"] }, t("you know in the deck: {cards} from the top", { cards: knownDeck.join(", ") }).slice(0, 140)));
   }
   // the collection being laid, card by card: added cards, then subtracted ones
   const [added, subtracted] = v.laid;
   const collector = v.collectors.length ? v.collectors[0] : null;
   const laidX = 170, laidY = gridH + 22;
   if (added.length || subtracted.length) {
-    root.append(svg("text", { x: laidX, y: gridH + 16, class: "label" }, `${ctx.seatName(collector)} lays:`));
+    root.append(svg("text", { x: laidX, y: gridH + 16, class: "label" }, t("{seat} lays:", { seat: ctx.seatName(collector) })));
     [...added.map((c) => [c, "+"]), ...subtracted.map((c) => [c, "−"])].forEach(([c, sign], i) => {
       const g = cardPicture(ctx, c, laidX + i * 40, laidY, 34, 40, "laid-card");
       g.classList.add(sign === "+" ? "added" : "subtracted");
@@ -188,39 +183,39 @@ export function render(ctx) {
     });
   }
   const buttonsX = buttonsBelow ? laidX : laidX + strip * 40 + 10, buttonsY = buttonsBelow ? laidY + 48 : laidY;
-  [["collect", "collect", "#2e8b57"], ["pass", "do not collect", "#7f6a55"]].forEach(([type, text, fill], i) => {
+  [["collect", t("collect"), "#2e8b57"], ["pass", t("do not collect"), "#7f6a55"]].forEach(([type, text, fill], i) => {
     const cmds = legal.filter((c) => c.type === type);
     if (!cmds.length) return;
     const b = svg("g", { class: `${type}-button` },
       svg("rect", { class: "hit", x: buttonsX + i * 116, y: buttonsY, width: 110, height: 40, rx: 8, fill, stroke: "#2b2622" }),
       svg("text", { x: buttonsX + i * 116 + 55, y: buttonsY + 25, "text-anchor": "middle", class: "label", fill: "#fff" }, text));
-    ctx.offer(b, cmds, describe);
+    ctx.offer(b, cmds);
     root.append(b);
   });
   // the hand (the beginner rules have none: the open bank, and the seat's own pile to give change from)
   const laysSome = legal.some((c) => c.type === "add" || c.type === "subtract");
   if (v.variant === "beginner") {
-    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, "The bank" + (laysSome ? " · click a card to take it" : "")));
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, t("The bank") + (laysSome ? ` · ${t("click a card to take it")}` : "")));
     v.bank.forEach((c, i) => {
       const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54, "bank-card");
-      ctx.offer(g, laying(legal, c, ["add"]), describe);
+      ctx.offer(g, laying(legal, c, ["add"]));
       root.append(g);
     });
     const pileY = handY + rowsOf(v.bank.length) * 58 + 24;
     if (mine.length) {
-      root.append(svg("text", { x: 4, y: pileY - 8, class: "label" }, "Your pile" + (laysSome ? " · click a card to give it as change" : "")));
+      root.append(svg("text", { x: 4, y: pileY - 8, class: "label" }, t("Your pile") + (laysSome ? ` · ${t("click a card to give it as change")}` : "")));
       mine.forEach((c, i) => {
         const g = cardPicture(ctx, c, (i % perRow) * 40, pileY + Math.floor(i / perRow) * 58, 36, 54, "pile-card");
-        ctx.offer(g, laying(legal, c, ["subtract"]), describe);
+        ctx.offer(g, laying(legal, c, ["subtract"]));
         root.append(g);
       });
     }
   } else {
-    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" :
-      "Your hand" + (laysSome ? " · click a card to lay it in the collection" : "")));
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") :
+      t("Your hand") + (laysSome ? ` · ${t("click a card to lay it in the collection")}` : "")));
     v.hand.forEach((c, i) => {
       const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54);
-      ctx.offer(g, laying(legal, c), describe);
+      ctx.offer(g, laying(legal, c));
       root.append(g);
     });
   }

@@ -1,9 +1,12 @@
+// @ts-check
 // Underground Kings' board: the mines (value, defence, depth, overseer, the squads on each), every
 // seat's mines and developed veins, the camp's four piles, the deck and the hand. A seat picks a squad
 // from its hand, then the mine it goes to (or its people's camp pile, to retreat); to draw, it clicks
 // the deck or a camp pile.
 //
 // Drawn from the view's wire form (meeple.games.kings.view.KingsView) and the catalog of the 80 cards.
+
+/** @typedef {import("../js/board.js").BoardContext} Ctx */
 
 const PEOPLE_COLOUR = { orcs: "#5a8f29", goblins: "#a3a019", dwarves: "#a4492f", giants: "#4f6d8f" };
 const MINE_W = 96, MINE_H = 118, CARD_W = 54, CARD_H = 74;
@@ -19,13 +22,13 @@ function squad(ctx, id, x, y, w = CARD_W, h = CARD_H) {
   return svg("g", { class: "squad", dataset: { card: id } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: PEOPLE_COLOUR[c.people], stroke: "#2b2622" }),
     svg("text", { x: x + w / 2, y: y + h / 2 + (h > 30 ? 8 : 5), "text-anchor": "middle", class: h > 30 ? "title" : "small", fill: "#fff" }, c.strength),
-    h > 30 ? svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, c.people) : null,
+    h > 30 ? svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.word(c.people)) : null,
     h > 50 ? mineLine(ctx, c.mine, x + w / 2, y + h - 6, "#fff") : null);
 }
 
 function mineLine(ctx, m, x, y, fill = "#2b2622") {
   return ctx.svg("text", { x, y, "text-anchor": "middle", class: "small", fill },
-    `${m.value}pt d${m.defence} ↓${m.depth}${m.overseer ? " +O" : ""}`);
+    ctx.t("{value}pt d{defence} ↓{depth}", m) + (m.overseer ? ` ${ctx.t("+O")}` : ""));
 }
 
 /** A mine side: value, defence, depth, overseer. */
@@ -33,32 +36,23 @@ function mineFace(ctx, m, x, y, w, h, extra = []) {
   const { svg } = ctx;
   return [
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 6, fill: "#d9c9a8", stroke: "#6b5a3a" }),
-    svg("text", { x: x + 8, y: y + 22, class: "title" }, `${m.value} pt`),
-    svg("text", { x: x + 8, y: y + 38, class: "small" }, `defence ${m.defence}`),
-    svg("text", { x: x + 8, y: y + 50, class: "small" }, `depth ${m.depth}`),
-    m.overseer ? svg("text", { x: x + 8, y: y + 62, class: "small", fill: "#a4492f" }, "overseer") : null,
+    svg("text", { x: x + 8, y: y + 22, class: "title" }, ctx.t("{n} pt", { n: m.value })),
+    svg("text", { x: x + 8, y: y + 38, class: "small" }, ctx.t("defence {n}", { n: m.defence })),
+    svg("text", { x: x + 8, y: y + 50, class: "small" }, ctx.t("depth {n}", { n: m.depth })),
+    m.overseer ? svg("text", { x: x + 8, y: y + 62, class: "small", fill: "#a4492f" }, ctx.t("overseer")) : null,
     ...extra,
   ];
 }
 
-export function describe(c, state) {
-  const cards = (state.catalog || {}).cards || [];
-  const name = (id) => (cards[id] ? `${cards[id].people} ${cards[id].strength}` : `card ${id}`);
-  switch (c.type) {
-    case "play": return `play ${name(c.card)} on mine ${c.mine}`;
-    case "retreat": return `retreat ${name(c.card)} to the camp`;
-    case "draw_deck": return "draw from the deck";
-    case "draw_camp": return `draw the top ${c.people} squad from the camp`;
-    case "setup": return "set up the table";
-    default: return c.type;
-  }
-}
 
+/**
+ * Draw the seat's view; offer its legal commands.
+ * @param {Ctx} ctx
+ */
 export function render(ctx) {
-  const { svg, view: v } = ctx;
+  const { svg, view: v, t } = ctx;
   const sel = ctx.selected;
   const legal = ctx.legal;
-  const label = (c) => describe(c, ctx);
   const seats = v.peoples.length || (ctx.seats ?? 2);
   const central = v.mines.filter((m) => m.owner === null);
   const width = Math.max(8, central.length + 1) * (MINE_W + 10) + 200;
@@ -67,8 +61,9 @@ export function render(ctx) {
   const campY = seatsY + seats * rowH + 10;
   const handY = campY + 130;
   const height = handY + CARD_H + 30;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "kings", role: "img", "aria-label": "Underground Kings board" });
-  const status = v.phase === "over" ? "The game is over" : `${v.phase === "draw" ? "Draw step" : "Play step"} · seat ${v.turn} · deck ${v.deck_size}` + (v.must_draw_deck ? " · must draw from the deck" : "");
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "kings", role: "img", "aria-label": t("Underground Kings board") });
+  const status = v.phase === "over" ? t("The game is over") : `${v.phase === "draw" ? t("Draw step") : t("Play step")} · ${ctx.seatName(v.turn)} · ${t("deck {n}", { n: v.deck_size })}` +
+    (v.must_draw_deck ? ` · ${t("must draw from the deck")}` : "");
   root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
 
   const drawMine = (m, x, y) => {
@@ -81,17 +76,17 @@ export function render(ctx) {
       if (i === m.stack.length - 1) chip.querySelector("rect").setAttribute("stroke-width", "2.5");
       g.append(chip);
     });
-    ctx.offer(g, legal.filter((c) => c.type === "play" && c.card === sel && c.mine === m.number), label);
+    ctx.offer(g, legal.filter((c) => c.type === "play" && c.card === sel && c.mine === m.number));
     return g;
   };
   // the central mines, and the deck
-  root.append(svg("text", { x: 4, y: 36, class: "label" }, "Central mines"));
+  root.append(svg("text", { x: 4, y: 36, class: "label" }, t("Central mines")));
   central.forEach((m, i) => root.append(drawMine(m, i * (MINE_W + 10), 42)));
   const deckX = width - 190;
   const deck = svg("g", { class: "deck" },
     ...(v.deck_top ? mineFace(ctx, v.deck_top, deckX, 42, MINE_W, MINE_H) : [svg("rect", { class: "hit", x: deckX, y: 42, width: MINE_W, height: MINE_H, rx: 6, fill: "#eee", stroke: "#999" })]),
-    svg("text", { x: deckX + MINE_W / 2, y: 42 + MINE_H + 14, "text-anchor": "middle", class: "small" }, `deck: ${v.deck_size} cards`));
-  ctx.offer(deck, legal.filter((c) => c.type === "draw_deck"), label);
+    svg("text", { x: deckX + MINE_W / 2, y: 42 + MINE_H + 14, "text-anchor": "middle", class: "small" }, t("deck: {n} cards", { n: v.deck_size })));
+  ctx.offer(deck, legal.filter((c) => c.type === "draw_deck"));
   root.append(deck);
   // each seat: people, score, owned mines, developed, the backs of its hand
   for (let s = 0; s < seats; s++) {
@@ -100,9 +95,11 @@ export function render(ctx) {
     root.append(svg("g", { class: ["seat-row", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: 0, y: y - 16, width: width - 4, height: rowH - 8, rx: 8, fill: v.turn === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: 12, cy: y, r: 6, class: "seat-fill" }),
-      svg("text", { x: 24, y: y + 4, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? " · you" : ""} · king of the ${people || "?"} · ${v.scores[s] ?? 0} points`),
-      svg("text", { x: 24, y: y + 18, class: "small" }, `developed: ${(v.developed[s] || []).map((m) => `${m.value}pt`).join(", ") || "none"}` +
-        ` · hand: ${(v.hand_backs[s] || []).length} cards` + ((v.open_hands[s] || []).length ? ` (seen: ${v.open_hands[s].map((id) => `${card(ctx, id).people} ${card(ctx, id).strength}`).join(", ")})` : ""))));
+      svg("text", { x: 24, y: y + 4, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ` +
+        t("king of the {people}", { people: people ? ctx.word(people) : "?" }) + ` · ${t("{n} points", { n: v.scores[s] ?? 0 })}`),
+      svg("text", { x: 24, y: y + 18, class: "small" }, t("developed: {mines}", { mines: (v.developed[s] || []).map((/** @type {any} */ m) => t("{n}pt", { n: m.value })).join(", ") || t("none") }) +
+        ` · ${t("hand: {n} cards", { n: (v.hand_backs[s] || []).length })}` +
+        ((v.open_hands[s] || []).length ? ` ${t("(seen: {cards})", { cards: v.open_hands[s].map((/** @type {number} */ id) => `${ctx.word(card(ctx, id).people)} ${card(ctx, id).strength}`).join(", ") })}` : ""))));
     const owned = v.mines.filter((m) => m.owner === s);
     owned.forEach((m, i) => root.append(drawMine(m, 24 + i * (MINE_W + 10), y + 26)));
     if (s !== v.seat) {
@@ -111,27 +108,27 @@ export function render(ctx) {
         root.append(svg("g", { class: "back" },
           svg("rect", { x: bx + i * 22, y: y + 30, width: 20, height: 28, rx: 3, fill: "#d9c9a8", stroke: "#6b5a3a" }),
           svg("text", { x: bx + 10 + i * 22, y: y + 48, "text-anchor": "middle", class: "small" }, m.value),
-          svg("title", {}, `mine side: ${m.value}pt, defence ${m.defence}, depth ${m.depth}${m.overseer ? ", overseer" : ""}`)));
+          svg("title", {}, m.overseer ? t("mine side: {value}pt, defence {defence}, depth {depth}, overseer", m) : t("mine side: {value}pt, defence {defence}, depth {depth}", m))));
       });
     }
   }
   // the camp: a pile per people, the top squad showing
-  root.append(svg("text", { x: 4, y: campY - 6, class: "label" }, "Camp"));
+  root.append(svg("text", { x: 4, y: campY - 6, class: "label" }, t("Camp")));
   ctx.catalog.peoples.forEach((people, p) => {
     const pile = v.camp[p] || [];
     const x = p * (CARD_W + 40);
     const g = svg("g", { class: "camp-pile", dataset: { people } },
       svg("rect", { class: "hit", x: x - 4, y: campY - 2, width: CARD_W + 8, height: CARD_H + 24, rx: 6, fill: "#f3ece2", stroke: PEOPLE_COLOUR[people], "stroke-dasharray": "4 3" }),
-      pile.length ? squad(ctx, pile[pile.length - 1], x, campY + 2) : svg("text", { x: x + CARD_W / 2, y: campY + 40, "text-anchor": "middle", class: "small" }, "empty"),
-      svg("text", { x: x + CARD_W / 2, y: campY + CARD_H + 16, "text-anchor": "middle", class: "small" }, `${people}: ${pile.length}`));
+      pile.length ? squad(ctx, pile[pile.length - 1], x, campY + 2) : svg("text", { x: x + CARD_W / 2, y: campY + 40, "text-anchor": "middle", class: "small" }, t("empty")),
+      svg("text", { x: x + CARD_W / 2, y: campY + CARD_H + 16, "text-anchor": "middle", class: "small" }, `${ctx.word(people)}: ${pile.length}`));
     const here = legal.filter((c) => (c.type === "draw_camp" && c.people === people) ||
       (c.type === "retreat" && c.card === sel && card(ctx, sel).people === people));
-    ctx.offer(g, here, label);
+    ctx.offer(g, here);
     root.append(g);
   });
-  root.append(svg("text", { x: 4 * (CARD_W + 40) + 10, y: campY + 40, class: "small" }, `discarded: ${v.discard.length}`));
+  root.append(svg("text", { x: 4 * (CARD_W + 40) + 10, y: campY + 40, class: "small" }, t("discarded: {n}", { n: v.discard.length })));
   // the hand
-  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" : "Your hand" + (sel !== null ? " · now click a mine (or the camp to retreat)" : "")));
+  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click a mine (or the camp to retreat)")}` : "")));
   const usable = new Set(legal.filter((c) => c.card !== undefined).map((c) => c.card));
   v.hand.forEach((id, i) => {
     const g = squad(ctx, id, i * (CARD_W + 8), handY);

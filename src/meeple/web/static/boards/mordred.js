@@ -1,24 +1,21 @@
+// @ts-check
 // Mordred's board: the map of Wales (terrain, the border with England, who stands where: buildings and
 // Mordred's warriors), the road with every seat's marker, the Money table and the prices. A seat clicks a
 // row of the Money table to roll, an area to place a warrior, build or attack, and "end turn".
 //
 // Drawn from the view's wire form (meeple.games.mordred.view.View) and the catalog (map and tables).
 
+/** @typedef {import("../js/board.js").BoardContext} Ctx */
+
 const TILE = 86, GAP = 8, LEFT = 10, TOP = 34;
 const TERRAIN = { forest: "#5d8c4a", mountains: "#9a8c7a", castle: "#3b2f2a" };
-const KIND_LETTER = { village: "V", town: "T", castle: "C" };
+const KIND_LETTER = { village: "V", town: "T", castle: "C" }; // message ids of the page's string table
+/** Why the game ended, by the view's `ended` (message ids). */
+const ENDED = {
+  warriors: "every warrior of Mordred is on the map", buildings: "a player has every building of one type on the map",
+  road: "a marker cannot move along Mordred's road as it must", mordred: "Mordred is beaten in his castle",
+};
 
-export function describe(c) {
-  switch (c.type) {
-    case "roll": return `declare row ${c.row} and roll`;
-    case "place": return `place a warrior on ${c.area}`;
-    case "build": return `build a ${c.kind} on ${c.area}`;
-    case "attack": return `attack ${c.target} from ${c.source} (£2)`;
-    case "end_turn": return "end the turn";
-    case "start": return "roll for the first player";
-    default: return c.type;
-  }
-}
 
 function building(ctx, b, x, y) {
   const { svg } = ctx;
@@ -29,11 +26,15 @@ function building(ctx, b, x, y) {
     : `M${x},${y + size} v${-size * 0.55} l${size / 2},${-size * 0.45} l${size / 2},${size * 0.45} v${size * 0.55}z`;
   return svg("g", { class: cls },
     svg("path", { d: shape, class: "seat-fill", stroke: "#fff", "stroke-width": 1.5 }),
-    svg("text", { x: x + size / 2, y: y + size - 3, "text-anchor": "middle", class: "small", fill: "#fff" }, KIND_LETTER[b.kind]));
+    svg("text", { x: x + size / 2, y: y + size - 3, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.t(KIND_LETTER[/** @type {keyof KIND_LETTER} */ (b.kind)])));
 }
 
+/**
+ * Draw the seat's view; offer its legal commands.
+ * @param {Ctx} ctx
+ */
 export function render(ctx) {
-  const { svg, view: v, catalog } = ctx;
+  const { svg, view: v, catalog, t } = ctx;
   const legal = ctx.legal;
   const areas = catalog.areas;
   const index = new Map(areas.map((a, i) => [a.code, i]));
@@ -43,9 +44,10 @@ export function render(ctx) {
   const sideX = mapW + 10, sideW = 360;
   const width = sideX + sideW;
   const height = Math.max(mapH + 20, 560);
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "mordred", role: "img", "aria-label": "Mordred board" });
-  const status = v.ended ? `Over: ${v.ended}` : `Turn ${v.turns + 1} · seat ${v.turn} · ${v.phase}` +
-    (v.phase === "place" ? ` · ${v.hand} warriors to place` : "") + ` · Mordred's supply ${v.supply}`;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "mordred", role: "img", "aria-label": t("Mordred board") });
+  const status = v.ended ? t("Over: {why}", { why: t(ENDED[/** @type {keyof ENDED} */ (v.ended)] || v.ended) })
+    : `${t("Turn {n}", { n: v.turns + 1 })} · ${ctx.seatName(v.turn)} · ${t(v.phase)}` +
+    (v.phase === "place" ? ` · ${t("{n} warriors to place", { n: v.hand })}` : "") + ` · ${t("Mordred's supply {n}", { n: v.supply })}`;
   root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
   const centre = (a) => [LEFT + a.col * (TILE + GAP) + TILE / 2, TOP + a.row * (TILE + GAP) + TILE / 2];
   // adjacency first, under the tiles
@@ -59,29 +61,31 @@ export function render(ctx) {
       root.append(svg("line", { x1, y1, x2, y2, stroke: "#c9bda9", "stroke-width": 5 }));
     }
   }
-  root.append(svg("text", { x: LEFT + (maxCol + 1) * (TILE + GAP) + 6, y: TOP + mapH / 2, class: "label", transform: `rotate(90 ${LEFT + (maxCol + 1) * (TILE + GAP) + 6} ${TOP + mapH / 2})` }, "E N G L A N D"));
+  root.append(svg("text", { x: LEFT + (maxCol + 1) * (TILE + GAP) + 6, y: TOP + mapH / 2, class: "label", transform: `rotate(90 ${LEFT + (maxCol + 1) * (TILE + GAP) + 6} ${TOP + mapH / 2})` }, t("E N G L A N D")));
   for (const a of areas) {
     const i = index.get(a.code);
     const x = LEFT + a.col * (TILE + GAP), y = TOP + a.row * (TILE + GAP);
     const b = v.buildings[i];
+    const name = ctx.word(a.name);
+    const code = name === a.name ? a.code : name.slice(0, 3).toUpperCase(); // a short name, in the page's letters
     const warrior = v.warriors[i];
     const g = svg("g", { class: "area", dataset: { area: a.code } },
       svg("rect", { class: "hit", x, y, width: TILE, height: TILE, rx: 10, fill: TERRAIN[a.terrain], stroke: a.border ? "#111" : "#6b5a3a", "stroke-width": a.border ? 4 : 1.5 }),
-      svg("text", { x: x + 6, y: y + 14, class: "small", fill: "#fff" }, a.code),
-      svg("text", { x: x + 6, y: y + TILE - 6, class: "small", fill: "#fff" }, a.name.length > 14 ? a.name.slice(0, 13) + "…" : a.name),
-      svg("title", {}, `${a.name} (${a.terrain}${a.border ? ", on the border" : ""})`));
+      svg("text", { x: x + 6, y: y + 14, class: "small", fill: "#fff" }, code),
+      svg("text", { x: x + 6, y: y + TILE - 6, class: "small", fill: "#fff" }, name.length > 14 ? name.slice(0, 13) + "…" : name),
+      svg("title", {}, `${name} (${t(a.terrain)}${a.border ? `, ${t("on the border")}` : ""})`));
     if (a.code === catalog.castle_area) {
-      g.append(svg("text", { x: x + TILE / 2, y: y + TILE / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, "Mordred"));
+      g.append(svg("text", { x: x + TILE / 2, y: y + TILE / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, t("Mordred")));
     }
     if (b) g.append(building(ctx, b, x + 10, y + 26));
     if (warrior) {
       g.append(svg("g", { class: "warrior" },
         svg("path", { d: `M${x + TILE - 34},${y + 26} h22 v12 q0,12 -11,16 q-11,-4 -11,-16z`, fill: "#111", stroke: "#e9c46a", "stroke-width": 1.5 }),
-        svg("title", {}, "one of Mordred's warriors")));
+        svg("title", {}, t("one of Mordred's warriors"))));
     }
     const here = legal.filter((c) => (c.type === "place" || c.type === "build") ? c.area === a.code :
       c.type === "attack" ? c.source === a.code || c.target === a.code : false);
-    ctx.offer(g, here, describe);
+    ctx.offer(g, here);
     root.append(g);
   }
   // the road
@@ -89,7 +93,7 @@ export function render(ctx) {
   const back = v.options.road_back, forward = v.options.road_forward;
   const span = back + forward + 1;
   const step = Math.min(24, (sideW - 10) / span);
-  root.append(svg("text", { x: sideX, y: y - 6, class: "label" }, "The road (0: the dragon)"));
+  root.append(svg("text", { x: sideX, y: y - 6, class: "label" }, t("The road (0: the dragon)")));
   for (let k = -back; k <= forward; k++) {
     const x = sideX + (k + back) * step;
     root.append(svg("rect", { x, y, width: step - 2, height: 22, rx: 3, fill: k === 0 ? "#b5651d" : "#efe7dc", stroke: "#b9ab9b" }));
@@ -108,12 +112,13 @@ export function render(ctx) {
       svg("rect", { x: sideX, y: y - 12, width: sideW, height: 20, rx: 4, fill: v.turn === s && !v.ended ? "#fff3d6" : "none" }),
       svg("circle", { cx: sideX + 8, cy: y - 2, r: 5, class: "seat-fill" }),
       svg("text", { x: sideX + 18, y: y + 2, class: "label" },
-        `${ctx.seatName(s)}${s === v.seat ? " · you" : ""}: £${v.money[s] ?? 0} · road ${v.road[s] ?? 0} · V${count("village")} T${count("town")} C${count("castle")}`)));
+        `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""}: £${v.money[s] ?? 0} · ${t("road {n}", { n: v.road[s] ?? 0 })} · ` +
+        `${t("V")}${count("village")} ${t("T")}${count("town")} ${t("C")}${count("castle")}`)));
     y += 22;
   }
   // the Money table: a row to declare, and the last roll
   y += 14;
-  root.append(svg("text", { x: sideX, y, class: "label" }, "Money table (declare a row and roll; black: Mordred's warriors)"));
+  root.append(svg("text", { x: sideX, y, class: "label" }, t("Money table (declare a row and roll; black: Mordred's warriors)")));
   y += 8;
   for (const row of ["A", "B", "C"]) {
     const cells = catalog.money[row];
@@ -125,29 +130,29 @@ export function render(ctx) {
       g.append(svg("text", { x: sideX + 50 + f * 44, y: y + 20, "text-anchor": "middle", class: "small", fill: cell.black ? "#fff" : "#2b2622" },
         `${f + 1}: ${cell.black ? `${cell.amount}⚔` : `£${cell.amount}`}`));
     });
-    ctx.offer(g, legal.filter((c) => c.type === "roll" && c.row === row), describe);
+    ctx.offer(g, legal.filter((c) => c.type === "roll" && c.row === row));
     root.append(g);
     y += 34;
   }
   if (v.last_roll) {
     const r = v.last_roll;
-    root.append(svg("text", { x: sideX, y: y + 10, class: "label" }, `Last roll: seat ${r.seat}, row ${r.row}, dice ${r.dice.join(" + ")}: £${r.money}, ${r.warriors} warriors`));
+    root.append(svg("text", { x: sideX, y: y + 10, class: "label" }, t("Last roll: {seat}, row {row}, dice {dice}: £{money}, {warriors} warriors", { seat: ctx.seatName(r.seat), row: r.row, dice: r.dice.join(" + "), money: r.money, warriors: r.warriors })));
   }
   y += 28;
-  root.append(svg("text", { x: sideX, y, class: "label" }, "Prices (forest / mountains) and points"));
+  root.append(svg("text", { x: sideX, y, class: "label" }, t("Prices (forest / mountains) and points")));
   for (const [kind, spec] of Object.entries(catalog.buildings)) {
     y += 16;
-    root.append(svg("text", { x: sideX + 8, y, class: "small" }, `${kind}: £${spec.forest} / ${spec.mountains === null ? "—" : `£${spec.mountains}`} · ${spec.points} points · ${spec.pieces} pieces`));
+    root.append(svg("text", { x: sideX + 8, y, class: "small" }, `${ctx.word(kind)}: £${spec.forest} / ${spec.mountains === null ? "—" : `£${spec.mountains}`} · ${t("{n} points", { n: spec.points })} · ${t("{n} pieces", { n: spec.pieces })}`));
   }
   y += 16;
-  root.append(svg("text", { x: sideX + 8, y, class: "small" }, `away from your buildings: +£${catalog.surcharge} (not on the border) · attack: £${catalog.attack_cost}`));
+  root.append(svg("text", { x: sideX + 8, y, class: "small" }, t("away from your buildings: +£{surcharge} (not on the border) · attack: £{attack}", { surcharge: catalog.surcharge, attack: catalog.attack_cost })));
   const ends = legal.filter((c) => c.type === "end_turn");
   if (ends.length) {
     y += 18;
     const g = svg("g", { class: "end-turn" },
       svg("rect", { class: "hit", x: sideX, y, width: 120, height: 30, rx: 6, fill: "#b5651d" }),
-      svg("text", { x: sideX + 60, y: y + 20, "text-anchor": "middle", class: "label", fill: "#fff" }, "End turn"));
-    ctx.offer(g, ends, describe);
+      svg("text", { x: sideX + 60, y: y + 20, "text-anchor": "middle", class: "label", fill: "#fff" }, t("End turn")));
+    ctx.offer(g, ends);
     root.append(g);
   }
   ctx.root.replaceChildren(root);

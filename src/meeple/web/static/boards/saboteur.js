@@ -1,3 +1,4 @@
+// @ts-check
 // Saboteur's board: the maze with every card's tunnels, the goals (face down, with what this seat learned
 // by a map), the players (tools, fronts, roles as this seat knows them, gold, face-down discards, what a
 // hand swap showed this seat, dwarf cards put away), and the hand as card pictures. A seat picks a card,
@@ -7,12 +8,14 @@
 // `board.cells` and its goals `board.goals`) and the catalog of card kinds (meeple.web.catalogs.saboteur):
 // edges are bit masks N=1, E=2, S=4, W=8.
 
+/** @typedef {import("../js/board.js").BoardContext} Ctx */
+
 const N = 1, E = 2, S = 4, W = 8;
 const CELL = 52; // a board cell, in SVG units
 const EDGE_POINT = { [N]: [0.5, 0], [E]: [1, 0.5], [S]: [0.5, 1], [W]: [0, 0.5] };
 const TURN = (m) => ((m << 2) | (m >> 2)) & 15;
 const BITS = [N, E, S, W];
-const TOOL_SHORT = { pickaxe: "pick", lantern: "lamp", cart: "cart" };
+const TOOL_SHORT = { pickaxe: "pick", lantern: "lamp", cart: "cart" }; // message ids of the page's string table
 const FRONT_LABEL = {
   "broken-pickaxe": "pickaxe broken", "broken-lantern": "lantern broken", "broken-cart": "cart broken",
   trapped: "trapped", theft: "thief",
@@ -22,12 +25,23 @@ const ACTION_COLOUR = {
   hands_off: "#8e44ad", swap_hand: "#8e44ad", inspection: "#8e44ad", swap_hats: "#8e44ad", trapped: "#8e44ad",
   free: "#8e44ad",
 };
-const SHORTER = { horizontal: "horiz.", vertical: "vert." }; // words of card names, as a card shows them
+// words of card names, as a card shows them
+const SHORTER = { horizontal: "horiz.", vertical: "vert.", "горизонтали": "гориз.", "горизонталь": "гориз.", "вертикали": "верт.", "вертикаль": "верт." };
 const LABEL_CHARS = 11; // characters of a 9-unit label line that fit a hand card
 const ROLE_LABEL = {
   miner: "miner", saboteur: "saboteur", "green-miner": "green miner", "blue-miner": "blue miner", boss: "boss",
   profiteer: "profiteer", geologist: "geologist",
 };
+
+/**
+ * A card kind's name as the page's language writes it (the game's word for it; the English id with spaces).
+ * @param {Ctx} ctx
+ * @param {string} name the English id (data.KINDS), e.g. "dead-curve-a"
+ */
+function said(ctx, name) {
+  const word = ctx.word(name);
+  return word === name ? name.replace(/-/g, " ") : word;
+}
 
 /** A card's tunnels as SVG, in a square of `size` at (x, y). */
 function tunnels(ctx, kind, rotated, x, y, size) {
@@ -81,10 +95,13 @@ function tunnels(ctx, kind, rotated, x, y, size) {
 /**
  * A card's name as the lines of its label: words joined while a line stays within `chars` characters,
  * at most `most` lines (the last one takes what is left), long words shortened.
+ * @param {string} name words parted by hyphens or spaces
+ * @returns {string[]}
  */
 export function nameLines(name, chars = LABEL_CHARS, most = 3) {
+  /** @type {string[]} */
   const lines = [];
-  for (const word of name.split("-").map((w) => SHORTER[w] || w)) {
+  for (const word of name.split(/[-\s]+/).filter(Boolean).map((w) => SHORTER[/** @type {keyof SHORTER} */ (w)] || w)) {
     const last = lines.length - 1;
     if (last >= 0 && (lines[last].length + 1 + word.length <= chars || lines.length === most)) lines[last] += " " + word;
     else lines.push(word);
@@ -105,22 +122,23 @@ function cardPicture(ctx, kindId, x, y, w, h, rotated = false) {
   const { svg } = ctx;
   const kind = ctx.catalog.kinds[kindId];
   const g = svg("g", { class: "card", dataset: { kind: kind.name } });
+  const name = said(ctx, kind.name);
   g.append(svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: kind.category === "path" ? "#a47148" : "#f7f2ea", stroke: "#8b7355", "stroke-width": 1 }));
   if (kind.category === "path") {
-    const lines = nameLines(kind.name).length;
+    const lines = nameLines(name).length;
     const side = Math.min(w - 8, h - 8 - lines * 10);
     g.append(...tunnels(ctx, kind, rotated, x + (w - side) / 2, y + 3, side));
-    g.append(...labelLines(svg, kind.name, x + w / 2, y + h - 5 - (lines - 1) * 10, w - 6, { fill: "#fff" }));
+    g.append(...labelLines(svg, name, x + w / 2, y + h - 5 - (lines - 1) * 10, w - 6, { fill: "#fff" }));
   } else {
     const colour = ACTION_COLOUR[kind.action] || "#555";
     g.append(svg("rect", { x: x + 3, y: y + 3, width: w - 6, height: 16, rx: 3, fill: colour }));
-    g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, kind.action.replace(/_/g, " ")));
-    g.append(...labelLines(svg, kind.name, x + w / 2, y + 34, w - 6));
+    g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.t(kind.action.replace(/_/g, " "))));
+    g.append(...labelLines(svg, name, x + w / 2, y + 34, w - 6));
     if (kind.tools.length) {
-      g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour }, kind.tools.map((t) => TOOL_SHORT[t]).join("+")));
+      g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour }, kind.tools.map((/** @type {keyof TOOL_SHORT} */ tool) => ctx.t(TOOL_SHORT[tool])).join("+")));
     }
   }
-  g.append(svg("title", {}, kind.name.replace(/-/g, " ")));
+  g.append(svg("title", {}, name));
   return g;
 }
 
@@ -129,47 +147,30 @@ function goalPicture(ctx, goal, index, x, y, known) {
   const g = svg("g", { class: "goal", dataset: { goal: index } });
   if (goal.kind === null) {
     g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: "#3b2f2a", stroke: "#8b7355" }));
-    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? `${known}?` : "goal"));
-    if (known) g.append(svg("title", {}, `you looked: ${known}`));
+    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? `${ctx.word(known)}?` : ctx.t("goal")));
+    if (known) g.append(svg("title", {}, ctx.t("you looked: {kind}", { kind: ctx.word(known) })));
   } else {
     const edges = ctx.catalog.goal_edges[goal.kind];
     const kind = { edges, groups: [edges], ladder: false, door: null, crystals: 0 };
     g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: goal.kind === "gold" ? "#d4a017" : "#6e6259", stroke: "#3b2f2a" }));
     g.append(...tunnels(ctx, kind, goal.rotated, x, y, CELL));
-    g.append(svg("text", { x: x + CELL / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, goal.kind === "gold" ? "GOLD" : "coal"));
+    g.append(svg("text", { x: x + CELL / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, goal.kind === "gold" ? ctx.t("GOLD") : ctx.t("coal")));
   }
   return g;
 }
 
-/** How a command reads on a choice button. */
-export function describe(c, state) {
-  const kinds = (state.catalog || {}).kinds || [];
-  const name = (id) => (kinds[id] ? kinds[id].name.replace(/-/g, " ") : `card ${id}`);
-  switch (c.type) {
-    case "path": return `${name(c.card)} at (${c.col}, ${c.row})${c.rotated ? ", turned" : ""}`;
-    case "break": return `${name(c.card)} on seat ${c.target}`;
-    case "repair": return `repair ${c.tool} of seat ${c.target}`;
-    case "rockfall": return `rockfall at (${c.col}, ${c.row})`;
-    case "map": return `look at goal ${c.goal}`;
-    case "discard": return c.cards === null ? "pass, discarding" : `pass, discarding ${c.cards.map(name).join(" + ")}`;
-    case "clear": return c.cards === null ? `clear ${c.removed}` : `clear ${c.removed} with ${c.cards.map(name).join(" + ")}`;
-    case "act": return `${name(c.card)} on seat ${c.target}`;
-    case "swap_hand": return `swap hands with seat ${c.target}`;
-    case "inspect": return `inspect seat ${c.target}`;
-    case "take": return c.value === null ? "take a gold card" : `take a gold card of ${c.value}`;
-    case "steal": return `steal from seat ${c.target}`;
-    case "deal": return "deal a round";
-    case "settle": return "pay the round";
-    default: return c.type;
-  }
-}
 
+/**
+ * Draw the seat's view; offer its legal commands.
+ * @param {Ctx} ctx
+ */
 export function render(ctx) {
   const { svg, view: v } = ctx;
   const { cells, goals } = v.board;
-  const kindName = (id) => ctx.catalog.kinds[id].name.replace(/-/g, " ");
+  const kindName = (/** @type {number} */ id) => said(ctx, ctx.catalog.kinds[id].name);
+  const { t } = ctx;
+  const role = (/** @type {string} */ r) => t(ROLE_LABEL[/** @type {keyof ROLE_LABEL} */ (r)]);
   const sel = ctx.selected; // a card kind id, once one is chosen
-  const label = (c) => describe(c, ctx);
   const legal = ctx.legal;
   const withCard = (c) => sel !== null && c.card === sel;
   const pathMoves = legal.filter((c) => c.type === "path" && withCard(c));
@@ -186,9 +187,9 @@ export function render(ctx) {
   const playersY = mazeH + 40;
   const handY = playersY + Math.ceil(v.seats / perRow) * (panelH + 8) + 26;
   const height = handY + 110;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "saboteur", role: "img", "aria-label": "Saboteur board" });
-  const title = v.phase === "over" ? "The game is over" : `Round ${v.round} of ${ctx.catalog.rounds} · ${v.phase}` +
-    (v.phase === "play" ? ` · seat ${v.turn} to play` : "") + ` · pile ${v.pile_size}`;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "saboteur", role: "img", "aria-label": t("Saboteur board") });
+  const title = v.phase === "over" ? t("The game is over") : t("Round {n} of {total}", { n: v.round, total: ctx.catalog.rounds }) + ` · ${t(v.phase)}` +
+    (v.phase === "play" ? ` · ${t("{seat} to play", { seat: ctx.seatName(v.turn) })}` : "") + ` · ${t("pile {n}", { n: v.pile_size })}`;
   root.append(svg("text", { x: 4, y: 16, class: "title" }, title));
   root.append(svg("rect", { x: 0, y: 24, width: mazeW, height: mazeH, fill: "#4a3f36", rx: 6 }));
   // legal target cells for the chosen path card
@@ -203,7 +204,7 @@ export function render(ctx) {
     const g = svg("g", { class: "cell", dataset: { col, row } },
       svg("rect", { class: "hit", x: px(col) + 2, y: py(row) + 2, width: CELL - 4, height: CELL - 4, rx: 5, fill: "#ffffff30", stroke: "#6ea8fe" }),
       ...tunnels(ctx, ctx.catalog.kinds[sel], cmds[0].rotated, px(col) + 6, py(row) + 6, CELL - 12).map((e) => { e.setAttribute("opacity", "0.35"); return e; }));
-    ctx.offer(g, cmds, label);
+    ctx.offer(g, cmds);
     root.append(g);
   }
   // the start, the cards laid, the goals
@@ -215,52 +216,53 @@ export function render(ctx) {
     const g = svg("g", { class: "laid", dataset: { col: cell.col, row: cell.row } },
       svg("rect", { class: "hit", x: px(cell.col), y: py(cell.row), width: CELL, height: CELL, rx: 4, fill: "#a47148", stroke: "#5b4636" }),
       ...tunnels(ctx, ctx.catalog.kinds[cell.kind], cell.rotated, px(cell.col), py(cell.row), CELL),
-      svg("title", {}, ctx.catalog.kinds[cell.kind].name + (cell.rotated ? " (turned)" : "")));
-    ctx.offer(g, rockfalls.filter((c) => c.col === cell.col && c.row === cell.row), label);
+      svg("title", {}, kindName(cell.kind) + (cell.rotated ? ` ${t("(turned)")}` : "")));
+    ctx.offer(g, rockfalls.filter((c) => c.col === cell.col && c.row === cell.row));
     root.append(g);
   }
   const known = new Map(v.known_goals.map(([i, kind]) => [i, kind]));
   goals.forEach((goal, i) => {
     const g = goalPicture(ctx, goal, i, px(goal.col), py(goal.row), known.get(i));
-    ctx.offer(g, legal.filter((c) => c.type === "map" && withCard(c) && c.goal === i), label);
+    ctx.offer(g, legal.filter((c) => c.type === "map" && withCard(c) && c.goal === i));
     root.append(g);
   });
   // the players
-  const roleOf = new Map(v.inspected.map(([s, r]) => [s, `${ROLE_LABEL[r]} (inspected)`]));
+  const roleOf = new Map(v.inspected.map((/** @type {[number, string]} */ [s, r]) => [s, `${role(r)} ${t("(inspected)")}`]));
   const lastResult = v.results.length ? v.results[v.results.length - 1] : null;
-  if (v.role && v.seat !== null) roleOf.set(v.seat, ROLE_LABEL[v.role]);
-  if (lastResult && v.phase !== "play") lastResult.roles.forEach((r, s) => roleOf.set(s, ROLE_LABEL[r]));
-  root.append(svg("text", { x: 4, y: playersY - 8, class: "title" }, "Players"));
+  if (v.role && v.seat !== null) roleOf.set(v.seat, role(v.role));
+  if (lastResult && v.phase !== "play") lastResult.roles.forEach((/** @type {string} */ r, /** @type {number} */ s) => roleOf.set(s, role(r)));
+  root.append(svg("text", { x: 4, y: playersY - 8, class: "title" }, t("Players")));
   for (let s = 0; s < v.seats; s++) {
     const x = (s % perRow) * (panelW + 8), y = playersY + Math.floor(s / perRow) * (panelH + 8);
     const onTurn = v.phase === "play" && v.turn === s;
     const g = svg("g", { class: ["player-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { class: "hit", x, y, width: panelW, height: panelH, rx: 8, fill: onTurn ? "#fff3d6" : "#fffdf9", stroke: "#b9ab9b" }),
       svg("circle", { cx: x + 12, cy: y + 14, r: 6, class: "seat-fill" }),
-      svg("text", { x: x + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? " · you" : ""}`.slice(0, 24)),
-      svg("text", { x: x + 8, y: y + 34, class: "small" }, `${v.hand_sizes[s] ?? 0} cards` + (roleOf.has(s) ? ` · ${roleOf.get(s)}` : "")));
+      svg("text", { x: x + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""}`.slice(0, 24)),
+      svg("text", { x: x + 8, y: y + 34, class: "small" }, t("{n} cards", { n: v.hand_sizes[s] ?? 0 }) + (roleOf.has(s) ? ` · ${roleOf.get(s)}` : "")));
     const fronts = v.front[s] || [];
     fronts.forEach((f, i) => {
       const item = svg("g", { class: "front", dataset: { front: f } },
         svg("rect", { class: "hit", x: x + 6 + i * 47, y: y + 42, width: 44, height: 16, rx: 3, fill: f.startsWith("broken") ? "#f4c7c3" : "#e5d4f0", stroke: "#a55" }),
-        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small" }, (FRONT_LABEL[f] || f).split(" ")[0]));
-      item.append(svg("title", {}, FRONT_LABEL[f] || f));
-      ctx.offer(item, legal.filter((c) => c.type === "clear" && s === v.seat && c.removed === f && (sel === null || (c.cards || []).includes(sel))), label);
+        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small" }, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f).split(" ")[0]));
+      item.append(svg("title", {}, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f)));
+      ctx.offer(item, legal.filter((c) => c.type === "clear" && s === v.seat && c.removed === f && (sel === null || (c.cards || []).includes(sel))));
       g.append(item);
     });
-    const gold = v.gold ? `${v.gold[s]} gold` : s === v.seat && v.my_gold !== null ? `${v.my_gold} gold (yours)` : v.holds_gold ? (v.holds_gold[s] ? "holds gold" : "no gold") : "";
+    const gold = v.gold ? t("{n} gold", { n: v.gold[s] }) : s === v.seat && v.my_gold !== null ? t("{n} gold (yours)", { n: v.my_gold })
+      : v.holds_gold ? (v.holds_gold[s] ? t("holds gold") : t("no gold")) : "";
     const discards = v.discard_counts[s] || 0;
     g.append(svg("text", { x: x + 8, y: y + 76, class: "small" },
-      [gold, v.thieves.includes(s) ? "thief" : "", discards ? `${discards} face down` : ""].filter(Boolean).join(" · ")));
+      [gold, v.thieves.includes(s) ? t("thief") : "", discards ? t("{n} face down", { n: discards }) : ""].filter(Boolean).join(" · ")));
     // what this seat learned in secret of this player: a hand swap's cards, a dwarf card put away
     const learned = [];
     for (const k of v.known_hands) {
       if (k.holder !== s) continue;
-      learned.push(`you saw ${k.cards.map(kindName).join(", ")}` +
-        (k.sure < k.cards.length ? ` (${k.sure} still in hand)` : ""));
+      learned.push(t("you saw {cards}", { cards: k.cards.map(kindName).join(", ") }) +
+        (k.sure < k.cards.length ? ` ${t("({n} still in hand)", { n: k.sure })}` : ""));
     }
-    for (const [who, role] of v.put_away) {
-      if (who === s) learned.push(`put away: ${role === null ? "a dwarf card" : ROLE_LABEL[role]}`);
+    for (const [who, put] of v.put_away) {
+      if (who === s) learned.push(t("put away: {card}", { card: put === null ? t("a dwarf card") : role(put) }));
     }
     if (learned.length) {
       const line = svg("text", { x: x + 8, y: y + 94, class: ["small", "learned"] }, learned.join("; ").slice(0, 30));
@@ -269,22 +271,22 @@ export function render(ctx) {
     }
     const aimed = legal.filter((c) => ["break", "repair", "act", "swap_hand", "inspect"].includes(c.type) && withCard(c) && c.target === s)
       .concat(legal.filter((c) => c.type === "steal" && c.target === s));
-    ctx.offer(g, aimed, label);
+    ctx.offer(g, aimed);
     root.append(g);
   }
   // the base game's gold offer
   if (v.offer.length) {
-    root.append(svg("text", { x: mazeW + 10, y: 40, class: "label" }, "Choose a gold card:"));
+    root.append(svg("text", { x: mazeW + 10, y: 40, class: "label" }, t("Choose a gold card:")));
     v.offer.forEach((value, i) => {
       const g = svg("g", { class: "gold-card", dataset: { value } },
         svg("rect", { class: "hit", x: mazeW + 10 + i * 38, y: 48, width: 34, height: 48, rx: 4, fill: "#f6d365", stroke: "#b8860b" }),
         svg("text", { x: mazeW + 27 + i * 38, y: 78, "text-anchor": "middle", class: "title" }, value));
-      ctx.offer(g, legal.filter((c) => c.type === "take" && c.value === value), label);
+      ctx.offer(g, legal.filter((c) => c.type === "take" && c.value === value));
       root.append(g);
     });
   }
   // the hand
-  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? "Watching: no hand" : "Your hand" + (sel !== null ? " · now click where it goes" : "")));
+  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click where it goes")}` : "")));
   const playable = new Set(legal.filter((c) => c.card !== undefined && c.type !== "discard").map((c) => c.card));
   const discardable = new Set(legal.filter((c) => c.type === "discard" || c.type === "clear").flatMap((c) => c.cards || []));
   v.hand.forEach((kindId, i) => {
@@ -298,15 +300,15 @@ export function render(ctx) {
   const mine = v.discarded.map(kindName);
   const pile = svg("g", { class: "discard-pile" },
     svg("rect", { class: "hit", x: pileX, y: handY, width: 110, height: 92, rx: 6, fill: "#efe7dc", stroke: "#8b7355", "stroke-dasharray": "4 3" }),
-    svg("text", { x: pileX + 55, y: handY + 34, "text-anchor": "middle", class: "label" }, "pass:"),
-    svg("text", { x: pileX + 55, y: handY + 50, "text-anchor": "middle", class: "label" }, "discard here"),
-    mine.length ? svg("text", { x: pileX + 55, y: handY + 74, "text-anchor": "middle", class: "small" }, `yours: ${mine.length} face down`) : null);
-  if (mine.length) pile.append(svg("title", {}, `you discarded: ${mine.join(", ")}`));
-  ctx.offer(pile, discards, label);
+    svg("text", { x: pileX + 55, y: handY + 34, "text-anchor": "middle", class: "label" }, t("pass:")),
+    svg("text", { x: pileX + 55, y: handY + 50, "text-anchor": "middle", class: "label" }, t("discard here")),
+    mine.length ? svg("text", { x: pileX + 55, y: handY + 74, "text-anchor": "middle", class: "small" }, t("yours: {n} face down", { n: mine.length })) : null);
+  if (mine.length) pile.append(svg("title", {}, t("you discarded: {cards}", { cards: mine.join(", ") })));
+  ctx.offer(pile, discards);
   root.append(pile);
   // the last round's result
   if (lastResult && v.phase !== "play") {
-    root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label" }, `Round ${lastResult.number}: ${lastResult.team} won`));
+    root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label" }, t("Round {n}: the {team} won", { n: lastResult.number, team: ctx.word(lastResult.team) })));
   }
   ctx.root.replaceChildren(root);
 }

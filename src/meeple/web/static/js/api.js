@@ -1,3 +1,4 @@
+// @ts-check
 // The server's HTTP API and the play socket's address, relative to the page's <base href>.
 
 export class ApiError extends Error {
@@ -25,8 +26,13 @@ export async function get(path, params) {
   return answer(await fetch(url, { headers: { Accept: "application/json" } }));
 }
 
-/** POST JSON (or, with `raw`, bytes as they are) and return the JSON answer. */
-export async function post(path, body, { raw = false, params } = {}) {
+/**
+ * POST JSON (or, with `raw`, bytes as they are) and return the JSON answer.
+ * @param {string} path
+ * @param {any} body
+ * @param {{raw?: boolean, params?: Record<string, any>}} [how]
+ */
+export async function post(path, body, { raw = false, params = undefined } = {}) {
   const url = new URL(path, document.baseURI);
   for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== null) url.searchParams.set(k, v);
   const init = raw

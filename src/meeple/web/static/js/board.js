@@ -1,3 +1,4 @@
+// @ts-check
 // The board context every board module draws with, and the generic board of games without one.
 //
 // A board module (static/boards/<game>.js, or a third-party game's own; docs/web.md) exports
@@ -7,8 +8,70 @@
 // ctx.legal: so a seat can make only legal choices.
 
 import { h, mount, seatName, svg } from "./dom.js";
+import { LANG, t } from "./i18n.js";
 
-/** A readable one-line label for a command in its wire form: {"type": "bid", "quantity": 2} -> "bid quantity 2". */
+/**
+ * A command (or any value of the wire form): a JSON object with its `type` and its fields.
+ * @typedef {{type: string, [field: string]: any}} Command
+ */
+/**
+ * A seat as the lobby describes it.
+ * @typedef {{seat: number, kind: string, name?: string | null, bot?: string | null, taken?: boolean, online?: boolean}} Player
+ */
+/**
+ * A record as a seat saw it, with what a player reads of it (`text`, in the page's language).
+ * @typedef {{seq: number, actor: number, command: Command, events?: any[], text?: string}} SeenRecord
+ */
+/**
+ * What a page hands a board: the position and how to act on it.
+ * @typedef {object} BoardOptions
+ * @property {string} game the game's id
+ * @property {any} view the seat's view in its JSON wire form
+ * @property {Command[]} legal the seat's legal commands (empty when it may not act, and in the debugger)
+ * @property {number | null} seat this seat; null for a spectator
+ * @property {number} seats the seat count
+ * @property {Player[]} players the lobby's players
+ * @property {any} catalog the game's printed tables (GET /api/web/boards/GAME)
+ * @property {SeenRecord[]} records the records as this seat saw them
+ * @property {any} outcome the outcome once the match is over, else null
+ * @property {boolean} interactive false in the debugger and for spectators: draw, offer nothing
+ * @property {(command: Command) => string | null} [textOf] the server's text of a legal command
+ * @property {Record<string, string>} [words] the game's own words in the page's language (card and place names)
+ * @property {(command: Command) => void} play play a legal command
+ * @property {() => void} redraw draw the position again
+ */
+/**
+ * How a command reads on a button.
+ * @typedef {(command: Command) => string} Label
+ */
+/**
+ * The context a board's `render(ctx)` draws with (docs/web.md, "A board of your own").
+ * @typedef {BoardOptions & {
+ *   root: Element,
+ *   h: typeof h,
+ *   svg: typeof svg,
+ *   describe: typeof describe,
+ *   key: typeof key,
+ *   seatName: (seat: number | null) => string,
+ *   t: typeof t,
+ *   lang: string,
+ *   word: (english: string) => string,
+ *   memo: {selected: any},
+ *   readonly selected: any,
+ *   select: (value: any) => void,
+ *   offer: <E extends Element>(el: E, commands: Command[], label?: Label, how?: {target?: boolean}) => E,
+ *   selects: <E extends Element>(el: E, value: any) => E,
+ *   choose: (commands: Command[], label?: Label) => void,
+ *   commands: (type: string, where?: (command: Command) => boolean) => Command[],
+ * }} BoardContext
+ */
+
+/**
+ * A plain one-line label for a command in its wire form, where the server sent no text:
+ * {"type": "bid", "quantity": 2} -> "bid quantity 2".
+ * @param {Command} command
+ * @returns {string}
+ */
 export function describe(command) {
   const parts = [command.type];
   for (const [k, v] of Object.entries(command)) {
@@ -18,18 +81,28 @@ export function describe(command) {
   return parts.join(", ").replace(", ", " ");
 }
 
-/** Stable text for comparing two wire values. */
+/**
+ * Stable text for comparing two wire values.
+ * @param {any} value
+ * @returns {string}
+ */
 export function key(value) {
   return JSON.stringify(value);
 }
 
 /**
  * Build the context a board draws with.
- *  options: {view, legal, seat, seats, players, catalog, records, outcome, interactive, play, redraw, game}
+ * @param {Element} root where the board draws
+ * @param {Chooser} chooser the choice bar for several commands at one click
+ * @param {BoardOptions} options the position and how to act on it
+ * @param {{selected: any}} memo kept across draws of one position
+ * @returns {BoardContext}
  */
 export function makeContext(root, chooser, options, memo) {
-  // the server's text of a legal command (legal_text, in the page's language), else the board's own label
+  // the server's text of a legal command (legal_text, in the page's language), else its plain form
+  /** @type {(label: Label) => Label} */
   const spoken = (label) => (c) => (options.textOf && options.textOf(c)) || label(c);
+  /** @type {BoardContext} */
   const ctx = {
     ...options,
     root,
@@ -38,6 +111,9 @@ export function makeContext(root, chooser, options, memo) {
     describe,
     key,
     seatName: (s) => seatName(s, options.players),
+    t, // the page's string table (i18n.js): the board's own labels
+    lang: LANG, // the page's language: "en" or "ru"
+    word: (w) => (options.words && options.words[w]) || w, // the game's word (a card's name) in the page's language
     memo, // survives re-draws of one position: {selected}
     get selected() {
       return memo.selected ?? null;
@@ -55,14 +131,14 @@ export function makeContext(root, chooser, options, memo) {
       if (target) el.classList.add("target");
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
-      const go = (event) => {
+      const go = (/** @type {Event} */ event) => {
         event.stopPropagation();
         if (commands.length === 1) options.play(commands[0]);
         else chooser.show(commands, spoken(label));
       };
       el.addEventListener("click", go);
       el.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") go(e);
+        if (e instanceof KeyboardEvent && (e.key === "Enter" || e.key === " ")) go(e);
       });
       return el;
     },
@@ -74,13 +150,13 @@ export function makeContext(root, chooser, options, memo) {
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute("aria-pressed", chosen ? "true" : "false");
-      const go = (event) => {
+      const go = (/** @type {Event} */ event) => {
         event.stopPropagation();
         ctx.select(chosen ? null : value);
       };
       el.addEventListener("click", go);
       el.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") go(e);
+        if (e instanceof KeyboardEvent && (e.key === "Enter" || e.key === " ")) go(e);
       });
       return el;
     },
@@ -89,7 +165,7 @@ export function makeContext(root, chooser, options, memo) {
       if (options.interactive && commands.length) chooser.show(commands, spoken(label));
     },
     /** The legal commands of one type, optionally filtered. */
-    commands(type, where = () => true) {
+    commands(type, where = (_c) => true) {
       return (options.legal || []).filter((c) => c.type === type && where(c));
     },
   };
@@ -98,16 +174,24 @@ export function makeContext(root, chooser, options, memo) {
 
 /** The choice bar under a board: several commands for one click, each a button. */
 export class Chooser {
+  /**
+   * @param {HTMLElement} el the bar
+   * @param {(command: Command) => void} play plays the chosen command
+   */
   constructor(el, play) {
     this.el = el;
     this.play = play;
   }
+  /**
+   * @param {Command[]} commands
+   * @param {Label} label
+   */
   show(commands, label) {
     mount(
       this.el,
-      h("span", { class: "choose-title" }, "Choose:"),
+      h("span", { class: "choose-title" }, t("Choose:")),
       commands.map((c) => h("button", { class: "act target choice", onclick: () => this.play(c) }, label(c))),
-      h("button", { class: "cancel", onclick: () => this.clear() }, "Cancel"),
+      h("button", { class: "cancel", onclick: () => this.clear() }, t("Cancel")),
     );
     this.el.hidden = false;
   }
@@ -137,16 +221,19 @@ export function tree(value, label = null, depth = 0) {
   );
 }
 
-/** The generic board: the view as a tree and every legal command as a button. */
+/**
+ * The generic board: the view as a tree and every legal command as a button.
+ * @param {BoardContext} ctx
+ */
 export function render(ctx) {
   const buttons = (ctx.legal || []).map((c) => ctx.offer(h("button", { class: "command" }, describe(c)), [c]));
   mount(
     ctx.root,
     h("section", { class: "generic" },
-      h("h3", {}, "View"),
+      h("h3", {}, t("View")),
       tree(ctx.view),
-      h("h3", {}, "Your commands"),
-      buttons.length ? h("div", { class: "commands" }, buttons) : h("p", { class: "muted" }, ctx.interactive ? "Nothing to do now." : "—"),
+      h("h3", {}, t("Your commands")),
+      buttons.length ? h("div", { class: "commands" }, buttons) : h("p", { class: "muted" }, ctx.interactive ? t("Nothing to do now.") : "—"),
     ),
   );
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay debugger: open a log (an upload, or a finished match of this server), walk its timeline as
 // the referee or any seat, see each record's events, undo and redo by whole commands, see where verify
 // failed, fork at any record and continue, and diff against another log.
@@ -5,8 +6,12 @@
 import { ApiError, get, keepSeat, page, post } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender, tree } from "./board.js";
 import { h, mount, toast } from "./dom.js";
+import { LANG, setup, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of this page by id (the page's own markup: present, of the kind the code uses). */
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
+/** The form fields of this page matching `selector`. */
+const $$ = (/** @type {string} */ selector) => /** @type {any[]} */ ([...document.querySelectorAll(selector)]);
 const state = {
   log: null, // the summary of the opened log
   records: [], // as state.as sees them
@@ -15,6 +20,7 @@ const state = {
   position: null,
   board: null,
   catalog: null,
+  words: {}, // the game's own words in the page's language
   games: [],
   loading: 0,
   ticket: 0,  // the newest position asked for (go)
@@ -34,18 +40,19 @@ async function opened(summary) {
   state.as = "referee";
   document.body.dataset.log = summary.id;
   history.replaceState(null, "", `debug?log=${encodeURIComponent(summary.id)}`);
-  $("title").textContent = `${summary.name} · ${summary.title} · ${summary.seats} seats · ${summary.records} records`;
-  mount($("as"), h("option", { value: "referee" }, "the referee (everything)"), h("option", { value: "spectator" }, "a spectator"),
-    Array.from({ length: summary.seats }, (_, s) => h("option", { value: String(s) }, `seat ${s}`)));
+  $("title").textContent = `${summary.name} · ${t(summary.title)} · ${t("{n} seats", { n: summary.seats })} · ${t("{n} records", { n: summary.records })}`;
+  mount($("as"), h("option", { value: "referee" }, t("the referee (everything)")), h("option", { value: "spectator" }, t("a spectator")),
+    Array.from({ length: summary.seats }, (_, s) => h("option", { value: String(s) }, t("seat {n}", { n: s }))));
   $("as").value = "referee";
-  const info = await get(`api/web/boards/${encodeURIComponent(summary.game)}`);
+  const info = await get(`api/web/boards/${encodeURIComponent(summary.game)}`, { lang: LANG });
   state.catalog = info.catalog;
+  state.words = info.words || {};
   state.board = null;
   if (info.module) {
     try {
       state.board = await import(new URL(info.module, document.baseURI).href);
     } catch (e) {
-      toast(`The board did not load (${e.message}); showing the view as a tree.`, "error");
+      toast(t("The board did not load ({error}); showing the view as a tree.", { error: e.message }), "error");
     }
   }
   drawVerdict();
@@ -66,14 +73,14 @@ function drawVerdict() {
   document.body.dataset.verified = v.ok ? "ok" : "failed";
   const bad = v.first_bad;
   mount(box,
-    h("b", {}, v.ok ? "verify: ok" : "verify: FAILED"), " — ", v.summary,
-    bad && bad.record !== null ? h("span", {}, " ", h("button", { id: "goto-bad", onclick: () => go(Math.min(bad.record + 1, state.log.readable)) }, `show record ${bad.record + 1}`)) : null,
-    state.log.damage ? h("div", { class: "muted" }, `Read up to record ${state.log.readable}: ${state.log.damage}`) : null,
-    state.log.seed_hidden ? h("div", { class: "muted" }, "This log hides its seed: it can be replayed, not re-decided or forked.") : null);
+    h("b", {}, v.ok ? t("verify: ok") : t("verify: FAILED")), " — ", h("span", { class: "raw" }, v.summary),
+    bad && bad.record !== null ? h("span", {}, " ", h("button", { id: "goto-bad", onclick: () => go(Math.min(bad.record + 1, state.log.readable)) }, t("show record {n}", { n: bad.record }))) : null,
+    state.log.damage ? h("div", { class: "muted" }, t("Read {n} records, up to the damage:", { n: state.log.readable }), " ", h("span", { class: "raw" }, state.log.damage)) : null,
+    state.log.seed_hidden ? h("div", { class: "muted" }, t("This log hides its seed: it can be replayed, not re-decided or forked.")) : null);
 }
 
 async function loadRecords() {
-  const body = await get(`api/debug/logs/${state.log.id}/records`, { as: state.as });
+  const body = await get(`api/debug/logs/${state.log.id}/records`, { as: state.as, lang: LANG });
   state.records = body.records;
   drawTimeline();
   drawRecordList();
@@ -89,12 +96,12 @@ function drawTimeline() {
   const ticks = state.records.map((r, i) => h("button", {
     class: ["tick", r.engine ? "engine" : "", r.barrier ? "barrier" : "", i < state.at ? "done" : "",
       i === state.at - 1 ? "current" : "", i === bad ? "bad" : "", bad !== null && i > bad ? "unverified" : ""],
-    title: `${r.seq + 1}. ${r.engine ? "engine" : `seat ${r.actor}`}: ${r.text}` + (i === bad ? ` — FAILED: ${state.log.verify.first_bad.reason}` : ""),
+    title: `${r.seq}. ${r.engine ? t("engine") : t("seat {n}", { n: r.actor })}: ${r.said || r.text}` + (i === bad ? ` — ${t("FAILED:")} ${state.log.verify.first_bad.reason}` : ""),
     dataset: { seq: r.seq },
     onclick: () => go(i + 1),
   }));
   if (bad !== null && bad >= state.records.length) {
-    ticks.push(h("button", { class: "tick bad", title: `record ${bad + 1}: ${state.log.verify.first_bad.reason}`, dataset: { seq: bad }, onclick: () => go(state.records.length) }));
+    ticks.push(h("button", { class: "tick bad", title: `${t("record {n}", { n: bad })}: ${state.log.verify.first_bad.reason}`, dataset: { seq: bad }, onclick: () => go(state.records.length) }));
   }
   mount($("timeline"), ticks);
 }
@@ -102,10 +109,11 @@ function drawTimeline() {
 function drawRecordList() {
   const bad = badRecord();
   mount($("records"), state.records.map((r, i) => h("li", {
-    class: [i === state.at - 1 ? "current" : "", i === bad ? "bad" : ""], dataset: { seq: r.seq }, onclick: () => go(i + 1),
-  }, r.engine ? h("i", {}, "engine: ") : h("b", {}, `seat ${r.actor}: `), r.text, i === bad ? h("div", {}, `✗ ${state.log.verify.first_bad.reason}`) : null)));
+    class: [i === state.at - 1 ? "current" : "", i === bad ? "bad" : ""], value: r.seq, dataset: { seq: r.seq }, onclick: () => go(i + 1),
+  }, r.engine ? h("i", {}, `${t("engine")}: `) : h("b", {}, `${t("seat {n}", { n: r.actor })}: `), r.said || r.text, " ", h("span", { class: "raw muted" }, `[${r.text}]`),
+    i === bad ? h("div", { class: "raw" }, `✗ ${state.log.verify.first_bad.reason}`) : null)));
   if (bad !== null && bad >= state.records.length) {
-    $("records").append(h("li", { class: "bad", dataset: { seq: bad } }, `record ${bad + 1}: ✗ ${state.log.verify.first_bad.reason}`));
+    $("records").append(h("li", { class: "bad", value: bad, dataset: { seq: bad } }, `${t("record {n}", { n: bad })}: `, h("span", { class: "raw" }, `✗ ${state.log.verify.first_bad.reason}`)));
   }
 }
 
@@ -117,7 +125,7 @@ async function go(n) {
   state.loading += 1;
   document.body.dataset.loading = "true";
   try {
-    const position = await get(`api/debug/logs/${state.log.id}/at/${n}`, { as: state.as });
+    const position = await get(`api/debug/logs/${state.log.id}/at/${n}`, { as: state.as, lang: LANG });
     if (ticket === state.ticket) {
       state.position = position;
       state.at = n;
@@ -134,17 +142,18 @@ async function go(n) {
 function drawPosition() {
   const p = state.position;
   const n = state.at;
-  document.body.dataset.at = n;
+  document.body.dataset.at = String(n);
   $("scrub").value = n;
   $("jump").value = n;
-  $("where").textContent = `${n} / ${state.log.readable}` + (p.to_act.length ? ` · to act: ${p.to_act.map((s) => `seat ${s}`).join(", ")}` : "");
+  $("where").textContent = `${n} / ${state.log.readable}` +
+    (p.to_act.length ? ` · ${t("to act:")} ${p.to_act.map((/** @type {number} */ s) => t("seat {n}", { n: s })).join(", ")}` : "");
   $("back").disabled = $("first").disabled = n === 0;
   $("next").disabled = $("last").disabled = n >= state.log.readable;
   $("undo").disabled = p.undo_to === null;
   $("redo").disabled = p.redo_to === null;
   $("download").href = `api/debug/logs/${state.log.id}/log?at=${n}`;
   $("fork").disabled = state.log.seed_hidden || (badRecord() !== null && n > badRecord());
-  $("fork").textContent = `Fork at ${n} and play`;
+  $("fork").textContent = t("Fork at {n} and play", { n });
   drawTimeline();
   drawRecordList();
   const current = document.querySelector("#records li.current");
@@ -152,31 +161,33 @@ function drawPosition() {
   // the picture: a seat's or spectator's view on the game's board, the referee's state as a tree
   const root = $("board");
   if (state.as === "referee" || !state.board) {
-    mount(root, h("h3", {}, state.as === "referee" ? "The referee's state" : "The view"), tree(p.view));
+    mount(root, h("h3", {}, state.as === "referee" ? t("The referee's state") : t("The view")), h("div", { class: "raw" }, tree(p.view)));
   } else {
     const ctx = makeContext(root, new Chooser(h("div"), () => {}), {
       game: state.log.game, view: p.view, legal: [], seat: typeof p.as === "number" ? p.as : null, seats: state.log.seats,
-      players: [], catalog: state.catalog, records: [], outcome: p.outcome, interactive: false, play: () => {}, redraw: drawPosition,
+      players: [], catalog: state.catalog, words: state.words, records: [], outcome: p.outcome, interactive: false, play: () => {}, redraw: drawPosition,
     }, { selected: null });
     try {
       state.board.render(ctx);
     } catch (e) {
-      mount(root, h("p", { class: "error" }, `The board failed: ${e.message}`), tree(p.view));
+      mount(root, h("p", { class: "error" }, t("The board failed: {error}", { error: e.message })), h("div", { class: "raw" }, tree(p.view)));
     }
   }
   // the record that led here, and its events
   const r = p.record;
   const bad = badRecord();
-  $("record-title").textContent = r ? `Record ${r.seq + 1} of ${state.log.records}` : "The start: no record yet";
-  const label = (c) => (state.board && state.board.describe ? state.board.describe(c, state) : describe(c));
+  $("record-title").textContent = r ? t("Record {n} (of records 0 to {last})", { n: r.seq, last: state.log.records - 1 }) : t("The start: no record yet");
+  const label = (c, i) => (p.legal_text && p.legal_text[i]) || describe(c);
   mount($("record"), r ? [
-    h("p", {}, r.engine ? "The engine" : `Seat ${r.actor}`, ": ", h("b", {}, r.text), r.barrier ? " · an information barrier" : "", r.rng !== undefined ? ` · RNG counter after: ${r.rng}` : ""),
-    r.seq === bad ? h("p", { class: "error" }, `verify failed here: ${state.log.verify.first_bad.reason}`) : null,
-    h("div", {}, tree(r.command, "command", 1)),
-    h("div", {}, r.events.map((e, i) => tree(e, `event ${i}`, 1))),
-    p.outcome ? h("p", {}, `Outcome: ${p.outcome.reason}`) : null,
-    typeof p.as === "number" && p.legal.length ? h("details", {}, h("summary", {}, `${p.legal.length} legal commands for seat ${p.as}`), h("ul", {}, p.legal.map((c) => h("li", {}, label(c))))) : null,
-  ] : h("p", { class: "muted" }, "Step forward to see the first record."));
+    h("p", {}, r.engine ? t("The engine") : t("Seat {n}", { n: r.actor }), ": ", h("b", {}, r.said || r.text), " ", h("span", { class: "raw muted" }, `[${r.text}]`), r.barrier ? ` · ${t("an information barrier")}` : "",
+      r.rng !== undefined ? ` · ${t("RNG counter after:")} ${r.rng}` : ""),
+    r.seq === bad ? h("p", { class: "error" }, t("verify failed here:"), " ", h("span", { class: "raw" }, state.log.verify.first_bad.reason)) : null,
+    h("div", { class: "raw" }, tree(r.command, "command", 1)),
+    h("div", { class: "raw" }, r.events.map((/** @type {any} */ e, /** @type {number} */ i) => tree(e, `event ${i}`, 1))),
+    p.outcome ? h("p", {}, t("Outcome:"), " ", h("span", { class: "raw" }, p.outcome.reason)) : null,
+    typeof p.as === "number" && p.legal.length ? h("details", {}, h("summary", {}, t("{n} legal commands for seat {seat}", { n: p.legal.length, seat: p.as })),
+      h("ul", {}, p.legal.map((/** @type {any} */ c, /** @type {number} */ i) => h("li", {}, label(c, i))))) : null,
+  ] : h("p", { class: "muted" }, t("Step forward to see the first record.")));
 }
 
 function drawFork() {
@@ -184,17 +195,17 @@ function drawFork() {
   const bots = g ? g.bots : ["random"];
   const best = bots.includes("heuristic") ? "heuristic" : bots[0];
   mount($("fork-seats"), Array.from({ length: state.log.seats }, (_, i) =>
-    h("label", { class: "seat-choice" }, `Seat ${i} `,
+    h("label", { class: "seat-choice" }, t("Seat {n}", { n: i }), " ",
       h("select", { "data-seat": i },
-        h("option", { value: "me", selected: i === 0 || null }, "me"),
-        h("option", { value: "open" }, "a person (open seat)"),
-        bots.map((b) => h("option", { value: `bot:${b}`, selected: (i !== 0 && b === best) || null }, `${b} bot`))))));
+        h("option", { value: "me", selected: i === 0 || null }, t("me")),
+        h("option", { value: "open" }, t("a person (open seat)")),
+        bots.map((/** @type {string} */ b) => h("option", { value: `bot:${b}`, selected: (i !== 0 && b === best) || null }, t("{bot} bot", { bot: t(b) })))))));
 }
 
 async function fork() {
-  const choices = [...document.querySelectorAll("#fork-seats select")].map((s) => s.value);
+  const choices = $$("#fork-seats select").map((s) => s.value);
   if (choices.filter((c) => c === "me").length > 1) {
-    toast("Choose “me” for one seat only.", "error");
+    toast(t("Choose “me” for one seat only."), "error");
     return;
   }
   const bots = {};
@@ -218,11 +229,13 @@ async function diff(file) {
     const d = await get("api/debug/diff", { a: state.log.id, b: other.id });
     document.body.dataset.diff = d.relation;
     mount($("diff"),
-      h("p", {}, h("b", {}, d.relation), ` · ${d.summary} (this log has ${d.records.a} records, the other ${d.records.b})`),
-      d.first_difference !== null ? h("p", {}, `They part at record ${d.first_difference + 1}. `,
-        h("button", { id: "goto-diff", onclick: () => go(Math.min(d.first_difference + 1, state.log.readable)) }, "show it")) : h("p", {}, "No record differs."),
-      d.at ? h("div", {}, d.at.a ? h("div", {}, "here: ", d.at.a.text) : h("div", {}, "here: (ends)"), d.at.b ? h("div", {}, "there: ", d.at.b.text) : h("div", {}, "there: (ends)")) : null,
-      d.header.length ? h("ul", {}, d.header.map((x) => h("li", {}, `${x.field} differs`))) : null);
+      h("p", {}, h("b", {}, t(d.relation)), " · ", h("span", { class: "raw" }, d.summary),
+        " ", t("(this log has {a} records, the other {b})", { a: d.records.a, b: d.records.b })),
+      d.first_difference !== null ? h("p", {}, t("They part at record {n}.", { n: d.first_difference }), " ",
+        h("button", { id: "goto-diff", onclick: () => go(Math.min(d.first_difference + 1, state.log.readable)) }, t("show it"))) : h("p", {}, t("No record differs.")),
+      d.at ? h("div", {}, d.at.a ? h("div", {}, t("here:"), " ", d.at.a.text) : h("div", {}, t("here: (ends)")),
+        d.at.b ? h("div", {}, t("there:"), " ", d.at.b.text) : h("div", {}, t("there: (ends)"))) : null,
+      d.header.length ? h("ul", {}, d.header.map((/** @type {any} */ x) => h("li", {}, t("{field} differs", { field: x.field })))) : null);
   } catch (e) {
     fail(e);
   }
@@ -238,6 +251,8 @@ async function listMatches() {
 }
 
 async function main() {
+  setup();
+  document.title = `meeple · ${t("replay debugger")}`;
   state.games = await get("api/games").catch(() => []);
   $("file").onchange = async () => {
     const f = $("file").files[0];
@@ -274,7 +289,8 @@ async function main() {
   $("fork").onclick = fork;
   $("diff-file").onchange = () => $("diff-file").files[0] && diff($("diff-file").files[0]);
   document.addEventListener("keydown", (e) => {
-    if (!state.log || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    const tag = e.target instanceof Element ? e.target.tagName : "";
+    if (!state.log || tag === "INPUT" || tag === "SELECT") return;
     if (e.key === "ArrowRight") go(state.at + 1);
     else if (e.key === "ArrowLeft") go(state.at - 1);
     else if (e.key === "Home") go(0);

@@ -1,5 +1,8 @@
+// @ts-check
 // Small DOM helpers: build HTML and SVG elements from a tag, attributes and children.
 // No framework: a page re-draws the part that changed from the data it holds.
+
+import { t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -55,10 +58,10 @@ export function toast(text, kind = "info") {
 
 /** Seat names as players see them. */
 export function seatName(seat, players) {
-  if (seat === null || seat === undefined) return "spectator";
-  if (seat === -1) return "the engine";
+  if (seat === null || seat === undefined) return t("spectator");
+  if (seat === -1) return t("the engine");
   const p = players && players[seat];
-  if (p && p.name) return `${p.name} (seat ${seat})`;
-  if (p && p.kind === "bot") return `seat ${seat} (${p.bot} bot)`;
-  return `seat ${seat}`;
+  if (p && p.name) return t("{name} (seat {n})", { name: p.name, n: seat });
+  if (p && p.kind === "bot") return t("seat {n} ({bot} bot)", { n: seat, bot: t(p.bot) });
+  return t("seat {n}", { n: seat });
 }

@@ -1,10 +1,16 @@
+// @ts-check
 // The lobby page: create a match of any game (variant, seats, bots in chosen seats, a turn clock, rule
 // options), join or watch one.
 
 import { ApiError, get, heldSeat, keepSeat, page, post } from "./api.js";
 import { h, mount, toast } from "./dom.js";
+import { LANG, setup, t } from "./i18n.js";
+import { offered, optionLabel } from "./options.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of this page by id (the page's own markup: present, of the kind the code uses). */
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
+/** The form fields of this page matching `selector`. */
+const $$ = (/** @type {string} */ selector) => /** @type {any[]} */ ([...document.querySelectorAll(selector)]);
 let games = [];
 
 function currentGame() {
@@ -18,8 +24,9 @@ function currentVariant() {
 
 function fillVariants() {
   const g = currentGame();
-  $("summary").textContent = g.summary || "";
-  mount($("variant"), g.variants.map((v) => h("option", { value: v.name }, `${v.name} (${v.min_seats}–${v.max_seats} seats)`)));
+  $("summary").textContent = g.summary ? t(g.summary) : "";
+  mount($("variant"), g.variants.map((v) => h("option", { value: v.name },
+    t("{variant} ({low}–{high} seats)", { variant: t(v.name), low: v.min_seats, high: v.max_seats }))));
   fillSeats();
   fillOptions();
 }
@@ -33,10 +40,10 @@ function optionValue(option) {
 /** One field per rule option, from its JSON Schema: a list of its values, a box, a number, or JSON text. */
 function optionField(option) {
   const value = optionValue(option);
-  const attrs = { "data-option": option.name, title: option.help || "" };
+  const attrs = { "data-option": option.name, title: option.help ? t(option.help) : "" };
   const schema = option.schema || {};
   if (Array.isArray(schema.enum)) {
-    const field = h("select", attrs, schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, String(v))));
+    const field = h("select", attrs, schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, t(String(v)))));
     field.value = JSON.stringify(value);
     return field;
   }
@@ -47,25 +54,26 @@ function optionField(option) {
   return h("input", { ...attrs, value: JSON.stringify(value) }); // arrays and the rest: JSON
 }
 
-/** The rule options the form offers: those no variant sets (the variant list chooses those). */
+/** The rule options the form offers: those no variant sets (the variant list chooses those) that apply to the variant. */
 function freeOptions() {
   const g = currentGame();
-  const byVariant = new Set(g.variants.flatMap((v) => Object.keys(v.options)));
-  return g.options.filter((o) => !byVariant.has(o.name));
+  return offered(g.id, g.variants, currentVariant().name, g.options);
 }
 
 function fillOptions() {
+  const g = currentGame();
   const options = freeOptions();
   mount($("option-list"), options.length ? options.map((o) =>
-    h("label", { class: "option-choice" }, `${o.name} `, optionField(o), o.help ? h("span", { class: "muted" }, ` ${o.help}`) : null))
-    : h("p", { class: "muted" }, "No rule options beyond the variant."));
+    h("label", { class: "option-choice", dataset: { name: o.name } }, h("span", { class: "option-name" }, t(optionLabel(g.id, o.name))), " ",
+      optionField(o), o.help ? h("span", { class: "muted" }, ` ${t(o.help)}`) : null))
+    : h("p", { class: "muted" }, t("No rule options beyond the variant.")));
 }
 
 /** The options whose field differs from what the variant plays with; throws on a field that is not valid JSON. */
 function chosenOptions() {
   const out = {};
   for (const o of freeOptions()) {
-    const field = document.querySelector(`#option-list [data-option="${CSS.escape(o.name)}"]`);
+    const [field] = $$(`#option-list [data-option="${CSS.escape(o.name)}"]`);
     let value;
     if (field.type === "checkbox") value = field.checked;
     else if (field.type === "number") value = field.value === "" ? optionValue(o) : Number(field.value);
@@ -73,7 +81,7 @@ function chosenOptions() {
       try {
         value = JSON.parse(field.value);
       } catch {
-        throw new Error(`${o.name}: not a JSON value (${field.value})`);
+        throw new Error(t("{option}: not a JSON value ({value})", { option: t(optionLabel(currentGame().id, o.name)), value: field.value }));
       }
     }
     if (JSON.stringify(value) !== JSON.stringify(optionValue(o))) out[o.name] = value;
@@ -91,15 +99,15 @@ function fillSeats() {
   n = Math.min(Math.max(n, v.min_seats), v.max_seats);
   seats.value = n;
   const bot = g.bots.includes("heuristic") ? "heuristic" : g.bots[0];
-  const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const old = $$("#seat-list select").map((s) => s.value);
   mount($("seat-list"), Array.from({ length: n }, (_, i) =>
-    h("label", { class: "seat-choice" }, `Seat ${i} `,
+    h("label", { class: "seat-choice" }, t("Seat {n}", { n: i }), " ",
       h("select", { name: `seat-${i}`, "data-seat": i },
-        h("option", { value: "me" }, "me"),
-        h("option", { value: "open" }, "a person (open seat)"),
-        g.bots.map((b) => h("option", { value: `bot:${b}` }, `${b} bot`))),
+        h("option", { value: "me" }, t("me")),
+        h("option", { value: "open" }, t("a person (open seat)")),
+        g.bots.map((/** @type {string} */ b) => h("option", { value: `bot:${b}` }, t("{bot} bot", { bot: t(b) })))),
     )));
-  document.querySelectorAll("#seat-list select").forEach((s, i) => {
+  $$("#seat-list select").forEach((s, i) => {
     s.value = old[i] && [...s.options].some((o) => o.value === old[i]) ? old[i] : i === 0 ? "me" : `bot:${bot}`;
   });
 }
@@ -107,14 +115,14 @@ function fillSeats() {
 async function create(event) {
   event.preventDefault();
   const g = currentGame();
-  const choices = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const choices = $$("#seat-list select").map((s) => s.value);
   const bots = {};
   choices.forEach((c, i) => {
     if (c.startsWith("bot:")) bots[String(i)] = c.slice(4);
   });
   const mine = choices.indexOf("me");
   if (choices.filter((c) => c === "me").length > 1) {
-    toast("One browser plays one seat: choose “me” for one seat only (open the others to people).", "error");
+    toast(t("One browser plays one seat: choose “me” for one seat only (open the others to people)."), "error");
     return;
   }
   const spec = { game: g.id, variant: $("variant").value, seats: choices.length, bots };
@@ -155,37 +163,100 @@ async function join(match, seat) {
 
 function row(match, finished) {
   const held = heldSeat(match.id);
-  const title = games.find((g) => g.id === match.game)?.title || match.game;
-  const who = match.players.map((p) => (p.kind === "bot" ? `${p.bot} bot` : p.taken ? p.name || "person" : "open")).join(", ");
+  const known = games.find((g) => g.id === match.game);
+  const title = known ? t(known.title) : match.game;
+  const who = match.players.map((/** @type {any} */ p) => (p.kind === "bot" ? t("{bot} bot", { bot: t(p.bot) }) : p.taken ? p.name || t("person") : t("open"))).join(", ");
   const actions = finished
-    ? [h("a", { class: "button", href: `debug?match=${encodeURIComponent(match.id)}` }, "Replay"),
-       h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, "Final position")]
+    ? [h("a", { class: "button", href: `debug?match=${encodeURIComponent(match.id)}` }, t("Replay")),
+       h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, t("Final position"))]
     : [
-        held ? h("a", { class: "button primary", href: `play/${encodeURIComponent(match.id)}` }, `Back to seat ${held.seat}`) : null,
-        ...(held ? [] : match.open_seats.map((s) => h("button", { class: "join", onclick: () => join(match, s) }, `Join seat ${s}`))),
-        h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, "Watch"),
+        held ? h("a", { class: "button primary", href: `play/${encodeURIComponent(match.id)}` }, t("Back to seat {n}", { n: held.seat })) : null,
+        ...(held ? [] : match.open_seats.map((/** @type {number} */ s) => h("button", { class: "join", onclick: () => join(match, s) }, t("Join seat {n}", { n: s })))),
+        h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, t("Watch")),
       ];
   return h("div", { class: "match-row", "data-match": match.id },
-    h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${match.variant} · ${match.seats} seats · ${who}`)),
+    h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${t(match.variant)} · ${t("{n} seats", { n: match.seats })} · ${who}`),
+      h("div", { class: "match-facts" }, facts(match, finished).map(([cls, text]) => h("span", { class: cls }, text)))),
     h("div", { class: "actions" }, actions));
+}
+
+/**
+ * A time of the server (ISO 8601) as this browser's clock and language write it.
+ * @param {string | null | undefined} iso
+ */
+function when(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(LANG, { dateStyle: "short", timeStyle: "short" });
+}
+
+/**
+ * A seat as the lobby names it: its person's name, its bot, or the seat.
+ * @param {any} match
+ * @param {number} seat
+ */
+function seatLabel(match, seat) {
+  const p = (match.players || []).find((/** @type {any} */ x) => x.seat === seat);
+  if (p && p.name) return p.name;
+  if (p && p.kind === "bot") return t("seat {n} ({bot} bot)", { n: seat, bot: t(p.bot) });
+  return t("seat {n}", { n: seat });
+}
+
+/**
+ * A row's facts: whose turn it is (or who won), when it started, its last activity.
+ * @param {any} match
+ * @param {boolean} finished
+ * @returns {[string, string][]}
+ */
+function facts(match, finished) {
+  /** @type {[string, string][]} */
+  const out = [];
+  if (finished) {
+    const winners = match.winners || [];
+    out.push(["winner", winners.length ? t("won: {seats}", { seats: winners.map((/** @type {number} */ s) => seatLabel(match, s)).join(", ") })
+      : t("no winner")]);
+  } else if (match.to_act && match.to_act.length) {
+    out.push(["turn", t("to move: {seats}", { seats: match.to_act.map((/** @type {number} */ s) => seatLabel(match, s)).join(", ") })]);
+  }
+  out.push(["started", t("started {when}", { when: when(match.created) })]);
+  out.push(["active", t("last move {when}", { when: when(match.updated) })]);
+  return out;
+}
+
+/** How many rows each list shows (a page at a time: "Show more" adds one). */
+const PAGE = 10;
+/** The most rows a list asks the server for (its own bound on a listing is 500). */
+const MOST = 500;
+const shown = { playing: PAGE, finished: PAGE };
+
+/**
+ * One list of matches, a page at a time: one row more is asked for to know whether there are more.
+ * @param {"playing" | "finished"} list
+ */
+async function fillList(list) {
+  const finished = list === "finished";
+  const found = await get("api/matches", { status: finished ? "over" : "in_progress", limit: shown[list] + 1 });
+  const rows = found.slice(0, shown[list]).map((/** @type {any} */ m) => row(m, finished));
+  const more = found.length > shown[list] && shown[list] + PAGE < MOST
+    ? h("button", { class: "more", dataset: { list }, onclick: () => { shown[list] += PAGE; fillList(list).catch((e) => toast(e.message, "error")); } },
+      t("Show more"))
+    : null;
+  mount($(list), rows.length ? [rows, more] : h("p", { class: "muted" }, finished ? t("None yet.") : t("None yet: create one.")));
 }
 
 async function refresh() {
   try {
-    const [playing, finished] = await Promise.all([
-      get("api/matches", { status: "in_progress", limit: 50 }),
-      get("api/matches", { status: "over", limit: 20 }),
-    ]);
-    mount($("playing"), playing.length ? playing.map((m) => row(m, false)) : h("p", { class: "muted" }, "None yet: create one."));
-    mount($("finished"), finished.length ? finished.map((m) => row(m, true)) : h("p", { class: "muted" }, "None yet."));
+    await Promise.all([fillList("playing"), fillList("finished")]);
   } catch (e) {
     toast(e.message, "error");
   }
 }
 
 async function main() {
+  setup();
+  document.title = `meeple · ${t("lobby")}`;
   games = await get("api/games");
-  mount($("game"), games.map((g) => h("option", { value: g.id }, g.title)));
+  mount($("game"), games.map((g) => h("option", { value: g.id }, t(g.title))));
   $("game").onchange = fillVariants;
   $("variant").onchange = () => {
     fillSeats();

@@ -1,11 +1,14 @@
+// @ts-check
 // The play page: one seat (or a spectator) at one match, over the play socket (docs/protocol.md).
 
 import { ApiError, dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
 import { h, mount, seatName, toast } from "./dom.js";
+import { LANG, setup, t } from "./i18n.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/play/").pop().split("/")[0]);
-const $ = (id) => document.getElementById(id);
+/** An element of this page by id (the page's own markup: present, of the kind the code uses). */
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
 const state = {
   match: null, // the lobby's description
@@ -20,8 +23,10 @@ const state = {
   redo: false,
   outcome: null,
   players: [],
-  board: null, // {render, describe?}
+  board: null, // the board module: {render}
+  protocol: null, // the play protocol's version, as GET /api gives it
   catalog: null,
+  words: {}, // the game's own words in the page's language
   socket: null,
   busy: false,
   retry: 0,
@@ -33,13 +38,6 @@ const state = {
 
 const chooser = new Chooser($("choices"), (c) => send({ type: "play", cursor: state.cursor, command: c }));
 
-/** The page's language: the one chosen here before, else the browser's (Russian or English). */
-const LANG = (() => {
-  const kept = localStorage.getItem("meeple.lang");
-  if (kept === "en" || kept === "ru") return kept;
-  return (navigator.languages || [navigator.language || "en"]).some((l) => String(l).toLowerCase().startsWith("ru")) ? "ru" : "en";
-})();
-
 /** The server's text of a legal command (legal_text), or null. */
 function textOf(command) {
   const k = JSON.stringify(command);
@@ -47,14 +45,15 @@ function textOf(command) {
   return i >= 0 && state.legalText[i] ? state.legalText[i] : null;
 }
 
+/** A legal command as the player reads it: the server's text, else its plain wire form. */
 function label(command) {
-  return textOf(command) || (state.board && state.board.describe && state.board.describe(command, state)) || describe(command);
+  return textOf(command) || describe(command);
 }
 
 function draw() {
   const over = state.outcome !== null;
   const mine = state.legal.length > 0 && !over;
-  document.body.dataset.cursor = state.cursor;
+  document.body.dataset.cursor = String(state.cursor);
   document.body.dataset.over = over ? "true" : "false";
   document.body.dataset.acting = mine ? "true" : "false";
   document.body.dataset.busy = state.busy ? "true" : "false";
@@ -65,10 +64,10 @@ function draw() {
     state.memoAt = position;
     chooser.clear();
   }
-  $("status").textContent = over ? "The match is over" : mine ? "Your move" : state.seat === null ? "Watching" : "Waiting for the others…";
+  $("status").textContent = over ? t("The match is over") : mine ? t("Your move") : state.seat === null ? t("Watching") : t("Waiting for the others…");
   $("status").className = ["status", mine ? "mine" : "", over ? "over" : ""].join(" ");
   $("undo").disabled = !(state.undo && state.undo.ok) || state.busy;
-  $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? `Undo: ${state.undo.reason}` : "Take back your last command";
+  $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? t("Undo: {reason}", { reason: undoReason(state.undo.reason) }) : t("Take back your last command");
   $("redo").disabled = !state.redo || state.busy;
   if (state.view !== null) {
     const ctx = makeContext($("board"), chooser, {
@@ -79,6 +78,7 @@ function draw() {
       seats: state.match.seats,
       players: state.players,
       catalog: state.catalog,
+      words: state.words,
       records: state.records,
       outcome: state.outcome,
       interactive: state.seat !== null && !state.busy,
@@ -90,7 +90,7 @@ function draw() {
       (state.board ? state.board.render : genericRender)(ctx);
     } catch (e) {
       console.error(e);
-      toast(`The board could not be drawn (${e.message}); showing the generic page.`, "error");
+      toast(t("The board could not be drawn ({error}); showing the generic page.", { error: e.message }), "error");
       state.board = null;
       genericRender(ctx);
     }
@@ -105,20 +105,20 @@ function drawPlayers() {
     h("li", { class: ["player", p.seat === state.seat ? "me" : "", p.online ? "online" : ""] },
       h("span", { class: `swatch seat-${p.seat}` }),
       seatName(p.seat, state.players),
-      p.seat === state.seat ? " — you" : "",
-      p.kind === "human" && !p.taken ? " (free)" : "",
+      p.seat === state.seat ? t(" — you") : "",
+      p.kind === "human" && !p.taken ? t(" (free)") : "",
     )));
   const free = state.players.filter((p) => p.kind === "human" && !p.taken);
   mount($("join"), state.seat === null && free.length && state.outcome === null
-    ? free.map((p) => h("button", { class: "join", onclick: () => join(p.seat) }, `Join as seat ${p.seat}`))
+    ? free.map((p) => h("button", { class: "join", onclick: () => join(p.seat) }, t("Join as seat {n}", { n: p.seat })))
     : []);
 }
 
 function drawLog() {
   const items = state.records.slice(-200).reverse().map((r) =>
-    h("li", { value: r.seq + 1, class: r.actor === -1 ? "engine" : "" },
+    h("li", { value: r.seq, class: r.actor === -1 ? "engine" : "" },
       h("span", { class: `swatch seat-${r.actor}` }),
-      h("b", {}, r.actor === -1 ? "engine" : seatName(r.actor, state.players)), " ",
+      h("b", {}, r.actor === -1 ? t("engine") : seatName(r.actor, state.players)), " ",
       r.text || label(r.command),
     ));
   mount($("log"), items);
@@ -131,14 +131,35 @@ function drawOutcome() {
   if (o === null) return;
   const won = state.seat !== null && o.winners.includes(state.seat);
   mount(box,
-    h("h2", {}, state.seat === null ? "Over" : won ? "You won" : "Over"),
-    h("p", {}, o.reason),
+    h("h2", {}, won ? t("You won") : t("Over")),
+    h("p", {}, outcomeReason(o)),
     h("table", { class: "scores" },
-      h("tr", {}, h("th", {}, "seat"), h("th", {}, "score"), h("th", {}, "")),
+      h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("score")), h("th", {}, "")),
       o.scores.map((s, i) => h("tr", { class: o.winners.includes(i) ? "winner" : "" },
-        h("td", {}, seatName(i, state.players)), h("td", {}, s), h("td", {}, o.winners.includes(i) ? "winner" : "")))),
-    h("p", {}, h("a", { href: `debug?match=${encodeURIComponent(matchId)}` }, "Open this match in the replay debugger")),
+        h("td", {}, seatName(i, state.players)), h("td", {}, s), h("td", {}, o.winners.includes(i) ? t("winner") : "")))),
+    h("p", {}, h("a", { href: `debug?match=${encodeURIComponent(matchId)}` }, t("Open this match in the replay debugger"))),
   );
+}
+
+/**
+ * Why undo is refused, in the page's language: the engine's reasons are a few fixed English sentences.
+ * @param {string} reason
+ */
+function undoReason(reason) {
+  const seat = /^the last command was played by seat (-?\d+), not (\d+)$/.exec(reason);
+  if (seat && seat[1] === "-1") return t("the last record is the engine's, not a command of yours");
+  return seat ? t("the last command was played by seat {a}, not {b}", { a: seat[1], b: seat[2] }) : t(reason);
+}
+
+/**
+ * Why the match ended, in the page's language: the engine's reason is English, so another language reads
+ * the sentence the game wrote for the record that ended it.
+ * @param {any} o the outcome
+ */
+function outcomeReason(o) {
+  if (LANG === "en") return o.reason;
+  const last = state.records[state.records.length - 1];
+  return (last && last.text) || o.reason;
 }
 
 function apply(msg) {
@@ -161,7 +182,7 @@ function apply(msg) {
       if (msg.ref !== undefined) state.busy = false;
       if (msg.code === "bad_token") {
         dropSeat(matchId);
-        toast("This browser's seat token is not valid here any more; you are watching.", "error");
+        toast(t("This browser's seat token is not valid here any more; you are watching."), "error");
       } else if (msg.code !== "stale_cursor") {
         toast(msg.message, "error");
       }
@@ -182,7 +203,7 @@ function apply(msg) {
 
 function send(message) {
   if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-    toast("Not connected; reconnecting…", "error");
+    toast(t("Not connected; reconnecting…"), "error");
     return;
   }
   state.ids += 1;
@@ -200,7 +221,7 @@ function connect() {
   socket.onopen = () => {
     state.retry = 0;
     $("link").className = "link up";
-    const hello = { type: "hello", protocol: 1, lang: LANG };
+    const hello = { type: "hello", protocol: state.protocol, lang: LANG };
     if (held) hello.token = held.token;
     if (state.head !== null && state.records.length === state.cursor) {
       hello.cursor = state.cursor;
@@ -214,7 +235,7 @@ function connect() {
     state.busy = false;
     if (state.closed || socket !== state.socket) return;
     if (event.code === 4404) {
-      toast("There is no such match on this server.", "error");
+      toast(t("There is no such match on this server."), "error");
       return;
     }
     state.retry = Math.min(state.retry + 1, 6);
@@ -238,19 +259,21 @@ async function join(seat) {
 }
 
 async function loadBoard(game) {
-  const info = await get(`api/web/boards/${encodeURIComponent(game)}`);
+  const info = await get(`api/web/boards/${encodeURIComponent(game)}`, { lang: LANG });
   state.catalog = info.catalog;
+  state.words = info.words || {};
   if (!info.module) return null;
   try {
     return await import(new URL(info.module, document.baseURI).href);
   } catch (e) {
     console.error(e);
-    toast(`The ${game} board did not load (${e.message}); showing the generic page.`, "error");
+    toast(t("The {game} board did not load ({error}); showing the generic page.", { game, error: e.message }), "error");
     return null;
   }
 }
 
 async function main() {
+  setup();
   $("undo").onclick = () => send({ type: "undo", cursor: state.cursor });
   $("redo").onclick = () => send({ type: "redo", cursor: state.cursor });
   document.addEventListener("keydown", (e) => {
@@ -269,10 +292,13 @@ async function main() {
     return;
   }
   state.players = state.match.players;
-  $("title").textContent = `${state.match.name || state.match.game} · ${state.match.variant}`;
-  document.title = `meeple · ${state.match.game}`;
+  const game = (await get("api/games").catch(() => [])).find((/** @type {any} */ g) => g.id === state.match.game);
+  const title = game ? t(game.title) : state.match.game;
+  $("title").textContent = `${state.match.name || title} · ${t(state.match.variant)}`;
+  document.title = `meeple · ${title}`;
   document.body.dataset.game = state.match.game;
   state.board = await loadBoard(state.match.game);
+  state.protocol = (await get("api")).protocol;
   connect();
 }
 
