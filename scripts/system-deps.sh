@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install the Debian packages the test suite starts for real (PostgreSQL, Chromium, node for the
-# browser client's unit tests),
+# Install the Debian packages the test suite starts for real (PostgreSQL, Chromium, node and npm for the
+# browser client's unit tests and type check),
 # only where they are missing: nothing is downloaded on a machine that has them.
 # Runs as root on Debian (CI and a fresh machine); elsewhere it says what is missing.
 set -euo pipefail
@@ -9,6 +9,7 @@ missing=()
 command -v /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

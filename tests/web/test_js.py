@@ -4,8 +4,9 @@
 package, which ``scripts/system-deps.sh`` installs); without node they skip,
 and fail in CI (``CI`` set). The scripts carry ``// @ts-check`` and JSDoc
 types (the board context is typed in ``static/js/board.js``); where a
-TypeScript compiler is at hand (``MEEPLE_TSC``, or ``tsc`` on the path) the
-whole client is checked with it, as ``tsc -p tests/web/js/tsconfig.json``.
+whole client is checked with ``tsc -p tests/web/js/tsconfig.json``: ``MEEPLE_TSC``,
+``tsc`` on the path, or a pinned TypeScript that npm installs once into
+``~/.cache/meeple-tests`` (without npm the check skips, and fails in CI).
 """
 
 from __future__ import annotations
@@ -45,10 +46,31 @@ def test_every_script_of_the_client_asks_to_be_type_checked() -> None:
     assert not unchecked, unchecked
 
 
+TYPESCRIPT = "typescript@5.9.3"
+
+
+def _tsc(cache: Path) -> str:
+    """A TypeScript compiler: ``MEEPLE_TSC``, ``tsc`` on the path, or the pinned one installed by npm into ``cache``."""
+    found = os.environ.get("MEEPLE_TSC") or shutil.which("tsc")
+    if found:
+        return found
+    tsc = cache / "node_modules" / ".bin" / "tsc"
+    if not tsc.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            message = "no TypeScript compiler and no npm to install one (Debian: apt-get install npm)"
+            if os.environ.get("CI"):
+                pytest.fail(message, pytrace=False)
+            pytest.skip(message)
+        cache.mkdir(parents=True, exist_ok=True)
+        run = subprocess.run([npm, "install", "--prefix", str(cache), "--no-audit", "--no-fund", TYPESCRIPT],
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+    return str(tsc)
+
+
 def test_the_client_type_checks() -> None:
-    tsc = os.environ.get("MEEPLE_TSC") or shutil.which("tsc")
-    if tsc is None:
-        pytest.skip("no TypeScript compiler (set MEEPLE_TSC, e.g. to node_modules/.bin/tsc after npm install typescript)")
+    tsc = _tsc(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "meeple-tests" / "typescript")
     run = subprocess.run([tsc, "-p", str(HERE / "js" / "tsconfig.json")], capture_output=True, text=True, timeout=600,
                          cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
