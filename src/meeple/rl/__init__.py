@@ -82,14 +82,12 @@ def env(
     extra when PettingZoo is not installed.
     """
     try:
-        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
-        from .aec import make_env
+        from .aec import Ordered, make_env
     except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
         raise ModuleNotFoundError(f"meeple.rl.env needs the rl extra (pip install 'meeple[rl]'): {e}") from e
     raw = make_env(game, seats, variant, options, render_mode, reward=reward, max_commands=max_commands, view=view,
                    segments=segments, illegal=illegal, illegal_reward=illegal_reward)
-    return OrderEnforcingWrapper(raw)
+    return Ordered(raw)
 
 
 def single_agent(*args: Any, **kwargs: Any) -> SingleAgentEnv:

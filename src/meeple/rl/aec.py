@@ -44,6 +44,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..engine import ENGINE, Code, Command, Game, IllegalCommand, Match, Rng
 from ..engine.codec import options_from_map, options_to_map
@@ -142,8 +144,10 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.max_commands = max_commands
         self.metadata = {**self.metadata, "name": f"meeple_{game.info.id.replace('-', '_')}_v{game.info.rules_version}"}
         self.possible_agents = [f"player_{s}" for s in range(seats)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         obs = self.encoding.observation
+        self._fill = obs.fill
         #: (name, offset, size, shape) of every segment, in order
         self._placed = [(p.name, p.offset, p.segment.size, p.segment.shape or (1,)) for p in obs.segments_at()]
         self._size = obs.size
@@ -170,6 +174,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self._mover: int | None = None
         self._commands = 0
         self._views: dict[int, Any] = {}  # the views of the current position, by seat
+        self._ids: list[int] = []  # the action ids of the legal commands of the seat to act
 
     # -- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -190,6 +195,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.match = Match.start(self.game, self.seats, seed=self._stream.next64(), options=self._options_map)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # whether self.rewards holds any reward (else all are 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -200,11 +206,13 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The observation of ``agent``: its tensor, its action mask (zeros unless it acts now) and its view."""
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         view = self._view(seat)
-        mask = np.zeros(self.encoding.actions.size, np.int8)
+        bits = bytearray(self.encoding.actions.size)  # zeros; a few items set, then wrapped (no copy)
         if seat == self._mover:
-            mask[list(self._legal)] = 1
+            for a in self._ids:
+                bits[a] = 1
+        mask = np.frombuffer(bits, np.int8)
         tensor: Any = self.tensor(view, seat)
         if self.with_segments:
             tensor = self.split(tensor)
@@ -224,28 +232,33 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._was_dead_step(action)
             return
         match = self._live()
-        seat = self.possible_agents.index(agent)
-        try:
-            command = self.command_of(action, agent)
-        except IllegalAction as e:
-            if self.illegal == "raise" or e.code is not Code.RULE:
-                raise
-            self._penalize(agent)
-            return
+        seat = self._seat_of[agent]
+        command = self._legal.get(action) if type(action) is int and seat == self._mover else None
+        if command is None:  # not a legal action id: command_of says why (or finds a NumPy integer's command)
+            try:
+                command = self.command_of(action, agent)
+            except IllegalAction as e:
+                if self.illegal == "raise" or e.code is not Code.RULE:
+                    raise
+                self._penalize(agent)
+                return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # rewards are all 0 until the match ends: reset them only when some were given
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         self._views = {}
         match.play(seat, command)
         self._commands += 1
         out = match.outcome
         if out is not None:
             self.rewards = {a: float(self.reward(out, s)) for s, a in enumerate(self.possible_agents) if a in self.rewards}
+            self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         elif self._commands >= self.max_commands:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if self.terminations[agent] or self.truncations[agent]:
-            self._mover, self._legal = None, {}
+        if out is not None or self._commands >= self.max_commands:
+            self._mover, self._legal, self._ids = None, {}, []
             self._deads_step_first()
         else:
             self._next()
@@ -256,10 +269,11 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         """End the match for an illegal action, as PettingZoo's classic environments do."""
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (float(self.illegal_reward) if a == agent else 0.0) for a in self.agents}
+        self._rewarded = True
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent]["illegal_move"] = True
         self._accumulate_rewards()
-        self._mover, self._legal = None, {}
+        self._mover, self._legal, self._ids = None, {}, []
         self._deads_step_first()
 
     def render(self) -> str | None:
@@ -278,7 +292,21 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
 
     # -- encodings ----------------------------------------------------------------------------------
     def tensor(self, view: Any, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """The observation tensor of ``view`` for ``seat``: the game's segments, flattened and concatenated."""
+        """The observation tensor of ``view`` for ``seat``: the game's segments, flattened and concatenated.
+
+        With the layout's ``fill`` the numbers are written straight into a
+        zeroed ``bytearray``, made ``float32`` in one conversion, and the
+        values a byte cannot hold set after; otherwise ``encode``'s segments
+        are checked and copied in.
+        """
+        if self._fill is not None:
+            buf = bytearray(self._size)
+            extra = self._fill(view, seat, buf)
+            out = np.frombuffer(buf, np.uint8).astype(np.float32)
+            if extra:
+                for i, v in extra:
+                    out[i] = v
+            return out
         obs = self.encoding.observation
         values = obs.encode(view, seat)
         if len(values) > len(obs.segments) or not set(values) <= self._segment_names:
@@ -330,7 +358,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
                                 action, agent) from None
         if not 0 <= a < size:
             raise IllegalAction(Code.BAD_ARGUMENT, f"action {a} is outside the action space 0..{size - 1}", action, agent)
-        command = self._legal.get(a) if self.possible_agents.index(agent) == self._mover else None
+        command = self._legal.get(a) if self._seat_of.get(agent) == self._mover else None
         if command is None:
             raise IllegalAction(Code.RULE, f"action {a} ({self.encoding.actions.label(a)}) is not legal for {agent} now: "
                                 "choose where observation['action_mask'] is 1", action, agent)
@@ -360,24 +388,67 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
     def _next(self) -> None:
         """Point ``agent_selection`` at the seat to act and map its legal commands to action ids."""
         match = self._live()
-        acting = [s for s in match.to_act if s != ENGINE]
-        if not acting:
-            self._mover, self._legal = None, {}
+        acting = match.to_act
+        seat = acting[0] if acting and acting[0] != ENGINE else next((s for s in acting if s != ENGINE), None)
+        if seat is None:
+            self._mover, self._legal, self._ids = None, {}, []
             return
-        seat = acting[0]
         view = self._view(seat)
         actions = self.encoding.actions
-        legal: dict[int, Command] = {}
-        for command in match.legal(seat):
-            a = actions.index(command, view, seat)
-            if isinstance(a, bool) or not isinstance(a, (int, np.integer)) or not 0 <= a < actions.size:
-                raise EncodingError(f"{self.game.info.id}: {command!r} got action id {a!r}, outside 0..{actions.size - 1}")
-            if a in legal:
-                raise EncodingError(f"{self.game.info.id}: {legal[a]!r} and {command!r} are legal at once and share "
-                                    f"action id {a}")
-            legal[int(a)] = command
-        self._mover, self._legal = seat, legal
+        commands = match.legal(seat)
+        if actions.index_all is not None:
+            ids = actions.index_all(commands, view, seat)
+        else:
+            ids = [actions.index(c, view, seat) for c in commands]
+        legal = dict(zip(ids, commands))
+        if len(legal) != len(commands) or len(ids) != len(commands) or (
+                ids and not (type(min(ids)) is int and min(ids) >= 0 and max(ids) < actions.size)):
+            self._check_ids(commands, ids)  # raises, naming the command at fault, or makes every id an int
+            legal = dict(zip(ids, commands))
+        self._mover, self._legal, self._ids = seat, legal, ids
         self.agent_selection = self.possible_agents[seat]
+
+    def _check_ids(self, commands: Any, ids: list[Any]) -> None:
+        """Raise :class:`EncodingError` for the first command without an id of its own in the space."""
+        size = self.encoding.actions.size
+        if len(ids) != len(commands):
+            raise EncodingError(f"{self.game.info.id}: {len(commands)} legal commands got {len(ids)} action ids")
+        seen: dict[int, Command] = {}
+        for command, a in zip(commands, ids):
+            if isinstance(a, bool) or not isinstance(a, (int, np.integer)) or not 0 <= a < size:
+                raise EncodingError(f"{self.game.info.id}: {command!r} got action id {a!r}, outside 0..{size - 1}")
+            if int(a) in seen:
+                raise EncodingError(f"{self.game.info.id}: {seen[int(a)]!r} and {command!r} are legal at once and "
+                                    f"share action id {a}")
+            seen[int(a)] = command
+        for i, a in enumerate(ids):  # numpy integers, all distinct and in range: kept as Python ints
+            ids[i] = int(a)
+
+
+class Ordered(OrderEnforcingWrapper):  # type: ignore[misc]  # the wrapper is untyped
+    """PettingZoo's ``OrderEnforcingWrapper`` with ``last`` asked of the environment itself.
+
+    The wrapper's own ``last`` reads five attributes through its
+    ``__getattr__``, one lookup chain each; this one checks the order once
+    and hands the call on. Everything else is the wrapper's.
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What :meth:`MeepleEnv.last` gives; AttributeError before ``reset``, as the wrapper raises."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """What the wrapper's ``step`` does, reading the environment's agents directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
 
 def make_env(

@@ -156,72 +156,81 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
     cards = len(deck(deluxe))
     roles = len(DELUXE_ROLES if deluxe else base_roles(n))
 
-    def encode(view: View, seat: int) -> dict[str, Any]:
-        def rel(s: int) -> int:
-            return (s - seat) % n
-
-        board = np.zeros((_WIDTH, _HEIGHT, len(_CHANNELS)), np.float32)
-        for cell in view.board.cells:
-            if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
-                board[cell.col - COLS[0], cell.row - ROWS[0]] = _planes(cell.kind, cell.rotated)
-        hand = [[0] * len(KINDS) for _ in range(SLOTS)]
+    def index_all(commands: Sequence[Command], view: View, seat: int) -> list[int]:
+        first: dict[int, int] = {}  # card kind -> the first slot holding it, worked out once for all the commands
         for i, kind in enumerate(view.hand[:SLOTS]):
-            hand[i][kind] = 1
-        goals = [[0] * len(_GOALS) for _ in range(3)]
-        known = dict(view.known_goals)
+            first.setdefault(kind, i)
+        out: list[int] = []
+        for command in commands:
+            kind = type(command)
+            if kind is PlayPath:
+                slot = first.get(command.card)
+                if slot is None:
+                    out.append(index(command, view, seat))  # raises, saying why
+                else:
+                    out.append(o_path + (slot * POSITIONS + _position(command.col, command.row)) * 2
+                               + (1 if command.rotated else 0))
+            elif kind in _ON_SEAT:
+                slot = first.get(command.card)  # type: ignore[attr-defined]
+                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + command.target)  # type: ignore[attr-defined]
+            else:
+                out.append(index(command, view, seat))
+        return out
+
+    board_memo: list[Any] = [None, b""]  # the last board encoded, and its bytes
+
+    def fill(view: View, seat: int, out: bytearray) -> None:
+        out[o_seat + seat] = 1
+        if 0 <= view.round < 4:
+            out[o_round + view.round] = 1
+        phase = view.phase
+        out[o_phase + _PHASE_INDEX[phase]] = 1
+        if phase is Phase.PLAY:
+            out[o_to_act + (view.turn - seat) % n] = 1
+        elif phase is Phase.CHOOSE and view.chooser >= 0:
+            out[o_to_act + (view.chooser - seat) % n] = 1
+        elif phase is Phase.THEFT and view.theft_queue:
+            out[o_to_act + (view.theft_queue[0] - seat) % n] = 1
+        if view.role is not None:
+            out[o_role + _ROLE_INDEX[view.role]] = 1
+        for i, kind in enumerate(view.hand[:SLOTS]):
+            out[o_hand + i * len(KINDS) + kind] = 1
+        board = view.board
+        if board_memo[0] is not board:  # the board changes only when a card is laid or removed
+            board_memo[0], board_memo[1] = board, _board_bytes(board)
+        out[o_board:o_board + board_size] = board_memo[1]
+        known = dict(view.known_goals) if view.known_goals else {}
         for i, g in enumerate(view.board.goals):
-            goals[i][_GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
-        front = [[0] * len(_FRONTS) for _ in range(n)]
+            out[o_goals + i * len(_GOALS) + _GOAL_INDEX[g.kind if g.kind is not None else known.get(i)]] = 1
         for s, items in enumerate(view.front):
+            row = o_front + (s - seat) % n * len(_FRONTS)
             for f in items:
-                front[rel(s)][_FRONTS.index(f)] = 1
-        inspected = [[0] * len(_ROLES) for _ in range(n)]
+                out[row + _FRONT_INDEX[f]] = 1
         for t, r in view.inspected:
-            inspected[rel(t)][_ROLES.index(r)] = 1
-        harmed = [[0] * n for _ in range(n)]
-        helped = [[0] * n for _ in range(n)]
+            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[r]] = 1
         for d in view.deeds:
             if d.card is not None and d.target is not None:
                 action = KINDS[d.card].action
-                table = harmed if action in _HARM else helped if action in _HELP else None
+                table = o_harmed if action in _HARM else o_helped if action in _HELP else None
                 if table is not None:
-                    table[rel(d.seat)][rel(d.target)] = min(3, table[rel(d.seat)][rel(d.target)] + 1)
-        to_act = [0] * n
-        if view.phase is Phase.PLAY:
-            to_act[rel(view.turn)] = 1
-        elif view.phase is Phase.CHOOSE and view.chooser >= 0:
-            to_act[rel(view.chooser)] = 1
-        elif view.phase is Phase.THEFT and view.theft_queue:
-            to_act[rel(view.theft_queue[0])] = 1
-        sizes, discards, holds = [0] * n, [0] * n, [0] * n
+                    i = table + (d.seat - seat) % n * n + (d.target - seat) % n
+                    if out[i] < 3:
+                        out[i] += 1
+        holds = view.holds_gold
         for s in range(n):
+            r = (s - seat) % n
             if s < len(view.hand_sizes):
-                sizes[rel(s)] = view.hand_sizes[s]
+                out[o_hand_sizes + r] = view.hand_sizes[s]
             if s < len(view.discard_counts):
-                discards[rel(s)] = view.discard_counts[s]
-            if view.holds_gold is not None:
-                holds[rel(s)] = int(view.holds_gold[s])
-        return {
-            "seat": [int(s == seat) for s in range(n)],
-            "round": [int(view.round == r) for r in range(4)],
-            "phase": [int(view.phase is p) for p in _PHASES],
-            "to_act": to_act,
-            "role": [int(view.role is r) for r in _ROLES],
-            "hand": hand,
-            "board": board,
-            "goals": goals,
-            "front": front,
-            "inspected": inspected,
-            "harmed": harmed,
-            "helped": helped,
-            "hand_sizes": sizes,
-            "discards": discards,
-            "pile": view.pile_size,
-            "leftover_roles": view.leftover_roles_count,
-            "my_gold": min(view.my_gold or 0, 50),
-            "holds_gold": holds,
-            "offer": [view.offer.count(v) for v in (1, 2, 3)],
-        }
+                out[o_discards + r] = view.discard_counts[s]
+            if holds is not None and holds[s]:
+                out[o_holds + r] = 1
+        out[o_pile] = view.pile_size
+        out[o_leftover] = view.leftover_roles_count
+        out[o_my_gold] = min(view.my_gold or 0, 50)
+        if view.offer:
+            for k, v in enumerate((1, 2, 3)):
+                out[o_offer + k] = view.offer.count(v)
 
     layout = (
         Segment("seat", n, doc="one-hot: the observer's seat at the table"),
@@ -249,7 +258,37 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         Segment("holds_gold", n, doc="Deluxe: per seat, whether it holds any gold (the thieves' targets)"),
         Segment("offer", 3, high=len(GOLD_CARDS), doc="base payout, to the chooser: gold cards of value 1, 2, 3 on offer"),
     )
-    return Encoding(Actions(size, index, label), Observation(layout, encode))
+    at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
+    o_seat, o_round, o_phase, o_to_act, o_role, o_hand = at["seat"], at["round"], at["phase"], at["to_act"], \
+        at["role"], at["hand"]
+    o_board, o_goals, o_front, o_inspected, o_harmed, o_helped = at["board"], at["goals"], at["front"], \
+        at["inspected"], at["harmed"], at["helped"]
+    o_hand_sizes, o_discards, o_pile, o_leftover, o_my_gold, o_holds, o_offer = at["hand_sizes"], at["discards"], \
+        at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
+    board_size = _WIDTH * _HEIGHT * len(_CHANNELS)
+    o_path, o_on_seat = start["path"], start["on_seat"]
+    return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
+
+
+def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
+_GOAL_INDEX = {g: i for i, g in enumerate(_GOALS)}
+_FRONT_INDEX = {f: i for i, f in enumerate(_FRONTS)}
+_ON_SEAT = frozenset((BreakTool, TargetAction, SwapHand, Inspect))
+
+
+def _board_bytes(board: Any) -> bytes:
+    """The board segment of ``board``: per window cell, its channels (see the layout)."""
+    out = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS))
+    for cell in board.cells:
+        if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
+            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * len(_CHANNELS)
+            out[at:at + len(_CHANNELS)] = bytes(_planes(cell.kind, cell.rotated))
+    return bytes(out)
 
 
 @functools.cache
