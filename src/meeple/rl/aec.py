@@ -402,7 +402,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             ids = [actions.index(c, view, seat) for c in commands]
         legal = dict(zip(ids, commands))
         if len(legal) != len(commands) or len(ids) != len(commands) or (
-                ids and not (type(min(ids)) is int and min(ids) >= 0 and max(ids) < actions.size)):
+                ids and not (type(lo := min(ids)) is int and lo >= 0 and max(ids) < actions.size)):
             self._check_ids(commands, ids)  # raises, naming the command at fault, or makes every id an int
             legal = dict(zip(ids, commands))
         self._mover, self._legal, self._ids = seat, legal, ids

@@ -161,23 +161,48 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         for i, kind in enumerate(view.hand[:SLOTS]):
             first.setdefault(kind, i)
         out: list[int] = []
+        c0, r0 = COLS[0], ROWS[0]
         for command in commands:
             kind = type(command)
             if kind is PlayPath:
                 slot = first.get(command.card)
-                if slot is None:
+                col, row = command.col - c0, command.row - r0
+                if slot is None or not (0 <= col < _WIDTH and 0 <= row < _HEIGHT):
                     out.append(index(command, view, seat))  # raises, saying why
                 else:
-                    out.append(o_path + (slot * POSITIONS + _position(command.col, command.row)) * 2
-                               + (1 if command.rotated else 0))
+                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if command.rotated else 0))
+            elif kind is Discard and len(command.cards) == 1:
+                slot = first.get(command.cards[0])
+                out.append(index(command, view, seat) if slot is None else o_discard + _DISCARD_ID[1 << slot])
             elif kind in _ON_SEAT:
-                slot = first.get(command.card)  # type: ignore[attr-defined]
-                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + command.target)  # type: ignore[attr-defined]
+                slot = first.get(command.card)
+                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + command.target)
             else:
                 out.append(index(command, view, seat))
         return out
 
     board_memo: list[Any] = [None, b""]  # the last board encoded, and its bytes
+    deeds_memo: list[Any] = [None, {}]  # the last deeds counted, and their counts
+
+    def _deed_counts(deeds: tuple[Any, ...], before: Any, counted: dict[tuple[int, int, int], int]
+                     ) -> dict[tuple[int, int, int], int]:
+        """How often each seat harmed or helped each seat, by (segment offset, seat, target), in ``deeds``.
+
+        The deeds of a round only grow: when ``before`` (counted as ``counted``) begins ``deeds``, only the
+        new ones are counted.
+        """
+        if before is not None and len(before) <= len(deeds) and deeds[:len(before)] == before:
+            counts, new = dict(counted), deeds[len(before):]
+        else:
+            counts, new = {}, deeds
+        for d in new:
+            if d.card is not None and d.target is not None:
+                action = KINDS[d.card].action
+                table = o_harmed if action in _HARM else o_helped if action in _HELP else None
+                if table is not None:
+                    key = (table, d.seat, d.target)
+                    counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def fill(view: View, seat: int, out: bytearray) -> None:
         out[o_seat + seat] = 1
@@ -208,14 +233,12 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
                 out[row + _FRONT_INDEX[f]] = 1
         for t, r in view.inspected:
             out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[r]] = 1
-        for d in view.deeds:
-            if d.card is not None and d.target is not None:
-                action = KINDS[d.card].action
-                table = o_harmed if action in _HARM else o_helped if action in _HELP else None
-                if table is not None:
-                    i = table + (d.seat - seat) % n * n + (d.target - seat) % n
-                    if out[i] < 3:
-                        out[i] += 1
+        deeds = view.deeds
+        if deeds:
+            if deeds_memo[0] is not deeds:
+                deeds_memo[:] = [deeds, _deed_counts(deeds, deeds_memo[0], deeds_memo[1])]
+            for (table, s, t), count in deeds_memo[1].items():
+                out[table + (s - seat) % n * n + (t - seat) % n] = min(3, count)
         holds = view.holds_gold
         for s in range(n):
             r = (s - seat) % n
@@ -266,7 +289,7 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
     o_hand_sizes, o_discards, o_pile, o_leftover, o_my_gold, o_holds, o_offer = at["hand_sizes"], at["discards"], \
         at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
     board_size = _WIDTH * _HEIGHT * len(_CHANNELS)
-    o_path, o_on_seat = start["path"], start["on_seat"]
+    o_path, o_on_seat, o_discard = start["path"], start["on_seat"], start["discard"]
     return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
 
 
