@@ -47,11 +47,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from ..engine import ENGINE, Code, Command, Game, IllegalCommand, Match, Rng
+from ..engine import ENGINE, Code, Command, ConfigError, Game, IllegalCommand, Match, Rng
 from ..engine.codec import options_from_map, options_to_map
 from ..engine.match import codec_for
 from ..engine.registry import resolve
-from .encoding import Encoding, EncodingError, encoding_for
+from .encoding import Encoding, EncodingError, Segment, encoding_for
 from .rewards import Reward, zero_sum
 
 #: Actions an environment's match may last before it is truncated.
@@ -59,6 +59,8 @@ MAX_COMMANDS = 10_000
 _MASK64 = (1 << 64) - 1
 #: What an action outside the mask does: raise :class:`IllegalAction`, or end the match with a penalty.
 ILLEGAL_POLICIES = ("raise", "penalize")
+#: The action spaces an environment offers: the game's flat one, or its steps (:class:`~meeple.rl.encoding.Steps`).
+ACTION_SPACES = ("flat", "steps")
 
 
 class IllegalAction(IllegalCommand):
@@ -123,10 +125,13 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         segments: bool = False,
         illegal: str = "raise",
         illegal_reward: float = -1.0,
+        actions: str = "flat",
     ) -> None:
         super().__init__()
         if illegal not in ILLEGAL_POLICIES:
             raise ValueError(f"illegal is one of {ILLEGAL_POLICIES}, not {illegal!r}")
+        if actions not in ACTION_SPACES:
+            raise ValueError(f"actions is one of {ACTION_SPACES}, not {actions!r}")
         self.with_view = view
         self.with_segments = segments
         self.illegal = illegal
@@ -138,6 +143,10 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.options = options
         self._options_map = options_to_map(options)
         self.encoding = encoding if encoding is not None else encoding_for(game, seats, options)
+        self.steps = self.encoding.steps if actions == "steps" else None
+        if actions == "steps" and self.steps is None:
+            raise ConfigError(f"{game.info.id} declares no step action space (Encoding.steps); use actions='flat'")
+        self.actions_kind = actions
         self._segment_names = frozenset(s.name for s in self.encoding.observation.segments)
         self.render_mode = render_mode
         self.reward = reward
@@ -151,14 +160,22 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         #: (name, offset, size, shape) of every segment, in order
         self._placed = [(p.name, p.offset, p.segment.size, p.segment.shape or (1,)) for p in obs.segments_at()]
         self._size = obs.size
-        low = np.concatenate([np.full(s.size, s.low, np.float32) for s in obs.segments])
-        high = np.concatenate([np.full(s.size, s.high, np.float32) for s in obs.segments])
-        n = self.encoding.actions.size
+        layout = list(obs.segments)
+        if self.steps is not None:  # the steps chosen so far in the command being given, after the game's segments
+            chosen = Segment("chosen", self.steps.size, doc="1 at each step id chosen so far in the command being given")
+            layout.append(chosen)
+            self._placed.append((chosen.name, self._size, chosen.size, chosen.shape))
+            self._size += chosen.size
+        self._chosen_at = obs.size
+        low = np.concatenate([np.full(s.size, s.low, np.float32) for s in layout])
+        high = np.concatenate([np.full(s.size, s.high, np.float32) for s in layout])
+        n = self.steps.size if self.steps is not None else self.encoding.actions.size
+        self._n_actions = n
         tensor_space: spaces.Space[Any] = spaces.Box(low=low, high=high, dtype=np.float32)
         if segments:
             tensor_space = spaces.Dict({
                 s.name: spaces.Box(low=s.low, high=s.high, shape=s.shape or (1,), dtype=np.float32)
-                for s in obs.segments
+                for s in layout
             })
         entries: dict[str, spaces.Space[Any]] = {
             "observation": tensor_space,
@@ -170,7 +187,8 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._stream: Rng | None = None
         self.match: Match | None = None
-        self._legal: dict[int, Command] = {}
+        self._legal: dict[int, Any] = {}  # action id -> its command (steps: or the next steps, a dict like this)
+        self._chosen: list[int] = []  # steps: the step ids chosen so far in the command being given
         self._mover: int | None = None
         self._commands = 0
         self._views: dict[int, Any] = {}  # the views of the current position, by seat
@@ -208,12 +226,15 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         """The observation of ``agent``: its tensor, its action mask (zeros unless it acts now) and its view."""
         seat = self._seat_of[agent]
         view = self._view(seat)
-        bits = bytearray(self.encoding.actions.size)  # zeros; a few items set, then wrapped (no copy)
+        bits = bytearray(self._n_actions)  # zeros; a few items set, then wrapped (no copy)
         if seat == self._mover:
             for a in self._ids:
                 bits[a] = 1
         mask = np.frombuffer(bits, np.int8)
         tensor: Any = self.tensor(view, seat)
+        if self._chosen and seat == self._mover:
+            for a in self._chosen:
+                tensor[self._chosen_at + a] = 1
         if self.with_segments:
             tensor = self.split(tensor)
         out = {"observation": tensor, "action_mask": mask}
@@ -234,9 +255,9 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         match = self._live()
         seat = self._seat_of[agent]
         command = self._legal.get(action) if type(action) is int and seat == self._mover else None
-        if command is None:  # not a legal action id: command_of says why (or finds a NumPy integer's command)
+        if command is None:  # not a legal action id: _entry says why (or finds a NumPy integer's entry)
             try:
-                command = self.command_of(action, agent)
+                command = self._entry(action, agent)
             except IllegalAction as e:
                 if self.illegal == "raise" or e.code is not Code.RULE:
                     raise
@@ -246,6 +267,10 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         if self._rewarded:  # rewards are all 0 until the match ends: reset them only when some were given
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
+        if type(command) is dict:  # steps: one step of a command chosen, the same agent chooses the next
+            self._chosen.append(operator.index(action))
+            self._legal, self._ids = command, list(command)
+            return
         self._views = {}
         match.play(seat, command)
         self._commands += 1
@@ -258,7 +283,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         elif self._commands >= self.max_commands:
             self.truncations = dict.fromkeys(self.agents, True)
         if out is not None or self._commands >= self.max_commands:
-            self._mover, self._legal, self._ids = None, {}, []
+            self._mover, self._legal, self._ids, self._chosen = None, {}, [], []
             self._deads_step_first()
         else:
             self._next()
@@ -273,7 +298,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent]["illegal_move"] = True
         self._accumulate_rewards()
-        self._mover, self._legal, self._ids = None, {}, []
+        self._mover, self._legal, self._ids, self._chosen = None, {}, [], []
         self._deads_step_first()
 
     def render(self) -> str | None:
@@ -348,9 +373,21 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         return out
 
     def command_of(self, action: Any, agent: str | None = None) -> Command:
-        """The legal command that ``action`` stands for now; :class:`IllegalAction` if it stands for none."""
+        """The legal command that ``action`` stands for now; :class:`IllegalAction` if it stands for none.
+
+        With ``actions="steps"``, an action that is one step of a command but
+        not its last stands for none yet: IllegalAction says so.
+        """
         agent = agent or self.agent_selection
-        size = self.encoding.actions.size
+        got = self._entry(action, agent)
+        if type(got) is dict:
+            raise IllegalAction(Code.RULE, f"action {action} is one step of a command, not all of it: the next step "
+                                "is chosen after it", action, agent)
+        return got  # type: ignore[no-any-return]
+
+    def _entry(self, action: Any, agent: str) -> Any:
+        """What ``action`` stands for now: a command, or (steps) the next steps; :class:`IllegalAction` if neither."""
+        size = self._n_actions
         try:
             a = operator.index(action)
         except TypeError:
@@ -358,19 +395,34 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
                                 action, agent) from None
         if not 0 <= a < size:
             raise IllegalAction(Code.BAD_ARGUMENT, f"action {a} is outside the action space 0..{size - 1}", action, agent)
-        command = self._legal.get(a) if self._seat_of.get(agent) == self._mover else None
-        if command is None:
-            raise IllegalAction(Code.RULE, f"action {a} ({self.encoding.actions.label(a)}) is not legal for {agent} now: "
+        got = self._legal.get(a) if self._seat_of.get(agent) == self._mover else None
+        if got is None:
+            label = (self.steps or self.encoding.actions).label(a)
+            raise IllegalAction(Code.RULE, f"action {a} ({label}) is not legal for {agent} now: "
                                 "choose where observation['action_mask'] is 1", action, agent)
-        return command
+        return got
 
     def action_of(self, command: Command, seat: int | None = None) -> int:
-        """The action id of a legal ``command`` of ``seat`` (default: the seat to act) in the current position."""
+        """The action id of a legal ``command`` of ``seat`` (default: the seat to act) in the current position.
+
+        With ``actions="steps"``: the id of its first step (:meth:`actions_of` gives them all).
+        """
+        return self.actions_of(command, seat)[0]
+
+    def actions_of(self, command: Command, seat: int | None = None) -> tuple[int, ...]:
+        """The action ids that give a legal ``command`` of ``seat`` (default: the seat to act), in order.
+
+        One id with the flat action space; with ``actions="steps"``, one per
+        step (the steps already chosen included: give it at the start of a
+        command).
+        """
         self._live()
         seat = self._mover if seat is None else seat
         if seat is None:
             raise IllegalAction(Code.GAME_OVER, "no seat acts now", command, "")
-        return self.encoding.actions.index(command, self._view(seat), seat)
+        if self.steps is not None:
+            return tuple(self.steps.tokens(command, self._view(seat), seat))
+        return (self.encoding.actions.index(command, self._view(seat), seat),)
 
     # -- inside ------------------------------------------------------------------------------------
     def _live(self) -> Match:
@@ -390,8 +442,12 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         match = self._live()
         acting = match.to_act
         seat = acting[0] if acting and acting[0] != ENGINE else next((s for s in acting if s != ENGINE), None)
+        self._chosen = []
         if seat is None:
             self._mover, self._legal, self._ids = None, {}, []
+            return
+        if self.steps is not None:
+            self._next_steps(match, seat)
             return
         view = self._view(seat)
         actions = self.encoding.actions
@@ -406,6 +462,30 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._check_ids(commands, ids)  # raises, naming the command at fault, or makes every id an int
             legal = dict(zip(ids, commands))
         self._mover, self._legal, self._ids = seat, legal, ids
+        self.agent_selection = self.possible_agents[seat]
+
+    def _next_steps(self, match: Match, seat: int) -> None:
+        """The steps space: the tree of the legal commands' step ids, each leaf a command, the mask at its root."""
+        view = self._view(seat)
+        steps = self.steps
+        assert steps is not None
+        gid, size = self.game.info.id, steps.size
+        root: dict[int, Any] = {}
+        for command in match.legal(seat):
+            tokens = steps.tokens(command, view, seat)
+            if not tokens or any(type(t) is not int or not 0 <= t < size for t in tokens):
+                raise EncodingError(f"{gid}: {command!r} got step ids {tokens!r}: one or more, each in 0..{size - 1}")
+            node = root
+            for t in tokens[:-1]:
+                node = node.setdefault(t, {})
+                if type(node) is not dict:
+                    raise EncodingError(f"{gid}: the steps of {node!r} begin those of {command!r}")
+            if tokens[-1] in node:
+                other = node[tokens[-1]]
+                what = f"{other!r} and {command!r} share" if type(other) is not dict else f"{command!r} begins"
+                raise EncodingError(f"{gid}: {what} the steps {tokens!r}")
+            node[tokens[-1]] = command
+        self._mover, self._legal, self._ids = seat, root, list(root)
         self.agent_selection = self.possible_agents[seat]
 
     def _check_ids(self, commands: Any, ids: list[Any]) -> None:
@@ -464,6 +544,7 @@ def make_env(
     segments: bool = False,
     illegal: str = "raise",
     illegal_reward: float = -1.0,
+    actions: str = "flat",
 ) -> MeepleEnv:
     """The :class:`MeepleEnv` that :func:`meeple.rl.env` wraps (same arguments), without PettingZoo's wrapper."""
     g = resolve(game)
@@ -474,4 +555,4 @@ def make_env(
     decoded = options_from_map(codec_for(g), opts, n)
     return MeepleEnv(g, n, decoded, encoding_for(g, n, decoded), render_mode=render_mode, reward=reward,
                      max_commands=MAX_COMMANDS if max_commands is None else max_commands, view=view,
-                     segments=segments, illegal=illegal, illegal_reward=illegal_reward)
+                     segments=segments, illegal=illegal, illegal_reward=illegal_reward, actions=actions)

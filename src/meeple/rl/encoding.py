@@ -249,11 +249,40 @@ class Actions:
 
 
 @attrs.frozen
+class Steps:
+    """A second action space, where a command is given in steps: ``size`` step ids, fixed in meaning.
+
+    ``tokens(command, view, seat)`` gives the step ids of a legal command,
+    in the order they are chosen (a card's slot, then a board cell, then a
+    turn, say). The commands legal at once must have distinct token
+    sequences, none the beginning of another, so that each step's legal
+    ids are exactly the next tokens of the commands that begin with the
+    steps chosen so far, and the last step names one command. ``label``
+    names a step id.
+    """
+
+    size: int
+    tokens: Callable[[Any, Any, int], tuple[int, ...]]
+    label: Callable[[int], str] = repr
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise ConfigError(f"a step space has at least one step id, not {self.size!r}")
+
+
+@attrs.frozen
 class Encoding:
-    """What ``meeple.rl`` needs of a game: its fixed action space and its observation layout."""
+    """What ``meeple.rl`` needs of a game: its fixed action space and its observation layout.
+
+    ``steps``, where the game declares it, is a second action space in which
+    a command is chosen in several steps (:class:`Steps`), for games whose
+    flat space is large and sparse; ``meeple.rl.env(..., actions="steps")``
+    uses it.
+    """
 
     actions: Actions
     observation: Observation
+    steps: Steps | None = attrs.field(default=None, kw_only=True)
 
 
 #: ``encoding(seats, options) -> Encoding``: how a game declares its encodings for a table of ``seats``.

@@ -58,7 +58,7 @@ from meeple.games.saboteur.data import DELUXE_ROLES, GOLD_CARDS, KINDS, Action, 
 from meeple.games.saboteur.state import Edition, Front, Phase, SaboteurOptions
 from meeple.games.saboteur.view import View
 
-from ..encoding import Actions, Encoding, EncodingError, Observation, Segment
+from ..encoding import Actions, Encoding, EncodingError, Observation, Segment, Steps
 
 #: Hand slots an action may name (no hand holds more than six cards).
 SLOTS = 6
@@ -290,7 +290,91 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
     board_size = _WIDTH * _HEIGHT * len(_CHANNELS)
     o_path, o_on_seat, o_discard = start["path"], start["on_seat"], start["discard"]
-    return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
+    return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill),
+                    steps=step_space(n))
+
+
+#: The blocks of the step space, in id order: (name, how many ids, what an id names).
+def _step_blocks(seats: int) -> tuple[tuple[str, int, str], ...]:
+    return (
+        ("card", SLOTS, "the card in hand slot k: played (then its cell, seat or goal), or one of a pass's cards"),
+        ("discard", SLOTS, "pass, discarding the card in hand slot k"),
+        ("discard_many", 2, "pass with 2 or 3 cards (then their slots as `card` steps, in order)"),
+        ("cell", POSITIONS, "a board cell of the window (column-major, as in the flat space)"),
+        ("turned", 2, "the path card unturned or turned"),
+        ("goal", 3, "a goal card: top, middle, bottom"),
+        ("seat", seats, "a target seat (absolute)"),
+        ("tool", len(_TOOLS), "the tool repaired: pickaxe, lantern, cart"),
+        ("clear", 1, "Deluxe: clear a card in front (then two `card` steps and a `front` step)"),
+        ("front", len(_FRONTS), "the card in front removed"),
+        ("take", 3, "take the gold card of value 1, 2, 3"),
+        ("steal", 1, "steal (then a `seat` step)"),
+    )
+
+
+def step_space(seats: int) -> Steps:
+    """Saboteur's step space: a command given as its card's slot, then its cell and turn, seat, goal or tool.
+
+    Every step id means one thing whatever the position (``card`` 3 is hand
+    slot 3, ``cell`` 40 one window cell), and a command's steps are:
+
+    ==================  ==============================================
+    ``PlayPath``        card, cell, turned
+    ``Rockfall``        card, cell
+    ``PeekGoal``        card, goal
+    ``BreakTool`` ...   card, seat (also ``TargetAction``, ``SwapHand``, ``Inspect``)
+    ``RepairTool``      card, seat, tool
+    ``Discard``         discard (one card), or discard_many, card, card[, card]
+    ``ClearFront``      clear, card, card, front
+    ``TakeGold``        take
+    ``Steal``           steal, seat
+    ==================  ==============================================
+
+    The slot of a card is the first slot of the (sorted) hand holding its
+    kind, as in the flat space, so each step's legal ids are exactly the
+    next steps of the legal commands.
+    """
+    blocks = _step_blocks(seats)
+    at: dict[str, int] = {}
+    total = 0
+    for name, count, _ in blocks:
+        at[name] = total
+        total += count
+    card, cell, seat_at = at["card"], at["cell"], at["seat"]
+
+    def tokens(command: Command, view: View, seat: int) -> tuple[int, ...]:
+        hand = view.hand
+        match command:
+            case PlayPath(card=c, col=col, row=row, rotated=rotated):
+                return card + _slot(hand, c), cell + _position(col, row), at["turned"] + int(rotated)
+            case Rockfall(card=c, col=col, row=row):
+                return card + _slot(hand, c), cell + _position(col, row)
+            case PeekGoal(card=c, goal=goal):
+                return card + _slot(hand, c), at["goal"] + goal
+            case BreakTool(card=c, target=t) | TargetAction(card=c, target=t) | SwapHand(card=c, target=t) \
+                    | Inspect(card=c, target=t):
+                return card + _slot(hand, c), seat_at + t
+            case RepairTool(card=c, target=t, tool=tool):
+                return card + _slot(hand, c), seat_at + t, at["tool"] + _TOOLS.index(tool)
+            case Discard(cards=cards):
+                slots = _slots(hand, cards)
+                if len(slots) == 1:
+                    return (at["discard"] + slots[0],)
+                return (at["discard_many"] + len(slots) - 2, *(card + s for s in slots))
+            case ClearFront(cards=cards, removed=removed):
+                a, b = _slots(hand, cards)
+                return at["clear"], card + a, card + b, at["front"] + _FRONTS.index(removed)
+            case TakeGold(value=value):
+                return (at["take"] + value - 1,)
+            case Steal(target=t):
+                return at["steal"], seat_at + t
+        raise EncodingError(f"saboteur: {command!r} has no steps")
+
+    def label(step: int) -> str:
+        name = next(b for b, _, _ in reversed(blocks) if at[b] <= step)
+        return f"{name} #{step - at[name]}"
+
+    return Steps(total, tokens, label)
 
 
 def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
