@@ -26,7 +26,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-import numpy as np  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 import meeple.rl  # noqa: E402

@@ -116,12 +116,12 @@ def test_the_single_agent_wrapper_with_steps_passes_gymnasiums_check_env(opponen
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=True)
-    obs, info = env.reset(seed=5)
+    _, info = env.reset(seed=5)
     assert env.action_space.n == env.aec.steps.size  # type: ignore[attr-defined, union-attr]
     done, moves = False, 0
     while not done:
         legal = np.flatnonzero(env.action_masks())
         assert len(legal) and np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
-        obs, _, terminated, truncated, info = env.step(int(legal[moves % len(legal)]))
+        _, _, terminated, truncated, info = env.step(int(legal[moves % len(legal)]))
         done, moves = terminated or truncated, moves + 1
     assert moves > 10

@@ -325,13 +325,13 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         are checked and copied in.
         """
         if self._fill is not None:
-            buf = bytearray(self._size)
-            extra = self._fill(view, seat, buf)
-            out = np.frombuffer(buf, np.uint8).astype(np.float32)
+            raw = bytearray(self._size)
+            extra = self._fill(view, seat, raw)
+            filled = np.frombuffer(raw, np.uint8).astype(np.float32)
             if extra:
-                for i, v in extra:
-                    out[i] = v
-            return out
+                for i, x in extra:
+                    filled[i] = x
+            return filled
         obs = self.encoding.observation
         values = obs.encode(view, seat)
         if len(values) > len(obs.segments) or not set(values) <= self._segment_names:

@@ -31,7 +31,6 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..catalog import bot_factory
 from ..engine import Game

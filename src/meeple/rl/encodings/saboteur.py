@@ -36,8 +36,6 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-
 from meeple.engine import Command, get_game
 from meeple.games.saboteur.board import shape
 from meeple.games.saboteur.commands import (
@@ -163,20 +161,22 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         out: list[int] = []
         c0, r0 = COLS[0], ROWS[0]
         for command in commands:
-            kind = type(command)
-            if kind is PlayPath:
-                slot = first.get(command.card)
-                col, row = command.col - c0, command.row - r0
+            what = type(command)
+            if what is PlayPath:
+                path: Any = command
+                slot = first.get(path.card)
+                col, row = path.col - c0, path.row - r0
                 if slot is None or not (0 <= col < _WIDTH and 0 <= row < _HEIGHT):
                     out.append(index(command, view, seat))  # raises, saying why
                 else:
-                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if command.rotated else 0))
-            elif kind is Discard and len(command.cards) == 1:
-                slot = first.get(command.cards[0])
+                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if path.rotated else 0))
+            elif what is Discard and len(cards := command.cards) == 1:  # type: ignore[attr-defined]
+                slot = first.get(cards[0])
                 out.append(index(command, view, seat) if slot is None else o_discard + _DISCARD_ID[1 << slot])
-            elif kind in _ON_SEAT:
-                slot = first.get(command.card)
-                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + command.target)
+            elif what in _ON_SEAT:
+                played: Any = command
+                slot = first.get(played.card)
+                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + played.target)
             else:
                 out.append(index(command, view, seat))
         return out
@@ -231,8 +231,8 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
             row = o_front + (s - seat) % n * len(_FRONTS)
             for f in items:
                 out[row + _FRONT_INDEX[f]] = 1
-        for t, r in view.inspected:
-            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[r]] = 1
+        for t, seen in view.inspected:
+            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[seen]] = 1
         deeds = view.deeds
         if deeds:
             if deeds_memo[0] is not deeds:
