@@ -4,9 +4,9 @@ The learner sits at seat 0 of a 4-seat table against three random bots,
 through :func:`meeple.rl.single_agent`; sb3-contrib's ``MaskablePPO``
 (``MlpPolicy``, its defaults but for ``n_steps``) trains for ``--steps``
 environment steps with each action space, then plays ``--matches``
-matches (greedy, masked) from fresh seeds. A match's reward is the game's
-zero-sum reward of seat 0 (:func:`meeple.rl.zero_sum`); "untrained" is the
-same policy before training. Printed: the mean reward with its 95% interval,
+matches (greedy, masked) from fresh seeds. A match's reward is seat 0's
+share of the win (:func:`meeple.rl.win_share`: 1 split among the winners);
+"untrained" is the same policy before training. Printed: the mean reward with its 95% interval,
 the CPU time of training, and the load average.
 
     python benchmarks/saboteur_steps.py --steps 20000 --matches 200
@@ -26,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 import meeple.rl  # noqa: E402
@@ -59,10 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=20_000, help="training steps per action space")
     ap.add_argument("--matches", type=int, default=200, help="evaluation matches")
     args = ap.parse_args(argv)
+    torch.set_num_threads(1)  # one core: CPU time is the time spent, not threads waiting on each other
     rows = []
     load_before = os.getloadavg()
     for actions in ("flat", "steps"):
-        env = meeple.rl.single_agent("saboteur", seats=4, seat=0, opponents="random", actions=actions)
+        env = meeple.rl.single_agent("saboteur", seats=4, seat=0, opponents="random", actions=actions,
+                                     reward=meeple.rl.win_share)
         model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=64, seed=0, verbose=0)
         before = evaluate(model, env, args.matches, 10_000)
         start = time.process_time()
