@@ -26,11 +26,13 @@ standard deviation, [min, max]) of matches per second and of CPU
 milliseconds per match, and the CPU overhead per match against ``here``
 (mean CPU per match on the side minus mean CPU per match here). Every run's
 logs must be byte-identical. Last, the CPU the idle clusters burn: their
-CPU time over ``--idle`` seconds of doing nothing. ``--no-profile`` starts the
-workers with Dask's statistical profiler off, to see what it costs::
+CPU time over ``--idle`` seconds of doing nothing. The clusters start with
+:data:`meeple.batch.QUIET_DASK` (no statistical profiler, slower health
+checks and monitors); ``--stock`` starts them with Dask's own settings, and
+``--stock --no-profile`` with only the profiler off, to see what each costs::
 
     python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10
-    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10 --no-profile
+    python benchmarks/dask_runs.py --games 48 --repeats 5 --only kings,mordred,liars-dice --idle 10 --stock
     python benchmarks/dask_runs.py --games 16 --repeats 2 --only kings         # a quick look
 """
 
@@ -50,7 +52,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "examples"))
 
 import liars_dice  # noqa: E402, F401  (registers "liars-dice" here; the Dask workers preload it)
-from meeple.batch import DASK_CHUNK, Plan, Spread, dask_executor, local_executor, run_plan  # noqa: E402
+from meeple.batch import DASK_CHUNK, QUIET_DASK, Plan, Spread, dask_executor, local_executor, run_plan  # noqa: E402
 
 #: game -> (seats, bots, options)
 GAMES: dict[str, tuple[int, tuple[str, ...], dict[str, int]]] = {
@@ -118,16 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="samples of each side, interleaved")
     ap.add_argument("--chunk", type=int, default=DASK_CHUNK, help="matches per chunk, the same on every side")
     ap.add_argument("--idle", type=float, default=10.0, help="seconds of idle clusters to measure")
+    ap.add_argument("--stock", action="store_true",
+                    help="start the clusters with Dask's own settings, not meeple.batch.QUIET_DASK")
     ap.add_argument("--no-profile", action="store_true",
-                    help="start the Dask workers with their statistical profiler off "
+                    help="with --stock: the Dask workers' statistical profiler off "
                          "(distributed.worker.profile.enabled: False)")
     ap.add_argument("--only", help="comma-separated game ids (default: the four bundled games and liars-dice)")
     args = ap.parse_args(argv)
     games = {g: GAMES[g] for g in args.only.split(",")} if args.only else GAMES
-    if args.no_profile:
-        import dask
+    import dask
 
-        dask.config.set({"distributed.worker.profile.enabled": False})  # the nannies pass it to their workers
+    if not args.stock:
+        dask.config.set(QUIET_DASK)  # the nannies pass it to their workers
+    elif args.no_profile:
+        dask.config.set({"distributed.worker.profile.enabled": False})
     t = time.perf_counter()
     pool = local_executor(2)
     kw = {"threads_per_worker": 1, "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
@@ -137,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     d1, d2 = dask_executor(c1.scheduler_address), dask_executor(c2.scheduler_address)
     sides = [(Side("here", None), 1), (Side("pool_2", pool), 2), (Side("dask_1", d1, c1), 1),
              (Side("dask_2", d2, c2), 2)]
-    print(json.dumps({"start_up_seconds": time.perf_counter() - t, "cpus": os.cpu_count(), "profile": not args.no_profile,
-                      "load": os.getloadavg()}), flush=True)
+    print(json.dumps({"start_up_seconds": time.perf_counter() - t, "cpus": os.cpu_count(),
+                      "dask_config": "stock" if args.stock else "meeple.batch.QUIET_DASK",
+                      "profile": args.stock and not args.no_profile, "load": os.getloadavg()}), flush=True)
     samples: list[dict[str, Any]] = []
     try:
         for side, n in sides[1:]:  # warm every worker up before any sample

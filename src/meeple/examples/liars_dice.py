@@ -354,36 +354,27 @@ def encoding(seats: int, options: LiarsDiceOptions) -> Encoding:
     total, sides = seats * options.dice, options.sides
     bids = total * sides
 
-    def encode(view: View, seat: int) -> dict[str, object]:
-        def relative(s: int) -> int:
-            return (s - seat) % seats
-
-        made = [[0] * bids for _ in range(seats)]
+    def fill(view: View, seat: int, out: bytearray) -> None:
+        # each segment's numbers at its offset (the layout below): the seat's one-hot, its dice, ...
+        out[seat] = 1
+        for d in view.my_dice:
+            out[seats + d - 1] += 1
+        made = seats + sides  # "bids": one row of ranks per seat, counted from the observer
         for bidder, q, f in view.bids:
-            made[relative(bidder)][_rank(q, f, sides)] = 1
-        current = [0] * bids
+            out[made + (bidder - seat) % seats * bids + _rank(q, f, sides)] = 1
+        current = made + seats * bids
         if view.bids:
             _, q, f = view.bids[-1]
-            current[_rank(q, f, sides)] = 1
-        to_act = [0] * seats
+            out[current + _rank(q, f, sides)] = 1
+        to_act = current + bids
         if view.rolled and view.loser is None:
-            to_act[relative(view.turn)] = 1
-        loser = [0] * seats
-        if view.loser is not None:
-            loser[relative(view.loser)] = 1
-        shown = [0] * sides
+            out[to_act + (view.turn - seat) % seats] = 1
+        revealed = to_act + seats
         for cup in view.revealed or ():
             for d in cup:
-                shown[d - 1] += 1
-        return {
-            "seat": [int(s == seat) for s in range(seats)],
-            "my_dice": [view.my_dice.count(f) for f in range(1, sides + 1)],
-            "bids": made,
-            "current_bid": current,
-            "to_act": to_act,
-            "revealed": shown,
-            "loser": loser,
-        }
+                out[revealed + d - 1] += 1
+        if view.loser is not None:
+            out[revealed + sides + (view.loser - seat) % seats] = 1
 
     layout = (
         Segment("seat", seats, doc="one-hot: the observer's seat at the table"),
@@ -396,7 +387,7 @@ def encoding(seats: int, options: LiarsDiceOptions) -> Encoding:
     )
     return Encoding(
         Actions.table((*_all_bids(total, sides), _CALL), describe=GAME.describe),
-        Observation(layout, encode),
+        Observation.filled(layout, fill),
     )
 
 

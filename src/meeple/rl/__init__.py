@@ -37,6 +37,7 @@ from .encoding import (
     NoEncoding,
     Observation,
     Segment,
+    Steps,
     encoding_factory,
     encoding_for,
     register_encoding,
@@ -62,6 +63,7 @@ def env(
     segments: bool = False,
     illegal: str = "raise",
     illegal_reward: float = -1.0,
+    actions: str = "flat",
 ) -> AECEnv[str, dict[str, Any], int]:
     """A PettingZoo AEC environment of ``game`` at a table of ``seats`` (default: the fewest the variant allows).
 
@@ -73,7 +75,10 @@ def env(
     ``"view"`` entry out of the observations; ``segments=True`` gives the
     tensor as a Dict of the named segments in their shapes;
     ``illegal="penalize"`` ends the match with ``illegal_reward`` for an
-    action outside the mask instead of raising (:mod:`meeple.rl.aec`). As in PettingZoo's classic
+    action outside the mask instead of raising (:mod:`meeple.rl.aec`);
+    ``actions="steps"`` gives a command in several steps, each with its own
+    mask, where the game declares such a space (:class:`Steps`; Saboteur
+    does). As in PettingZoo's classic
     environments, the environment comes in an ``OrderEnforcingWrapper``
     (``.unwrapped`` is the :class:`~meeple.rl.aec.MeepleEnv`, whose
     ``match`` is the referee's match). Raises :class:`NoEncoding` for a
@@ -82,14 +87,12 @@ def env(
     extra when PettingZoo is not installed.
     """
     try:
-        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
-        from .aec import make_env
+        from .aec import Ordered, make_env
     except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
         raise ModuleNotFoundError(f"meeple.rl.env needs the rl extra (pip install 'meeple[rl]'): {e}") from e
     raw = make_env(game, seats, variant, options, render_mode, reward=reward, max_commands=max_commands, view=view,
-                   segments=segments, illegal=illegal, illegal_reward=illegal_reward)
-    return OrderEnforcingWrapper(raw)
+                   segments=segments, illegal=illegal, illegal_reward=illegal_reward, actions=actions)
+    return Ordered(raw)
 
 
 def single_agent(*args: Any, **kwargs: Any) -> SingleAgentEnv:
@@ -106,6 +109,6 @@ def single_agent(*args: Any, **kwargs: Any) -> SingleAgentEnv:
 
 __all__ = [
     "ENTRY_POINTS", "Actions", "Encoding", "EncodingError", "EncodingFactory", "NoEncoding",
-    "Observation", "Reward", "Segment", "check_encoding", "encoding_factory", "encoding_for", "env",
+    "Observation", "Reward", "Segment", "Steps", "check_encoding", "encoding_factory", "encoding_for", "env",
     "register_encoding", "score", "single_agent", "win_share", "zero_sum",
 ]

@@ -39,6 +39,25 @@ def observe(encoding: Encoding, view: Any, seat: int, game: str = "") -> list[fl
     return out
 
 
+def _check_steps(enc: Encoding, legal: Sequence[Any], view: Any, seat: int) -> None:
+    steps = enc.steps
+    assert steps is not None
+    seen: dict[tuple[int, ...], Any] = {}
+    for cmd in legal:
+        tokens = tuple(steps.tokens(cmd, view, seat))
+        if not tokens or any(isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < steps.size for t in tokens):
+            raise EncodingError(f"{cmd!r} has steps {tokens!r}: one or more, each in 0..{steps.size - 1}")
+        for t in tokens:
+            steps.label(t)
+        seen[tokens] = cmd
+    if len(seen) != len(legal):
+        raise EncodingError("two legal commands have the same steps")
+    for tokens, cmd in seen.items():
+        for k in range(1, len(tokens)):
+            if tokens[:k] in seen:
+                raise EncodingError(f"the steps of {seen[tokens[:k]]!r} begin those of {cmd!r}")
+
+
 def check_encoding(
     game: Any,
     seats: int,
@@ -51,7 +70,9 @@ def check_encoding(
     At every position, for every seat: the observation has each segment's
     size, within its bounds, and is the same for the same view; for the
     seat to act, every legal command has an action id in the space, no two
-    legal commands share one, and every id has a label. Raises
+    legal commands share one, and every id has a label; where the game
+    declares a step space, every legal command has steps in it, none the
+    beginning of another's, each with a label. Raises
     :class:`EncodingError` naming the game, the seed and the step.
     """
     g = resolve(game)
@@ -83,6 +104,8 @@ def check_encoding(
                         raise EncodingError(f"{where}: {ids[a]!r} and {cmd!r} share action id {a}")
                     ids[a] = cmd
                     enc.actions.label(a)
+                if enc.steps is not None:
+                    _check_steps(enc, legal, view, seat)
             except EncodingError as e:
                 if str(e).startswith(where):
                     raise

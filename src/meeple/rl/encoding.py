@@ -53,6 +53,11 @@ from ..engine.registry import resolve
 Encoder = Callable[[Any, int], Mapping[str, Any]]
 #: ``index(command, view, seat)``: the action id of a legal command.
 Indexer = Callable[[Any, Any, int], int]
+#: ``index_all(commands, view, seat)``: the action ids of the legal commands, in their order.
+ManyIndexer = Callable[[Sequence[Any], Any, int], list[int]]
+#: ``fill(view, seat, out)``: write the observation into ``out``, a zeroed ``bytearray`` of the layout's size,
+#: each segment at its offset; return the values that are not whole numbers 0..255 as ``(index, value)`` pairs.
+Filler = Callable[[Any, int, bytearray], "Iterable[tuple[int, float]] | None"]
 
 
 class NoEncoding(ConfigError):
@@ -125,10 +130,42 @@ class Observation:
 
     ``encode(view, seat)`` receives the seat's view only and returns each
     segment's values by name; a segment it leaves out is all zeros.
+    ``fill(view, seat, out)``, where given, writes the same values straight
+    into ``out``, a zeroed ``bytearray`` of :attr:`size` bytes, each
+    segment at its offset in :meth:`segments_at` (row-major within a
+    segment), and returns the values a byte cannot hold (negative, above
+    255 or fractional) as ``(index, value)`` pairs, or None: the
+    environment's fast path, one byte written per value that is not 0 and
+    one conversion to ``float32`` for the whole vector, with no dict, lists
+    or concatenation per observation. :meth:`filled` declares a layout by
+    its ``fill`` alone and derives ``encode`` from it, so the two cannot
+    disagree.
     """
 
     segments: tuple[Segment, ...] = attrs.field(converter=_segments)
     encode: Encoder
+    fill: Filler | None = attrs.field(default=None, kw_only=True)
+
+    @classmethod
+    def filled(cls, segments: Iterable[Segment], fill: Filler) -> Observation:
+        """A layout declared by ``fill`` alone: ``encode`` gives each segment's slice of what ``fill`` writes."""
+        segs = tuple(segments)
+        size = sum(s.size for s in segs)
+        cuts: list[tuple[str, int, int]] = []
+        offset = 0
+        for s in segs:
+            cuts.append((s.name, offset, offset + s.size))
+            offset += s.size
+
+        def encode(view: Any, seat: int) -> dict[str, Any]:
+            out = bytearray(size)
+            extra = fill(view, seat, out)
+            flat: list[float] = [float(x) for x in out]
+            for i, v in extra or ():
+                flat[i] = float(v)
+            return {name: flat[a:b] for name, a, b in cuts}
+
+        return cls(segs, encode, fill=fill)
 
     def __attrs_post_init__(self) -> None:
         names = [s.name for s in self.segments]
@@ -167,11 +204,15 @@ class Actions:
     ``index(command, view, seat)`` must give every legal command an id in
     ``range(size)``, distinct among the commands legal at once; it may read
     the view (a card by its slot in the hand), never anything else.
+    ``index_all(commands, view, seat)``, where given, gives the ids of all
+    the legal commands at once, as ``index`` does one by one (what it reads
+    of the view it may then work out once); the environment uses it.
     """
 
     size: int
     index: Indexer
     label: Callable[[int], str] = repr
+    index_all: ManyIndexer | None = attrs.field(default=None, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
@@ -197,15 +238,51 @@ class Actions:
         def label(action: int) -> str:
             return describe(table[action])
 
-        return cls(len(table), index, label)
+        def index_all(commands: Sequence[Any], view: Any, seat: int) -> list[int]:
+            try:
+                return [ids[c] for c in commands]
+            except KeyError:
+                missing = next(c for c in commands if c not in ids)
+                raise EncodingError(f"{missing!r} has no action id: it is not in the action table") from None
+
+        return cls(len(table), index, label, index_all=index_all)
+
+
+@attrs.frozen
+class Steps:
+    """A second action space, where a command is given in steps: ``size`` step ids, fixed in meaning.
+
+    ``tokens(command, view, seat)`` gives the step ids of a legal command,
+    in the order they are chosen (a card's slot, then a board cell, then a
+    turn, say). The commands legal at once must have distinct token
+    sequences, none the beginning of another, so that each step's legal
+    ids are exactly the next tokens of the commands that begin with the
+    steps chosen so far, and the last step names one command. ``label``
+    names a step id.
+    """
+
+    size: int
+    tokens: Callable[[Any, Any, int], tuple[int, ...]]
+    label: Callable[[int], str] = repr
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise ConfigError(f"a step space has at least one step id, not {self.size!r}")
 
 
 @attrs.frozen
 class Encoding:
-    """What ``meeple.rl`` needs of a game: its fixed action space and its observation layout."""
+    """What ``meeple.rl`` needs of a game: its fixed action space and its observation layout.
+
+    ``steps``, where the game declares it, is a second action space in which
+    a command is chosen in several steps (:class:`Steps`), for games whose
+    flat space is large and sparse; ``meeple.rl.env(..., actions="steps")``
+    uses it.
+    """
 
     actions: Actions
     observation: Observation
+    steps: Steps | None = attrs.field(default=None, kw_only=True)
 
 
 #: ``encoding(seats, options) -> Encoding``: how a game declares its encodings for a table of ``seats``.

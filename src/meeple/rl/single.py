@@ -31,7 +31,6 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..catalog import bot_factory
 from ..engine import Game
@@ -66,9 +65,9 @@ class SingleAgentEnv(gymnasium.Env[Any, np.int64]):
         self.opponents: dict[int, Opponent] = dict(zip(others, opponents))
         self.render_mode = render_mode
         self.observation_space = aec.observation_spaces[self.agent]["observation"]
-        self.action_space = spaces.Discrete(aec.encoding.actions.size)
+        self.action_space = aec.action_spaces[self.agent]
         self._bots: dict[int, Any] = {}
-        self._mask = np.zeros(aec.encoding.actions.size, np.int8)
+        self._mask = np.zeros(int(self.action_space.n), np.int8)
         self._obs: Any = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -136,7 +135,8 @@ class SingleAgentEnv(gymnasium.Env[Any, np.int64]):
             if hasattr(opp, "choose"):
                 match = aec._live()
                 view = match.view(s)
-                aec.step(aec.action_of(opp.choose(view, match.legal(s), s), s))
+                for a in aec.actions_of(opp.choose(view, match.legal(s), s), s):  # one, or each step of it
+                    aec.step(a)
             else:
                 aec.step(opp(aec.observe(agent), agent))
 
@@ -155,6 +155,7 @@ def single_agent(
     illegal_reward: float = -1.0,
     segments: bool = False,
     render_mode: str | None = None,
+    actions: str = "flat",
 ) -> SingleAgentEnv:
     """A Gymnasium environment of ``game`` with the learner at ``seat`` and ``opponents`` at the other seats.
 
@@ -164,10 +165,12 @@ def single_agent(
     ``max_commands`` are as for :func:`meeple.rl.env`; ``illegal`` is
     ``"penalize"`` (the default here: the match ends and the learner gets
     ``illegal_reward``) or ``"raise"``; ``segments=True`` gives the
-    observation as a Dict of the game's named segments in their shapes.
+    observation as a Dict of the game's named segments in their shapes;
+    ``actions="steps"`` has the learner give each command in steps, where
+    the game declares them (:class:`~meeple.rl.encoding.Steps`).
     """
     aec = make_env(game, seats, variant, options, reward=reward, max_commands=max_commands, illegal=illegal,
-                   illegal_reward=illegal_reward, segments=segments)
+                   illegal_reward=illegal_reward, segments=segments, actions=actions)
     n = aec.seats
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
         listed: list[Opponent] = [opponents] * (n - 1)

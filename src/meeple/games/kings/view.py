@@ -88,7 +88,7 @@ def view(state: State, seat: int | None) -> KingsView:
         deck_size=len(state.deck),
         deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
         mines=tuple([_mine_view(m.number, m.owner, m.card, m.stack) for m in state.mines]),
-        developed=tuple(tuple(CARDS[c].mine for c in dev) for dev in state.developed),
+        developed=tuple([_sides(dev) for dev in state.developed]),
         camp=state.camp,
         discard=state.discard,
         scores=scores(state) if state.peoples else (),
@@ -103,6 +103,11 @@ def view(state: State, seat: int | None) -> KingsView:
 @cached("kings: mine views", limit=4096)
 def _mine_view(number: int, owner: int | None, card: int, stack: tuple[int, ...]) -> MineView:
     return MineView(number, owner, CARDS[card].mine, stack)
+
+
+@cached("kings: sides of developed mines", limit=4096)
+def _sides(cards: tuple[int, ...]) -> tuple[Mine, ...]:
+    return tuple([CARDS[c].mine for c in cards])
 
 
 @cached("kings: backs of hands", limit=4096)

@@ -67,62 +67,66 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
     faces = len(FACES)
     most = max(COPIES, DIG_CARDS) * 4
 
-    def encode(view: View, seat: int) -> dict[str, Any]:
-        def rel(s: int) -> int:
-            return (s - seat) % n
+    def fill(view: View, seat: int, out: bytearray) -> list[tuple[int, float]]:
+        extra: list[tuple[int, float]] = []
 
-        positions = [[0] * HOLES for _ in range(n)]
+        def put(i: int, v: int) -> None:  # a byte where it fits, else an extra value
+            if 0 <= v <= 255:
+                out[i] = v
+            else:
+                extra.append((i, v))
+
+        out[o_seat + seat] = 1
+        phase = view.phase
+        out[o_phase + _PHASE_INDEX[phase]] = 1
+        if 1 <= view.spread <= len(SPREADS):
+            out[o_spread + view.spread - 1] = 1
+        if 1 <= view.roll <= 6:
+            out[o_roll + view.roll - 1] = 1
+        if phase is Phase.COLLECT and view.collectors:
+            out[o_to_act + (view.collectors[0] - seat) % n] = 1
+        elif phase in _MOVER_PHASES:
+            out[o_to_act + (view.current - seat) % n] = 1
         for s, h in enumerate(view.positions):
             if h >= 0:
-                positions[rel(s)][h] = 1
-        to_act = [0] * n
-        if view.phase is Phase.COLLECT and view.collectors:
-            to_act[rel(view.collectors[0])] = 1
-        elif view.phase in (Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT):
-            to_act[rel(view.current)] = 1
-        per_seat: dict[str, list[Any]] = {k: [None] * n for k in ("known", "plus", "minus")}
-        sizes, scores, digs = [0] * n, [0] * n, [0] * n
-        baskets = [[0] * n for _ in range(n)]
+                out[o_positions + (s - seat) % n * HOLES + h] = 1
+        out[o_hand:o_hand + faces] = _count_row(view.hand, most)
         for s in range(n):
-            r = rel(s)
-            known = view.known_hands[s] if s < len(view.known_hands) else ()
-            per_seat["known"][r] = _counts(known, most)
-            per_seat["plus"][r] = _counts(view.plus[s] if s < len(view.plus) else (), most)
-            per_seat["minus"][r] = _counts(view.minus[s] if s < len(view.minus) else (), most)
-            sizes[r] = min(HAND_CAP, view.hand_sizes[s]) if s < len(view.hand_sizes) else 0
-            scores[r] = max(-SCORE_CAP, min(SCORE_CAP, view.scores[s])) if s < len(view.scores) else 0
-            digs[r] = view.own_digs[s] if s < len(view.own_digs) else 0
+            r = (s - seat) % n
+            if s < len(view.known_hands) and view.known_hands[s]:
+                out[o_known + r * faces:o_known + (r + 1) * faces] = _count_row(view.known_hands[s], most)
+            if s < len(view.plus) and view.plus[s]:
+                out[o_plus + r * faces:o_plus + (r + 1) * faces] = _count_row(view.plus[s], most)
+            if s < len(view.minus) and view.minus[s]:
+                out[o_minus + r * faces:o_minus + (r + 1) * faces] = _count_row(view.minus[s], most)
+            if s < len(view.hand_sizes):
+                out[o_sizes + r] = min(HAND_CAP, view.hand_sizes[s])
+            if s < len(view.scores):
+                put(o_scores + r, max(-SCORE_CAP, min(SCORE_CAP, view.scores[s])))
+            if s < len(view.own_digs):
+                out[o_digs + r] = view.own_digs[s]
             if s < len(view.baskets):
-                baskets[r][rel(view.baskets[s])] = 1
-        jumped = [0] * n
+                out[o_baskets + r * n + (view.baskets[s] - seat) % n] = 1
+        put(o_deck_size, view.deck_size)
+        if view.known_deck:
+            out[o_known_deck:o_known_deck + faces] = _count_row(tuple(c for _, c in view.known_deck), most)
+        if view.bank:
+            out[o_bank:o_bank + faces] = _count_row(view.bank, most)
+        if view.gift_offer:
+            out[o_gift:o_gift + faces] = _count_row(view.gift_offer, most)
+            out[o_gift_hidden] = sum(c is None for c in view.gift_offer)
+        added, subtracted = view.laid
+        if added:
+            out[o_added:o_added + faces] = _count_row(added, most)
+        if subtracted:
+            out[o_subtracted:o_subtracted + faces] = _count_row(subtracted, most)
         for s in view.turn.jumped:
-            jumped[rel(s)] = 1
-        return {
-            "seat": [int(s == seat) for s in range(n)],
-            "phase": [int(view.phase is p) for p in _PHASES],
-            "spread": [int(view.spread == i + 1) for i in range(len(SPREADS))],
-            "roll": [int(view.roll == i) for i in range(1, 7)],
-            "to_act": to_act,
-            "positions": positions,
-            "hand": _counts(view.hand, most),
-            "hand_sizes": sizes,
-            "known_hands": per_seat["known"],
-            "deck_size": view.deck_size,
-            "known_deck": _counts((c for _, c in view.known_deck), most),
-            "plus": per_seat["plus"],
-            "minus": per_seat["minus"],
-            "bank": _counts(view.bank, most),
-            "own_digs": digs,
-            "baskets": baskets,
-            "gift_offer": _counts(view.gift_offer, most),
-            "gift_hidden": sum(c is None for c in view.gift_offer),
-            "added": _counts(view.laid[0], most),
-            "subtracted": _counts(view.laid[1], most),
-            "jumped": jumped,
-            "flags": [int(view.turned), int(view.productive), int(view.turn.gift_used)],
-            "scores": scores,
-            "idle": min(view.idle, 400),
-        }
+            out[o_jumped + (s - seat) % n] = 1
+        out[o_flags] = int(view.turned)
+        out[o_flags + 1] = int(view.productive)
+        out[o_flags + 2] = int(view.turn.gift_used)
+        put(o_idle, min(view.idle, 400))
+        return extra
 
     deck = len(FACES) * most
     layout = (
@@ -152,4 +156,33 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
         Segment("scores", n, low=-SCORE_CAP, high=SCORE_CAP, doc=f"per seat, its score (within +-{SCORE_CAP})"),
         Segment("idle", (), high=400, doc="unproductive turns in a row without a draw (the stall guard)"),
     )
-    return Encoding(Actions.table(commands(), describe=get_game("gophers").describe), Observation(layout, encode))
+    at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
+    o_seat, o_phase, o_spread, o_roll, o_to_act, o_positions = at["seat"], at["phase"], at["spread"], at["roll"], \
+        at["to_act"], at["positions"]
+    o_hand, o_sizes, o_known, o_deck_size, o_known_deck = at["hand"], at["hand_sizes"], at["known_hands"], \
+        at["deck_size"], at["known_deck"]
+    o_plus, o_minus, o_bank, o_digs, o_baskets = at["plus"], at["minus"], at["bank"], at["own_digs"], at["baskets"]
+    o_gift, o_gift_hidden, o_added, o_subtracted = at["gift_offer"], at["gift_hidden"], at["added"], at["subtracted"]
+    o_jumped, o_flags, o_scores, o_idle = at["jumped"], at["flags"], at["scores"], at["idle"]
+    return Encoding(Actions.table(commands(), describe=get_game("gophers").describe), Observation.filled(layout, fill))
+
+
+def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_MOVER_PHASES = frozenset((Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT))
+_ROWS: dict[int, tuple[Any, bytes]] = {}
+
+
+def _count_row(cards: tuple[Any, ...], cap: int) -> bytes:
+    """:func:`_counts` of ``cards`` as bytes, remembered by the tuple's identity (views share their tuples)."""
+    hit = _ROWS.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    if len(_ROWS) >= 4096:
+        _ROWS.clear()
+    row = bytes(_counts(cards, cap))
+    _ROWS[id(cards)] = (cards, row)
+    return row

@@ -21,9 +21,8 @@ the table; :func:`encoding` declares it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from meeple.engine import get_game
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
@@ -100,83 +99,102 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
             return describe(DrawDeck())
         return describe(DrawCamp(PEOPLES[action - draw_camp]))
 
-    where_columns = seats + 3  # own hand, seen in the hand of seat 1..n-1, on a mine, in the camp, discarded
+    where_columns = seats + 3  # own hand, seen in the hand of seat 1..n-1, on a mine, in the camp, discard
+    sides, width = len(SIDES), where_columns
 
-    def encode(view: KingsView, seat: int) -> dict[str, Any]:
-        def rel(s: int) -> int:
-            return (s - seat) % seats
-
-        peoples = [[0] * len(PEOPLES) for _ in range(seats)]
-        for s, p in enumerate(view.peoples):
-            peoples[rel(s)][p.index] = 1
-        to_act = [0] * seats
-        if view.phase is Phase.PLAY or view.phase is Phase.DRAW:
-            to_act[rel(view.turn)] = 1
-        where = np.zeros((DECK_SIZE, where_columns), np.float32)  # an array: cheaper than 80 lists
-        for c in view.hand:
-            where[c][0] = 1
-        for s, known in enumerate(view.open_hands):
-            if s != seat:
-                for c in known:
-                    where[c][rel(s)] = 1
-        for m in view.mines:
-            for c in m.stack:
-                where[c][seats] = 1
-        for pile in view.camp:
-            for c in pile:
-                where[c][seats + 1] = 1
-        for c in view.discard:
-            where[c][seats + 2] = 1
-        backs = [[0] * len(SIDES) for _ in range(seats)]
-        for s, hand in enumerate(view.hand_backs):
-            for side in hand:
-                backs[rel(s)][_SIDE[side]] += 1
-        developed = [[0] * len(SIDES) for _ in range(seats)]
-        for s, dev in enumerate(view.developed):
-            for side in dev:
-                developed[rel(s)][_SIDE[side]] += 1
-        central = [[0] * _SLOT for _ in range(CENTRAL_MINES)]
-        owned = np.zeros((seats, OWN_SHOWN, _SLOT), np.float32)
-        counts = [0] * seats
-        at_centre = 0
+    def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
+        slot: dict[int, int] = {}  # mine number -> slot, worked out once for all the commands
+        central = own = 0
         for m in view.mines:
             if m.owner is None:
-                if at_centre < CENTRAL_MINES:
-                    _fill_slot(central[at_centre], m)
+                slot[m.number] = central
+                central += 1
+            elif m.owner == seat:
+                if own < slots - CENTRAL_MINES:
+                    slot[m.number] = CENTRAL_MINES + own
+                own += 1
+        out: list[int] = []
+        for command in commands:
+            kind = type(command)
+            if kind is Play:
+                at = slot.get(command.mine)
+                out.append(command.card * slots + (slot_of(command.mine, view, seat) if at is None else at))
+            elif kind is DrawDeck:
+                out.append(draw_deck)
+            else:
+                out.append(index(command, view, seat))
+        return out
+
+    def fill(view: KingsView, seat: int, out: bytearray) -> list[tuple[int, float]]:
+        n = seats
+        out[o_seat + seat] = 1
+        for s, p in enumerate(view.peoples):
+            out[o_peoples + (s - seat) % n * len(PEOPLES) + p.index] = 1
+        phase = _PHASE_INDEX.get(view.phase)
+        if phase is not None:
+            out[o_phase + phase] = 1
+        if phase == 1 or phase == 2:  # play, draw
+            out[o_to_act + (view.turn - seat) % n] = 1
+        if view.must_draw_deck:
+            out[o_must] = 1
+        for c in view.hand:
+            out[o_cards + c * width] = 1
+        for s, known in enumerate(view.open_hands):
+            if s != seat and known:
+                col = o_cards + (s - seat) % n
+                for c in known:
+                    out[col + c * width] = 1
+        col = o_cards + n
+        counts = [0] * n
+        at_centre = 0
+        for m in view.mines:
+            hit = _MINES.get(id(m))
+            if hit is None or hit[0] is not m:
+                hit = _mine(m)
+            _, side, squads, top = hit
+            stack = m.stack
+            for c in stack:
+                out[col + c * width] = 1
+            owner = m.owner
+            if owner is None:
+                if at_centre >= CENTRAL_MINES:
+                    at_centre += 1
+                    continue
+                at = o_central + at_centre * _SLOT
                 at_centre += 1
             else:
-                r = rel(m.owner)
-                if counts[r] < OWN_SHOWN:
-                    _fill_slot(owned[r][counts[r]], m)
-                counts[r] += 1
-        top = [0] * len(SIDES)
+                r = (owner - seat) % n
+                k = counts[r]
+                counts[r] = k + 1
+                if k >= OWN_SHOWN:
+                    continue
+                at = o_owned + (r * OWN_SHOWN + k) * _SLOT
+            out[at + side] = 1
+            if squads:
+                out[at + len(SIDES)] = squads
+                out[at + top] = 1
+        col += 1  # the camp and the discard, whole columns remembered by the tuples' identity
+        out[col:col + DECK_SIZE * width:width] = _column(view.camp, True)
+        col += 1
+        if view.discard:
+            out[col:col + DECK_SIZE * width:width] = _column(view.discard, False)
+        for s, hand in enumerate(view.hand_backs):  # a row of counts per hand's backs, remembered
+            if hand:
+                row = o_backs + (s - seat) % n * sides
+                out[row:row + sides] = _side_counts(hand)
+        for s, dev in enumerate(view.developed):
+            if dev:
+                row = o_developed + (s - seat) % n * sides
+                out[row:row + sides] = _side_counts(dev)
+        for r, k in enumerate(counts):
+            if k:
+                out[o_owned_count + r] = k
+        out[o_deck_size] = view.deck_size
         if view.deck_top is not None:
-            top[_SIDE[view.deck_top]] = 1
-        camp_top = [[0] * 10 for _ in PEOPLES]
-        for k, pile in enumerate(view.camp):
-            if pile:
-                camp_top[k][CARDS[pile[-1]].strength] = 1
-        scores = [0] * seats
-        for s, pts in enumerate(view.scores):
-            scores[rel(s)] = pts
-        return {
-            "seat": [int(s == seat) for s in range(seats)],
-            "peoples": peoples,
-            "phase": [int(view.phase is p) for p in _PHASES],
-            "to_act": to_act,
-            "must_draw_deck": int(view.must_draw_deck),
-            "cards": where,
-            "hand_backs": backs,
-            "deck_size": view.deck_size,
-            "deck_top": top,
-            "central": central,
-            "owned": owned,
-            "owned_count": counts,
-            "developed": developed,
-            "camp_size": [len(p) for p in view.camp],
-            "camp_top": camp_top,
-            "scores": scores,
-        }
+            out[o_deck_top + _side(view.deck_top)] = 1
+        for i, v in _camp_writes(view.camp):
+            out[i] = v
+        return [(o_scores + (s - seat) % n, pts) for s, pts in enumerate(view.scores) if pts]  # may be negative
 
     layout = (
         Segment("seat", seats, doc="one-hot: the observer's seat at the table"),
@@ -206,11 +224,84 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         Segment("camp_top", (len(PEOPLES), 10), doc="per camp pile, one-hot strength of its top squad"),
         Segment("scores", seats, low=-_MOST_POINTS, high=_MOST_POINTS, doc="per seat, its points as the table stands"),
     )
-    return Encoding(Actions(size, index, label), Observation(layout, encode))
+    at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
+    o_seat, o_peoples, o_phase, o_to_act, o_must = at["seat"], at["peoples"], at["phase"], at["to_act"], \
+        at["must_draw_deck"]
+    o_cards, o_backs, o_deck_size, o_deck_top = at["cards"], at["hand_backs"], at["deck_size"], at["deck_top"]
+    o_central, o_owned, o_owned_count, o_developed = at["central"], at["owned"], at["owned_count"], at["developed"]
+    o_camp_size, o_camp_top, o_scores = at["camp_size"], at["camp_top"], at["scores"]
+    camp_memo: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
+
+    def _camp_writes(camp: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
+        """The sizes and top squads of the camp piles as writes, remembered by the camp's identity."""
+        hit = camp_memo.get(id(camp))
+        if hit is not None and hit[0] is camp:
+            return hit[1]
+        if len(camp_memo) >= 1024:
+            camp_memo.clear()
+        writes = [w for k, pile in enumerate(camp) if pile
+                  for w in ((o_camp_size + k, len(pile)), (o_camp_top + k * 10 + CARDS[pile[-1]].strength, 1))]
+        camp_memo[id(camp)] = (camp, writes)
+        return writes
+
+    return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
 
 
-def _fill_slot(row: Any, m: MineView) -> None:
-    row[_SIDE[m.mine]] = 1
-    row[len(SIDES)] = len(m.stack)
-    if m.stack:
-        row[len(SIDES) + 1 + CARDS[m.stack[-1]].strength] = 1
+def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+#: A mine side's index by the identity of the game's own Mine objects (an attrs hash costs more than the lookup).
+_SIDE_ID = {id(m): _SIDE[m] for m in {*MINE_SIDES, *(c.mine for c in CARDS)}}
+_KEEP = (MINE_SIDES, CARDS)  # the objects whose identities key _SIDE_ID stay alive with this module
+_COUNTS_OF: dict[int, tuple[tuple[Mine, ...], bytes]] = {}
+
+
+def _side(m: Mine) -> int:
+    side = _SIDE_ID.get(id(m))
+    return _SIDE[m] if side is None else side
+
+
+def _side_counts(mines: tuple[Mine, ...]) -> bytes:
+    """How many of ``mines`` show each side, as a row of bytes, remembered by the tuple's identity (views share them)."""
+    hit = _COUNTS_OF.get(id(mines))
+    if hit is not None and hit[0] is mines:
+        return hit[1]
+    if len(_COUNTS_OF) >= 4096:
+        _COUNTS_OF.clear()
+    row = bytearray(len(SIDES))
+    for m in mines:
+        row[_side(m)] += 1
+    _COUNTS_OF[id(mines)] = (mines, bytes(row))
+    return _COUNTS_OF[id(mines)][1]
+
+
+_COLUMNS: dict[int, tuple[Any, bytes]] = {}
+
+
+def _column(cards: Any, piles: bool) -> bytes:
+    """1 at each card of ``cards`` (or of each pile of it, with ``piles``), remembered by its identity."""
+    hit = _COLUMNS.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    if len(_COLUMNS) >= 1024:
+        _COLUMNS.clear()
+    column = bytearray(DECK_SIZE)
+    for c in (c for pile in cards for c in pile) if piles else cards:
+        column[c] = 1
+    _COLUMNS[id(cards)] = (cards, bytes(column))
+    return _COLUMNS[id(cards)][1]
+
+
+#: Per mine on the table (by identity: the view shares them): its side index, squads on it, the column of its top squad.
+_MINES: dict[int, tuple[MineView, int, int, int]] = {}
+
+
+def _mine(m: MineView) -> tuple[MineView, int, int, int]:
+    if len(_MINES) >= 4096:
+        _MINES.clear()
+    stack = m.stack
+    top = len(SIDES) + 1 + CARDS[stack[-1]].strength if stack else 0
+    hit = _MINES[id(m)] = (m, _side(m.mine), len(stack), top)
+    return hit

@@ -61,49 +61,54 @@ def encoding(seats: int, options: MordredOptions) -> Encoding:
     areas, kinds = len(AREA_CODES), len(KINDS)
     owners = seats * kinds
 
-    def encode(view: View, seat: int) -> dict[str, Any]:
-        def rel(s: int) -> int:
-            return (s - seat) % seats
+    buildings_memo: dict[tuple[int, int], tuple[Any, list[int]]] = {}
 
-        buildings = [[0] * owners for _ in range(areas)]
-        for i, b in enumerate(view.buildings):
-            if b is not None:
-                buildings[i][rel(b.owner) * kinds + KIND_INDEX[b.kind]] = 1
-        to_act = [0] * seats
-        if view.phase is not Phase.SETUP and view.phase is not Phase.OVER:
-            to_act[rel(view.turn)] = 1
-        first = [0] * seats
-        if view.phase is not Phase.SETUP:
-            first[rel(view.first)] = 1
-        standing = [[0] * kinds for _ in range(seats)]
-        for s, counts in enumerate(view.standing):
-            standing[rel(s)] = list(counts)
-        money, road = [0] * seats, [0] * seats
-        for s, (cash, space) in enumerate(zip(view.money, view.road)):
-            money[rel(s)], road[rel(s)] = min(cash, MONEY_CAP), space
-        roll: dict[str, Any] = {}
+    def building_writes(buildings: tuple[Any, ...], seat: int) -> list[int]:
+        """Where the buildings' ones go for ``seat``, remembered by the tuple's identity (states share it)."""
+        hit = buildings_memo.get((id(buildings), seat))
+        if hit is not None and hit[0] is buildings:
+            return hit[1]
+        if len(buildings_memo) >= 1024:
+            buildings_memo.clear()
+        found = [o_buildings + i * owners + (b.owner - seat) % seats * kinds + KIND_INDEX[b.kind]
+                 for i, b in enumerate(buildings) if b is not None]
+        buildings_memo[id(buildings), seat] = (buildings, found)
+        return found
+
+    def fill(view: View, seat: int, out: bytearray) -> list[tuple[int, float]]:
+        n = seats
+        out[o_seat + seat] = 1
+        phase = view.phase
+        out[o_phase + _PHASE_INDEX[phase]] = 1
+        if phase is not Phase.SETUP and phase is not Phase.OVER:
+            out[o_to_act + (view.turn - seat) % n] = 1
+        if phase is not Phase.SETUP:
+            out[o_first + (view.first - seat) % n] = 1
+        for i in building_writes(view.buildings, seat):
+            out[i] = 1
+        out[o_warriors:o_warriors + areas] = bytes(view.warriors)
+        out[o_supply] = view.supply
+        out[o_hand] = view.hand
+        extra: list[tuple[int, float]] = []
+        for s in range(n):
+            r = (s - seat) % n
+            row = o_standing + r * kinds
+            out[row:row + kinds] = bytes(view.standing[s])
+            out[o_money + r] = min(view.money[s], MONEY_CAP)
+            if view.road[s]:
+                extra.append((o_road + r, view.road[s]))  # negative behind the dragon
         last = view.last_roll
         if last is not None:
-            who = [0] * seats
-            who[rel(last.seat)] = 1
-            dice = [[int(d == face) for face in range(1, 7)] for d in last.dice]
-            roll = {"roll_seat": who, "roll_row": [int(last.row is r) for r in _ROWS], "roll_dice": dice,
-                    "roll_money": last.money, "roll_warriors": last.warriors}
-        return {
-            "seat": [int(s == seat) for s in range(seats)],
-            "phase": [int(view.phase is p) for p in _PHASES],
-            "to_act": to_act,
-            "first": first,
-            "buildings": buildings,
-            "warriors": [int(w) for w in view.warriors],
-            "supply": view.supply,
-            "hand": view.hand,
-            "standing": standing,
-            "money": money,
-            "road": road,
-            **roll,
-            "ended": [int(view.ended is e) for e in _ENDS],
-        }
+            out[o_roll_seat + (last.seat - seat) % n] = 1
+            out[o_roll_row + _ROW_INDEX[last.row]] = 1
+            for k, d in enumerate(last.dice):
+                if 1 <= d <= 6:
+                    out[o_roll_dice + k * 6 + d - 1] = 1
+            out[o_roll_money] = last.money
+            out[o_roll_warriors] = last.warriors
+        if view.ended is not None:
+            out[o_ended + _ENDS.index(view.ended)] = 1
+        return extra
 
     layout = (
         Segment("seat", seats, doc="one-hot: the observer's seat at the table"),
@@ -128,4 +133,18 @@ def encoding(seats: int, options: MordredOptions) -> Encoding:
         Segment("roll_warriors", (), high=_MOST_WARRIORS, doc="the warriors the last roll brought"),
         Segment("ended", len(_ENDS), doc="one-hot: how the match ended (warriors, buildings, road, Mordred)"),
     )
-    return Encoding(Actions.table(commands(), describe=get_game("mordred").describe), Observation(layout, encode))
+    at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
+    o_seat, o_phase, o_to_act, o_first, o_buildings = at["seat"], at["phase"], at["to_act"], at["first"], at["buildings"]
+    o_warriors, o_supply, o_hand, o_standing, o_money, o_road = at["warriors"], at["supply"], at["hand"], \
+        at["standing"], at["money"], at["road"]
+    o_roll_seat, o_roll_row, o_roll_dice, o_roll_money, o_roll_warriors, o_ended = at["roll_seat"], at["roll_row"], \
+        at["roll_dice"], at["roll_money"], at["roll_warriors"], at["ended"]
+    return Encoding(Actions.table(commands(), describe=get_game("mordred").describe), Observation.filled(layout, fill))
+
+
+def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_ROW_INDEX = {r: i for i, r in enumerate(_ROWS)}

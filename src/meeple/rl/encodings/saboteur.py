@@ -36,8 +36,6 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-import numpy as np
-
 from meeple.engine import Command, get_game
 from meeple.games.saboteur.board import shape
 from meeple.games.saboteur.commands import (
@@ -58,7 +56,7 @@ from meeple.games.saboteur.data import DELUXE_ROLES, GOLD_CARDS, KINDS, Action, 
 from meeple.games.saboteur.state import Edition, Front, Phase, SaboteurOptions
 from meeple.games.saboteur.view import View
 
-from ..encoding import Actions, Encoding, EncodingError, Observation, Segment
+from ..encoding import Actions, Encoding, EncodingError, Observation, Segment, Steps
 
 #: Hand slots an action may name (no hand holds more than six cards).
 SLOTS = 6
@@ -156,72 +154,106 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
     cards = len(deck(deluxe))
     roles = len(DELUXE_ROLES if deluxe else base_roles(n))
 
-    def encode(view: View, seat: int) -> dict[str, Any]:
-        def rel(s: int) -> int:
-            return (s - seat) % n
-
-        board = np.zeros((_WIDTH, _HEIGHT, len(_CHANNELS)), np.float32)
-        for cell in view.board.cells:
-            if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
-                board[cell.col - COLS[0], cell.row - ROWS[0]] = _planes(cell.kind, cell.rotated)
-        hand = [[0] * len(KINDS) for _ in range(SLOTS)]
+    def index_all(commands: Sequence[Command], view: View, seat: int) -> list[int]:
+        first: dict[int, int] = {}  # card kind -> the first slot holding it, worked out once for all the commands
         for i, kind in enumerate(view.hand[:SLOTS]):
-            hand[i][kind] = 1
-        goals = [[0] * len(_GOALS) for _ in range(3)]
-        known = dict(view.known_goals)
-        for i, g in enumerate(view.board.goals):
-            goals[i][_GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
-        front = [[0] * len(_FRONTS) for _ in range(n)]
-        for s, items in enumerate(view.front):
-            for f in items:
-                front[rel(s)][_FRONTS.index(f)] = 1
-        inspected = [[0] * len(_ROLES) for _ in range(n)]
-        for t, r in view.inspected:
-            inspected[rel(t)][_ROLES.index(r)] = 1
-        harmed = [[0] * n for _ in range(n)]
-        helped = [[0] * n for _ in range(n)]
-        for d in view.deeds:
+            first.setdefault(kind, i)
+        out: list[int] = []
+        c0, r0 = COLS[0], ROWS[0]
+        for command in commands:
+            what = type(command)
+            if what is PlayPath:
+                path: Any = command
+                slot = first.get(path.card)
+                col, row = path.col - c0, path.row - r0
+                if slot is None or not (0 <= col < _WIDTH and 0 <= row < _HEIGHT):
+                    out.append(index(command, view, seat))  # raises, saying why
+                else:
+                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if path.rotated else 0))
+            elif what is Discard and len(cards := command.cards) == 1:  # type: ignore[attr-defined]
+                slot = first.get(cards[0])
+                out.append(index(command, view, seat) if slot is None else o_discard + _DISCARD_ID[1 << slot])
+            elif what in _ON_SEAT:
+                played: Any = command
+                slot = first.get(played.card)
+                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + played.target)
+            else:
+                out.append(index(command, view, seat))
+        return out
+
+    board_memo: list[Any] = [None, b""]  # the last board encoded, and its bytes
+    deeds_memo: list[Any] = [None, {}]  # the last deeds counted, and their counts
+
+    def _deed_counts(deeds: tuple[Any, ...], before: Any, counted: dict[tuple[int, int, int], int]
+                     ) -> dict[tuple[int, int, int], int]:
+        """How often each seat harmed or helped each seat, by (segment offset, seat, target), in ``deeds``.
+
+        The deeds of a round only grow: when ``before`` (counted as ``counted``) begins ``deeds``, only the
+        new ones are counted.
+        """
+        if before is not None and len(before) <= len(deeds) and deeds[:len(before)] == before:
+            counts, new = dict(counted), deeds[len(before):]
+        else:
+            counts, new = {}, deeds
+        for d in new:
             if d.card is not None and d.target is not None:
                 action = KINDS[d.card].action
-                table = harmed if action in _HARM else helped if action in _HELP else None
+                table = o_harmed if action in _HARM else o_helped if action in _HELP else None
                 if table is not None:
-                    table[rel(d.seat)][rel(d.target)] = min(3, table[rel(d.seat)][rel(d.target)] + 1)
-        to_act = [0] * n
-        if view.phase is Phase.PLAY:
-            to_act[rel(view.turn)] = 1
-        elif view.phase is Phase.CHOOSE and view.chooser >= 0:
-            to_act[rel(view.chooser)] = 1
-        elif view.phase is Phase.THEFT and view.theft_queue:
-            to_act[rel(view.theft_queue[0])] = 1
-        sizes, discards, holds = [0] * n, [0] * n, [0] * n
+                    key = (table, d.seat, d.target)
+                    counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def fill(view: View, seat: int, out: bytearray) -> None:
+        out[o_seat + seat] = 1
+        if 0 <= view.round < 4:
+            out[o_round + view.round] = 1
+        phase = view.phase
+        out[o_phase + _PHASE_INDEX[phase]] = 1
+        if phase is Phase.PLAY:
+            out[o_to_act + (view.turn - seat) % n] = 1
+        elif phase is Phase.CHOOSE and view.chooser >= 0:
+            out[o_to_act + (view.chooser - seat) % n] = 1
+        elif phase is Phase.THEFT and view.theft_queue:
+            out[o_to_act + (view.theft_queue[0] - seat) % n] = 1
+        if view.role is not None:
+            out[o_role + _ROLE_INDEX[view.role]] = 1
+        for i, kind in enumerate(view.hand[:SLOTS]):
+            out[o_hand + i * len(KINDS) + kind] = 1
+        board = view.board
+        if board_memo[0] is not board:  # the board changes only when a card is laid or removed
+            board_memo[0], board_memo[1] = board, _board_bytes(board)
+        out[o_board:o_board + board_size] = board_memo[1]
+        known = dict(view.known_goals) if view.known_goals else {}
+        for i, g in enumerate(view.board.goals):
+            out[o_goals + i * len(_GOALS) + _GOAL_INDEX[g.kind if g.kind is not None else known.get(i)]] = 1
+        for s, items in enumerate(view.front):
+            row = o_front + (s - seat) % n * len(_FRONTS)
+            for f in items:
+                out[row + _FRONT_INDEX[f]] = 1
+        for t, seen in view.inspected:
+            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[seen]] = 1
+        deeds = view.deeds
+        if deeds:
+            if deeds_memo[0] is not deeds:
+                deeds_memo[:] = [deeds, _deed_counts(deeds, deeds_memo[0], deeds_memo[1])]
+            for (table, s, t), count in deeds_memo[1].items():
+                out[table + (s - seat) % n * n + (t - seat) % n] = min(3, count)
+        holds = view.holds_gold
         for s in range(n):
+            r = (s - seat) % n
             if s < len(view.hand_sizes):
-                sizes[rel(s)] = view.hand_sizes[s]
+                out[o_hand_sizes + r] = view.hand_sizes[s]
             if s < len(view.discard_counts):
-                discards[rel(s)] = view.discard_counts[s]
-            if view.holds_gold is not None:
-                holds[rel(s)] = int(view.holds_gold[s])
-        return {
-            "seat": [int(s == seat) for s in range(n)],
-            "round": [int(view.round == r) for r in range(4)],
-            "phase": [int(view.phase is p) for p in _PHASES],
-            "to_act": to_act,
-            "role": [int(view.role is r) for r in _ROLES],
-            "hand": hand,
-            "board": board,
-            "goals": goals,
-            "front": front,
-            "inspected": inspected,
-            "harmed": harmed,
-            "helped": helped,
-            "hand_sizes": sizes,
-            "discards": discards,
-            "pile": view.pile_size,
-            "leftover_roles": view.leftover_roles_count,
-            "my_gold": min(view.my_gold or 0, 50),
-            "holds_gold": holds,
-            "offer": [view.offer.count(v) for v in (1, 2, 3)],
-        }
+                out[o_discards + r] = view.discard_counts[s]
+            if holds is not None and holds[s]:
+                out[o_holds + r] = 1
+        out[o_pile] = view.pile_size
+        out[o_leftover] = view.leftover_roles_count
+        out[o_my_gold] = min(view.my_gold or 0, 50)
+        if view.offer:
+            for k, v in enumerate((1, 2, 3)):
+                out[o_offer + k] = view.offer.count(v)
 
     layout = (
         Segment("seat", n, doc="one-hot: the observer's seat at the table"),
@@ -249,7 +281,121 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         Segment("holds_gold", n, doc="Deluxe: per seat, whether it holds any gold (the thieves' targets)"),
         Segment("offer", 3, high=len(GOLD_CARDS), doc="base payout, to the chooser: gold cards of value 1, 2, 3 on offer"),
     )
-    return Encoding(Actions(size, index, label), Observation(layout, encode))
+    at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
+    o_seat, o_round, o_phase, o_to_act, o_role, o_hand = at["seat"], at["round"], at["phase"], at["to_act"], \
+        at["role"], at["hand"]
+    o_board, o_goals, o_front, o_inspected, o_harmed, o_helped = at["board"], at["goals"], at["front"], \
+        at["inspected"], at["harmed"], at["helped"]
+    o_hand_sizes, o_discards, o_pile, o_leftover, o_my_gold, o_holds, o_offer = at["hand_sizes"], at["discards"], \
+        at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
+    board_size = _WIDTH * _HEIGHT * len(_CHANNELS)
+    o_path, o_on_seat, o_discard = start["path"], start["on_seat"], start["discard"]
+    return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill),
+                    steps=step_space(n))
+
+
+#: The blocks of the step space, in id order: (name, how many ids, what an id names).
+def _step_blocks(seats: int) -> tuple[tuple[str, int, str], ...]:
+    return (
+        ("card", SLOTS, "the card in hand slot k: played (then its cell, seat or goal), or one of a pass's cards"),
+        ("discard", SLOTS, "pass, discarding the card in hand slot k"),
+        ("discard_many", 2, "pass with 2 or 3 cards (then their slots as `card` steps, in order)"),
+        ("cell", POSITIONS, "a board cell of the window (column-major, as in the flat space)"),
+        ("turned", 2, "the path card unturned or turned"),
+        ("goal", 3, "a goal card: top, middle, bottom"),
+        ("seat", seats, "a target seat (absolute)"),
+        ("tool", len(_TOOLS), "the tool repaired: pickaxe, lantern, cart"),
+        ("clear", 1, "Deluxe: clear a card in front (then two `card` steps and a `front` step)"),
+        ("front", len(_FRONTS), "the card in front removed"),
+        ("take", 3, "take the gold card of value 1, 2, 3"),
+        ("steal", 1, "steal (then a `seat` step)"),
+    )
+
+
+def step_space(seats: int) -> Steps:
+    """Saboteur's step space: a command given as its card's slot, then its cell and turn, seat, goal or tool.
+
+    Every step id means one thing whatever the position (``card`` 3 is hand
+    slot 3, ``cell`` 40 one window cell), and a command's steps are:
+
+    ==================  ==============================================
+    ``PlayPath``        card, cell, turned
+    ``Rockfall``        card, cell
+    ``PeekGoal``        card, goal
+    ``BreakTool`` ...   card, seat (also ``TargetAction``, ``SwapHand``, ``Inspect``)
+    ``RepairTool``      card, seat, tool
+    ``Discard``         discard (one card), or discard_many, card, card[, card]
+    ``ClearFront``      clear, card, card, front
+    ``TakeGold``        take
+    ``Steal``           steal, seat
+    ==================  ==============================================
+
+    The slot of a card is the first slot of the (sorted) hand holding its
+    kind, as in the flat space, so each step's legal ids are exactly the
+    next steps of the legal commands.
+    """
+    blocks = _step_blocks(seats)
+    at: dict[str, int] = {}
+    total = 0
+    for name, count, _ in blocks:
+        at[name] = total
+        total += count
+    card, cell, seat_at = at["card"], at["cell"], at["seat"]
+
+    def tokens(command: Command, view: View, seat: int) -> tuple[int, ...]:
+        hand = view.hand
+        match command:
+            case PlayPath(card=c, col=col, row=row, rotated=rotated):
+                return card + _slot(hand, c), cell + _position(col, row), at["turned"] + int(rotated)
+            case Rockfall(card=c, col=col, row=row):
+                return card + _slot(hand, c), cell + _position(col, row)
+            case PeekGoal(card=c, goal=goal):
+                return card + _slot(hand, c), at["goal"] + goal
+            case BreakTool(card=c, target=t) | TargetAction(card=c, target=t) | SwapHand(card=c, target=t) \
+                    | Inspect(card=c, target=t):
+                return card + _slot(hand, c), seat_at + t
+            case RepairTool(card=c, target=t, tool=tool):
+                return card + _slot(hand, c), seat_at + t, at["tool"] + _TOOLS.index(tool)
+            case Discard(cards=cards):
+                slots = _slots(hand, cards)
+                if len(slots) == 1:
+                    return (at["discard"] + slots[0],)
+                return (at["discard_many"] + len(slots) - 2, *(card + s for s in slots))
+            case ClearFront(cards=cards, removed=removed):
+                a, b = _slots(hand, cards)
+                return at["clear"], card + a, card + b, at["front"] + _FRONTS.index(removed)
+            case TakeGold(value=value):
+                return (at["take"] + value - 1,)
+            case Steal(target=t):
+                return at["steal"], seat_at + t
+        raise EncodingError(f"saboteur: {command!r} has no steps")
+
+    def label(step: int) -> str:
+        name = next(b for b, _, _ in reversed(blocks) if at[b] <= step)
+        return f"{name} #{step - at[name]}"
+
+    return Steps(total, tokens, label)
+
+
+def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
+_GOAL_INDEX = {g: i for i, g in enumerate(_GOALS)}
+_FRONT_INDEX = {f: i for i, f in enumerate(_FRONTS)}
+_ON_SEAT = frozenset((BreakTool, TargetAction, SwapHand, Inspect))
+
+
+def _board_bytes(board: Any) -> bytes:
+    """The board segment of ``board``: per window cell, its channels (see the layout)."""
+    out = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS))
+    for cell in board.cells:
+        if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
+            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * len(_CHANNELS)
+            out[at:at + len(_CHANNELS)] = bytes(_planes(cell.kind, cell.rotated))
+    return bytes(out)
 
 
 @functools.cache
