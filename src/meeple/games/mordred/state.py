@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Protocol
 
 import attrs
 
@@ -132,3 +133,16 @@ class State:
     turns: int = 0
     last_roll: LastRoll | None = None
     ended: End | None = None
+
+
+class Board(Protocol):
+    """What the rule helpers read: a :class:`State` or a view (same field names)."""
+
+    @property
+    def buildings(self) -> tuple[Building | None, ...]: ...
+
+    @property
+    def standing(self) -> tuple[tuple[int, int, int], ...]: ...
+
+    @property
+    def warriors(self) -> tuple[bool, ...]: ...
