@@ -28,7 +28,7 @@ from .data import (
     SURCHARGE,
     Row,
 )
-from .state import Board, State
+from .state import Board, Building, State
 
 #: Each area's index, once per area in map order (what ``compress`` selects from).
 INDICES = range(len(AREA_CODES))
@@ -58,6 +58,12 @@ def targets(warriors: tuple[bool, ...]) -> list[int]:
     reach.difference_update(compress(INDICES, warriors))
     reach.discard(CASTLE_INDEX)
     return sorted(reach)
+
+
+def spare_own(found: list[int], buildings: tuple[Building | None, ...], seat: int) -> list[int]:
+    """``found`` without the areas holding ``seat``'s own buildings, unless that leaves none (``siege="others"``)."""
+    kept = [i for i in found if (b := buildings[i]) is None or b.owner != seat]
+    return kept if kept else found
 
 
 def next_to_warrior(warriors: tuple[bool, ...], i: int) -> bool:

@@ -56,8 +56,8 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .fast import ATTACKS, END_TURN, INDICES, PIECES, PLACES, ROLLS, builds, next_to_warrior, targets
-from .state import Board, Building, End, LastRoll, MordredOptions, Phase, State, UsedUp
+from .fast import ATTACKS, END_TURN, INDICES, PIECES, PLACES, ROLLS, builds, next_to_warrior, spare_own, targets
+from .state import Board, Building, End, LastRoll, MordredOptions, Phase, SiegeTargets, State, UsedUp
 
 _T = TypeVar("_T")
 
@@ -110,7 +110,10 @@ def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
     if state.phase is Phase.ROLL:
         return ROLLS
     if state.phase is Phase.PLACE:
-        return tuple(PLACES[i] for i in targets(state.warriors))
+        found = targets(state.warriors)
+        if state.options.siege is SiegeTargets.OTHERS:
+            found = spare_own(found, state.buildings, seat)
+        return tuple(PLACES[i] for i in found)
     cash = state.money[seat]
     out: list[Command] = []
     if cash >= CHEAPEST:
@@ -181,13 +184,19 @@ def used_up(board: Board, seat: int) -> Kind | None:
     return None
 
 
-def placement_targets(board: Board) -> tuple[str, ...]:
+def placement_targets(board: Board, seat: int | None = None) -> tuple[str, ...]:
     """Areas a warrior may be placed on: no warrior yet, next to an area holding one.
 
     Any warrior counts, detached groups included, and so does Mordred in his
-    castle (rules, phase 3).
+    castle (rules, phase 3). With ``seat`` (the roller) and option
+    ``siege="others"``, the areas holding ``seat``'s own buildings drop out,
+    unless every area left holds one: then the warrior besieges one of them,
+    since a warrior is never kept back (designed; ``docs/rules/mordred.md``).
     """
-    return tuple(AREA_CODES[i] for i in targets(board.warriors))
+    found = targets(board.warriors)
+    if seat is not None and board.options.siege is SiegeTargets.OTHERS:
+        found = spare_own(found, board.buildings, seat)
+    return tuple(AREA_CODES[i] for i in found)
 
 
 def next_to_own(board: Board, seat: int, area: str) -> bool:
@@ -328,7 +337,10 @@ def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
 
 
 def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
+    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll.
+
+    With ``siege="others"`` not on the roller's own building while another area is in reach.
+    """
     i = AREA_INDEX.get(area) if isinstance(area, str) else None
     if i is None or i == CASTLE_INDEX:
         raise _illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
@@ -337,6 +349,10 @@ def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tu
     if not next_to_warrior(state.warriors, i):
         raise _illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
     here = state.buildings[i]
+    if (here is not None and here.owner == seat and state.options.siege is SiegeTargets.OTHERS
+            and i not in spare_own(targets(state.warriors), state.buildings, seat)):
+        raise _illegal(f"{area} holds your own {here.kind.value}: besiege another player's building or "
+                       "an empty area (option siege='others')", Code.RULE, command)
     event: Event
     back = 0
     if here is None:
