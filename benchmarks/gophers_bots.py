@@ -6,6 +6,11 @@ Run from the repository root::
     python benchmarks/gophers_bots.py --speed [repeats, default 9]
     python benchmarks/gophers_bots.py --play N [seats, default 2] [rule set, default standard]
 
+Every match plays today's rules version (3) with each rule set's default
+options: in the beginner rules the full bank of all 60 supply cards, and
+the end checked after the last seat's turn (``end="round"``), not version
+2's 48-card bank and end after any turn.
+
 1. **Ends**: for every rule set and seat count, heuristic bots in every seat,
    then random bots in every seat: the share of games that end by the seed's
    rule (deck and hand, or a kind gone from the beginner bank) rather than
@@ -70,6 +75,7 @@ def play_one(variant: str, seats: int, seed: int, heroes: set[int]) -> tuple[Mat
 
 
 def ends(games: int) -> None:
+    print(f"gophers rules version {GAME.info.rules_version}, each rule set's default options")
     print(f"how games end, {games} games per row (seed: by the rule text's end; guard: by the stall guard)")
     print(f"{'variant':<11} {'bots':<10} {'players':>7} {'seed end':>9} {'guard':>6} {'avg cmds':>9} "
           f"{'max hand':>9} {'max gift chain':>15}")

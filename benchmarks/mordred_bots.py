@@ -17,8 +17,9 @@ Each line plays ``--seeds`` matches (seeds 0, 1, ...). Lines:
   which building type was used up), the rows the bots declared, the length
   (turns, and the share of games over by the end of round 3, round 5), the
   share of wins by place in the turn order (the first player is rolled for,
-  so a fair game gives every place 1/players), and the most money all
-  players held at once (the bank's coins are not counted by the rules).
+  so a fair game gives every place 1/players), the most money all
+  players held at once (the bank's coins are not counted by the rules), and
+  the share of sieges on the roller's own buildings (option ``siege``).
 * ``--against REV``: the heuristic bot of git revision ``REV`` (its
   ``bot.py``, on today's rules): one of today's bots among its bots, and one
   of its bots among today's; each share of wins against the fair share.
@@ -68,7 +69,7 @@ if _SRC is not None:
 
 import meeple  # noqa: E402  (after --src is on the path)
 from meeple.engine import Command, RandomBot, Rng  # noqa: E402
-from meeple.games.mordred import GAME, Roll, Row, State, View  # noqa: E402
+from meeple.games.mordred import GAME, Roll, Row, Siege, State, View  # noqa: E402
 from meeple.games.mordred.bot import HeuristicBot  # noqa: E402
 from meeple.games.mordred.data import MONEY  # noqa: E402
 from meeple.games.mordred.rules import buildings_on_map, warriors_on_map  # noqa: E402
@@ -149,19 +150,25 @@ class LookaheadBot:
 def play(seats: int, seed: int, bots: Sequence[Bot], options: dict[str, Any]) -> tuple[meeple.Match, list[collections.Counter[str]]]:
     """Play one match with ``bots[s]`` in seat ``s``; return it and the rows each seat declared.
 
-    ``rows[s]`` also counts, under ``"£"``, the most money all players held at once.
+    ``rows[0]`` also counts, under ``"£"``, the most money all players held at once, and under
+    ``"sieges"`` and ``"own"`` the sieges and those on the roller's own building.
     """
     m = meeple.Match.start(GAME, seats, seed=seed, options=options)
     rows: list[collections.Counter[str]] = [collections.Counter() for _ in range(seats)]
+    sieges: collections.Counter[str] = collections.Counter()
     held = 0
     while not m.is_over:
         (seat,) = m.to_act
         cmd = bots[seat].choose(m.view(seat), m.legal(seat), seat)
         if isinstance(cmd, Roll):
             rows[seat][cmd.row.value] += 1
-        m.play(seat, cmd)
+        for e in m.play(seat, cmd):
+            if isinstance(e, Siege):
+                sieges["sieges"] += 1
+                sieges["own"] += e.owner == e.seat
         held = max(held, sum(m.state.money))
     rows[0]["£"] = held
+    rows[0].update(sieges)
     return m, rows
 
 
@@ -181,7 +188,8 @@ def mixed(seats: int, seeds: int, options: dict[str, Any], hero: Callable[[int],
         bots = [hero(seed * 10 + s) if s == hseat else field(seed * 10 + s) for s in range(seats)]
         m, r = play(seats, seed, bots, options)
         wins += _share(m, hseat)
-        r[0].pop("£")
+        for key in ("£", "sieges", "own"):
+            r[0].pop(key, None)
         rows.update(r[hseat])
     return wins / seeds, rows
 
@@ -200,6 +208,7 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
     turns = 0
     by3 = by5 = 0
     money: list[int] = []
+    sieges = own = 0
     for seed in range(seeds):
         m, r = play(seats, seed, [HeuristicBot(seed * 10 + s) for s in range(seats)], options)
         st = m.state
@@ -209,6 +218,8 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
             last = m.records[-1].events[-1]
             used_up[next(k for k in ("village", "town", "castle") if k in last.detail)] += 1  # type: ignore[attr-defined]
         money.append(r[0].pop("£"))
+        sieges += r[0].pop("sieges", 0)
+        own += r[0].pop("own", 0)
         for c in r:
             rows.update(c)
         turns += st.turns
@@ -227,6 +238,7 @@ def heuristic_only(seats: int, seeds: int, options: dict[str, Any]) -> dict[str,
         "by5": by5 / seeds,
         "places": _pct(places, seeds),
         "money": (max(money), sorted(money)[len(money) * 99 // 100]),
+        "own": own / max(1, sieges),
     }
 
 
@@ -264,7 +276,8 @@ def main() -> None:
             f"{seats} players, heuristic only: Mordred wins {h['mordred']:.1%}; ends {h['ends']}; "
             f"end (b) by type {h['used_up']}; rows {h['rows']}; {h['turns']:.1f} turns per game, "
             f"over by round 3 {h['by3']:.1%}, by round 5 {h['by5']:.1%}; wins by turn-order place {h['places']}; "
-            f"most money held at once by all players £{h['money'][0]} (99th percentile of games £{h['money'][1]}) "
+            f"most money held at once by all players £{h['money'][0]} (99th percentile of games £{h['money'][1]}); "
+            f"sieges of the roller's own buildings {h['own']:.1%} "
             f"({time.perf_counter() - t:.1f}s)"
         )
         if args.against:

@@ -50,7 +50,7 @@ def seat_log(match: Match, seat: int | None) -> Iterator[dict[str, Any]]:
         "format": FORMAT,
         "version": VERSION,
         "game": match.game.info.id,
-        "rules": match.game.info.rules_version,
+        "rules": match.rules,
         "seats": match.seats,
         "seat": seat,
         "options": readable(match.options),

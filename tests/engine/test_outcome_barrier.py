@@ -48,7 +48,7 @@ def _assert_no_seat_undoes(m: Match) -> None:
 # seeded random playouts whose final command drew nothing and revealed nothing: before the outcome
 # was a barrier, the seat that ended the match could undo it
 @pytest.mark.parametrize(("game", "seats", "seed"), [("gophers", 2, 0), ("gophers", 2, 1), ("mordred", 3, 1),
-                                                    ("mordred", 3, 5)])
+                                                    ("mordred", 3, 6)])
 def test_no_seat_undoes_the_command_that_ended_the_match(game: str, seats: int, seed: int) -> None:
     m = playout(game, seats, seed=seed, bot_seed=seed).match
     assert m.is_over

@@ -17,7 +17,7 @@ from .errors import (
     UnknownGame,
     UnsupportedLog,
 )
-from .game import ENGINE, Command, Event, Game, GameInfo, Message, NoWorldSampling, Options, Outcome, Seat
+from .game import ENGINE, Command, Event, Game, GameInfo, Message, NoWorldSampling, OlderRules, Options, Outcome, Seat
 from .match import Match, SeedHidden, UndoCheck, codec_for
 from .reader import Divergence, LoadedLog, Step, VerifyReport, load, read_log, read_path, replay, verify
 from .records import Record, SeenRecord, seen_by
@@ -47,6 +47,7 @@ __all__ = [
     "MeepleError",
     "Message",
     "NoWorldSampling",
+    "OlderRules",
     "Options",
     "Outcome",
     "RandomBot",

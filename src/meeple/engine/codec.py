@@ -231,7 +231,7 @@ class Codec:
     >>> codec = Codec(GAME)                       # doctest: +SKIP
     """
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Game[Any, Any], without: frozenset[str] = frozenset()) -> None:
         self.game = game
         self.converter = cattrs.Converter()
         self._hooks: dict[Any, Hook] = {
@@ -243,7 +243,9 @@ class Codec:
             type(None): _strict_none,
             Any: _any,
         }
-        self.message_types: tuple[type[Message], ...] = tuple(game.commands) + tuple(game.events)
+        #: ``without``: tags of message types left out (those an older rules version did not have)
+        self.message_types: tuple[type[Message], ...] = tuple(
+            c for c in (*game.commands, *game.events) if not without or c.__dict__.get("tag") not in without)
         self.by_tag: dict[str, type[Message]] = {}
         for cls in self.message_types:
             tag = cls.__dict__.get("tag")

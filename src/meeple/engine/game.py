@@ -91,6 +91,41 @@ class Event(Message):
     barrier: ClassVar[bool] = False
 
 
+def _pairs(options: Mapping[str, Any] | tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+    items = options.items() if isinstance(options, Mapping) else options
+    return tuple(sorted((str(k), v) for k, v in items))
+
+
+@attrs.frozen
+class OlderRules:
+    """An older rules version the library still plays, exactly: today's rules under fixed options.
+
+    ``options`` are option values that reproduce version ``version``; those
+    options did not exist then, so that version's log headers leave them out
+    (and a header of that version that names one is refused). ``types`` are
+    the tags of today's message types the version did not have: its logs'
+    type tables leave them out, and its matches never write them. So today's
+    options class must differ from the version's by those fields only (in the
+    same order otherwise), and the state must hold the options in a field
+    named ``options``: a state checkpoint of the version is then the hash of
+    today's state with those fields left out of its options. ``changes`` says
+    what the next version changed. See ``docs/game-authoring-notes.md``.
+
+    >>> OlderRules(2, {"end": "card"}).fixed
+    {'end': 'card'}
+    """
+
+    version: int
+    options: tuple[tuple[str, Any], ...] = attrs.field(converter=_pairs)
+    types: tuple[str, ...] = ()
+    changes: str = ""
+
+    @property
+    def fixed(self) -> dict[str, Any]:
+        """The options that reproduce the version, as a map."""
+        return dict(self.options)
+
+
 @attrs.frozen
 class GameInfo:
     """Declared facts about a game, read before any of its code runs."""
@@ -109,6 +144,19 @@ class GameInfo:
     #: Seat ranges of variants that differ from ``min_seats..max_seats``, as
     #: ``(variant, min, max)``; options validation enforces them.
     variant_seats: tuple[tuple[str, int, int], ...] = ()
+    #: Older rules versions whose logs the library still loads, verifies and continues (:class:`OlderRules`).
+    older_rules: tuple[OlderRules, ...] = ()
+
+    def older(self, version: int) -> OlderRules | None:
+        """How version ``version`` is played, if it is one of :attr:`older_rules` (else None)."""
+        for older in self.older_rules:
+            if older.version == version:
+                return older
+        return None
+
+    def plays(self, version: int) -> bool:
+        """True if the library plays rules version ``version`` of this game (today's or an older one)."""
+        return version == self.rules_version or self.older(version) is not None
 
     def seat_range(self, variant: str | None = None) -> tuple[int, int]:
         """The ``(min, max)`` seats of ``variant`` (None: the whole game)."""

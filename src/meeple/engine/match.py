@@ -22,14 +22,15 @@ from typing import Any, Protocol
 import attrs
 
 from .._version import __version__
-from .codec import Codec, options_from_map, options_to_map, pack, remembered_options, unstructure
+from .codec import Codec, options_from_map, pack, remembered_options, unstructure
 from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
-from .log import Header, chain_hash, frame, framed, header_frame, state_checkpoint
+from .log import Header, chain_hash, frame, framed, header_frame
 from .records import Record, SeenRecord, record_body, seen_by
 from .registry import resolve
 from .rng import MASK64, PyRngCore, Rng
 from .seeds import Schedule, derive_salt, reseeded, schedule_problem, schedule_salt, seed_at, seed_commitment
+from .versions import checkpoint_of, header_options, options_map, refusal
 
 #: derive_salt, seed_at and seed_commitment live in seeds.py; they are still importable from here.
 __all__ = [
@@ -47,7 +48,7 @@ RECENT_STATES = 32
 #: a game whose ``to_act`` never leaves ENGINE).
 MAX_ENGINE_STEPS = 100_000
 
-_codecs: dict[int, Codec] = {}
+_codecs: dict[int | tuple[int, int | None], Codec] = {}
 #: ``Match._acting_state`` before any state was asked about (no state is this object).
 _NO_STATE = object()
 #: The snapshots of an advance that reached no checkpoint (never written to).
@@ -70,12 +71,20 @@ def _unchecked_rng(seed: int, counter: int) -> Rng:
 _rng_at: Callable[[int, int], Rng] = _unchecked_rng if issubclass(Rng, PyRngCore) else Rng
 
 
-def codec_for(game: Game[Any, Any]) -> Codec:
-    """Return the (cached) codec of a game object."""
-    c = _codecs.get(id(game))
+def codec_for(game: Game[Any, Any], rules: int | None = None) -> Codec:
+    """Return the (cached) codec of a game object, of its rules version ``rules`` (None: today's).
+
+    An older version (:class:`~.game.OlderRules`) that lacked some of today's
+    message types has a codec of its own, without them: it writes the type
+    table and type indices that version wrote.
+    """
+    older = game.info.older(rules) if rules is not None and rules != game.info.rules_version else None
+    without = frozenset(older.types) if older is not None else frozenset()
+    key = (id(game), rules) if without else id(game)
+    c = _codecs.get(key)
     if c is None or c.game is not game:
-        c = Codec(game)
-        _codecs[id(game)] = c
+        c = Codec(game, without)
+        _codecs[key] = c
     return c
 
 
@@ -191,13 +200,20 @@ class Match:
         meta: Mapping[str, Any] | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
         initial: Any = _NO_STATE,
+        rules: int | None = None,
     ) -> None:
         if seeds is not None:
             problem = schedule_problem(seeds)
             if problem is not None:
                 raise ConfigError(problem)
         self.game = game
-        self.codec = codec_for(game)
+        #: The rules version the match plays and its log names: today's, or an older one the game
+        #: still plays (:class:`~.game.OlderRules`; a loaded log keeps its own)
+        self.rules: int = game.info.rules_version if rules is None else rules
+        if not game.info.plays(self.rules):
+            raise ConfigError(refusal(game.info, self.rules, "this library cannot play"))
+        self.codec = codec_for(game, self.rules)
+        self._checkpoint = checkpoint_of(game, self.rules)
         self.seats = seats
         self.options = options
         self._seeds = seeds
@@ -258,21 +274,29 @@ class Match:
         options: Mapping[str, Any] | None = None,
         *,
         meta: Mapping[str, Any] | None = None,
+        rules: int | None = None,
     ) -> Match:
         """Start a new match; set-up steps of the engine seat run at once.
 
         ``seed`` is drawn from :mod:`secrets` unless given; ``options`` maps
         option names to values and is validated (:class:`ConfigError`).
+        ``rules`` plays an older rules version the game still plays
+        (:attr:`GameInfo.older_rules <meeple.engine.game.GameInfo.older_rules>`;
+        its fixed options are added to ``options``); None plays today's.
         """
         g = resolve(game)
         g.check_seats(seats)
+        if rules is not None and rules != g.info.rules_version:
+            if not g.info.plays(rules):
+                raise ConfigError(refusal(g.info, rules, "this library cannot play"))
+            options = options_map(g.info, rules, options)
         codec = codec_for(g)
         opts = _options(codec, options, seats)
         if seed is None:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        match = cls(g, seats, opts, ((0, seed),), None, meta=meta)  # the salt is derive_salt(seed), when needed
+        match = cls(g, seats, opts, ((0, seed),), None, meta=meta, rules=rules)  # the salt: derive_salt(seed), when needed
         match._advance_engine()
         return match
 
@@ -295,6 +319,7 @@ class Match:
         snapshots: Mapping[int, Any],
         bodies: Sequence[bytes] = (),
         hashes: Sequence[bytes] = (),
+        rules: int | None = None,
     ) -> Match:
         """A match rebuilt from a log's records, positioned after the last of them.
 
@@ -306,7 +331,7 @@ class Match:
         from the bytes actually stored (else both are computed when needed).
         """
         m = cls(game, seats, options, seeds, salt, commitment=commitment, meta=meta,
-                checkpoint_every=checkpoint_every, initial=initial)
+                checkpoint_every=checkpoint_every, initial=initial, rules=rules)
         m.engine_version = engine_version
         m._records = list(records)
         m._bodies = list(bodies)
@@ -524,7 +549,7 @@ class Match:
     def _persisted(self, start: int, new: list[Record], snaps: dict[int, Any], state: Any) -> list[bytes]:
         """Phase two: write the new records' bodies to every sink (any may raise); return the bodies."""
         bodies = [
-            record_body(self.codec, r, state_checkpoint(snaps[r.seq + 1]) if r.seq + 1 in snaps else None)
+            record_body(self.codec, r, self._checkpoint(snaps[r.seq + 1]) if r.seq + 1 in snaps else None)
             for r in new
         ]
         if snaps is _NO_SNAPSHOTS:
@@ -657,7 +682,7 @@ class Match:
                 raise ConfigError(f"seed must be an integer in [0, 2**64), not {seed!r}")
             seeds = reseeded(seeds, at, seed)
         other = Match(self.game, self.seats, self.options, seeds, None, meta=self.meta,
-                      checkpoint_every=self.checkpoint_every)
+                      checkpoint_every=self.checkpoint_every, rules=self.rules)
         other.engine_version = self.engine_version
         other._records = self._records[:at]
         other._bodies = self._bodies[:at]  # a body does not depend on the header, so a new seed keeps it
@@ -674,9 +699,9 @@ class Match:
         """The log header of this match."""
         return Header(
             game=self.game.info.id,
-            rules=self.game.info.rules_version,
+            rules=self.rules,
             seats=self.seats,
-            options=options_to_map(self.options),
+            options=header_options(self.game.info, self.rules, self.options),
             seeds=None if hide_seed or self._seeds is None else self._seeds,
             commitment=self.commitment,
             types=tuple((t, v) for t, v in self.codec.type_table),
@@ -702,7 +727,7 @@ class Match:
         n = seq + 1
         if n % self.checkpoint_every:
             return None
-        return state_checkpoint(self._snapshots[n])
+        return self._checkpoint(self._snapshots[n])
 
     def body(self, seq: int) -> bytes:
         """The encoded body of record ``seq`` (cached)."""
@@ -767,8 +792,8 @@ class Match:
         self._sinks.remove(sink)
 
     def state_hash(self) -> bytes:
-        """BLAKE2b-128 of the canonical bytes of the state at the cursor."""
-        return state_checkpoint(self._state)
+        """BLAKE2b-128 of the canonical bytes of the state at the cursor (in the form of the match's rules version)."""
+        return self._checkpoint(self._state)
 
     def save(self, path: str | os.PathLike[str], hide_seed: bool = False) -> None:
         """Write the log to ``path`` atomically (a crash leaves the old file or the new one)."""

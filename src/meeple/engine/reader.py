@@ -25,7 +25,6 @@ from .log import (
     decode_body,
     iter_frames,
     read_header_kind,
-    state_checkpoint,
     unpack_body,
 )
 from .match import Match, codec_for, install_loader
@@ -33,6 +32,7 @@ from .records import Record, TypeTable
 from .registry import get_game
 from .rng import Rng
 from .seeds import SeedEpoch, commitment_of, epochs, schedule_problem, seed_at, seed_commitment
+from .versions import checkpoint_of, options_map, refusal
 
 _T = TypeVar("_T")
 
@@ -105,6 +105,10 @@ class LoadedLog:
         binds = None if seeds is None else self.header.commitment == commitment_of(seeds)
         return SeedSchedule(shown, self.header.seeds is None, self.reveal is not None, self.header.commitment, binds)
 
+    def checkpoint(self, state: Any) -> bytes:
+        """The checkpoint hash of ``state`` as this log's rules version writes it (:func:`~.versions.checkpoint_of`)."""
+        return checkpoint_of(self.game, self.header.rules)(state)
+
     def initial_state(self) -> Any:
         """The game's state before the first record (for this log's seats and options)."""
         return self.game.initial_state(self.header.seats, self.options)
@@ -120,7 +124,7 @@ class LoadedLog:
         return Match._rebuilt(self.game, h.seats, self.options, seeds, salt, commitment=h.commitment,
                               meta=h.meta, checkpoint_every=h.checkpoint_every, engine_version=h.engine,
                               initial=initial, records=self.records, state=state, snapshots=snapshots,
-                              bodies=bodies or (), hashes=hashes or ())
+                              bodies=bodies or (), hashes=hashes or (), rules=h.rules)
 
     def to_match(self, check_checkpoints: bool = True) -> Match:
         """Fold the records into a :class:`Match` positioned at the end."""
@@ -164,7 +168,7 @@ def _unfoldable(exc: Exception, record: Record, offset: int) -> CorruptLog:
 def _check_checkpoint(log: LoadedLog, record: Record, state: Any) -> None:
     """Raise CorruptLog unless the checkpoint written with ``record`` (if any) is the hash of ``state``."""
     ck = log.checkpoints[record.seq]
-    if ck is not None and ck != state_checkpoint(state):
+    if ck is not None and ck != log.checkpoint(state):
         raise CorruptLog("state checkpoint does not match the folded events", record=record.seq,
                          offset=log.offsets[record.seq])
 
@@ -337,13 +341,12 @@ def _setup(game: Game[Any, Any], header: Header, kind: bytes | None = None) -> t
     if found is not None:
         return found
     if header.rules != game.info.rules_version:
-        raise UnsupportedLog(
-            f"the log was written for {header.game} rules version {header.rules}; "
-            f"this library has version {game.info.rules_version}"
-        )
+        if not game.info.plays(header.rules):
+            raise UnsupportedLog(refusal(game.info, header.rules))
+        codec = codec_for(game, header.rules)  # an older version the game still plays (docs/architecture.md)
     try:
         game.check_seats(header.seats)
-        options = _options(codec, header)
+        options = _options(codec, header, options_map(game.info, header.rules, header.options))
     except ConfigError as e:
         raise CorruptLog(f"bad header: {e}") from None
     found = options, TypeTable.of(codec, header.types)
@@ -358,13 +361,16 @@ def _setup(game: Game[Any, Any], header: Header, kind: bytes | None = None) -> t
     return found
 
 
-def _options(codec: Codec, header: Header) -> Any:
-    """The header's options, decoded once per game, seat count and options map (options are frozen values)."""
+def _options(codec: Codec, header: Header, raw: dict[str, Any]) -> Any:
+    """The options ``raw`` (the header's, with any its rules version fixes), decoded once per game, seat count and map.
+
+    Options are frozen values, so equal maps may share one.
+    """
     try:
-        key: Any = (header.seats, pack(header.options))
+        key: Any = (header.seats, pack(raw))
     except Exception:  # options msgpack cannot pack are refused by options_from_map
-        return options_from_map(codec, header.options, header.seats)
-    return remembered_options(codec, "_header_options", key, header.options, header.seats)
+        return options_from_map(codec, raw, header.seats)
+    return remembered_options(codec, "_header_options", key, raw, header.seats)
 
 
 def _scan_py(data: bytes, pos: int, prev: bytes, table: TypeTable, header: Header) -> _Scan:
@@ -678,7 +684,7 @@ def verify_loaded(log: LoadedLog) -> VerifyReport:
         if (seq + 1) % k == 0:
             if ck is None:
                 return fail(seq, "a state checkpoint is missing", seq)
-            if ck != state_checkpoint(state):
+            if ck != log.checkpoint(state):
                 return fail(seq, "state checkpoint differs from the re-decided state", seq)
         elif ck is not None:
             return fail(seq, "a state checkpoint where none is due", seq)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.errors import CorruptLog, MeepleError
 from ..engine.game import ENGINE
-from ..engine.log import HASH_SIZE, MAX_FRAME, state_checkpoint
+from ..engine.log import HASH_SIZE, MAX_FRAME
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, _fold
 from .base import Status
@@ -99,7 +99,7 @@ def build_match(
         raise CorruptLog(f"snapshots are stored for records {sorted(snapshots)[:5]}..., expected every {k}")
     for at, state in snapshots.items():
         ck = log.checkpoints[at - 1]
-        if ck is None or ck != state_checkpoint(state):
+        if ck is None or ck != log.checkpoint(state):
             raise CorruptLog("a stored snapshot does not match the log's checkpoint", record=at - 1)
     initial = log.initial_state()
     base = wanted[-1] if wanted else 0

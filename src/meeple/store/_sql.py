@@ -263,7 +263,7 @@ class SqlStore:
                 cur.execute(
                     self._q("INSERT INTO matches (id, game, rules, seats, options, status, winners, created, updated,"
                             " records, head, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                    (mid, info.id, info.rules_version, match.seats,
+                    (mid, info.id, header.rules, match.seats,
                      json.dumps(header.options, sort_keys=True, default=repr),
                      (Status.OVER if out else Status.IN_PROGRESS).value,
                      json.dumps(list(out.winners)) if out else None, now, now, n, h, head),

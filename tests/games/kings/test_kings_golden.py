@@ -4,10 +4,13 @@ Each committed log of the current rules version (heuristic bots, seed
 20261129) must keep loading, replaying and verifying byte for byte, and end
 with the same scores. If a rule change breaks this test, raise
 ``rules_version``; never rewrite a released version's logs to make the test
-pass. Logs of a rules version the library no longer plays are kept too: they
-must be refused with ``UnsupportedLog`` naming their version (version 1: the
-first card list, and a retreat that did not show the hand). To write the
-logs of a new rules version::
+pass. Version 2's logs still verify and re-save byte for byte: the library
+plays version 2 as today's rules with ``end="card"`` and without the
+``TurnEnded`` event (``GameInfo.older_rules``). Logs of a rules version the
+library no longer plays are kept too: they must be refused with
+``UnsupportedLog`` naming their version (version 1: the first card list, and
+a retreat that did not show the hand). To write the logs of a new rules
+version::
 
     python tests/games/kings/test_kings_golden.py --write
 """
@@ -30,8 +33,13 @@ CASES = [
     (f"kings-3p-standard-v{VERSION}", 3, "standard", (0,), (20, 19, 9)),
     (f"kings-2p-discard-v{VERSION}", 2, "discard", (1,), (9, 18)),
 ]
+#: version 2's logs: (file stem, seats, variant, expected winners, expected scores)
+CASES_V2 = [
+    ("kings-3p-standard-v2", 3, "standard", (0,), (20, 19, 9)),
+    ("kings-2p-discard-v2", 2, "discard", (1,), (9, 18)),
+]
 #: logs of rules versions this library no longer plays
-RETIRED = sorted(p for p in HERE.glob("*.meeple") if not p.name.split(".")[0].endswith(f"-v{VERSION}"))
+RETIRED = sorted(p for p in HERE.glob("*.meeple") if p.name.split(".")[0].rsplit("-v", 1)[1] not in (str(VERSION), "2"))
 
 
 def _write() -> None:  # pragma: no cover - run by hand
@@ -68,15 +76,55 @@ def test_golden_log_replays_verifies_and_keeps_its_result(
     assert match.to_bytes(hide_seed=hidden) == data, "re-saving a golden log changed its bytes"
 
 
+@pytest.mark.parametrize(("stem", "seats", "variant", "winners", "scores"), CASES_V2, ids=[c[0] for c in CASES_V2])
+@pytest.mark.parametrize("hidden", [False, True], ids=["seed", "hidden-seed"])
+def test_a_version_2_log_verifies_and_re_saves_under_its_own_header(
+    stem: str, seats: int, variant: str, winners: tuple[int, ...], scores: tuple[int, ...], hidden: bool
+) -> None:
+    data = (HERE / (f"{stem}.hidden-seed.meeple" if hidden else f"{stem}.meeple")).read_bytes()
+    report = meeple.verify(data)
+    assert report.ok, report.summary()
+    log = read_log(data)
+    assert log.header.rules == 2 and "end" not in log.header.options
+    assert "turn_ended" not in [tag for tag, _ in log.header.types]
+    match = log.to_match()
+    assert match.rules == 2 and match.seats == seats and match.is_over
+    assert match.options == GAME.options_type(**GAME.variant_options(variant), end="card")
+    outcome = match.outcome
+    assert outcome is not None and (outcome.winners, outcome.scores) == (winners, scores)
+    assert list(meeple.replay(data))[-1].state == match.state
+    assert match.to_bytes(hide_seed=hidden) == data, "re-saving a version 2 log changed its bytes"
+
+
+def test_a_version_2_match_continues_under_version_2_rules() -> None:
+    match = read_log((HERE / "kings-3p-standard-v2.meeple").read_bytes()).to_match()
+    match.seek(100)
+    fork = match.fork()
+    seat = fork.to_act[0]
+    fork.play(seat, fork.legal(seat)[0])
+    data = fork.to_bytes()
+    assert fork.rules == 2 and meeple.verify(data).ok
+    header = read_log(data).header
+    assert header.rules == 2 and "end" not in header.options
+    assert "turn_ended" not in [tag for tag, _ in header.types]
+
+
+def test_a_version_2_match_cannot_take_today_s_end_option() -> None:
+    with pytest.raises(meeple.ConfigError, match="rules version 2 has no option 'end'"):
+        meeple.Match.start(GAME, 3, seed=1, options={"end": "round"}, rules=2)
+    with pytest.raises(meeple.ConfigError, match="kings rules version 99; this library has version 3 and plays"):
+        meeple.Match.start(GAME, 3, seed=1, rules=99)
+
+
 def test_there_are_logs_of_a_retired_rules_version() -> None:
-    assert any("-v1" in p.name for p in RETIRED)
+    assert any("-v1" in p.name for p in RETIRED) and not any("-v2" in p.name for p in RETIRED)
 
 
 @pytest.mark.parametrize("path", RETIRED, ids=[p.name for p in RETIRED])
 def test_a_log_of_a_retired_rules_version_is_refused_naming_its_version(path: Path) -> None:
     data = path.read_bytes()
     old = path.name.split(".")[0].rsplit("-v", 1)[1]
-    message = f"kings rules version {old}; this library has version {VERSION}"
+    message = f"kings rules version {old}; this library has version {VERSION} and plays version 2 too"
     with pytest.raises(UnsupportedLog, match=message):
         read_log(data)
     with pytest.raises(UnsupportedLog, match=message):

@@ -145,7 +145,7 @@ def test_every_option_declares_its_help_on_its_field(capsys: pytest.CaptureFixtu
     from meeple.games.mordred.state import MordredOptions
 
     helps = {f.name: f.metadata.get("help", "") for f in attrs.fields(MordredOptions)}
-    assert set(helps) == {"warriors", "road_forward", "road_back", "used_up"} and all(helps.values())
+    assert set(helps) == {"warriors", "road_forward", "road_back", "used_up", "siege"} and all(helps.values())
     assert main(["games", "mordred"]) == 0
     out = capsys.readouterr().out
     assert "no help text" not in out and all(h in out for h in helps.values())

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.engine import ENGINE, Command, ConfigError, IllegalCommand
-from meeple.games.mordred import GAME, Attack, Build, EndTurn, Kind, Phase, Place, State
+from meeple.games.mordred import GAME, Attack, Build, EndTurn, Kind, Phase, Place, SiegeTargets, State
 from meeple.games.mordred.data import AREAS, ATTACK_COST, LAND
 from meeple.games.mordred.rules import build_cost, building_at, has_warrior, pieces_left, warriors_on_map
 from meeple.games.mordred.state import count_standing
@@ -46,7 +46,7 @@ def _invariants(m: meeple.Match) -> None:
 
 @given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=400))
 def test_every_listed_command_is_accepted_and_the_pieces_add_up(seed: int, picks: list[int]) -> None:
-    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed)
+    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed, options={"siege": ("others", "any")[seed >> 1 & 1]})
     for pick in picks:
         if m.is_over:
             break
@@ -108,7 +108,10 @@ def test_variants_map_to_options() -> None:
 def _listed_by_the_rule(state: State, seat: int) -> list[Command]:
     """Every command the readable rule functions allow, in map and table order (what legal must list)."""
     if state.phase is Phase.PLACE:
-        return [Place(a) for a in LAND if not has_warrior(state, a) and any(has_warrior(state, n) for n in AREAS[a].neighbours)]
+        near = [a for a in LAND if not has_warrior(state, a) and any(has_warrior(state, n) for n in AREAS[a].neighbours)]
+        if state.options.siege is SiegeTargets.OTHERS:  # not the roller's own building while another area is near
+            near = [a for a in near if (b := building_at(state, a)) is None or b.owner != seat] or near
+        return [Place(a) for a in near]
     out: list[Command] = []
     cash = state.money[seat]
     for area in LAND:
@@ -127,7 +130,7 @@ def _listed_by_the_rule(state: State, seat: int) -> list[Command]:
 
 @given(seed=st.integers(0, 2**64 - 1), picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=300))
 def test_legal_commands_list_exactly_what_the_rules_allow_in_order(seed: int, picks: list[int]) -> None:
-    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed)
+    m = meeple.Match.start("mordred", seats=3 + seed % 2, seed=seed, options={"siege": ("others", "any")[seed >> 1 & 1]})
     for pick in picks:
         if m.is_over:
             break

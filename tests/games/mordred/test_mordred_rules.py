@@ -26,6 +26,7 @@ from meeple.games.mordred import (
     Rolled,
     Row,
     Siege,
+    SiegeTargets,
     Start,
     TurnEnded,
     UsedUp,
@@ -551,11 +552,69 @@ def test_no_outcome_while_the_game_goes_on() -> None:
 # -- more corners of the rules -------------------------------------------------------------------
 
 
-def test_a_warrior_may_be_placed_on_the_rollers_own_building() -> None:
-    st = position(phase=Phase.PLACE, hand=1, warriors=["SNO"], buildings={"CON": (0, Kind.VILLAGE)})
+def test_with_siege_any_a_warrior_may_be_placed_on_the_rollers_own_building() -> None:
+    # rules version 2's reading: "a building of some player" includes the roller's own
+    st = position(phase=Phase.PLACE, hand=1, warriors=["SNO"], buildings={"CON": (0, Kind.VILLAGE)},
+                  options=MordredOptions(siege=SiegeTargets.ANY))
     assert Place("CON") in GAME.legal_commands(st, 0)
+    assert set(placement_targets(st, 0)) == {"HOL", "BEA", "LLN", "CON", "HAR"}
     _, after = play(st, 0, Place("CON"), 6)
     assert has_warrior(after, "CON") and pieces_left(after, 0, Kind.VILLAGE) == BUILDINGS[Kind.VILLAGE].pieces
+
+
+def test_by_default_a_warrior_besieges_only_other_players_buildings() -> None:
+    # seed, phase 3: "... he may try to remove another player's building once more"
+    st = position(phase=Phase.PLACE, hand=1, warriors=["SNO"],
+                  buildings={"CON": (0, Kind.VILLAGE), "HAR": (1, Kind.VILLAGE)})
+    assert st.options.siege is SiegeTargets.OTHERS
+    assert set(GAME.legal_commands(st, 0)) == {Place("HOL"), Place("BEA"), Place("LLN"), Place("HAR")}
+    assert set(placement_targets(st, 0)) == {"HOL", "BEA", "LLN", "HAR"}
+    assert set(placement_targets(st)) == {"HOL", "BEA", "LLN", "CON", "HAR"}  # the neighbour rule alone
+    err = refused(st, 0, Place("CON"))
+    assert "your own village" in err.message and "siege='others'" in err.message
+    events, after = play(st, 0, Place("HAR"), 3)  # a village in the mountains falls to 3
+    assert events == (Siege(0, "HAR", 1, Kind.VILLAGE, 3, 3, True),) and has_warrior(after, "HAR")
+    # the same building is another player's for seat 1's warriors
+    assert Place("CON") in GAME.legal_commands(attrs.evolve(st, turn=1), 1)
+
+
+def test_a_warrior_whose_only_areas_hold_the_rollers_own_buildings_besieges_one_of_them() -> None:
+    # designed: a warrior is never kept back, so with nothing else in reach it besieges the roller's own
+    st = position(phase=Phase.PLACE, hand=1,
+                  buildings={"HOL": (0, Kind.VILLAGE), "BEA": (0, Kind.VILLAGE), "SNO": (0, Kind.CASTLE)})
+    assert set(GAME.legal_commands(st, 0)) == {Place("HOL"), Place("BEA"), Place("SNO")}
+    assert set(placement_targets(st, 0)) == {"HOL", "BEA", "SNO"}
+    events, after = play(st, 0, Place("SNO"), 5)  # a castle in the mountains falls to 5
+    assert events == (Siege(0, "SNO", 0, Kind.CASTLE, 5, 5, True),)
+    assert has_warrior(after, "SNO") and building_at(after, "SNO") is None
+    # one other player's building in reach is enough to spare the roller's own
+    other = position(phase=Phase.PLACE, hand=1,
+                     buildings={"HOL": (1, Kind.VILLAGE), "BEA": (0, Kind.VILLAGE), "SNO": (0, Kind.CASTLE)})
+    assert GAME.legal_commands(other, 0) == (Place("HOL"),)
+    refused(other, 0, Place("BEA"))
+
+
+def test_the_heuristic_bot_besieges_its_own_buildings_only_under_siege_any() -> None:
+    from meeple.games.mordred.bot import HeuristicBot
+
+    def own_sieges(options: dict[str, str]) -> tuple[int, int]:
+        own = forced = 0
+        for seed in range(4):
+            m = meeple.Match.start(GAME, 3, seed=seed, options=options)
+            bots = [HeuristicBot(s) for s in range(3)]
+            while not m.is_over:
+                (seat,) = m.to_act
+                st = m.state
+                for e in m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat)):
+                    if isinstance(e, Siege) and e.owner == e.seat:
+                        own += 1
+                        forced += all((b := building_at(st, a)) is not None and b.owner == seat
+                                      for a in placement_targets(st))
+        return own, forced
+
+    own, forced = own_sieges({})
+    assert own == forced  # by default only when every area in reach held the roller's own building
+    assert own_sieges({"siege": "any"})[0] > 0
 
 
 def test_short_supply_gives_the_warriors_left_but_the_marker_moves_in_full() -> None:

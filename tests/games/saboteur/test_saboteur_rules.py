@@ -342,6 +342,22 @@ def test_next_round_starts_with_the_player_after_the_one_who_ended_it(table: Any
     assert st.turn == 2
 
 
+
+def test_with_next_starter_ender_the_player_of_the_last_path_card_starts_the_next_round(table: Any) -> None:
+    # seed 001: «Խաղացողը, ով կխաղա վերջին ուղու քարտը, սկսում է նոր փուլը» ("the player who plays the
+    # last path card starts the new round"): seat 1 lays the round's only path card, seat 2 removes it
+    # with a rockfall (laying none) and later empties the last hand
+    hands = [[], ["straight-horizontal"], ["rockfall", "map"], ["map"]]
+    for option, starter in (("ender", 1), ("after-ender", 3)):
+        st = table.build(hands=hands, turn=1, next_starter=option)
+        st, _ = table.play(st, 1, PlayPath(K("straight-horizontal"), 1, 0))
+        st, _ = table.play(st, 2, Rockfall(K("rockfall"), 1, 0))
+        st, _ = table.play(st, 3, Discard((K("map"),)))
+        st, events = table.play(st, 2, Discard((K("map"),)))
+        ended = next(e for e in events if isinstance(e, RoundEnded))
+        assert ended.ender == 2 and st.round == 2
+        assert st.turn == starter and st.deal.starter == starter, option
+
 # -- payouts (facts section 8) ------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from .events import (
 )
 from .game import GAME, Mordred
 from .info import INFO, VARIANTS
-from .state import Building, End, MordredOptions, Phase, State, UsedUp
+from .state import Building, End, MordredOptions, Phase, SiegeTargets, State, UsedUp
 from .view import View
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "Rolled",
     "Row",
     "Siege",
+    "SiegeTargets",
     "Start",
     "State",
     "Terrain",

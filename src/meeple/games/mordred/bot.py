@@ -61,7 +61,8 @@ from .data import (
     Kind,
     Row,
 )
-from .rules import build_sites, siege_need, warriors_on_map
+from .fast import build_sites
+from .rules import siege_need, warriors_on_map
 from .view import View
 
 # -- what the estimate weighs ----------------------------------------------------------------

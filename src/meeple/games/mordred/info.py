@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from meeple.engine import GameInfo
+from meeple.engine import GameInfo, OlderRules
 
 #: The options each variant selects (the first is the plain game).
 VARIANTS: Mapping[str, Mapping[str, int]] = {
@@ -15,11 +15,14 @@ VARIANTS: Mapping[str, Mapping[str, int]] = {
 INFO = GameInfo(
     id="mordred",
     title="Mordred",
-    rules_version=2,
+    rules_version=3,
     min_seats=3,
     max_seats=4,
     variants=tuple(VARIANTS),
     has_chance=True,
     hidden_information=False,
     summary="Build in Wales, hold back Mordred's warriors, and help him as little as you can.",
+    # version 3 added option siege (default "others"); version 2 let a warrior besiege any building
+    older_rules=(OlderRules(2, {"siege": "any"},
+                            changes="a warrior besieges only other players' buildings (option siege)"),),
 )

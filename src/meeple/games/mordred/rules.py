@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import compress
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from meeple.engine import ENGINE, Code, Command, Event, IllegalCommand, Outcome, Rng
 
@@ -37,9 +37,7 @@ from .data import (
     CHEAPEST,
     KIND_INDEX,
     KINDS,
-    LAND_INDICES,
     NEIGHBOURS,
-    PRICES,
     SIEGE,
     SURCHARGE,
     Kind,
@@ -58,31 +56,87 @@ from .events import (
     TurnEnded,
     WarriorPlaced,
 )
-from .state import Building, End, LastRoll, MordredOptions, Phase, State, UsedUp
+from .fast import ATTACKS, END_TURN, INDICES, PIECES, PLACES, ROLLS, builds, next_to_warrior, spare_own, targets
+from .state import Board, Building, End, LastRoll, MordredOptions, Phase, SiegeTargets, State, UsedUp
 
 _T = TypeVar("_T")
 
-#: Each area's index, once per area in map order (what ``compress`` selects from).
-_INDICES = range(len(AREA_CODES))
-#: Points and pieces of each building type, in :data:`~.data.KINDS` order.
+#: Points of each building type, in :data:`~.data.KINDS` order.
 _POINTS_IN_ORDER = tuple(BUILDINGS[kind].points for kind in KINDS)
-_PIECES = tuple(BUILDINGS[kind].pieces for kind in KINDS)
 
 
-class Board(Protocol):
-    """What the rule helpers read: a :class:`State` or a view (same field names)."""
-
-    @property
-    def buildings(self) -> tuple[Building | None, ...]: ...
-
-    @property
-    def standing(self) -> tuple[tuple[int, int, int], ...]: ...
-
-    @property
-    def warriors(self) -> tuple[bool, ...]: ...
+# -- set-up ------------------------------------------------------------------------------
 
 
-# -- board queries (pure; they accept a State or a View) ---------------------------------
+def initial_state(seats: int, options: MordredOptions) -> State:
+    """Return the table before the first-player roll: empty map, markers on the dragon."""
+    return State(
+        seats=seats,
+        options=options,
+        supply=options.warriors,
+        money=(0,) * seats,
+        road=(0,) * seats,
+    )
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The engine at set-up, nobody once over, else the player on turn."""
+    phase = state.phase
+    if phase is Phase.SETUP:
+        return (ENGINE,)
+    if phase is Phase.OVER:
+        return ()
+    return _ON_TURN[state.turn]
+
+
+_ON_TURN = tuple((seat,) for seat in range(4))
+
+
+def auto_command(state: State) -> Command:
+    """The engine's only command: the first-player roll."""
+    return Start()
+
+
+# -- legal commands ----------------------------------------------------------------------
+
+# The lists are built from the commands made once in :mod:`.fast`, and its whole-map forms of the
+# per-area rules below (``targets`` for placement_targets, ``builds`` for build_cost).
+
+
+def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
+    """Every command ``seat`` may play now: a row to roll on, where to place a warrior, or what to spend on."""
+    if seat != state.turn or state.phase is Phase.SETUP or state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.ROLL:
+        return ROLLS
+    if state.phase is Phase.PLACE:
+        found = targets(state.warriors)
+        if state.options.siege is SiegeTargets.OTHERS:
+            found = spare_own(found, state.buildings, seat)
+        return tuple(PLACES[i] for i in found)
+    cash = state.money[seat]
+    out: list[Command] = []
+    if cash >= CHEAPEST:
+        out.extend(builds(state, seat, cash))
+    if cash >= ATTACK_COST:
+        out.extend(attack_options(state, seat))
+    out.append(END_TURN)
+    return tuple(out)
+
+
+def attack_options(state: State, seat: int) -> list[Command]:
+    """Every attack ``seat`` could make: from its building on an area next to a warrior or the castle."""
+    buildings, warriors = state.buildings, state.warriors
+    out: list[Command] = []
+    for i in compress(INDICES, buildings):
+        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
+            for n in NEIGHBOURS[i]:
+                if n == CASTLE_INDEX or warriors[n]:
+                    out.append(ATTACKS[(i, n)])
+    return out
+
+
+# -- board queries (pure; they accept a State or a View: phases 3 and 4 asked of one area) ---
 
 
 def building_at(board: Board, area: str) -> Building | None:
@@ -124,33 +178,25 @@ def pieces_left(board: Board, seat: int, kind: Kind) -> int:
 
 def used_up(board: Board, seat: int) -> Kind | None:
     """The first building type (in table order) of which ``seat`` has every piece on the map, if any."""
-    for kind, on_map, pieces in zip(KINDS, standing(board, seat), _PIECES):
+    for kind, on_map, pieces in zip(KINDS, standing(board, seat), PIECES):
         if on_map >= pieces:
             return kind
     return None
 
 
-def placement_targets(board: Board) -> tuple[str, ...]:
+def placement_targets(board: Board, seat: int | None = None) -> tuple[str, ...]:
     """Areas a warrior may be placed on: no warrior yet, next to an area holding one.
 
     Any warrior counts, detached groups included, and so does Mordred in his
-    castle (rules, phase 3).
+    castle (rules, phase 3). With ``seat`` (the roller) and option
+    ``siege="others"``, the areas holding ``seat``'s own buildings drop out,
+    unless every area left holds one: then the warrior besieges one of them,
+    since a warrior is never kept back (designed; ``docs/rules/mordred.md``).
     """
-    return tuple(AREA_CODES[i] for i in _targets(board.warriors))
-
-
-def _targets(warriors: tuple[bool, ...]) -> list[int]:
-    """The indices of :func:`placement_targets`, in map order."""
-    reach = set(NEIGHBOURS[CASTLE_INDEX])
-    for i in compress(_INDICES, warriors):
-        reach.update(NEIGHBOURS[i])
-    reach.difference_update(compress(_INDICES, warriors))
-    reach.discard(CASTLE_INDEX)
-    return sorted(reach)
-
-
-def _next_to_warrior(warriors: tuple[bool, ...], i: int) -> bool:
-    return any(n == CASTLE_INDEX or warriors[n] for n in NEIGHBOURS[i])
+    found = targets(board.warriors)
+    if seat is not None and board.options.siege is SiegeTargets.OTHERS:
+        found = spare_own(found, board.buildings, seat)
+    return tuple(AREA_CODES[i] for i in found)
 
 
 def next_to_own(board: Board, seat: int, area: str) -> bool:
@@ -210,133 +256,9 @@ def build_site(board: Board, seat: int, area: str) -> tuple[int, str]:
     return 0, ""
 
 
-def build_sites(board: Board, seat: int) -> list[tuple[int, int]]:
-    """Every ``(area index, surcharge)`` where :func:`build_site` lets ``seat`` build, in map order.
-
-    The same rule, asked of the whole map at once: the candidates are the
-    black-bordered areas, ``seat``'s own buildings and every area next to a
-    building; those with a warrior or another player's building drop out.
-    """
-    buildings, warriors = board.buildings, board.warriors
-    candidates = set(BORDER_INDICES)
-    near_own: set[int] = set()
-    for i in compress(_INDICES, buildings):
-        near = NEIGHBOURS[i]
-        candidates.update(near)
-        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
-            candidates.add(i)
-            near_own.update(near)
-    candidates.discard(CASTLE_INDEX)
-    out = []
-    for i in sorted(candidates):
-        if warriors[i]:
-            continue
-        here = buildings[i]
-        if here is not None and here.owner != seat:
-            continue
-        out.append((i, 0 if i in BORDER_INDICES or i in near_own else SURCHARGE))
-    return out
-
-
 def siege_need(kind: Kind, area: str) -> int:
     """The roll a warrior needs to take a ``kind`` standing on ``area`` (Combat table)."""
     return SIEGE[(kind, AREAS[area].terrain)]
-
-
-# -- set-up ------------------------------------------------------------------------------
-
-
-def initial_state(seats: int, options: MordredOptions) -> State:
-    """Return the table before the first-player roll: empty map, markers on the dragon."""
-    return State(
-        seats=seats,
-        options=options,
-        supply=options.warriors,
-        money=(0,) * seats,
-        road=(0,) * seats,
-    )
-
-
-def to_act(state: State) -> tuple[int, ...]:
-    """The engine at set-up, nobody once over, else the player on turn."""
-    phase = state.phase
-    if phase is Phase.SETUP:
-        return (ENGINE,)
-    if phase is Phase.OVER:
-        return ()
-    return _ON_TURN[state.turn]
-
-
-_ON_TURN = tuple((seat,) for seat in range(4))
-
-
-def auto_command(state: State) -> Command:
-    """The engine's only command: the first-player roll."""
-    return Start()
-
-
-# -- legal commands ----------------------------------------------------------------------
-
-# Commands are frozen values, so the legal lists share one instance of each.
-_ROLLS: tuple[Command, ...] = tuple(Roll(row) for row in Row)
-_PLACES: tuple[Place, ...] = tuple(Place(code) for code in AREA_CODES)
-_BUILDS: tuple[tuple[Build, ...], ...] = tuple(tuple(Build(code, kind) for kind in KINDS) for code in AREA_CODES)
-_ATTACKS: Mapping[tuple[int, int], Attack] = {
-    (i, n): Attack(AREA_CODES[i], AREA_CODES[n]) for i in LAND_INDICES for n in NEIGHBOURS[i]
-}
-_END_TURN = EndTurn()
-
-
-def legal_commands(state: State, seat: int) -> tuple[Command, ...]:
-    """Every command ``seat`` may play now: a row to roll on, where to place a warrior, or what to spend on."""
-    if seat != state.turn or state.phase is Phase.SETUP or state.phase is Phase.OVER:
-        return ()
-    if state.phase is Phase.ROLL:
-        return _ROLLS
-    if state.phase is Phase.PLACE:
-        return tuple(_PLACES[i] for i in _targets(state.warriors))
-    cash = state.money[seat]
-    out: list[Command] = []
-    if cash >= CHEAPEST:
-        out.extend(_builds(state, seat, cash))
-    if cash >= ATTACK_COST:
-        out.extend(attack_options(state, seat))
-    out.append(_END_TURN)
-    return tuple(out)
-
-
-def _builds(state: State, seat: int, cash: int) -> list[Command]:
-    """Every build ``seat`` can pay for: a site (:func:`build_sites`), a piece left, a type not already there."""
-    left = [pieces - on_map for pieces, on_map in zip(_PIECES, standing(state, seat))]
-    if not any(left):
-        return []
-    buildings = state.buildings
-    out: list[Command] = []
-    for i, surcharge in build_sites(state, seat):
-        budget = cash - surcharge
-        here = buildings[i]
-        for k, price, build in _OFFERS[i]:
-            if price <= budget and left[k] and (here is None or here.kind is not build.kind):
-                out.append(build)
-    return out
-
-
-#: ``_OFFERS[i]``: ``(type index, price, Build command)`` for each type that may stand on area ``i``.
-_OFFERS: tuple[tuple[tuple[int, int, Build], ...], ...] = tuple(
-    tuple((k, price, _BUILDS[i][k]) for k, price in enumerate(PRICES[i]) if price is not None) for i in range(len(AREA_CODES))
-)
-
-
-def attack_options(state: State, seat: int) -> list[Command]:
-    """Every attack ``seat`` could make: from its building on an area next to a warrior or the castle."""
-    buildings, warriors = state.buildings, state.warriors
-    out: list[Command] = []
-    for i in compress(_INDICES, buildings):
-        if buildings[i].owner == seat:  # type: ignore[union-attr]  # compress kept the buildings only
-            for n in NEIGHBOURS[i]:
-                if n == CASTLE_INDEX or warriors[n]:
-                    out.append(_ATTACKS[(i, n)])
-    return out
 
 
 # -- decide --------------------------------------------------------------------------------
@@ -415,15 +337,22 @@ def _roll(state: State, seat: int, row: Row, rng: Rng) -> tuple[Event, ...]:
 
 
 def _place(state: State, seat: int, area: str, command: Command, rng: Rng) -> tuple[Event, ...]:
-    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll."""
+    """Phase 3: a warrior goes next to a warrior; on a building it must win a roll.
+
+    With ``siege="others"`` not on the roller's own building while another area is in reach.
+    """
     i = AREA_INDEX.get(area) if isinstance(area, str) else None
     if i is None or i == CASTLE_INDEX:
         raise _illegal(f"{area!r} is not an area a warrior can stand on", Code.BAD_ARGUMENT, command)
     if state.warriors[i]:
         raise _illegal(f"a warrior already stands on {area}: one warrior per area", Code.RULE, command)
-    if not _next_to_warrior(state.warriors, i):
+    if not next_to_warrior(state.warriors, i):
         raise _illegal(f"{area} is not next to an area holding a warrior", Code.RULE, command)
     here = state.buildings[i]
+    if (here is not None and here.owner == seat and state.options.siege is SiegeTargets.OTHERS
+            and i not in spare_own(targets(state.warriors), state.buildings, seat)):
+        raise _illegal(f"{area} holds your own {here.kind.value}: besiege another player's building or "
+                       "an empty area (option siege='others')", Code.RULE, command)
     event: Event
     back = 0
     if here is None:

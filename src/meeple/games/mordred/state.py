@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Protocol
 
 import attrs
 
@@ -50,10 +51,27 @@ class UsedUp(enum.Enum):
     NEXT_TURN = "next-turn"
 
 
+class SiegeTargets(enum.Enum):
+    """Whose buildings a warrior taken from a roll may be placed on (a siege, phase 3).
+
+    ``OTHERS`` (the default): other players' buildings only; the roller's own
+    only when every area the warrior could go to holds one of them (designed:
+    a warrior is never kept back, see ``docs/rules/mordred.md``). The seed's
+    "…he may try to remove *another* player's building once more" and the
+    public summaries ("to attack other players' buildings", facts C.2).
+    ``ANY``: anybody's, the roller's own too (the seed's first sentence,
+    "a building of some player", read alone; rules version 2).
+    """
+
+    OTHERS = "others"
+    ANY = "any"
+
+
 @attrs.frozen
 class MordredOptions(Options):
     """``warriors`` in Mordred's supply, the road's length past (``road_forward``) and behind
-    (``road_back``) the dragon, and when a used-up building type ends the game (``used_up``)."""
+    (``road_back``) the dragon, when a used-up building type ends the game (``used_up``), and
+    whose buildings a warrior may besiege (``siege``)."""
 
     warriors: int = attrs.field(default=WARRIORS, metadata={"help": "warriors in Mordred's supply, 4..32"})
     road_forward: int = attrs.field(default=ROAD_FORWARD,
@@ -62,6 +80,9 @@ class MordredOptions(Options):
     used_up: UsedUp = attrs.field(default=UsedUp.OWN_TURN, metadata={
         "help": "when a player with every building of one type on the map ends the game: at the start of "
                 "its 'own-turn' (the published reading) or of the 'next-turn', whoever's (the seed word for word)"})
+    siege: SiegeTargets = attrs.field(default=SiegeTargets.OTHERS, metadata={
+        "help": "whose buildings the roller's warriors may besiege: 'others' (other players'; the roller's own "
+                "only when nothing else is in reach) or 'any' (the roller's own too; rules version 2)"})
 
     def validate(self, seats: int) -> None:
         """Warriors 4..32 (never more than the land areas), road 4..40 forward and 0..10 back."""
@@ -132,3 +153,19 @@ class State:
     turns: int = 0
     last_roll: LastRoll | None = None
     ended: End | None = None
+
+
+class Board(Protocol):
+    """What the rule helpers read: a :class:`State` or a view (same field names)."""
+
+    @property
+    def options(self) -> MordredOptions: ...
+
+    @property
+    def buildings(self) -> tuple[Building | None, ...]: ...
+
+    @property
+    def standing(self) -> tuple[tuple[int, int, int], ...]: ...
+
+    @property
+    def warriors(self) -> tuple[bool, ...]: ...

@@ -427,7 +427,7 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         if number == 1:
             starter = 0
         elif state.options.next_starter == "ender":
-            starter = state.results[-1].ender
+            starter = last_path_layer(state.deeds, state.results[-1].ender)
         else:
             starter = (state.results[-1].ender + 1) % n
         goals = rng.shuffled(data.GOALS)
@@ -805,6 +805,21 @@ def deluxe_teams(board: Board, role: Role) -> tuple[str, ...]:
     if role is Role.BLUE:
         return ("blue",) if blue_ok else ("green",) if green_ok else ()
     return tuple(t for t, ok in (("green", green_ok), ("blue", blue_ok)) if ok)
+
+
+def last_path_layer(deeds: Sequence[Deed], ender: int) -> int:
+    """Who starts the next round under ``next_starter="ender"``: the seat that laid the round's last path card.
+
+    Seed 001: «Խաղացողը, ով կխաղա վերջին ուղու քարտը, սկսում է նոր փուլը»
+    ("the player who plays the last path card starts the new round"). A
+    rockfall removes a path card and lays none; if no path card was laid in
+    the round, the ``ender`` (who played or discarded the card that ended it)
+    starts [designed].
+    """
+    for deed in reversed(deeds):
+        if deed.cell is not None and deed.card is not None and KINDS[deed.card].category is Category.PATH:
+            return deed.seat
+    return ender
 
 
 def round_winners(state: State, team: str) -> tuple[int, ...]:

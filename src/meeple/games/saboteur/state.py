@@ -43,7 +43,8 @@ class SaboteurOptions(Options):
     * ``saboteur_pay``: base saboteurs are paid 4/3/3/2 ``nuggets`` in gold cards that add up
       (R1, S1) or 4/3/3/2 gold ``cards`` drawn at random (S0).
     * ``next_starter``: the next round starts with the player ``after-ender`` (S0, R1, R2)
-      or with the ``ender`` (the Armenian seed text).
+      or, with ``ender`` (the Armenian seed text), with the player who laid the round's last
+      path card (the ender if nobody laid one).
     * ``round_end``: without the gold, a round ends when the pile is empty and ``empty-hands``
       (R1, R2, S1), or after a ``lap`` of passes once the pile is empty (a reading of S0).
     * ``pass_discards``: Deluxe pass discards one card (the Russian seed text) or up to
@@ -61,8 +62,8 @@ class SaboteurOptions(Options):
     gold_cards: Literal["players", "miners"] = attrs.field(default="players", metadata={
         "help": "base payout draws one gold card per 'players' (the published rules; 9 at 10 players) or per 'miners'"})
     next_starter: Literal["after-ender", "ender"] = attrs.field(default="after-ender", metadata={
-        "help": "who starts the next round: the player 'after-ender' (the published rules) or the 'ender' "
-                "(the Armenian text)"})
+        "help": "who starts the next round: the player 'after-ender' (the published rules) or, with 'ender' "
+                "(the Armenian text), the player who laid the round's last path card (else the ender)"})
     pass_discards: int = attrs.field(default=1, metadata={
         "help": "Deluxe: how many cards a pass may discard, drawing as many: 1 (the Russian text) or 3 "
                 "(the expansion rules)"})

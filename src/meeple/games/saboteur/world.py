@@ -158,10 +158,10 @@ def _goal_kinds(view: View) -> tuple[GoalKind, ...]:
 
 
 def _starter(view: View) -> int:
-    if view.round <= 1 or len(view.results) < view.round - 1:
+    """The round's starter: the seat of its first deed (every turn leaves one), else the seat on turn."""
+    if view.round < 1:
         return 0
-    ender = view.results[view.round - 2].ender
-    return ender if view.options.next_starter == "ender" else (ender + 1) % view.seats
+    return view.deeds[0].seat if view.deeds else view.turn
 
 
 def _purse(view: View, me: int | None, rng: Rng, deluxe: bool) -> Purse:
