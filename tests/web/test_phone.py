@@ -127,7 +127,7 @@ def test_a_board_at_phone_width_is_readable_and_played_by_taps(browser: Any, web
 
         _readable(page, screen, "at the start")
         if screenshots is not None and size == "390":
-            page.screenshot(path=str(screenshots / f"play-{game}-phone-en.png"))
+            page.screenshot(path=str(screenshots / f"play-{game}-phone-en.png"), full_page=True)
 
         # legal moves by taps alone (a first step, a card, may select; a choice bar may open), each drawing
         # on the way as readable as the first

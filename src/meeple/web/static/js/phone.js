@@ -1,5 +1,5 @@
-// The play page at phone width (docs/web.md, "On a phone"): the board keeps a readable scale inside a
-// box that scrolls both ways, a zoom control sets that scale, and the side panels fold under their headings.
+// The play page at phone width (docs/web.md, "On a phone"): the board keeps a readable scale (the page
+// scrolls it up and down, its box side to side), a zoom control sets that scale, and the side panels fold.
 //
 // Independent of play.js and of the boards: it watches #board for a new drawing and gives the SVG its
 // natural width (the viewBox's, as --board-w); the stylesheet multiplies it by --zoom at phone width only.
@@ -40,8 +40,23 @@ function measure() {
         floor = need;
         setStep(step);
       }
+      reveal(el);
     }
   }
+}
+
+/** Where the board offers something and none of it is in the box's visible width, bring the first one in. */
+function reveal(el) {
+  const offered = [...el.querySelectorAll(".act")];
+  if (offered.length === 0) return;
+  const box = board.getBoundingClientRect();
+  const seen = (a) => {
+    const r = a.getBoundingClientRect();
+    return r.right > box.left && r.left < box.right;
+  };
+  if (offered.some(seen)) return;
+  const first = offered[0].getBoundingClientRect();
+  board.scrollLeft += first.left - box.left - 16;
 }
 
 function button(label, text, delta) {
