@@ -152,6 +152,12 @@ def test_a_board_at_phone_width_is_readable_and_played_by_taps(browser: Any, web
         page.locator(".zoom button[aria-label='Zoom in']").tap()
         page.wait_for_function("(w) => document.querySelector('#board svg').getBoundingClientRect().width > w", arg=before)
         assert max(page.evaluate(OVERFLOW)) <= screen
+
+        # the header has room for one more control (a language switch): the page still fits
+        page.evaluate("""() => { const b = document.createElement('button'); b.className = 'tool'; b.textContent = 'EN';
+            document.getElementById('undo').before(b); }""")
+        assert max(page.evaluate(OVERFLOW)) <= screen
+        assert _small(page.evaluate(_BOXES, "header a, header button")) == []
         assert page.errors == []
     finally:
         context.close()
