@@ -92,6 +92,9 @@ class PIMC:
     ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
     or both (whichever ends first; default 200 playouts); a decision plays
     whole rounds, one playout per candidate each, and at least one round.
+    With a time budget it starts no round that would end past the budget if
+    it lasted as long as the mean round so far, so a decision keeps within
+    ``seconds`` unless its first round alone does not.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
@@ -205,7 +208,7 @@ class PIMC:
         """Play rounds until the budget ends; one row per round, one worth per candidate."""
         game, rng = self.game, self._rng
         fixed = None if game.info.hidden_information else game.world(view, seat, rng)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        start = time.perf_counter()
         table: list[list[float]] = []
         done = 0
         while True:
@@ -215,8 +218,10 @@ class PIMC:
             done += len(candidates)
             if self.iterations is not None and done + len(candidates) > self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if self.seconds is not None:
+                spent = time.perf_counter() - start
+                if spent * (len(table) + 1) / len(table) > self.seconds:
+                    break  # another round, as long as the mean one so far, would end past the budget
         self.last_iterations = done
         return table
 
