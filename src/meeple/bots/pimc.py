@@ -57,6 +57,8 @@ Factory = Callable[[int], Bot]
 
 #: How many of the policy's preferred commands are searched by default.
 WIDTH = 4
+#: Rounds a search should reach: a smaller budget searches fewer candidates (at least two).
+MIN_ROUNDS = 4
 #: Standard errors by which a candidate must beat the policy's choice (paired over worlds) to replace it.
 CONFIDENCE = 1.0
 #: The weight of the score margin in a playout's worth (a win is worth 1).
@@ -88,12 +90,13 @@ class PIMC:
     ``game`` is a game object or id. ``policy`` is a bot factory
     (``factory(seed) -> Bot``); None takes the game's ``heuristic`` bot, or
     the random bot for a game without one. ``width`` is how many candidates
-    are searched (the policy's first ``width`` choices). The budget is
+    are searched (the policy's first ``width`` choices), fewer where the
+    budget would not reach ``MIN_ROUNDS`` rounds (but at least two). The budget is
     ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
     or both (whichever ends first; default 200 playouts); a decision plays
     whole rounds, one playout per candidate each, and at least one round.
     With a time budget it starts no round that would end past the budget if
-    it lasted as long as the mean round so far, so a decision keeps within
+    its playouts lasted as long as the mean one so far, so a decision keeps within
     ``seconds`` unless its first round alone does not.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
@@ -166,7 +169,7 @@ class PIMC:
             self.last_iterations = 0
             return candidates[0]
         table = self._search(view, seat, candidates)
-        return candidates[self._pick(table)]
+        return candidates[self._pick(table)]  # the table's columns are the first candidates
 
     def candidates(self, view: Any, legal: Sequence[Command], seat: int) -> list[Command]:
         """The policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
@@ -187,7 +190,7 @@ class PIMC:
         candidates = self.candidates(view, legal, seat)
         table = self._search(view, seat, candidates)
         rounds = len(table)
-        return [(c, rounds, sum(r[i] for r in table) / rounds) for i, c in enumerate(candidates)]
+        return [(c, rounds, sum(r[i] for r in table) / rounds) for i, c in enumerate(candidates[:len(table[0])])]
 
     # -- search ----------------------------------------------------------------------------
     def _pick(self, table: list[list[float]]) -> int:
@@ -207,6 +210,8 @@ class PIMC:
     def _search(self, view: Any, seat: int, candidates: Sequence[Command]) -> list[list[float]]:
         """Play rounds until the budget ends; one row per round, one worth per candidate."""
         game, rng = self.game, self._rng
+        if self.iterations is not None and len(candidates) > 2:
+            candidates = candidates[:max(2, min(len(candidates), self.iterations // MIN_ROUNDS))]
         fixed = None if game.info.hidden_information else game.world(view, seat, rng)
         start = time.perf_counter()
         table: list[list[float]] = []
@@ -220,8 +225,15 @@ class PIMC:
                 break
             if self.seconds is not None:
                 spent = time.perf_counter() - start
-                if spent * (len(table) + 1) / len(table) > self.seconds:
-                    break  # another round, as long as the mean one so far, would end past the budget
+                if len(table) == 1 and len(candidates) > 2:
+                    # fewer rounds than MIN_ROUNDS would fit: search fewer candidates, more often each
+                    fit = self.seconds / max(spent, 1e-9)
+                    keep = max(2, min(len(candidates), int(len(candidates) * fit / MIN_ROUNDS)))
+                    if keep < len(candidates):
+                        candidates = candidates[:keep]
+                        table[0] = table[0][:keep]
+                if spent + spent / done * len(candidates) > self.seconds:
+                    break  # another round, of playouts as long as the mean one so far, would end past the budget
         self.last_iterations = done
         return table
 
