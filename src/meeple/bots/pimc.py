@@ -95,9 +95,10 @@ class PIMC:
     ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
     or both (whichever ends first; default 200 playouts); a decision plays
     whole rounds, one playout per candidate each, and at least one round.
-    With a time budget it starts no round that would end past the budget if
-    its playouts lasted as long as the mean one so far, so a decision keeps within
-    ``seconds`` unless its first round alone does not.
+    With a time budget its first round plays two candidates, and it starts
+    no round that would end past the budget if its playouts lasted as long
+    as the mean one so far, so a decision keeps within ``seconds`` unless
+    its first two playouts alone do not.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
@@ -186,19 +187,25 @@ class PIMC:
         return out or [legal[0]]
 
     def stats(self, view: Any, legal: Sequence[Command], seat: int) -> list[tuple[Command, int, float]]:
-        """Search as :meth:`choose` does; return ``(candidate, playouts, mean worth)``, the policy's choice first."""
+        """Search as :meth:`choose` does; ``(candidate, playouts, mean worth)`` of each searched, the policy's first."""
         candidates = self.candidates(view, legal, seat)
         table = self._search(view, seat, candidates)
-        rounds = len(table)
-        return [(c, rounds, sum(r[i] for r in table) / rounds) for i, c in enumerate(candidates[:len(table[0])])]
+        out = []
+        for i, c in enumerate(candidates[:max(len(row) for row in table)]):
+            worths = [row[i] for row in table if len(row) > i]
+            out.append((c, len(worths), sum(worths) / len(worths)))
+        return out
 
     # -- search ----------------------------------------------------------------------------
     def _pick(self, table: list[list[float]]) -> int:
-        """The index of the candidate to play: 0 (the policy's) unless another beat it with confidence."""
-        n = len(table)
+        """The index of the candidate to play: 0 (the policy's) unless another beat it with confidence.
+
+        A row holds the worths of the first candidates, as many as that round played.
+        """
         best, best_gain = 0, 0.0
-        for i in range(1, len(table[0])):
-            diffs = [row[i] - row[0] for row in table]
+        for i in range(1, max(len(row) for row in table)):
+            diffs = [row[i] - row[0] for row in table if len(row) > i]
+            n = len(diffs)
             mean = sum(diffs) / n
             if mean <= best_gain:
                 continue
@@ -208,10 +215,19 @@ class PIMC:
         return best
 
     def _search(self, view: Any, seat: int, candidates: Sequence[Command]) -> list[list[float]]:
-        """Play rounds until the budget ends; one row per round, one worth per candidate."""
+        """Play rounds until the budget ends; one row per round, the worths of the first candidates.
+
+        With an iteration budget every round plays the same candidates, as
+        many as get ``MIN_ROUNDS`` rounds. With a time budget the first
+        round plays two, and the rounds after it as many as the time left
+        would give ``MIN_ROUNDS`` rounds at the playouts' pace so far.
+        """
         game, rng = self.game, self._rng
-        if self.iterations is not None and len(candidates) > 2:
-            candidates = candidates[:max(2, min(len(candidates), self.iterations // MIN_ROUNDS))]
+        wide = len(candidates)
+        if self.iterations is not None:
+            wide = max(2, min(wide, self.iterations // MIN_ROUNDS))
+        if self.seconds is not None:
+            wide = 2
         fixed = None if game.info.hidden_information else game.world(view, seat, rng)
         start = time.perf_counter()
         table: list[list[float]] = []
@@ -219,21 +235,17 @@ class PIMC:
         while True:
             world = fixed if fixed is not None else game.world(view, seat, rng)
             chance = rng.next64()
-            table.append([self._playout(world, seat, cmd, chance) for cmd in candidates])
-            done += len(candidates)
-            if self.iterations is not None and done + len(candidates) > self.iterations:
-                break
+            table.append([self._playout(world, seat, cmd, chance) for cmd in candidates[:wide]])
+            done += wide
             if self.seconds is not None:
                 spent = time.perf_counter() - start
-                if len(table) == 1 and len(candidates) > 2:
-                    # fewer rounds than MIN_ROUNDS would fit: search fewer candidates, more often each
-                    fit = self.seconds / max(spent, 1e-9)
-                    keep = max(2, min(len(candidates), int(len(candidates) * fit / MIN_ROUNDS)))
-                    if keep < len(candidates):
-                        candidates = candidates[:keep]
-                        table[0] = table[0][:keep]
-                if spent + spent / done * len(candidates) > self.seconds:
+                pace = spent / done
+                if len(table) == 1:
+                    wide = max(2, min(len(candidates), int(self.seconds / pace / MIN_ROUNDS)))
+                if spent + pace * wide > self.seconds:
                     break  # another round, of playouts as long as the mean one so far, would end past the budget
+            if self.iterations is not None and done + wide > self.iterations:
+                break
         self.last_iterations = done
         return table
 
