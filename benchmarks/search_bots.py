@@ -1,7 +1,7 @@
-"""How strong the search bot is: its win rate against other bots at several budgets, with 95 % Wilson intervals.
+"""How strong the search bots are: their win rates against other bots at several budgets, with 95 % Wilson intervals.
 
-For one game (any that samples worlds from a view), each budget of
-``ismcts:N`` plays ``--games`` matches against each opponent (the game's
+For one game (any that samples worlds from a view), each budget of the
+search bot (``--bot``: ``ismcts:N``, or ``pimc:N``, the rollout search) plays ``--games`` matches against each opponent (the game's
 ``heuristic`` bot where it has one, and ``random``), one search bot and the
 opponent in every other seat, the seats rotated so that the search bot sits
 in each seat equally often. A shared win counts for every winner, so the
@@ -13,23 +13,83 @@ per figure, then a Markdown table::
 
     python benchmarks/search_bots.py --game liars-dice --seats 2 --budgets 25,100,400 --games 200
     python benchmarks/search_bots.py --game saboteur --seats 4 --budgets 50,200 --games 100 --workers 2
+    python benchmarks/search_bots.py --game kings --bot pimc --budgets 96 --games 100 --workers 2 --time-decisions 40
+
+``--time-decisions N`` first times the bot's decisions (CPU and wall-clock
+seconds, mean and largest, with the load average) at N positions taken from
+matches of the opponent against itself, so that a budget in playouts can be
+set against a budget in seconds. For Saboteur, each round's result is also
+split by the role the search bot held (a round's team win), beside the
+opponents' rate in the same role.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "examples"))
 
 import liars_dice  # noqa: E402, F401  (registers "liars-dice")
-from meeple.batch import Plan, chunk_size_for, local_executor, run_plan, summarize  # noqa: E402
-from meeple.engine import get_game  # noqa: E402
+from meeple.batch import MatchResult, Plan, Rate, chunk_size_for, local_executor, run_plan, summarize  # noqa: E402
+from meeple.catalog import bot_factory  # noqa: E402
+from meeple.engine import Match, get_game  # noqa: E402
+
+
+def time_decisions(game_id: str, seats: int, options: dict[str, int], spec: str, opponent: str, n: int,
+                   seed: int) -> dict[str, Any]:
+    """CPU and wall-clock seconds of ``spec``'s decisions at ``n`` positions of ``opponent`` playing itself."""
+    game = get_game(game_id)
+    bot = bot_factory(game, spec)(seed)
+    cpu: list[float] = []
+    wall: list[float] = []
+    k = 0
+    while len(cpu) < n:
+        m = Match.start(game_id, seats, seed=seed + k, options=options)
+        others = [bot_factory(game, opponent)(seed + k + s) for s in range(seats)]
+        ply = 0
+        while not m.is_over and len(cpu) < n:
+            seat = m.to_act[0]
+            legal, view = m.legal(seat), m.view(seat)
+            if len(legal) > 1 and ply % 7 == k % 7:
+                c0, w0 = time.process_time(), time.perf_counter()
+                bot.choose(view, legal, seat)
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+            m.play(seat, others[seat].choose(view, legal, seat))
+            ply += 1
+        k += 1
+    return {"game": game_id, "bot": spec, "decisions": n, "cpu_mean": sum(cpu) / n, "cpu_max": max(cpu),
+            "wall_mean": sum(wall) / n, "wall_max": max(wall), "load": os.getloadavg()}
+
+
+def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]]:
+    """Saboteur: rounds won by the search bot and by the other seats, by the role each held in the round."""
+    tally: dict[str, list[int]] = {}
+    for r in results:
+        if r.log is None:
+            continue
+        m = Match.from_bytes(r.log)
+        for event in m.events_for(None):
+            if type(event).__name__ != "RoundEnded":
+                continue
+            for seat, role in enumerate(event.roles):
+                key = f"{'bot' if r.bots[seat] == me else 'others'}:{role.value}"
+                won, n = tally.get(key, [0, 0])
+                tally[key] = [won + (seat in event.winners), n + 1]
+    out = {}
+    for key, (won, n) in sorted(tally.items()):
+        rate = Rate.of(won, n)
+        out[key] = {"rounds": n, "won": won, "rate": rate.rate, "ci95": [rate.low, rate.high]}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,10 +97,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--game", default="liars-dice")
     ap.add_argument("--seats", type=int, help="default: the game's fewest")
-    ap.add_argument("--budgets", default="25,100,400", help="iterations per decision, comma-separated")
+    ap.add_argument("--bot", default="ismcts", choices=("ismcts", "pimc"), help="the search bot")
+    ap.add_argument("--budgets", default="25,100,400",
+                    help="iterations (or playouts) per decision, or times (1s, 500ms), comma-separated")
+    ap.add_argument("--time-decisions", type=int, default=0, metavar="N",
+                    help="first time the bot's decisions at N positions of the opponent's own matches")
     ap.add_argument("--games", type=int, default=200, help="matches per figure")
     ap.add_argument("--opponents", help="comma-separated bot names (default: heuristic where there is one, random)")
-    ap.add_argument("--rollout", help="a bot of the game to play the rollouts (default: random play)")
+    ap.add_argument("--rollout", help="a bot of the game to play the rollouts (default: random play for ismcts, "
+                                      "the heuristic for pimc)")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (an integer)")
     ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
     ap.add_argument("--workers", type=int, default=1, help="local processes")
@@ -53,23 +118,28 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     pool = local_executor(args.workers)
     try:
-        for budget in (int(b) for b in args.budgets.split(",")):
-            me = f"ismcts:{budget}" + (f":{args.rollout}" if args.rollout else "")
+        for budget in args.budgets.split(","):
+            me = f"{args.bot}:{budget}" + (f":{args.rollout}" if args.rollout else "")
             for other in opponents:
                 if other == me:
                     continue  # one name for both sides: their rates could not be told apart
+                if args.time_decisions:
+                    print(json.dumps(time_decisions(game.info.id, seats, options, me, other, args.time_decisions,
+                                                    args.seed)), flush=True)
                 plan = Plan(game=game.info.id, seats=seats, bots=(me, *[other] * (seats - 1)), games=args.games,
                             seed=args.seed, options=options, rotate=True)
                 t = time.perf_counter()
                 results = list(run_plan(plan, pool, chunk_size=chunk_size_for(plan.games, args.workers) if pool else None,
-                                        window=4 * args.workers))
+                                        window=4 * args.workers, keep_logs=game.info.id == "saboteur"))
                 s = summarize(results, plan, time.perf_counter() - t)
                 r, o = s.bot_rates[me], s.bot_rates[other]
                 row = {"game": game.info.id, "seats": seats, "options": options, "bot": me, "opponent": other,
                        "matches": s.matches, "finished": s.finished, "wins": r.wins, "seats_held": r.n,
                        "rate": r.rate, "ci95": [r.low, r.high], "opponent_rate": o.rate,
                        "fair_share": sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats),
-                       "seconds": s.seconds}
+                       "seconds": s.seconds, "load": os.getloadavg()}
+                if game.info.id == "saboteur":
+                    row["rounds_by_role"] = by_role(results, me)
                 print(json.dumps(row), flush=True)
                 rows.append(row)
     finally:

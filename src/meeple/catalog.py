@@ -151,8 +151,8 @@ def describe_options(game: Game[Any, Any]) -> tuple[OptionInfo, ...]:
 
 
 def bot_names(game: Game[Any, Any]) -> tuple[str, ...]:
-    """The names of the bots a game offers, sorted: its own, ``random``, and ``ismcts`` where it can be searched."""
-    generic = {"random", "ismcts"} if searchable(game) else {"random"}
+    """The names of the bots a game offers, sorted: its own, ``random``, and ``ismcts`` and ``pimc`` where it can be searched."""
+    generic = {"random", "ismcts", "pimc"} if searchable(game) else {"random"}
     return tuple(sorted({*game.bots(), *generic}))
 
 
@@ -160,8 +160,9 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
     """The factory (``factory(seed) -> bot``) of bot ``name``; :class:`ConfigError` naming the choices if none.
 
     ``name`` is one of the game's own bots, or a bot every game has
-    (:mod:`meeple.bots.specs`): ``random``, or ``ismcts[:BUDGET[:ROLLOUT]]``
-    such as ``ismcts:200`` or ``ismcts:0.5s:heuristic``.
+    (:mod:`meeple.bots.specs`): ``random``, ``ismcts[:BUDGET[:ROLLOUT]]``
+    such as ``ismcts:200`` or ``ismcts:0.5s:heuristic``, or
+    ``pimc[:BUDGET[:POLICY]]`` such as ``pimc:1s``.
     """
     bots = dict(game.bots())
     bots.setdefault("random", RandomBot)
@@ -169,7 +170,7 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
         return bots[name]
     found = generic_factory(game, name)
     if found is None:
-        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]"] if searchable(game) else [])
+        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY]]"] if searchable(game) else [])
         raise ConfigError(f"{game.info.id} has no bot {name!r}; bots: {', '.join(choices)}")
     return found
 

@@ -4,8 +4,11 @@
   sampled from the bot's own view (:meth:`Game.world
   <meeple.engine.Game.world>`); plain MCTS for games without hidden
   information.
+* :class:`PIMC`: rollout search over sampled worlds, the game's
+  heuristic bot proposing candidates and playing the playouts; it plays
+  the heuristic's move unless the playouts show a better one.
 * :func:`parse_spec` and :func:`generic_factory`: the bot specs
-  (``ismcts:200``, ``ismcts:0.5s:heuristic``) that ``meeple simulate
+  (``ismcts:200``, ``ismcts:0.5s:heuristic``, ``pimc:1s``) that ``meeple simulate
   --bots`` and batch runs take, for every game.
 
 Bots see what a player sees, ``choose(view, legal, seat)``, and never the
@@ -15,9 +18,10 @@ how to play against, evaluate and tune them.
 
 from ..engine.game import NoWorldSampling
 from .ismcts import EXPLORATION, ISMCTS, MAX_ROLLOUT, Factory, win_share
+from .pimc import PIMC, margin
 from .specs import GENERIC, BotSpec, generic_factory, parse_spec, searchable
 
 __all__ = [
-    "EXPLORATION", "GENERIC", "ISMCTS", "MAX_ROLLOUT", "BotSpec", "Factory", "NoWorldSampling", "generic_factory",
-    "parse_spec", "searchable", "win_share",
+    "EXPLORATION", "GENERIC", "ISMCTS", "MAX_ROLLOUT", "PIMC", "BotSpec", "Factory", "NoWorldSampling",
+    "generic_factory", "margin", "parse_spec", "searchable", "win_share",
 ]

@@ -10,7 +10,13 @@ them. Besides a game's own bots (:meth:`Game.bots
   <meeple.engine.Game.world>`). ``BUDGET`` is iterations per decision
   (``200``) or wall-clock time (``0.5s``, ``300ms``), 500 iterations if
   left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
-  bot, such as ``heuristic``), uniformly random if left out.
+  bot, such as ``heuristic``), uniformly random if left out;
+* ``pimc[:BUDGET[:POLICY]]``: rollout search over sampled worlds
+  (:class:`~meeple.bots.PIMC`), for the same games: it plays the policy's
+  move unless playouts show a better one. ``BUDGET`` is playouts per
+  decision (``200``, the default) or time (``1s``); ``POLICY`` names the
+  bot that proposes the candidates and plays the playouts, the game's
+  ``heuristic`` where it has one (uniformly random otherwise) if left out.
 
 >>> import meeple
 >>> spec = parse_spec("ismcts:200:heuristic")
@@ -18,6 +24,8 @@ them. Besides a game's own bots (:meth:`Game.bots
 ('ismcts', 200, None, 'heuristic')
 >>> parse_spec("ismcts:250ms").seconds
 0.25
+>>> parse_spec("pimc:1s").seconds, parse_spec("pimc").iterations
+(1.0, 200)
 """
 
 from __future__ import annotations
@@ -32,15 +40,20 @@ import attrs
 from ..engine import ConfigError, Game, RandomBot
 from ..engine.bot import Bot
 from .ismcts import ISMCTS
+from .pimc import PIMC
 
 #: How the names of the bots every game has read in an error message.
-GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]")
+GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY]]")
+#: The search bots every game that samples worlds has, by spec name.
+SEARCH = ("ismcts", "pimc")
+#: Iterations per decision of each search bot when its spec names no budget.
+DEFAULT_ITERATIONS = {"ismcts": 500, "pimc": 200}
 _TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)$")
 
 
 @attrs.frozen
 class BotSpec:
-    """A parsed bot spec: its ``name`` and, for ``ismcts``, its budget and rollout bot."""
+    """A parsed bot spec: its ``name`` and, for a search bot (``ismcts``, ``pimc``), its budget and rollout bot."""
 
     text: str
     name: str
@@ -50,22 +63,24 @@ class BotSpec:
 
 
 def parse_spec(text: str) -> BotSpec:
-    """Parse ``name[:args]``; :class:`ConfigError` naming the problem for a malformed ``ismcts`` spec.
+    """Parse ``name[:args]``; :class:`ConfigError` naming the problem for a malformed search bot spec.
 
     Names without a colon are returned as they are (a game's own bots take no arguments).
+    For ``pimc`` the ``rollout`` field holds the policy bot.
     """
     name, _, rest = text.partition(":")
-    if name != "ismcts":
+    if name not in SEARCH:
         if rest:
-            raise ConfigError(f"bot {name!r} takes no arguments (only ismcts does: ismcts:BUDGET[:ROLLOUT])")
+            raise ConfigError(f"bot {name!r} takes no arguments (only the search bots do: "
+                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:POLICY])")
         return BotSpec(text, name)
     budget, _, rollout = rest.partition(":")
     iterations: int | None = None
     seconds: float | None = None
     if not rest:
-        iterations = 500
+        iterations = DEFAULT_ITERATIONS[name]
     elif not budget:
-        raise ConfigError(f"{text!r}: give a budget before the rollout bot (ismcts:BUDGET:ROLLOUT)")
+        raise ConfigError(f"{text!r}: give a budget before the rollout bot ({name}:BUDGET:BOT)")
     elif budget.isdigit():
         iterations = int(budget)
         if iterations < 1:
@@ -77,7 +92,7 @@ def parse_spec(text: str) -> BotSpec:
         seconds = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ConfigError(f"{text!r}: a time budget is more than 0")
-    if rollout.startswith("ismcts") or ":" in rollout:
+    if rollout.startswith(SEARCH) or ":" in rollout:
         raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {rollout!r}")
     return BotSpec(text, name, iterations, seconds, rollout or None)
 
@@ -92,20 +107,28 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
     spec = parse_spec(text)
     if spec.name == "random":
         return RandomBot
-    if spec.name != "ismcts":
+    if spec.name not in SEARCH:
         return None
     if not searchable(game):
         raise ConfigError(
-            f"{game.info.id} cannot sample a world from a seat's view (Game.world), so the ismcts bot cannot play it"
+            f"{game.info.id} cannot sample a world from a seat's view (Game.world), so the {spec.name} bot cannot play it"
         )
     rollout: Callable[[int], Bot] | None = None
-    if spec.rollout is not None and spec.rollout != "random":
+    if spec.rollout == "random" and spec.name == "pimc":
+        rollout = RandomBot
+    elif spec.rollout is not None and spec.rollout != "random":
         own = dict(game.bots())
         if spec.rollout not in own:
             raise ConfigError(f"{text!r}: {game.info.id} has no bot {spec.rollout!r} to play rollouts; "
                               f"bots: {', '.join(sorted({*own, 'random'}))}")
         rollout = own[spec.rollout]
     iterations, seconds = spec.iterations, spec.seconds
+    if spec.name == "pimc":
+
+        def make_pimc(seed: int) -> Bot:
+            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout)
+
+        return make_pimc
 
     def make(seed: int) -> Bot:
         return ISMCTS(game, seed, iterations=iterations, seconds=seconds, rollout=rollout)

@@ -1,0 +1,290 @@
+"""Rollout search over sampled worlds: the heuristic's move, improved where many playouts agree.
+
+:class:`PIMC` is determinized ("perfect information") Monte Carlo search
+with a policy's rollouts, in the spirit of Tesauro and Galperin's rollout
+algorithm ("On-line policy improvement using Monte-Carlo search", 1996) and
+of PIMC search in card games (Long, Sturtevant, Buro and Furtak, 2010). It
+plays through the game protocol alone:
+
+* the *policy* is a bot factory (``factory(seed) -> Bot``), by default the
+  game's ``heuristic`` bot where it has one (uniformly random play
+  otherwise); it proposes the candidates, a few of the legal commands in its
+  order of preference (it is asked again with its previous answers left
+  out), and it plays every seat in every playout, fed that seat's view of
+  the sampled world;
+* each *round* samples a world from the bot's own view (:meth:`Game.world
+  <meeple.engine.Game.world>`, never the true state), then plays every
+  candidate in that world and the rest of the match out by the policy, all
+  candidates on the same world, the same chance draws and the same policy
+  seeds (common random numbers), so that what differs between their
+  playouts is the candidate alone;
+* a playout is worth :func:`win_share` to the seat, plus a small term for
+  its score margin (``margin``), which separates two wins (or two losses)
+  by how safe they were;
+* the answer is the policy's own first choice, unless another candidate did
+  better in the same worlds by more than ``confidence`` standard errors of
+  the paired differences: search only overrides the policy where the
+  playouts agree.
+
+Against the policy it is built on, the playouts model the opponents' play
+exactly except for what the view hides, so each override is a policy
+improvement step. Games may run for hundreds of commands: a playout is cut
+after ``max_rollout`` commands (and then worth the margin term alone).
+
+>>> import meeple
+>>> bot = PIMC("kings", seed=1, iterations=24)
+>>> m = meeple.Match.start("kings", 2, seed=3)
+>>> seat = m.to_act[0]
+>>> bot.choose(m.view(seat), m.legal(seat), seat) in m.legal(seat)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import ENGINE, Command, Game, Outcome, RandomBot, Rng
+from ..engine.bot import Bot
+from ..engine.errors import ConfigError, MeepleError
+from ..engine.registry import resolve
+from .ismcts import MAX_ENGINE_STEPS, win_share
+
+#: A bot factory: ``factory(seed) -> Bot``, as :meth:`Game.bots` gives them.
+Factory = Callable[[int], Bot]
+
+#: How many of the policy's preferred commands are searched by default.
+WIDTH = 4
+#: Rounds a search should reach: a smaller budget searches fewer candidates (at least two).
+MIN_ROUNDS = 4
+#: Standard errors by which a candidate must beat the policy's choice (paired over worlds) to replace it.
+CONFIDENCE = 1.0
+#: The weight of the score margin in a playout's worth (a win is worth 1).
+MARGIN = 0.1
+#: Commands a playout may last before it is cut.
+MAX_ROLLOUT = 2_000
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def margin(outcome: Outcome, seat: int) -> float:
+    """``seat``'s score margin in an outcome, in [-1, 1]: its score less the best other, over their magnitudes.
+
+    >>> margin(Outcome((0,), (30, 10), "won"), 0), margin(Outcome((1,), (30, 10), "won"), 1)
+    (0.5, -0.5)
+    """
+    scores = outcome.scores
+    if len(scores) < 2 or not 0 <= seat < len(scores):
+        return 0.0
+    mine = scores[seat]
+    best = max(s for i, s in enumerate(scores) if i != seat)
+    scale = abs(mine) + abs(best)
+    return (mine - best) / scale if scale else 0.0
+
+
+class PIMC:
+    """Plays the policy's move unless rollouts over worlds sampled from its view show a better one.
+
+    ``game`` is a game object or id. ``policy`` is a bot factory
+    (``factory(seed) -> Bot``); None takes the game's ``heuristic`` bot, or
+    the random bot for a game without one. ``width`` is how many candidates
+    are searched (the policy's first ``width`` choices), fewer where the
+    budget would not reach ``MIN_ROUNDS`` rounds (but at least two). The budget is
+    ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
+    or both (whichever ends first; default 200 playouts); a decision plays
+    whole rounds, one playout per candidate each, and at least one round.
+    With a time budget its first round plays two candidates, and it starts
+    no round that would end past the budget if its playouts lasted as long
+    as the mean one so far, so a decision keeps within ``seconds`` unless
+    its first two playouts alone do not.
+
+    ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
+    draws and policy seeds: with an iteration budget, a bot of the same seed
+    asked the same questions in the same order gives the same answers, in
+    any process. A time budget gives no such promise.
+
+    A game that cannot sample worlds (:meth:`Game.world
+    <meeple.engine.Game.world>` raises
+    :class:`~meeple.engine.NoWorldSampling`) cannot be searched: ``choose``
+    lets that error through.
+    """
+
+    def __init__(
+        self,
+        game: str | Game[Any, Any],
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        policy: Factory | None = None,
+        width: int = WIDTH,
+        confidence: float = CONFIDENCE,
+        margin_weight: float = MARGIN,
+        max_rollout: int = MAX_ROLLOUT,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+            raise ConfigError(f"pimc: iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
+            raise ConfigError(f"pimc: seconds must be a positive number, not {seconds!r}")
+        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+            raise ConfigError(f"pimc: the width must be a positive integer, not {width!r}")
+        if not confidence >= 0:
+            raise ConfigError(f"pimc: the confidence must be >= 0, not {confidence!r}")
+        if not margin_weight >= 0:
+            raise ConfigError(f"pimc: the margin weight must be >= 0, not {margin_weight!r}")
+        self.game: Game[Any, Any] = resolve(game)
+        if policy is None:
+            policy = self.game.bots().get("heuristic", RandomBot)
+        self.policy: Factory = policy
+        self.iterations = iterations
+        self.seconds = seconds
+        self.width = width
+        self.confidence = float(confidence)
+        self.margin_weight = float(margin_weight)
+        self.max_rollout = max_rollout
+        self._rng = Rng(seed & _MASK64)
+        self._prior = policy(self._rng.next64())
+        #: playouts run by the last :meth:`choose` (0 when it had one legal command)
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        budget = [f"iterations={self.iterations}"] if self.iterations is not None else []
+        if self.seconds is not None:
+            budget.append(f"seconds={self.seconds}")
+        return f"PIMC({self.game.info.id!r}, {', '.join(budget)}, width={self.width})"
+
+    # -- the bot protocol ----------------------------------------------------------------
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        """Return the policy's choice among ``legal``, or a candidate that beat it in the playouts."""
+        if not legal:
+            raise ValueError("choose() needs at least one legal command")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        candidates = self.candidates(view, legal, seat)
+        if len(candidates) == 1:
+            self.last_iterations = 0
+            return candidates[0]
+        table = self._search(view, seat, candidates)
+        return candidates[self._pick(table)]  # the table's columns are the first candidates
+
+    def candidates(self, view: Any, legal: Sequence[Command], seat: int) -> list[Command]:
+        """The policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
+        left = list(legal)
+        out: list[Command] = []
+        while left and len(out) < self.width:
+            cmd = self._prior.choose(view, left, seat) if len(left) > 1 else left[0]
+            index = next((i for i, c in enumerate(left) if c is cmd), None)
+            if index is None:
+                index = next((i for i, c in enumerate(left) if c == cmd), None)
+            if index is None:  # a policy that answers outside what it was offered: stop asking
+                break
+            out.append(left.pop(index))
+        return out or [legal[0]]
+
+    def stats(self, view: Any, legal: Sequence[Command], seat: int) -> list[tuple[Command, int, float]]:
+        """Search as :meth:`choose` does; ``(candidate, playouts, mean worth)`` of each searched, the policy's first."""
+        candidates = self.candidates(view, legal, seat)
+        table = self._search(view, seat, candidates)
+        out = []
+        for i, c in enumerate(candidates[:max(len(row) for row in table)]):
+            worths = [row[i] for row in table if len(row) > i]
+            out.append((c, len(worths), sum(worths) / len(worths)))
+        return out
+
+    # -- search ----------------------------------------------------------------------------
+    def _pick(self, table: list[list[float]]) -> int:
+        """The index of the candidate to play: 0 (the policy's) unless another beat it with confidence.
+
+        A row holds the worths of the first candidates, as many as that round played.
+        """
+        best, best_gain = 0, 0.0
+        for i in range(1, max(len(row) for row in table)):
+            diffs = [row[i] - row[0] for row in table if len(row) > i]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            if mean <= best_gain:
+                continue
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+            if mean > self.confidence * math.sqrt(var / n):
+                best, best_gain = i, mean
+        return best
+
+    def _search(self, view: Any, seat: int, candidates: Sequence[Command]) -> list[list[float]]:
+        """Play rounds until the budget ends; one row per round, the worths of the first candidates.
+
+        With an iteration budget every round plays the same candidates, as
+        many as get ``MIN_ROUNDS`` rounds. With a time budget the first
+        round plays two, and the rounds after it as many as the time left
+        would give ``MIN_ROUNDS`` rounds at the playouts' pace so far.
+        """
+        game, rng = self.game, self._rng
+        wide = len(candidates)
+        if self.iterations is not None:
+            wide = max(2, min(wide, self.iterations // MIN_ROUNDS))
+        if self.seconds is not None:
+            wide = 2
+        fixed = None if game.info.hidden_information else game.world(view, seat, rng)
+        start = time.perf_counter()
+        table: list[list[float]] = []
+        done = 0
+        while True:
+            world = fixed if fixed is not None else game.world(view, seat, rng)
+            chance = rng.next64()
+            table.append([self._playout(world, seat, cmd, chance) for cmd in candidates[:wide]])
+            done += wide
+            if self.seconds is not None:
+                spent = time.perf_counter() - start
+                pace = spent / done
+                if len(table) == 1:
+                    wide = max(2, min(len(candidates), int(self.seconds / pace / MIN_ROUNDS)))
+                if spent + pace * wide > self.seconds:
+                    break  # another round, of playouts as long as the mean one so far, would end past the budget
+            if self.iterations is not None and done + wide > self.iterations:
+                break
+        self.last_iterations = done
+        return table
+
+    def _playout(self, world: Any, seat: int, command: Command, chance: int) -> float:
+        """The worth to ``seat`` of ``command`` in ``world`` and the policy's play after it, chance from ``chance``."""
+        game = self.game
+        rng = Rng(chance)
+        seeds = Rng(chance ^ _GOLDEN).next64()
+        state = self._step(world, seat, command, rng)
+        bots: dict[int, Bot] = {}
+        for _ in range(self.max_rollout):
+            out = game.outcome(state)
+            if out is not None:
+                return win_share(out, seat) + self.margin_weight * margin(out, seat)
+            mover = next((s for s in game.to_act(state) if s != ENGINE), None)
+            if mover is None:
+                return 0.0
+            legal = game.legal_commands(state, mover)
+            if not legal:
+                return 0.0
+            if len(legal) == 1:
+                cmd = legal[0]
+            else:
+                bot = bots.get(mover)
+                if bot is None:
+                    bot = bots[mover] = self.policy((seeds + mover * _GOLDEN) & _MASK64)
+                cmd = bot.choose(game.view(state, mover), legal, mover)
+            state = self._step(state, mover, cmd, rng)
+        out = game.outcome(state)
+        return 0.0 if out is None else win_share(out, seat) + self.margin_weight * margin(out, seat)
+
+    def _step(self, state: Any, seat: int, command: Command, rng: Rng) -> Any:
+        """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``."""
+        game = self.game
+        state = game.fold(state, game.decide(state, seat, command, rng))
+        guard = 0
+        while ENGINE in game.to_act(state):
+            state = game.fold(state, game.decide(state, ENGINE, game.auto_command(state), rng))
+            guard += 1
+            if guard > MAX_ENGINE_STEPS:
+                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
+        return state

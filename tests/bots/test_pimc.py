@@ -1,0 +1,189 @@
+"""The rollout search bot: legal answers only, from the view alone, reproducible, and it improves on its policy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import liars_dice as ld
+import meeple
+from meeple.bots import PIMC, margin, parse_spec
+from meeple.catalog import bot_factory, bot_names
+from meeple.engine import Command, ConfigError, Outcome, RandomBot, Rng, get_game
+
+from .test_ismcts import LD, Nim, Take, _position, _Spy
+
+
+class _TakeOne:
+    """A poor Nim policy: always take one stone."""
+
+    def __init__(self, seed: int) -> None:
+        pass
+
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        return legal[0]
+
+
+def _nim(stones: int) -> Nim:
+    game = Nim()
+    game.stones = stones
+    return game
+
+
+# -- it improves on its policy where the playouts agree, and keeps it otherwise ----------------------------------------
+
+
+def test_it_overrides_a_losing_policy_move_with_a_winning_one() -> None:
+    # eight stones, both seats taking one from then on: taking one leaves seven and loses, taking two wins
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    bot = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
+    assert bot.candidates(state, game.legal_commands(state, 0), 0) == [Take(1), Take(2), Take(3)]
+    assert bot.choose(state, game.legal_commands(state, 0), 0) == Take(2)
+
+
+def test_it_keeps_the_policy_move_when_no_candidate_does_better() -> None:
+    # seven stones: taking one leaves six, and the take-one policy wins from there; so does taking three
+    game = _nim(7)
+    state = game.initial_state(2, None)
+    bot = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
+    assert bot.choose(state, game.legal_commands(state, 0), 0) == Take(1)
+    assert [(c, round(w, 2)) for c, _, w in bot.stats(state, game.legal_commands(state, 0), 0)] == [
+        (Take(1), 1.1), (Take(2), -0.1), (Take(3), 1.1)]
+
+
+def test_a_width_of_one_plays_the_policy_without_searching() -> None:
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    bot = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=1)
+    assert bot.choose(state, game.legal_commands(state, 0), 0) == Take(1)
+    assert bot.last_iterations == 0
+
+
+def test_the_margin_separates_wins_by_their_scores() -> None:
+    assert margin(Outcome((0,), (30, 10), "won"), 0) == 0.5
+    assert margin(Outcome((0,), (30, 10, 20), "won"), 2) == pytest.approx(-0.2)
+    assert margin(Outcome((), (0, 0), "a draw"), 1) == 0.0
+
+
+# -- fair play: only legal answers, only from the view -------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), bot_seed=st.integers(0, 2**32), seats=st.integers(2, 4), dice=st.integers(1, 3))
+def test_it_only_ever_returns_a_legal_command(seed: int, bot_seed: int, seats: int, dice: int) -> None:
+    m = meeple.Match.start("liars-dice", seats, seed=seed, options={"dice": dice})
+    bot = PIMC("liars-dice", seed=bot_seed, iterations=12, width=3)
+    while not m.is_over:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        cmd = bot.choose(m.view(seat), legal, seat)
+        assert any(cmd is c for c in legal)
+        m.play(seat, cmd)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("kings", 2), ("gophers", 2), ("mordred", 3), ("saboteur", 3)])
+def test_it_plays_a_bundled_game_legally_from_start_to_end(game: str, seats: int) -> None:
+    m = meeple.Match.start(game, seats, seed=11)
+    bot = PIMC(game, seed=3, iterations=2, width=2, max_rollout=8)
+    while not m.is_over:
+        seat = m.to_act[0]
+        legal = m.legal(seat)
+        cmd = bot.choose(m.view(seat), legal, seat)
+        assert any(cmd is c for c in legal)
+        m.play(seat, cmd)
+
+
+def test_it_plays_from_the_view_alone_never_the_true_state() -> None:
+    spy = _Spy()
+    view = ld.View(seat=1, my_dice=(2, 5), dice_per_seat=2, bids=((0, 2, 2),), turn=1, revealed=None, loser=None,
+                   seats=3, options=ld.LiarsDiceOptions(dice=2), rolled=True)
+    legal = ld.LiarsDice().legal_commands(ld.LiarsDice().world(view, 1, Rng(0)), 1)
+    bot = PIMC(spy, seed=5, iterations=60, width=4)
+    assert bot.choose(view, legal, 1) in legal
+    assert len(spy.made) > 60
+
+
+def test_its_choice_depends_on_the_view_and_its_seed_only() -> None:
+    a = _position(mine=(2, 5), theirs=(1, 1), bids=((0, 2, 2),))
+    b = attrs.evolve(a, dice=((6, 6), (2, 5)))
+    assert LD.view(a, 1) == LD.view(b, 1) and a != b
+    answers = {PIMC(LD, seed=9, iterations=40, width=4).choose(LD.view(s, 1), LD.legal_commands(s, 1), 1)
+               for s in (a, b)}
+    assert len(answers) == 1
+
+
+@pytest.mark.parametrize(("game", "seats", "plies"), [("kings", 2, 9), ("saboteur", 3, 7), ("gophers", 2, 12)])
+def test_hidden_cards_dealt_otherwise_change_nothing_it_says(game: str, seats: int, plies: int) -> None:
+    # the true state re-dealt where the seat cannot see gives the same view, so the same stats, seed for seed
+    g = get_game(game)
+    m = meeple.Match.start(game, seats, seed=4)
+    heuristic = g.bots()["heuristic"](1)
+    for _ in range(plies):
+        seat = m.to_act[0]
+        m.play(seat, heuristic.choose(m.view(seat), m.legal(seat), seat))
+    seat = m.to_act[0]
+    other = g.determinize(m.state, seat, Rng(99))
+    assert other != m.state and g.view(other, seat) == m.view(seat)
+    said = [PIMC(g, seed=2, iterations=12, width=3).stats(g.view(s, seat), g.legal_commands(s, seat), seat)
+            for s in (m.state, other)]
+    assert said[0] == said[1]
+
+
+# -- reproducible from the seed -------------------------------------------------------------------------------------------
+
+
+def _match_with(bot_seed: int) -> bytes:
+    m = meeple.Match.start("liars-dice", 3, seed=4, options={"dice": 2})
+    bots = [bot_factory(LD, "pimc:30")(bot_seed + s) for s in range(3)]
+    while not m.is_over:
+        seat = m.to_act[0]
+        m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+    return m.to_bytes()
+
+
+def test_a_match_of_the_rollout_bot_is_reproducible_from_its_seed() -> None:
+    assert _match_with(3) == _match_with(3)
+    assert len({_match_with(k) for k in range(0, 60, 10)}) > 1, "the bot's seed changed nothing"
+
+
+def test_a_time_budget_still_answers_legally() -> None:
+    state = _position(mine=(3, 4), theirs=(1, 1), bids=((0, 1, 2),))
+    bot = PIMC(LD, seed=1, seconds=0.05, width=3)
+    legal = LD.legal_commands(state, 1)
+    assert bot.choose(LD.view(state, 1), legal, 1) in legal
+    assert bot.last_iterations >= 2
+
+
+# -- specs ----------------------------------------------------------------------------------------------------------------
+
+
+def test_the_spec_names_a_budget_and_a_policy() -> None:
+    assert parse_spec("pimc").iterations == 200 and parse_spec("ismcts").iterations == 500
+    assert parse_spec("pimc:1s").seconds == 1.0
+    assert parse_spec("pimc:300:random").rollout == "random"
+    for bad in ("pimc:0", "pimc:fast", "pimc::heuristic", "pimc:10:pimc", "pimc:10:ismcts"):
+        with pytest.raises(ConfigError):
+            parse_spec(bad)
+
+
+def test_the_factory_makes_the_rollout_bot_with_the_games_heuristic_by_default() -> None:
+    kings = get_game("kings")
+    assert "pimc" in bot_names(kings)
+    bot = bot_factory(kings, "pimc:50")(1)
+    assert isinstance(bot, PIMC) and bot.iterations == 50 and bot.policy is kings.bots()["heuristic"]
+    assert bot_factory(kings, "pimc:50:random")(1).policy is RandomBot
+    assert bot_factory(LD, "pimc")(1).policy is RandomBot  # no heuristic bot: random playouts
+    with pytest.raises(ConfigError, match="no bot 'clever'"):
+        bot_factory(kings, "pimc:10:clever")
+
+
+def test_bad_arguments_are_refused() -> None:
+    for kwargs in ({"iterations": 0}, {"seconds": -1.0}, {"width": 0}, {"confidence": -1.0}, {"margin_weight": -0.5}):
+        with pytest.raises(ConfigError):
+            PIMC(LD, **kwargs)  # type: ignore[arg-type]
