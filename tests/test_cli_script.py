@@ -366,6 +366,18 @@ def test_serve_parses_its_arguments() -> None:
     assert (args.store, args.host, args.port) == (None, "127.0.0.1", 8000)
 
 
+def test_serve_takes_a_bot_pace_of_a_second_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.cli import build_parser, main
+    from meeple.serving import settings
+
+    parser = build_parser()
+    assert settings(parser.parse_args(["serve"])).bot_pace == 1.0
+    assert settings(parser.parse_args(["serve", "--bot-pace", "0"])).bot_pace == 0.0
+    assert settings(parser.parse_args(["serve", "--bot-delay", "2.5"])).bot_pace == 2.5
+    assert main(["serve", "--bot-pace", "-1"]) == 2
+    assert "--bot-pace" in capsys.readouterr().err
+
+
 def test_continuations_of_a_position_and_a_sqlite_corpus(kings_log: Path, tmp_path: Path) -> None:
     fork = tmp_path / "pos.meeple"
     assert meeple_cli("fork", str(kings_log), "--at", "15", "--out", str(fork), cwd=tmp_path).returncode == 0
