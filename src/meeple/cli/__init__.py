@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from .. import __version__, serving
 from ..engine import MeepleError
+from ..engine.text import LANGUAGES
 from ._base import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,
@@ -128,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     _new_match_args(s)
     s.add_argument("--seat", type=int, default=0, metavar="N", help="the seat you play (default 0)")
     s.add_argument("--bots", metavar="A,B,...", help="bot names by seat for the other seats (default: heuristic)")
+    s.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
+                   help="the language of the moves, the menu and the prompts (default en; the table picture is "
+                        "in English)")
     _out_args(s, "the match as it is played, every move at once (a log to continue: a copy of it, played on)")
     s.set_defaults(fn=cmd_play)
 
