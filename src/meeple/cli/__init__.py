@@ -191,6 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite:PATH (default: the server's)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, loopback)")
     s.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on (default 8000)")
+    s.add_argument("--game", action="append", default=[], metavar="MODULE[:ATTRIBUTE]",
+                   help="also serve the game this module defines (its GAME, or ATTRIBUTE), imported from here or "
+                        "the Python path, e.g. meeple.examples.liars_dice (repeatable; exit 2 if it does not "
+                        "import or is not a meeple Game)")
     serving.add_arguments(s)
     s.set_defaults(fn=cmd_serve)
 
