@@ -178,9 +178,67 @@ def test_play_minus_one_is_refused_not_the_last_item(tmp_path: Path) -> None:
 def test_play_echoes_the_move_and_groups_a_long_menu(tmp_path: Path) -> None:
     p = meeple_cli("play", "kings", "--players", "2", "--seed", "3", cwd=tmp_path, stdin="0\nq\n")
     assert p.returncode == 0
-    assert "seat 0 (you): play" in p.stdout
+    assert re.search(r"^You played \w+ \d+ on mine \d+\.$", _said(p.stdout), re.M)
     # every card on every mine: one line per card, the other mines as short items
-    assert re.search(r"^  \[0\] play \w+ \d+ \(card \d+\) on mine \d+   \[1\] \d+   \[2\] \d+", p.stdout, re.M)
+    assert re.search(r"^  \[0\] play \w+ \d+ on mine \d+   \[1\] \d+   \[2\] \d+", p.stdout, re.M)
+
+
+def _said(stdout: str) -> str:
+    """What ``meeple play`` printed, without its prompts (the answers typed on a pipe are not echoed)."""
+    return re.sub(r"(seat|место) \d+> ", "", stdout)
+
+
+def _menus(stdout: str) -> list[str]:
+    """The menus the person was offered, in order (each from "Your turn:" to its last key)."""
+    return [block.split("\n  [b]")[0] + "\n  [b]" + block.split("\n  [b]")[1].split("\n")[0]
+            for block in stdout.split("Your turn:")[1:]]
+
+
+def test_play_narrates_each_record_as_a_sentence_without_card_ids(tmp_path: Path) -> None:
+    p = meeple_cli("play", "kings", "--players", "2", "--seed", "3", cwd=tmp_path, stdin="0\n0\n0\nq\n")
+    assert p.returncode == 0, p.stderr
+    assert "(card " not in p.stdout and not re.search(r"\bcard \d", p.stdout)  # no internal card ids
+    lines = _said(p.stdout).splitlines()
+    assert lines[0].startswith("The kings are dealt their peoples; mine 0 is opened: a mine worth ")
+    assert re.search(r"^You drew \w+ \d+ from the (deck|camp)\.$", _said(p.stdout), re.M)
+    bots = [line for line in lines if line.startswith("Seat 1 ")]
+    assert bots and all(line.endswith(".") for line in bots)  # the bot's moves, told as sentences
+    assert "Key: 3pt def2 dep1+O a mine worth 3 points" in p.stdout  # the abbreviations explained
+
+
+def test_play_prints_the_table_once_then_what_changed_and_the_table_on_b(tmp_path: Path) -> None:
+    head = "Underground Kings, 2 players (you are seat 0)"
+    plain = meeple_cli("play", "kings", "--players", "2", "--seed", "3", cwd=tmp_path, stdin="0\n0\n0\nq\n")
+    asked = meeple_cli("play", "kings", "--players", "2", "--seed", "3", cwd=tmp_path, stdin="0\nb\n0\n0\nq\n")
+    assert plain.returncode == asked.returncode == 0
+    assert len(_menus(plain.stdout)) == 4  # four turns ...
+    assert plain.stdout.count(head) == 2  # ... and the table only before the first and at the end
+    assert asked.stdout.count(head) == 3  # and once more on b
+    assert asked.stdout.index("seat 0> " + head) < asked.stdout.index("You drew")
+
+
+def test_play_offers_undo_only_where_it_can_work(tmp_path: Path) -> None:
+    p = meeple_cli("play", "kings", "--players", "2", "--seed", "3", cwd=tmp_path, stdin="u\n0\nu\n0\n0\nq\n")
+    assert p.returncode == 0, p.stderr
+    menus = _menus(p.stdout)
+    assert "[u] undo" not in menus[0]  # nothing of ours to undo yet
+    assert "cannot undo: " in p.stdout.split("Your turn:")[1]  # typed anyway: refused, and nothing changes
+    assert "[u] undo" in menus[1]  # our squad went down and nothing hidden came since
+    assert "Your last command is undone." in p.stdout
+    assert menus[2] == menus[0]  # the first turn again, and again nothing to undo
+    assert "[u] undo" in menus[3]  # the squad played again
+    assert "[u] undo" not in menus[4]  # a draw from the deck showed a card (and the bot moved): no undo
+
+
+def test_play_speaks_russian(tmp_path: Path) -> None:
+    p = meeple_cli("play", "kings", "--players", "2", "--seed", "3", "--lang", "ru", cwd=tmp_path,
+                   stdin="0\nx\n0\nq\n")
+    assert p.returncode == 0, p.stderr
+    assert "Ваш ход:" in p.stdout and "[b] стол" in p.stdout and "[q] выйти" in p.stdout
+    assert re.search(r"^  \[0\] сыграть отряд «\w+ \d+» на шахту \d+", p.stdout, re.M)
+    assert re.search(r"^Вы: сыграл отряд «\w+ \d+» на шахту \d+\.$", _said(p.stdout), re.M)
+    assert "введите номер хода (0-" in p.stdout
+    assert meeple_cli("play", "kings", "--lang", "de", cwd=tmp_path).returncode == 2
 
 
 def _wait_for_records(path: Path, n: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
@@ -257,7 +315,7 @@ def test_play_and_replay_as_a_seat_never_print_another_seats_secret(tmp_path: Pa
     assert secrets_, "the match played no face-down discard of another seat: choose another seed"
     seat_replay = meeple_cli("replay", str(out), "--seat", "0", cwd=tmp_path).stdout
     referee = meeple_cli("replay", str(out), cwd=tmp_path).stdout
-    others = [line for line in p.stdout.splitlines() if re.match(r"seat [1-3]: ", line)]
+    others = [line for line in p.stdout.splitlines() if re.match(r"Seat [1-3] ", line)]
     assert others
     for text, record in secrets_:
         assert not [line for line in others if text in line]
@@ -365,6 +423,18 @@ def test_serve_parses_its_arguments() -> None:
     assert (args.store, args.host, args.port) == ("sqlite://m.db", "0.0.0.0", 9000)
     args = build_parser().parse_args(["serve"])
     assert (args.store, args.host, args.port) == (None, "127.0.0.1", 8000)
+
+
+def test_serve_takes_a_bot_pace_of_a_second_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.cli import build_parser, main
+    from meeple.serving import settings
+
+    parser = build_parser()
+    assert settings(parser.parse_args(["serve"])).bot_pace == 1.0
+    assert settings(parser.parse_args(["serve", "--bot-pace", "0"])).bot_pace == 0.0
+    assert settings(parser.parse_args(["serve", "--bot-delay", "2.5"])).bot_pace == 2.5
+    assert main(["serve", "--bot-pace", "-1"]) == 2
+    assert "--bot-pace" in capsys.readouterr().err
 
 
 def test_continuations_of_a_position_and_a_sqlite_corpus(kings_log: Path, tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ bounds, and why its default, is in docs/server.md ("Deploying").
 >>> add_arguments(parser)
 >>> settings(parser.parse_args(["--rate-create", "5/m", "--header-timeout", "3"])).header_timeout
 3.0
+>>> settings(parser.parse_args([])).bot_pace, settings(parser.parse_args(["--bot-pace", "0"])).bot_pace
+(1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class Settings:
     max_connections_per_ip: int = 64
     max_hosted_mb: int = 256
     max_unjoined: int = 10_000
+    bot_pace: float = 1.0
 
 
 #: The actions with a rate option (``--rate-ACTION``), and their defaults as the server states them.
@@ -106,6 +109,10 @@ RATE_DEFAULTS = {"create": "30/m", "join": "60/m", "upload": "12/m", "sync": "60
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the deployment options to ``parser`` (read them back with :func:`settings`)."""
     g = parser.add_argument_group("deployment (docs/server.md, Deploying)")
+    g.add_argument("--bot-pace", "--bot-delay", dest="bot_pace", type=_positive(float), default=1.0,
+                   metavar="SECONDS",
+                   help="a bot moves no sooner than this many seconds after the position it answers, so people "
+                        "can follow what bots do (default 1; 0: at once; --bot-delay is the same option)")
     g.add_argument("--allowed-hosts", type=_hosts, metavar="HOSTS",
                    help="comma-separated Host names served (default: the --host address, localhost, 127.0.0.1, ::1; "
                         "any when listening on 0.0.0.0 or ::); * for any")
@@ -165,5 +172,5 @@ def settings(args: argparse.Namespace) -> Settings:
         header_timeout=float(args.header_timeout), keep_alive_timeout=args.keep_alive_timeout,
         max_header_bytes=args.max_header_bytes, max_headers=args.max_headers,
         max_connections=args.max_connections, max_connections_per_ip=args.max_connections_per_ip,
-        max_hosted_mb=args.max_hosted_mb, max_unjoined=args.max_unjoined,
+        max_hosted_mb=args.max_hosted_mb, max_unjoined=args.max_unjoined, bot_pace=float(args.bot_pace),
     )

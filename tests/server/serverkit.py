@@ -79,7 +79,7 @@ class ProcessServer:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")]))
         self.proc = subprocess.Popen(
             [sys.executable, str(HERE / "serve_child.py"), "--store", store, "--port", str(self.port),
-             "--log-level", "warning", *extra],
+             "--log-level", "warning", "--bot-pace", "0", *extra],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self.base = f"http://127.0.0.1:{self.port}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from typing import Any
 
@@ -352,3 +353,50 @@ def test_a_client_whose_queue_overflows_is_dropped_and_told_why() -> None:
         return [client.queue.qsize(), client.closed, dropped == [client]]
 
     assert asyncio.run(scenario()) == [3, True, True]
+
+
+def _paced(server: ThreadServer) -> tuple[list[float], threading.Event]:
+    """Put the bots' pace on a stopped clock and a gate: the waits asked for, and the event that ends them."""
+    waits: list[float] = []
+    release = threading.Event()
+
+    async def gate(seconds: float) -> None:
+        waits.append(seconds)
+        while not release.is_set():  # the gate opens when the test says so, not after a time
+            await asyncio.sleep(0.005)
+
+    bots = server.meeple.hub.bots
+    bots.clock, bots.wait = (lambda: 1000.0), gate
+    return waits, release
+
+
+@pytest.mark.parametrize("pace", [30.0, 0.0])
+def test_a_bot_moves_after_the_persons_command_is_acknowledged_and_the_pace(store_path: str, pace: float) -> None:
+    server = ThreadServer(store_path, bot_delay=pace)
+    waits, release = _paced(server)
+    try:
+        m = server.lobby.create(game="liars-dice", seats=2, options={"dice": 3}, bots={"1": "random"})
+        joined = server.lobby.join(m["id"], seat=0)
+
+        async def scenario() -> None:
+            async with await Seat.connect(server.lobby.ws_url(joined), joined["token"]) as me:
+                mine = await me.play(me.legal[0])
+                assert mine["cause"] == "play" and mine["by"] == 0 and me.cursor == 2
+                if pace:
+                    for _ in range(2000):  # the bot has chosen, and waits for its turn to come
+                        if waits:
+                            break
+                        await asyncio.sleep(0.005)
+                    assert waits == [pace]  # the whole pace after the position arose, on the stopped clock
+                    await me.sync()
+                    assert me.cursor == 2 and me.records[-1]["actor"] == 0  # nothing of the bot's yet
+                    release.set()
+                bot = await me.next_of("update", timeout=30)
+                assert bot["cause"] == "bot" and bot["by"] == 1 and bot["from"] == 2
+                assert waits == ([pace] if pace else [])  # no pace: no wait at all
+
+        asyncio.run(scenario())
+    finally:
+        release.set()
+        server.stop()
+

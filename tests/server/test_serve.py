@@ -101,3 +101,48 @@ def test_meeple_serve_with_no_store_makes_its_store_here_and_answers(tmp_path: P
         _, err = proc.communicate(timeout=20)
     # uvicorn shuts down on SIGTERM, then ends by that signal, as a well-behaved service does
     assert proc.returncode in (0, -signal.SIGTERM) and b"Traceback" not in err
+
+
+def _served_games(port: int, proc: subprocess.Popen[bytes]) -> list[str]:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return [g["id"] for g in httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).json()]
+        except httpx.HTTPError:
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("spec", ["meeple.examples.liars_dice", "dice_here:GAME"])
+def test_meeple_serve_hosts_a_game_given_by_its_module(tmp_path: Path, spec: str) -> None:
+    # a game module of the user's own, next to the command (a copy of the example), or an installed one
+    (tmp_path / "dice_here.py").write_bytes((ROOT / "src" / "meeple" / "examples" / "liars_dice.py").read_bytes())
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "serve", "--port", str(port), "--game", spec,
+                             "--bot-pace", "0"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert "liars-dice" in _served_games(port, proc)
+        r = httpx.post(f"http://127.0.0.1:{port}/api/matches", json={"game": "liars-dice", "seats": 2})
+        assert r.status_code == 201 and r.json()["game"] == "liars-dice"
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("no_such_module", "--game no_such_module: cannot import no_such_module: No module named 'no_such_module'"),
+    ("broken", "--game broken: cannot import broken: division by zero"),
+    ("meeple.examples.liars_dice:Bid", "meeple.examples.liars_dice:Bid is not a meeple Game"),
+    ("json", "json has no GAME"),
+])
+def test_meeple_serve_refuses_a_game_module_that_does_not_import_or_is_not_a_game(
+        tmp_path: Path, spec: str, said: str) -> None:
+    (tmp_path / "broken.py").write_text("GAME = 1 / 0\n")
+    done = subprocess.run([sys.executable, "-m", "meeple", "serve", "--port", str(free_port()), "--game", spec],
+                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
+    assert not (tmp_path / "meeple.db").exists()  # refused before anything was opened

@@ -259,3 +259,16 @@ def test_the_record_reads_as_sentences_in_the_browsers_language(browser: Any, we
         assert numbers[0] == cursor - 1 and numbers[-1] == max(0, cursor - 200)
     finally:
         context.close()
+
+
+def test_the_generic_page_speaks_the_games_own_words(page: Any, web_server: ThreadServer) -> None:
+    create_from_lobby(page, web_server.base, "liars-dice", variant="standard", seats=2)
+    page.wait_for_selector("#board .generic button.command")
+    settle(page)
+    buttons = page.locator("#board .generic button.command").all_inner_texts()
+    assert "bid 1 x 1" in buttons  # Game.text (Liar's Dice: its describe), not the wire form's fields
+    assert not [b for b in buttons if "quantity" in b]
+    told = page.locator("#board .generic ol.told li").all_inner_texts()
+    assert told and told[0] == "roll"  # the records, as the game tells them
+    assert page.locator("#board .generic details.view-data").count() == 1  # the data stays, folded away
+    assert page.get_attribute("#board .generic details.view-data", "open") is None

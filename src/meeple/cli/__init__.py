@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from .. import __version__, serving
 from ..engine import MeepleError
+from ..engine.text import LANGUAGES
 from ._base import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,
@@ -128,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     _new_match_args(s)
     s.add_argument("--seat", type=int, default=0, metavar="N", help="the seat you play (default 0)")
     s.add_argument("--bots", metavar="A,B,...", help="bot names by seat for the other seats (default: heuristic)")
+    s.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
+                   help="the language of the moves, the menu and the prompts (default en; the table picture is "
+                        "in English)")
     _out_args(s, "the match as it is played, every move at once (a log to continue: a copy of it, played on)")
     s.set_defaults(fn=cmd_play)
 
@@ -187,6 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", metavar="URL", help="where matches live, e.g. sqlite:PATH (default: the server's)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, loopback)")
     s.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on (default 8000)")
+    s.add_argument("--game", action="append", default=[], metavar="MODULE[:ATTRIBUTE]",
+                   help="also serve the game this module defines (its GAME, or ATTRIBUTE), imported from here or "
+                        "the Python path, e.g. meeple.examples.liars_dice (repeatable; exit 2 if it does not "
+                        "import or is not a meeple Game)")
     serving.add_arguments(s)
     s.set_defaults(fn=cmd_serve)
 

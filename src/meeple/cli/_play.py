@@ -212,23 +212,119 @@ def _play_out(match: Match, bots: Sequence[Any], max_steps: int = 100_000) -> in
 
 # -- play: a person at one seat ----------------------------------------------------------------------
 
+#: The words of the terminal game that are not a game's own, by language (``--lang``).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "you": "You", "seat": "Seat {seat}", "prompt": "seat {seat}> ", "board": "board", "quit": "quit",
+        "undo": "undo", "undone": "Your last command is undone.", "cannot_undo": "cannot undo: {reason}",
+        "choose": "type the number of a command (0-{last}), b for the board, q to quit",
+        "choose_undo": "type the number of a command (0-{last}), u to undo, b for the board, q to quit",
+        "range": "type the number of a command: 0-{last}", "your_turn": "Your turn:",
+        "over": "game over: {result}", "continuing": "continuing {source} after record {last} (its {records} records)",
+        "continuing_start": "continuing {source} from its start",
+    },
+    "ru": {
+        "you": "Вы", "seat": "Место {seat}", "prompt": "место {seat}> ", "board": "стол", "quit": "выйти",
+        "undo": "отменить", "undone": "Ваш последний ход отменён.", "cannot_undo": "отменить нельзя: {reason}",
+        "choose": "введите номер хода (0-{last}), b - стол, q - выйти",
+        "choose_undo": "введите номер хода (0-{last}), u - отменить, b - стол, q - выйти",
+        "range": "введите номер хода: 0-{last}", "your_turn": "Ваш ход:",
+        "over": "игра окончена: {result}", "continuing": "продолжение {source} после записи {last} (записей в журнале: {records})",
+        "continuing_start": "продолжение {source} с начала",
+    },
+}
+
+
+def _word(lang: str, key: str, **params: Any) -> str:
+    return WORDS.get(lang, WORDS["en"])[key].format(**params)
+
+
+@attrs.define
+class Terminal:
+    """A person at seat ``me`` of ``match``, in ``lang``: what was told them so far."""
+
+    match: Match
+    me: int
+    lang: str = "en"
+    shown: int = 0
+
+    def tell(self) -> None:
+        """Narrate the records after those already told, as sentences seat ``me`` may read."""
+        m = self.match
+        for r in m.records_for(self.me, start=min(self.shown, len(m))):
+            print(narrate(m.game, r, self.me, self.lang))
+        self.shown = len(m)
+
+    def board(self) -> None:
+        """Print the whole table as seat ``me`` sees it (with its key)."""
+        print(self.match.render(self.me))
+
+    def turn(self) -> bool:
+        """Ask for a command and play it (or undo); return True if the person quits."""
+        m, me, lang = self.match, self.me, self.lang
+        legal = list(m.legal(me))
+        undo = bool(m.can_undo(me))
+        print()
+        print(_word(lang, "your_turn"))
+        for line in menu(m.game, legal, lang=lang):
+            print(line)
+        keys = [f"[b] {_word(lang, 'board')}"] + ([f"[u] {_word(lang, 'undo')}"] if undo else [])
+        print("  " + "   ".join([*keys, f"[q] {_word(lang, 'quit')}"]))
+        last = len(legal) - 1
+        while True:
+            try:
+                answer = input(_word(lang, "prompt", seat=me)).strip()
+            except EOFError:
+                print()
+                return True
+            if answer in ("q", "quit"):
+                return True
+            if answer in ("b", "board"):
+                self.board()
+                continue
+            if answer in ("u", "undo"):
+                check = m.can_undo(me)
+                if not check:  # asked where it is not offered
+                    print(_word(lang, "cannot_undo", reason=check.reason))
+                    continue
+                m.undo(me)
+                print(_word(lang, "undone"))
+                self.shown = min(self.shown, len(m))
+                return False
+            try:
+                choice = int(answer)
+            except ValueError:
+                print(_word(lang, "choose_undo" if undo else "choose", last=last))
+                continue
+            if not 0 <= choice < len(legal):
+                print(_word(lang, "range", last=last))
+                continue
+            m.play(me, legal[choice])
+            self.tell()
+            return False
+
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A person plays one seat in the terminal, bots the others; with ``--out`` every move is on disk at once."""
+    """A person plays one seat in the terminal, bots the others; with ``--out`` every move is on disk at once.
+
+    Each record is told as a sentence in ``--lang``; the whole table is
+    printed when the person first acts, at the end, and on ``b``.
+    """
     _check_bots(args.bots, args.target)
     table = Table.set_up(args, args.target, seat=args.seat)
     match = table.match
     me = args.seat
+    lang = args.lang
     game = match.game
     bots = _bots(game, args.bots, match.seats, 0)
     continued = args.target is not None and is_source(args.target)
-    shown = len(match) if continued else 0
+    person = Terminal(match, me, lang, len(match) if continued else 0)
     if continued:
         # records are numbered from 0, as the log, meeple replay and the browser number them
-        print(f"continuing {args.target} after record {len(match) - 1} (its {len(match)} records)" if len(match)
-              else f"continuing {args.target} from its start")
+        print(_word(lang, "continuing", source=args.target, last=len(match) - 1, records=len(match)) if len(match)
+              else _word(lang, "continuing_start", source=args.target))
     try:
-        quit_ = False
+        quit_, drawn = False, False
         while not match.is_over and not quit_:
             acting = [s for s in match.to_act if s != ENGINE]
             if not acting:
@@ -236,10 +332,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             if me not in acting:
                 seat = acting[0]
                 match.play(seat, bots[seat].choose(match.view(seat), match.legal(seat), seat))
-                shown = _report(match, me, shown)
+                person.tell()
                 continue
-            shown = _report(match, me, shown)
-            quit_, shown = _turn(match, me, shown)
+            person.tell()
+            if not drawn:  # the table once; afterwards what changed, and the table on request
+                print()
+                person.board()
+                drawn = True
+            quit_ = person.turn()
     except KeyboardInterrupt:
         table.close()
         if table.out_text:
@@ -248,10 +348,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             note("interrupted; the match was not saved (give --out FILE to keep every move)")
         return EXIT_INTERRUPTED
-    _report(match, me, shown)
-    print(match.render(me))
+    person.tell()
+    print()
+    person.board()
     if match.is_over:
-        print(f"game over: {_result(match)}")
+        print(_word(lang, "over", result=_result(match)))
     table.close()
     if table.out_text:
         print(f"saved {table.out_text}" + ("" if match.is_over else
@@ -259,49 +360,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _turn(match: Match, me: int, shown: int) -> tuple[bool, int]:
-    """Ask the person at ``me`` for a command and play it; return (quit, records shown)."""
-    game = match.game
-    legal = list(match.legal(me))
-    print()
-    print(match.render(me))
-    for line in menu(game, legal):
-        print(line)
-    print("  [u] undo   [q] quit")
-    while True:
-        try:
-            answer = input(f"seat {me}> ").strip()
-        except EOFError:
-            print()
-            return True, shown
-        if answer in ("q", "quit"):
-            return True, shown
-        if answer in ("u", "undo"):
-            check = match.can_undo(me)
-            if not check:
-                print(f"cannot undo: {check.reason}")
-                continue
-            match.undo(me)
-            print("undone")
-            return False, min(shown, len(match))
-        try:
-            choice = int(answer)
-        except ValueError:
-            print(f"type the number of a command (0-{len(legal) - 1}), u to undo or q to quit")
-            continue
-        if not 0 <= choice < len(legal):
-            print(f"type the number of a command: 0-{len(legal) - 1}")
-            continue
-        match.play(me, legal[choice])
-        return False, _report(match, me, shown)
+def narrate(game: Game[Any, Any], record: SeenRecord, me: int | None, lang: str = "en") -> str:
+    """A record as a sentence seat ``me`` reads in ``lang``: who acted, and what came of it (``Game.text``).
 
-
-def _report(match: Match, me: int, shown: int) -> int:
-    """Print the records after ``shown`` as seat ``me`` may see them; return how many records are shown now."""
-    game = match.game
-    for r in match.records_for(me, start=min(shown, len(match))):
-        print(describe_record(game, r, me))
-    return len(match)
+    Falls back to :func:`describe_record` for a game whose ``text`` cannot take the redacted record.
+    """
+    try:
+        told = game.text(record.command, record.events, lang)
+    except Exception:  # a game's text (by default its describe) that expects every field
+        return describe_record(game, record, me)
+    told = told.strip().rstrip(".")
+    if record.actor == ENGINE:
+        sentence = told[:1].upper() + told[1:]
+    else:
+        who = _word(lang, "you") if record.actor == me else _word(lang, "seat", seat=record.actor)
+        sentence = f"{who}: {told}" if lang != "en" else f"{who} {told}"
+    return sentence + "."
 
 
 def describe_record(game: Game[Any, Any], record: SeenRecord, me: int | None) -> str:
@@ -331,14 +405,18 @@ def describe(game: Game[Any, Any], command: Command) -> str:
         return f"{kind} ({', '.join(parts)})" if parts else str(kind)
 
 
-def menu(game: Game[Any, Any], legal: Sequence[Command], width: int | None = None) -> list[str]:
+def menu(game: Game[Any, Any], legal: Sequence[Command], width: int | None = None,
+         lang: str | None = None) -> list[str]:
     """The numbered lines of a menu of commands; a long one grouped so that it can be read.
+
+    Each command reads as ``game.text`` words it in ``lang`` (None: as
+    :func:`describe` has it, for the debugging commands).
 
     Commands of one kind on one first argument (Kings: one card on every
     mine) share a line: the first with its whole description, the others
     with only the words that differ.
     """
-    descriptions = [describe(game, c) for c in legal]
+    descriptions = [describe(game, c) if lang is None else _offer(game, c, lang) for c in legal]
     if len(legal) <= GROUP_MENU_AT:
         return [f"  [{i}] {d}" for i, d in enumerate(descriptions)]
     width = width or shutil.get_terminal_size((100, 24)).columns
@@ -353,6 +431,13 @@ def menu(game: Game[Any, Any], legal: Sequence[Command], width: int | None = Non
         items += [f"[{i}] {' '.join(descriptions[i].split(' ')[cut:])}" for i in members[1:]]
         lines.extend(_wrap(items, width))
     return lines
+
+
+def _offer(game: Game[Any, Any], command: Command, lang: str) -> str:
+    try:
+        return game.text(command, None, lang)
+    except Exception:  # a game's text that cannot word this command: its description
+        return describe(game, command)
 
 
 def _group_key(command: Command) -> Any:

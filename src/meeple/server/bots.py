@@ -5,6 +5,12 @@ everywhere in meeple) in a thread of its own, so a slow bot never holds up
 the event loop or the other matches; its move then goes through the
 match's worker like anyone's command (in a group commit), and is dropped
 if the match moved while the bot thought.
+
+The pace (``bot_delay``, ``meeple serve --bot-pace``) holds a bot's move
+back until that many seconds after the position it answers arose, so people
+can follow a table with bots: the bot thinks meanwhile, and the wait is a
+timer on the event loop, never a sleep on a worker or bot thread. A fallback
+move for a player out of time is not held back (the time already ran out).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..engine.bot import RandomBot
@@ -41,11 +48,20 @@ def default_fallback(game: Game[Any, Any]) -> str:
 
 
 class Bots:
-    """The bots of a hub's matches: one thread where they think, ``delay`` seconds before each move."""
+    """The bots of a hub's matches: one thread where they think, a move at most every ``pace`` seconds.
 
-    def __init__(self, hub: Hub, delay: float) -> None:
+    ``clock`` (monotonic seconds) and ``wait`` (an awaitable pause on the
+    event loop) are what the pace is measured and kept with.
+    """
+
+    def __init__(self, hub: Hub, pace: float, *, clock: Callable[[], float] = time.monotonic,
+                 wait: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        if not pace >= 0:
+            raise ValueError(f"a bot pace is 0 or more seconds, not {pace!r}")
         self.hub = hub
-        self.delay = delay
+        self.pace = pace
+        self.clock = clock
+        self.wait = wait
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="meeple-bots")
 
     def close(self) -> None:
@@ -72,13 +88,12 @@ class Bots:
         view, legal = m.view(seat), tuple(m.legal(seat))
         if not legal:
             return
-        move = functools.partial(self._move, table.id, seat, table.version, bot, view, legal, cause)
+        due = self.clock() + self.pace if cause == "bot" and self.pace > 0 else None
+        move = functools.partial(self._move, table.id, seat, table.version, bot, view, legal, cause, due)
         self.hub.soon(lambda: self.hub.spawn(move()))
 
     async def _move(self, match_id: str, seat: int, version: int, bot: Any, view: Any,
-                    legal: tuple[Any, ...], cause: str) -> None:
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
+                    legal: tuple[Any, ...], cause: str, due: float | None) -> None:
         loop = asyncio.get_running_loop()
         try:
             command = await loop.run_in_executor(self._pool, bot.choose, view, legal, seat)
@@ -89,6 +104,10 @@ class Bots:
         if command not in legal:
             log.error("the bot of match %s seat %d chose a command that is not legal: %r", match_id, seat, command)
             command = legal[0]
+        if due is not None:  # the pace: no sooner than ``pace`` seconds after the position arose
+            remaining = due - self.clock()
+            if remaining > 0:
+                await self.wait(remaining)
         play = functools.partial(self._play, match_id, seat, version, command, cause)
         await self.hub.submit(match_id, play, grouped=True)
 

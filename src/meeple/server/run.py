@@ -67,10 +67,12 @@ def quotas(chosen: Settings) -> Quotas:
     return attrs.evolve(q, **changes)
 
 
-def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, log_level: str = "info",
+def serve(store: str | None, host: str, port: int, *, bot_delay: float | None = None, log_level: str = "info",
           durability: Durability = "fsync", options: Settings | None = None) -> None:
     """Serve matches on ``host:port`` from ``store`` (None: ``meeple.db`` here) until interrupted.
 
+    ``bot_delay`` holds each bot move back until that many seconds after the
+    position it answers (None: the options' ``bot_pace``, one second by default).
     ``limits`` bound clients and the memory of hosted matches (default :class:`Limits`).
 
     The store is opened once before the port is bound, so a bad address
@@ -83,6 +85,8 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float = 0.0, lo
     from uvicorn.config import LOGGING_CONFIG
 
     chosen = options or Settings()
+    if bot_delay is None:
+        bot_delay = chosen.bot_pace
     open_store(store, durability).close()  # fail now, with the store's own message
     sock = bind(host, port)  # and now: an address in use is an OSError here, not a log line later
     hosts = chosen.allowed_hosts or default_hosts(host)
@@ -156,7 +160,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--store", default=None, help="a SQLite path, sqlite://PATH or postgresql://... (default: meeple.db)")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
-    parser.add_argument("--bot-delay", type=float, default=0.0, help="seconds each bot move is held back (default 0)")
     parser.add_argument("--durability", default="fsync", choices=["fsync", "flush"],
                         help="fsync: every command on disk before clients hear of it (default); flush: safe from a "
                              "killed process, not from a power cut, and faster")
@@ -165,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        serve(args.store, args.host, args.port, bot_delay=args.bot_delay, log_level=args.log_level,
+        serve(args.store, args.host, args.port, log_level=args.log_level,
               durability=args.durability, options=settings(args))
     except StoreError as e:
         print(f"meeple serve: {e}", file=sys.stderr)

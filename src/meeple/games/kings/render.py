@@ -15,6 +15,14 @@ def _squads(cards: tuple[int, ...]) -> str:
     return " ".join(f"{CARDS[c].people.value[:2]}{CARDS[c].strength}" for c in cards) or "-"
 
 
+#: What the abbreviations of the picture mean.
+LEGEND = (
+    "Key: 3pt def2 dep1+O a mine worth 3 points, taken by 2 squads (defence), developed by 1 worker (depth),",
+    "     +O needing an overseer too; or2 go5 dw7 gi0 a squad: its people (orcs, goblins, dwarves, giants)",
+    "     and its strength",
+)
+
+
 def render(state: State, seat: int | None = None) -> str:
     """Return the table as ``seat`` sees it (None: the referee, who sees every hand).
 
@@ -33,6 +41,7 @@ def render(state: State, seat: int | None = None) -> str:
         if m.owner is None:
             lines.append(f"  mine {m.number:<3} {m.mine.label():<18} squads {len(m.stack)}/{m.mine.defence}: {_squads(m.stack)}")
     lines.append("Camp (bottom to top): " + "; ".join(f"{p.value} {_squads(pile)}" for p, pile in zip(PEOPLES, v.camp)))
+    lines.extend(LEGEND)
     if v.discard:
         lines.append(f"Discard: {_squads(v.discard)}")
     for s, people in enumerate(v.peoples):

@@ -222,18 +222,22 @@ export function tree(value, label = null, depth = 0) {
 }
 
 /**
- * The generic board: the view as a tree and every legal command as a button.
+ * The generic board: what happened and every legal command, in the game's own words (the server's
+ * Game.text of each record and command, in the page's language), and the view as data underneath.
  * @param {BoardContext} ctx
  */
 export function render(ctx) {
-  const buttons = (ctx.legal || []).map((c) => ctx.offer(h("button", { class: "command" }, describe(c)), [c]));
+  const said = (c) => (ctx.textOf && ctx.textOf(c)) || describe(c);
+  const buttons = (ctx.legal || []).map((c) => ctx.offer(h("button", { class: "command" }, said(c)), [c]));
+  const told = (ctx.records || []).filter((r) => r.text).slice(-8).map((r) => h("li", {}, r.text));
   mount(
     ctx.root,
     h("section", { class: "generic" },
-      h("h3", {}, t("View")),
-      tree(ctx.view),
+      told.length ? h("h3", {}, t("What happened")) : null,
+      told.length ? h("ol", { class: "told" }, told) : null,
       h("h3", {}, t("Your commands")),
       buttons.length ? h("div", { class: "commands" }, buttons) : h("p", { class: "muted" }, ctx.interactive ? t("Nothing to do now.") : "—"),
+      h("details", { class: "view-data" }, h("summary", {}, t("The view, as data")), tree(ctx.view)),
     ),
   );
 }

@@ -192,6 +192,8 @@ export const RU = {
   "Choose:": "Выберите:",
   "Cancel": "Отмена",
   "View": "Вид",
+  "What happened": "Что произошло",
+  "The view, as data": "Вид как данные",
   "Your commands": "Ваши ходы",
   "Nothing to do now.": "Сейчас ходить нечем.",
   "you": "вы",
