@@ -31,7 +31,7 @@ from .seeds import MAX_SEEDS as MAX_SEEDS  # the limit lives with the schedule r
 from .seeds import schedule_problem
 from .shapes import field_slots
 
-#: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
+#: The compiled frame loops (``src/meeple/_speedups_records.c``, ``_speedups_header.c``), or None where the
 #: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
 _speedups: Any = speedups
 
