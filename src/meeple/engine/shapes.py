@@ -200,7 +200,7 @@ class Shape:
 
 
 _records: dict[type, Record] = {}
-_shapes: dict[Any, Shape] = {}
+_shapes: dict[tuple[Any, tuple[Any, ...]], Shape] = {}
 _value_shapes: dict[type, Shape] = {}
 
 
@@ -218,9 +218,10 @@ def shape_of(tp: Any) -> Shape:
     >>> shape_of(frozenset[str]).kind, shape_of(dict).bare
     (<Kind.SET: 'set'>, True)
     """
-    found = _shapes.get(tp)
+    key = (tp, typing.get_args(tp))  # equal unions (and literals) of another order keep their own order
+    found = _shapes.get(key)
     if found is None:
-        found = _shapes[tp] = _find_shape(tp)
+        found = _shapes[key] = _find_shape(tp)
     return found
 
 
