@@ -49,16 +49,29 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "meeple._speedups",
                                     "The log reader's record loop, the RNG's draws and a slot builder, compiled (optional).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
+/* Ready ``type`` and add it to ``mod`` as ``name``; -1 with an exception set on failure. */
+static int add_type(PyObject *mod, PyTypeObject *type, const char *name)
+{
+    if (PyType_Ready(type) < 0)
+        return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(mod, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__speedups(void)
 {
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (speedups_header_init() < 0)
+    if (speedups_header_init() < 0 || speedups_rng_init() < 0)
         return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (mod == NULL)
         return NULL;
-    if (speedups_rng_init(mod) < 0 || speedups_slots_init(mod) < 0) {
+    if (add_type(mod, &RngCoreType, "RngCore") < 0 || add_type(mod, &SlotBuilderType, "SlotBuilder") < 0) {
         Py_DECREF(mod);
         return NULL;
     }

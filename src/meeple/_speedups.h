@@ -55,10 +55,11 @@ SPEEDUPS_INTERNAL PyObject *read_records(PyObject *self, PyObject *args);
 SPEEDUPS_INTERNAL PyObject *read_header(PyObject *self, PyObject *args);
 SPEEDUPS_INTERNAL int speedups_header_init(void);
 
-/* -- _speedups_rng.c, _speedups_slots.c: each adds its type to the module -- */
+/* -- _speedups_rng.c, _speedups_slots.c: the module's two types -- */
 
-SPEEDUPS_INTERNAL int speedups_rng_init(PyObject *module);
-SPEEDUPS_INTERNAL int speedups_slots_init(PyObject *module);
+SPEEDUPS_INTERNAL extern PyTypeObject RngCoreType;
+SPEEDUPS_INTERNAL int speedups_rng_init(void);
+SPEEDUPS_INTERNAL extern PyTypeObject SlotBuilderType;
 
 /* Whether ``o`` is an exact int: 1 with its value in *v; 2 for an int beyond a long long, with
  * its sign (1 or -1) in *v; 0 if ``o`` is not an exact int; -1 on error. */

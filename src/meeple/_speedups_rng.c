@@ -183,7 +183,7 @@ static PyMethodDef RngCore_methods[] = {
     {NULL},
 };
 
-static PyTypeObject RngCoreType = {
+PyTypeObject RngCoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "meeple._speedups.RngCore",
     .tp_doc = "The seed, the counter and the commonest draws of meeple.engine.rng.Rng, compiled.",
@@ -195,7 +195,7 @@ static PyTypeObject RngCoreType = {
     .tp_methods = RngCore_methods,
 };
 
-int speedups_rng_init(PyObject *module)
+int speedups_rng_init(void)
 {
     if (two_to_64 == NULL) {
         PyObject *one = PyLong_FromLong(1), *bits = PyLong_FromLong(64);
@@ -204,13 +204,6 @@ int speedups_rng_init(PyObject *module)
         Py_XDECREF(bits);
         if (two_to_64 == NULL)
             return -1;
-    }
-    if (PyType_Ready(&RngCoreType) < 0)
-        return -1;
-    Py_INCREF(&RngCoreType);
-    if (PyModule_AddObject(module, "RngCore", (PyObject *)&RngCoreType) < 0) {
-        Py_DECREF(&RngCoreType);
-        return -1;
     }
     return 0;
 }

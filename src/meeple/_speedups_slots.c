@@ -125,7 +125,7 @@ static PyMemberDef SlotBuilder_members[] = {
     {NULL},
 };
 
-static PyTypeObject SlotBuilderType = {
+PyTypeObject SlotBuilderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "meeple._speedups.SlotBuilder",
     .tp_doc = "SlotBuilder(cls, slots, fallback)\n--\n\n"
@@ -142,15 +142,3 @@ static PyTypeObject SlotBuilderType = {
     .tp_repr = (reprfunc)SlotBuilder_repr,
     .tp_members = SlotBuilder_members,
 };
-
-int speedups_slots_init(PyObject *module)
-{
-    if (PyType_Ready(&SlotBuilderType) < 0)
-        return -1;
-    Py_INCREF(&SlotBuilderType);
-    if (PyModule_AddObject(module, "SlotBuilder", (PyObject *)&SlotBuilderType) < 0) {
-        Py_DECREF(&SlotBuilderType);
-        return -1;
-    }
-    return 0;
-}
