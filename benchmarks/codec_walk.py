@@ -3,6 +3,7 @@
     python benchmarks/codec_walk.py
     python benchmarks/codec_walk.py --src /elsewhere/src --src src --rounds 5
     python benchmarks/codec_walk.py --cattrs
+    python benchmarks/codec_walk.py --src /elsewhere/src --src src --instructions 3 --matches 2
 
 The messages are every command and event of random Saboteur (3 seats) and
 Gophers (2 seats) playouts, seeds 0 to N-1. Figures, in nanoseconds per
@@ -23,6 +24,11 @@ it has to the log's positional arrays (no tag, no sorted sets, and structuring
 that converts rather than refuses: less work than the codec does): what the
 codec would cost on cattrs's generated functions.
 
+With ``--instructions N`` the figures are instructions instead, counted by
+callgrind (``valgrind``) as ``benchmarks/instructions.py`` counts them: a run
+doing each figure's work N times, less a run doing none, per message; the
+load does not move them.
+
 Times are the process's CPU time (``time.process_time``), not the wall clock,
 so that waiting for a core on a busy machine is not counted; each tree is
 timed in a fresh process, the trees taking turns round by round so that a
@@ -35,6 +41,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -48,8 +56,12 @@ ROOT = HERE.parent
 FIGURES = ("unstructure", "encode", "decode", "load", "to_wire", "from_wire", "cattrs_encode", "cattrs_decode")
 
 
-def inner(matches: int, repeat: int, with_cattrs: bool) -> dict[str, float]:
-    """Time the figures in this process (ns per message)."""
+def inner(matches: int, repeat: int, with_cattrs: bool, only: str | None = None, times: int = 0) -> dict[str, float]:
+    """Time the figures in this process (ns per message); with ``only``, run that figure's work ``times`` times instead.
+
+    Every figure's work runs once first (building the walkers' generated code),
+    so that a run with ``times=0`` costs what the others cost but the work.
+    """
     from game_figures import random_playout
 
     import meeple
@@ -107,6 +119,14 @@ def inner(matches: int, repeat: int, with_cattrs: bool) -> dict[str, float]:
             for tp, data in pairs:
                 wire.decode(data, tp)
 
+    works = {"unstructure": unstructure_all, "encode": encode, "decode": decode, "load": load, "to_wire": wire_out,
+             "from_wire": wire_in}
+    if only is not None:
+        for work in works.values():
+            work()
+        for _ in range(times):
+            works[only]()
+        return {"messages": n}
     out = {"unstructure": best(unstructure_all), "encode": best(encode), "decode": best(decode), "load": best(load), "to_wire": best(wire_out),
            "from_wire": best(wire_in)}
     if with_cattrs:
@@ -131,6 +151,39 @@ def inner(matches: int, repeat: int, with_cattrs: bool) -> dict[str, float]:
     return out
 
 
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def _instructions(src: Path, matches: int, only: str, times: int) -> tuple[int, int]:
+    """Instructions (and messages) of one inner run under callgrind (as benchmarks/instructions.py counts them)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+               PYTHONPATH=os.pathsep.join([str(src), str(HERE)]))
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, str(Path(__file__).resolve()),
+         "--inner", "--matches", str(matches), "--only", only, "--times", str(times)],
+        capture_output=True, text=True, env=env, cwd=ROOT)
+    found = _COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"codec_walk: the run under callgrind failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1)), int(json.loads(done.stdout.strip().splitlines()[-1])["messages"])
+
+
+def _count(trees: list[Path], matches: int, times: int) -> int:
+    """Print the instructions per message of each figure of each tree (the run without the work subtracted)."""
+    names = FIGURES[:6]
+    rows = []
+    for src in trees:
+        idle, n = _instructions(src, matches, names[0], 0)
+        rows.append([(_instructions(src, matches, name, times)[0] - idle) / (times * n) for name in names])
+    print(f"instructions per message ({n} messages, each figure's work {times} times, less a run without it)")
+    print(f"{'':16}" + "".join(f"{name:>14}" for name in names))
+    for src, row in zip(trees, rows):
+        print(f"{str(src)[-16:]:16}" + "".join(f"{v:14,.0f}" for v in row))
+    if len(trees) == 2:
+        print(f"{'second/first':16}" + "".join(f"{b / a:14.4f}" for a, b in zip(*rows)))
+    return 0
+
+
 def _run(src: Path, matches: int, repeat: int, with_cattrs: bool) -> dict[str, float]:
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join([str(src), str(HERE)]))
     args = [sys.executable, str(Path(__file__).resolve()), "--inner", "--matches", str(matches), "--repeat", str(repeat)]
@@ -150,12 +203,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timings of each figure per round (default 5)")
     ap.add_argument("--rounds", type=int, default=3, help="fresh processes per tree, taking turns (default 3)")
     ap.add_argument("--cattrs", action="store_true", help="time a cattrs converter on the same messages too")
+    ap.add_argument("--instructions", type=int, metavar="TIMES",
+                    help="count instructions under callgrind instead (each figure's work TIMES times; cattrs left out)")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--only", choices=FIGURES[:6], help=argparse.SUPPRESS)
+    ap.add_argument("--times", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.inner:
-        print(json.dumps(inner(args.matches, args.repeat, args.cattrs)))
+        print(json.dumps(inner(args.matches, args.repeat, args.cattrs, args.only, args.times)))
         return 0
     trees = [p.resolve() for p in (args.src or [ROOT / "src"])]
+    if args.instructions is not None:
+        if shutil.which("valgrind") is None or args.instructions < 1:
+            print("codec_walk: --instructions needs valgrind and a count of at least 1", file=sys.stderr)
+            return 2
+        return _count(trees, args.matches, args.instructions)
     best: list[dict[str, float]] = [{} for _ in trees]
     for _ in range(args.rounds):
         for i, src in enumerate(trees):
