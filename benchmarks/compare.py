@@ -115,11 +115,12 @@ def _git(*args: str, cwd: Path = ROOT) -> str:
 
 def _build_reader(tree: Path) -> bool:
     """Build the compiled log reader in ``tree``'s ``src`` (as ``pip install`` would); False if it cannot be."""
-    if not (tree / "src" / "meeple" / "_speedups.c").exists():
+    sources = sorted(p.relative_to(tree).as_posix() for p in (tree / "src" / "meeple").glob("_speedups*.c"))
+    if not sources:  # one file (older trees) or one per concept
         return False
     code = ("from setuptools import Extension, setup\n"
             "setup(name='meeple-bench-base', script_args=['-q', 'build_ext', '--inplace'], package_dir={'': 'src'},\n"
-            "      ext_modules=[Extension('meeple._speedups', ['src/meeple/_speedups.c'])], py_modules=[])\n")
+            f"      ext_modules=[Extension('meeple._speedups', {sources!r})], py_modules=[])\n")
     with tempfile.TemporaryDirectory() as empty:  # run outside the tree, so its pyproject.toml is not read
         shutil.copytree(tree / "src", Path(empty) / "src")
         done = subprocess.run([sys.executable, "-c", code], cwd=empty, capture_output=True, text=True)

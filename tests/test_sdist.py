@@ -92,3 +92,6 @@ def test_a_wheel_built_from_the_sdist_carries_the_package_data(unpacked: Path, t
                    "meeple/batch.py"):
         assert needed in names
     assert not any(n.startswith(("tests/", "docs/", "examples/")) for n in names)
+    if shutil.which("cc") or shutil.which("gcc"):  # the extension is optional: a failed compile would go unseen
+        compiled = [n for n in names if n.startswith("meeple/_speedups.") and n.endswith((".so", ".pyd"))]
+        assert compiled, "the wheel has no compiled meeple._speedups: " + build.stderr[-2000:]

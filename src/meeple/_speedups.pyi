@@ -1,4 +1,4 @@
-"""The log reader's record loop, compiled (optional): see src/meeple/_speedups.c."""
+"""The compiled parts of the engine (optional), one C file per concept: the list is in src/meeple/_speedups.c."""
 
 from typing import Any
 

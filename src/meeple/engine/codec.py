@@ -6,10 +6,11 @@ Every attrs class becomes a msgpack *array* of its fields in declaration order
 Decoding is strict: wrong types, wrong lengths, unknown tags and unknown enum
 values raise :class:`~meeple.engine.errors.DecodeError` naming the path.
 
-The hooks are registered on a private :class:`cattrs.Converter`
-(``Codec.converter``), so ``codec.converter.structure(data, T)`` works for any
-type the game uses. ``canonical`` and ``digest`` give the one byte form that
-state hashes and the log's hash chain are defined over.
+Both directions are generated per type from the one description of it in
+:mod:`~meeple.engine.shapes` (its kind, its parts, an attrs class's tag and
+fields), which the JSON wire form (:mod:`~meeple.engine.wire`),
+:func:`readable` and ``describe`` read too. ``canonical`` and ``digest`` give
+the one byte form that state hashes and the log's hash chain are defined over.
 """
 
 from __future__ import annotations
@@ -18,23 +19,22 @@ import enum
 import hashlib
 import itertools
 import threading
-import types
 import typing
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
-import cattrs
 import msgpack
 
 from .errors import ConfigError, DecodeError
 from .game import Command, Event, Game, Message
+from .shapes import SCALARS, Kind, Record, Shape, record_of, shape_of, slot_setters, value_shape
 
 Prim = Any
 Hook = Callable[[Any], Any]
 
-_PRIMITIVES = (int, str, bool, float, bytes, type(None))
+_PRIMITIVES = SCALARS
 
 
 def pack(value: Prim) -> bytes:
@@ -117,27 +117,27 @@ def _unstructure_map(value: Mapping[Any, Any]) -> dict[Any, Prim]:
 
 
 def _make_unstructurer(cls: type) -> Hook:
-    if attrs.has(cls):
+    kind = value_shape(cls).kind
+    if kind is Kind.RECORD:
         return _attrs_unstructurer(cls)
-    if issubclass(cls, enum.Enum):
+    if kind is Kind.ENUM:
         return lambda v: v.value
-    if issubclass(cls, (tuple, list)):
+    if kind is Kind.TUPLE or kind is Kind.LIST:
         return _unstructure_seq
-    if issubclass(cls, (frozenset, set)):
+    if kind is Kind.SET:
         return _unstructure_set
-    if issubclass(cls, Mapping):
+    if kind is Kind.MAP:
         return _unstructure_map
-    if issubclass(cls, _PRIMITIVES):  # int subclasses other than enums
+    if kind is Kind.SCALAR:  # int subclasses other than enums
         return lambda v: v
     raise TypeError(f"meeple cannot encode values of type {cls.__qualname__}")
 
 
 def _attrs_unstructurer(cls: type) -> Hook:
-    fields = attrs.fields(cls)
-    tag = getattr(cls, "tag", None) if issubclass(cls, Message) else None
-    parts = [repr(tag)] if tag is not None else []
-    for f in fields:
-        parts.append(f"_u(o.{f.name})")
+    record = record_of(cls)
+    parts = [repr(record.tag)] if record.tag is not None else []
+    for name in record.names:
+        parts.append(f"_u(o.{name})")
     src = f"def unstructure_{cls.__name__}(o):\n    return [{', '.join(parts)}]\n"
     ns: dict[str, Any] = {"_u": unstructure}
     exec(src, ns)
@@ -233,7 +233,6 @@ class Codec:
 
     def __init__(self, game: Game[Any, Any], without: frozenset[str] = frozenset()) -> None:
         self.game = game
-        self.converter = cattrs.Converter()
         self._hooks: dict[Any, Hook] = {
             int: _strict_int,
             str: _strict_str,
@@ -256,8 +255,6 @@ class Codec:
             self.by_tag[tag] = cls
         self.index_of: dict[type[Message], int] = {c: i for i, c in enumerate(self.message_types)}
         self.type_table: list[list[Any]] = [[c.tag, c.schema] for c in self.message_types]
-        self.converter.register_structure_hook_factory(lambda t: True, self._cattrs_hook)
-        self.converter.register_unstructure_hook_func(lambda t: True, lambda v: unstructure(v))
         self._plain: dict[type, Callable[[Any], bool] | None] = {}
         #: the game's command classes met by ``Match.play`` so far, each with its :meth:`plain_check`
         self.command_checks: dict[type, Callable[[Any], bool] | None] = {}
@@ -313,41 +310,35 @@ class Codec:
         def each(parts: Any) -> bool:
             return all(self._find_one_form(a, seen) for a in parts)
 
-        origin = typing.get_origin(tp)
-        args = typing.get_args(tp)
-        if origin is typing.Union or origin is types.UnionType:
-            non_none = [a for a in args if a is not type(None)]
-            if all(isinstance(a, type) and issubclass(a, Message) for a in non_none):
-                return each(non_none)  # told apart by their tags
-            return len(non_none) == 1 and each(non_none)
-        if origin is typing.Literal:
+        shape = shape_of(tp)
+        kind = shape.kind
+        if kind is Kind.UNION:
+            if shape.tagged:
+                return each(shape.parts)  # told apart by their tags
+            return len(shape.parts) == 1 and each(shape.parts)
+        if kind is Kind.LITERAL or kind is Kind.ENUM:
             return True
-        if origin is tuple:
-            return each(a for a in args if a is not Ellipsis)
-        if isinstance(tp, type):
-            if issubclass(tp, enum.Enum):
-                return True
-            if issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
-                return each(c for c in self.message_types if issubclass(c, tp))
-            if attrs.has(tp):
-                if hasattr(tp, "__attrs_post_init__") or hasattr(tp, "__attrs_pre_init__"):
-                    return False
-                attrs.resolve_types(tp)
-                fields = attrs.fields(tp)
-                return all(f.converter is None and f.init for f in fields) and each(f.type for f in fields)
+        if (kind is Kind.TUPLE or kind is Kind.FIXED) and not shape.bare:
+            return each(shape.parts)
+        if kind is Kind.MESSAGES:
+            return each(self.members(tp))
+        if kind is Kind.RECORD:
+            record = record_of(tp)
+            return not record.hooks and all(record.stored) and each(record.types)
         return False
 
-    # -- hook factories -------------------------------------------------------
-    def _cattrs_hook(self, tp: Any) -> Callable[[Any, Any], Any]:
-        fn = self.hook(tp)
-        return lambda v, _t: fn(v)
+    def members(self, tp: type) -> tuple[type[Message], ...]:
+        """The game's tagged message classes that are ``tp`` or derive from it, in the codec's order."""
+        return tuple(c for c in self.message_types if issubclass(c, tp))
 
+    # -- hook factories -------------------------------------------------------
     def _make_hook(self, tp: Any) -> Hook:
-        origin = typing.get_origin(tp)
-        args = typing.get_args(tp)
-        if origin is typing.Union or origin is types.UnionType:
-            return self._union_hook(args)
-        if origin is typing.Literal:
+        shape = shape_of(tp)
+        kind = shape.kind
+        args = shape.args
+        if kind is Kind.UNION:
+            return self._union_hook(shape)
+        if kind is Kind.LITERAL:
             allowed = args
 
             def literal(v: Any) -> Any:
@@ -357,9 +348,11 @@ class Codec:
                 raise DecodeError(f"expected one of {list(allowed)!r}, got {v!r}")
 
             return literal
-        if origin is tuple:
-            return self._tuple_hook(args)
-        if origin in (frozenset, set):
+        if kind is Kind.TUPLE and not shape.bare:
+            return self._homogeneous_hook(args[0])
+        if kind is Kind.FIXED:
+            return self._fixed_hook(args)
+        if kind is Kind.SET and not shape.bare:
             item = self.hook(args[0]) if args else _any
 
             def fset(v: Any) -> frozenset[Any]:
@@ -368,7 +361,7 @@ class Codec:
                 return frozenset(_items(item, v))
 
             return fset
-        if origin in (dict, Mapping):
+        if kind is Kind.MAP and not shape.bare:
             kh = self.hook(args[0]) if args else _any
             vh = self.hook(args[1]) if args else _any
 
@@ -384,21 +377,18 @@ class Codec:
                 return out
 
             return mapping
-        if isinstance(tp, type):
-            if issubclass(tp, enum.Enum):
-                return _enum_hook(tp)
-            if issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
-                members = tuple(c for c in self.message_types if issubclass(c, tp))
-                return self._tagged_union_hook(members)
-            if attrs.has(tp):
-                return self._attrs_hook(tp)
+        if kind is Kind.ENUM:
+            return _enum_hook(tp)
+        if kind is Kind.MESSAGES:
+            return self._tagged_union_hook(self.members(tp))
+        if kind is Kind.RECORD:
+            return self._attrs_hook(tp)
         raise TypeError(f"meeple cannot decode the type {tp!r}")
 
-    def _union_hook(self, args: tuple[Any, ...]) -> Hook:
-        non_none = [a for a in args if a is not type(None)]
-        optional = len(non_none) < len(args)
-        if all(isinstance(a, type) and issubclass(a, Message) for a in non_none):
-            inner = self._tagged_union_hook(tuple(non_none))
+    def _union_hook(self, shape: Shape) -> Hook:
+        non_none, optional = shape.parts, shape.optional
+        if shape.tagged:
+            inner = self._tagged_union_hook(non_none)
         elif len(non_none) == 1:
             inner = self.hook(non_none[0])
         else:
@@ -425,36 +415,37 @@ class Codec:
             _COMPILED_KIND[opt] = (None, inner_kind)
         return opt
 
-    def _tuple_hook(self, args: tuple[Any, ...]) -> Hook:
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = self.hook(args[0])
-            if item is _strict_int:
+    def _homogeneous_hook(self, item_type: Any) -> Hook:
+        item = self.hook(item_type)
+        if item is _strict_int:
 
-                def ints(v: Any) -> tuple[int, ...]:
-                    if v.__class__ is list and _INT_ONLY.issuperset(map(type, v)):  # the common case, in C
-                        return tuple(v)
-                    if v.__class__ is not list:
-                        raise DecodeError(f"expected an array, got {type(v).__name__}")
-                    for i, x in enumerate(v):
-                        if x.__class__ is not int:
-                            raise DecodeError(f"expected an integer, got {type(x).__name__}", f"[{i}]")
+            def ints(v: Any) -> tuple[int, ...]:
+                if v.__class__ is list and _INT_ONLY.issuperset(map(type, v)):  # the common case, in C
                     return tuple(v)
-
-                _COMPILED_KIND[ints] = tuple
-                return ints
-
-            def homogeneous(v: Any) -> tuple[Any, ...]:
                 if v.__class__ is not list:
                     raise DecodeError(f"expected an array, got {type(v).__name__}")
-                try:
-                    return tuple(map(item, v))
-                except DecodeError:
-                    return tuple(_items(item, v))  # raises again, naming the item
+                for i, x in enumerate(v):
+                    if x.__class__ is not int:
+                        raise DecodeError(f"expected an integer, got {type(x).__name__}", f"[{i}]")
+                return tuple(v)
 
-            item_kind = _compiled_kind(item)
-            if item_kind is not None:
-                _COMPILED_KIND[homogeneous] = (tuple, item_kind)
-            return homogeneous
+            _COMPILED_KIND[ints] = tuple
+            return ints
+
+        def homogeneous(v: Any) -> tuple[Any, ...]:
+            if v.__class__ is not list:
+                raise DecodeError(f"expected an array, got {type(v).__name__}")
+            try:
+                return tuple(map(item, v))
+            except DecodeError:
+                return tuple(_items(item, v))  # raises again, naming the item
+
+        item_kind = _compiled_kind(item)
+        if item_kind is not None:
+            _COMPILED_KIND[homogeneous] = (tuple, item_kind)
+        return homogeneous
+
+    def _fixed_hook(self, args: tuple[Any, ...]) -> Hook:
         hooks = [self.hook(a) for a in args]
         n = len(hooks)
 
@@ -484,24 +475,23 @@ class Codec:
         if cls in self._plain:
             return self._plain[cls]
         check: Callable[[Any], bool] | None = None
-        if attrs.has(cls) and not hasattr(cls, "__attrs_post_init__") and not hasattr(cls, "__attrs_pre_init__"):
-            attrs.resolve_types(cls)
+        record = record_of(cls) if attrs.has(cls) else None
+        if record is not None and not record.hooks:
             tests: list[str] | None = []
             ns: dict[str, Any] = {}
-            for i, f in enumerate(attrs.fields(cls)):
-                hook = self.hook(f.type)
-                exact = _INLINE_EXACT.get(hook) or _plain_enum(f.type)
+            for i, (name, tp, plain) in enumerate(zip(record.names, record.types, record.plain)):
+                hook = self.hook(tp)
+                exact = _INLINE_EXACT.get(hook) or _plain_enum(tp)
                 ints = _compiled_kind(hook) is tuple  # a tuple of exact ints
-                if ((exact is None and not ints) or f.validator is not None or f.converter is not None or not f.init
-                        or f.kw_only or tests is None):
+                if (exact is None and not ints) or not plain or tests is None:
                     tests = None
                     break
                 if ints:
                     ns["_ints"] = _INT_ONLY
-                    tests.append(f"o.{f.name}.__class__ is tuple and _ints.issuperset(map(type, o.{f.name}))")
+                    tests.append(f"o.{name}.__class__ is tuple and _ints.issuperset(map(type, o.{name}))")
                     continue
                 ns[f"t{i}"] = exact
-                tests.append(f"o.{f.name}.__class__ is t{i}")
+                tests.append(f"o.{name}.__class__ is t{i}")
             if tests is not None:
                 exec(f"def plain(o):\n    return {' and '.join(tests) or 'True'}\n", ns)
                 check = ns["plain"]
@@ -520,7 +510,7 @@ class Codec:
         if fn is None:
             self.hook(cls)  # the fields' hooks, and recursion placeholders
             fn = self._attrs_builder(cls, check_tag=False)
-            if not attrs.fields(typing.cast(Any, cls)):
+            if not record_of(cls).names:
                 fn = _fieldless(cls, fn)
             self._hooks[key] = fn
         return fn
@@ -536,28 +526,25 @@ class Codec:
         error).
         """
         builder = self.message_builder(cls)  # also resolves the field types
-        slots = _field_slots(cls)
+        record = record_of(cls)
+        slots = record.slots
         if not slots:
             return None
         kinds = []
-        for f in attrs.fields(typing.cast(Any, cls)):
-            kind = _compiled_kind(self.hook(f.type))
+        for tp in record.types:
+            kind = _compiled_kind(self.hook(tp))
             if kind is None:
                 return None
             kinds.append(kind)
         return (cls, builder, tuple(kinds), tuple(slots))
 
     def _attrs_builder(self, cls: type, check_tag: bool) -> Hook:
-        attrs.resolve_types(cls)
-        fields = attrs.fields(cls)
-        tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
+        record = record_of(cls)
+        tag = record.own_tag
         offset = 1 if tag is not None else 0
-        n = len(fields) + offset
-        names = [f.name for f in fields]
-        hooks: list[Hook] = []
-        for f in fields:
-            h = self.hook(f.type)
-            hooks.append(h)
+        n = len(record.names) + offset
+        names = list(record.names)
+        hooks = [self.hook(tp) for tp in record.types]
         ns: dict[str, Any] = {"cls": cls, "DecodeError": DecodeError, "_describe": _describe, "_fail": _field_fail}
         args = []
         for i, h in enumerate(hooks):
@@ -578,7 +565,7 @@ class Codec:
             else:
                 args.append(f"h{i}({item})")
         tag_test = f" or v[0] != {tag!r}" if tag is not None and check_tag else ""
-        setters = _slot_setters(cls)
+        setters = slot_setters(cls)
         if setters is None:
             body = f"        return cls({', '.join(args)})\n"
         else:  # what the class's __init__ would do, without its call and per-field setattr
@@ -606,8 +593,9 @@ class Codec:
     def _tagged_union_hook(self, members: tuple[type, ...]) -> Hook:
         table: dict[Any, Hook] = {}
         for cls in members:
-            if attrs.has(cls) and cls.__dict__.get("tag"):
-                table[cls.__dict__["tag"]] = self.hook(cls)
+            tag = record_of(cls).own_tag if attrs.has(cls) else None
+            if tag:
+                table[tag] = self.hook(cls)
         names = sorted(str(t) for t in table)
 
         def tagged(v: Any) -> Any:
@@ -626,44 +614,6 @@ def _plain_enum(tp: Any) -> type | None:
     if isinstance(tp, type) and issubclass(tp, enum.Enum) and all(type(m.value) in (int, str) for m in tp):
         return tp
     return None
-
-
-def _slot_setters(cls: type) -> list[Callable[[Any, Any], None]] | None:
-    """The slot setters of ``cls``'s fields, in order, if setting them is all its ``__init__`` does.
-
-    That holds for a slotted attrs class whose fields all go through
-    ``__init__`` with no validators or converters, with no init hooks and no
-    cached hash. A decoded message is then built by setting its slots
-    directly: the same object its ``__init__`` builds, at two thirds of the
-    cost (the log reader builds one per event). Otherwise None.
-    """
-    slots = _field_slots(cls)
-    return None if slots is None else [slot.__set__ for slot in slots]
-
-
-def _init_sets_fields_only(cls: type) -> bool:
-    """True if ``cls``'s attrs-generated ``__init__`` only sets its fields (no validators, converters, hooks or cached hash)."""
-    if not attrs.has(cls) or hasattr(cls, "__attrs_pre_init__") or hasattr(cls, "__attrs_post_init__"):
-        return False
-    code = getattr(vars(cls).get("__init__"), "__code__", None)
-    if code is None or "attrs generated" not in code.co_filename:  # a hand-written __init__
-        return False
-    if "_attrs_cached_hash" in code.co_consts:  # cache_hash=True: __init__ also clears the cached hash
-        return False
-    return all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
-
-
-def _field_slots(cls: type) -> list[types.MemberDescriptorType] | None:
-    """The slot descriptors of ``cls``'s fields, in order, if setting them is all its ``__init__`` does."""
-    if not _init_sets_fields_only(cls):
-        return None
-    slots: list[types.MemberDescriptorType] = []
-    for f in attrs.fields(cls):
-        slot = next((vars(c)[f.name] for c in cls.__mro__ if f.name in vars(c)), None)
-        if not isinstance(slot, types.MemberDescriptorType):
-            return None
-        slots.append(slot)
-    return slots
 
 
 def _fieldless(cls: type, build: Hook) -> Hook:
@@ -733,7 +683,7 @@ def _enum_hook(cls: type[enum.Enum]) -> Hook:
 
 def options_to_map(options: Any) -> dict[str, Prim]:
     """Unstructure an options value as a map of field name to value (sorted keys)."""
-    return {f.name: unstructure(getattr(options, f.name)) for f in sorted(attrs.fields(type(options)), key=lambda f: f.name)}
+    return {name: unstructure(getattr(options, name)) for name in sorted(record_of(type(options)).names)}
 
 
 def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) -> Any:
@@ -745,8 +695,8 @@ def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) ->
     game = codec.game
     cls = game.options_type
     raw = dict(raw or {})
-    attrs.resolve_types(cls)
-    fields = {f.name: f for f in attrs.fields(cls)}
+    record = record_of(cls)
+    fields = dict(zip(record.names, record.types))
     unknown = sorted(set(raw) - set(fields), key=str)
     if unknown:
         raise ConfigError(
@@ -755,13 +705,12 @@ def options_from_map(codec: Codec, raw: Mapping[str, Any] | None, seats: int) ->
         )
     values = {}
     for name, value in raw.items():
-        f = fields[name]
         if isinstance(value, enum.Enum):
             value = value.value
         elif isinstance(value, tuple):
             value = unstructure(value)
         try:
-            values[name] = codec.structure(value, f.type)
+            values[name] = codec.structure(value, fields[name])
         except DecodeError as e:
             raise ConfigError(f"{game.info.id}: option {name!r}: {e}") from None
     try:
@@ -810,20 +759,22 @@ def readable(value: Any) -> Any:
     cls = value.__class__
     if cls in _PRIMITIVE_SET:
         return value
-    if attrs.has(cls):
+    shape = value_shape(cls)
+    kind = shape.kind
+    if kind is Kind.RECORD:
+        record = typing.cast(Record, shape.record)
         out: dict[str, Any] = {}
-        tag = getattr(cls, "tag", None) if issubclass(cls, Message) else None
-        if tag is not None:
-            out["type"] = tag
-        for f in attrs.fields(cls):
-            out[f.name] = readable(getattr(value, f.name))
+        if record.tag is not None:
+            out["type"] = record.tag
+        for name in record.names:
+            out[name] = readable(getattr(value, name))
         return out
-    if isinstance(value, enum.Enum):
+    if kind is Kind.ENUM:
         return readable(value.value)
-    if isinstance(value, (tuple, list)):
+    if kind is Kind.TUPLE or kind is Kind.LIST:
         return [readable(v) for v in value]
-    if isinstance(value, (frozenset, set)):
+    if kind is Kind.SET:
         return [readable(v) for v in sorted(value, key=lambda v: _sort_key(unstructure(v)))]
-    if isinstance(value, Mapping):
+    if kind is Kind.MAP:
         return {str(k): readable(v) for k, v in value.items()}
     return unstructure(value)

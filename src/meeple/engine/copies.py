@@ -31,7 +31,7 @@ from typing import Any, TypeVar, cast
 import attrs
 
 from ._compiled import speedups
-from .codec import _field_slots, _init_sets_fields_only, _slot_setters
+from .shapes import field_slots, init_sets_fields_only, slot_setters
 
 #: Builds a slotted value from its fields in C, where the package was built with it (else None).
 _SlotBuilder: Any = getattr(speedups, "SlotBuilder", None)
@@ -43,7 +43,7 @@ def _compiled_for(cls: type[T], fallback: Callable[..., T]) -> Callable[..., T] 
     None where the package was built without it, or for a class it does not
     take (one not built by ``object.__new__``, or with more slots than it sets).
     """
-    slots = _field_slots(cls) if _SlotBuilder is not None else None
+    slots = field_slots(cls) if _SlotBuilder is not None else None
     if not slots:
         return None
     try:
@@ -89,7 +89,7 @@ def replacer(cls: type[T], *only: str) -> Callable[..., T]:
             return f"obj.{name} if {name} is _KEEP else {name}"
         return name if name in only else f"obj.{name}"
 
-    setters = _slot_setters(cls)
+    setters = slot_setters(cls)
     compiled = _compiled_for(cls, cls) if setters is not None else None
     if compiled is not None:  # what __init__ would do, its slots set in C (see builder)
         namespace["_build"] = compiled
@@ -163,13 +163,13 @@ def builder(cls: type[T]) -> Callable[..., T]:
     """
     names = [f.name for f in attrs.fields(cast(Any, cls))]
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    setters = _slot_setters(cls)
+    setters = slot_setters(cls)
     if setters is not None:
         body = ["    o = _new(_cls)"]
         for i, (name, setter) in enumerate(zip(names, setters, strict=True)):
             namespace[f"_set{i}"] = setter
             body.append(f"    _set{i}(o, {name})")
-    elif _dict_backed(cls) and _init_sets_fields_only(cls):
+    elif _dict_backed(cls) and init_sets_fields_only(cls):
         # filled key by key: the quickest build. CPython 3.11 shares the key table of a class of up to 30
         # fields among its instances, and reads such fields on its slow path; own_dict gives one its own
         body = ["    o = _new(_cls)", "    d = o.__dict__"] + [f"    d[{name!r}] = {name}" for name in names]
@@ -202,7 +202,7 @@ def filler(cls: type[T]) -> Callable[[dict[str, Any]], T]:
     >>> filler(Seen)({"seat": 1, "hand": (3, 4)}) == Seen(1, (3, 4))
     True
     """
-    if not (_dict_backed(cls) and _init_sets_fields_only(cls)):
+    if not (_dict_backed(cls) and init_sets_fields_only(cls)):
         raise TypeError(f"{cls.__name__} is not a dict-backed class whose __init__ only sets its fields")
     new, set_attribute = object.__new__, object.__setattr__
 

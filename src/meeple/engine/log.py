@@ -24,13 +24,14 @@ import attrs
 import msgpack
 
 from ._compiled import speedups
-from .codec import _field_slots, digest, maps_sorted, pack, unstructure
+from .codec import digest, maps_sorted, pack, unstructure
 from .errors import CorruptLog, ForeignFile, TruncatedLog, UnsupportedLog
 from .rng import MASK64
 from .seeds import MAX_SEEDS as MAX_SEEDS  # the limit lives with the schedule rules; importable from here too
 from .seeds import schedule_problem
+from .shapes import field_slots
 
-#: The compiled frame loops (``src/meeple/_speedups.c``), or None where the
+#: The compiled frame loops (``src/meeple/_speedups_records.c``, ``_speedups_header.c``), or None where the
 #: package was built without them or ``MEEPLE_PURE_PYTHON`` is set in the environment.
 _speedups: Any = speedups
 
@@ -198,7 +199,7 @@ _HEADER_KINDS = (str, int, int, dict, list, bytes, list, int, str, int, dict)
 _HEADER_KINDS_HIDDEN = (str, int, int, dict, type(None), bytes, list, int, str, int, dict)  # seeds hidden
 _STR = frozenset([str])
 #: The slots of Header's fields if setting them is all its __init__ does (the compiled reader then sets them)
-_header_slots = _field_slots(Header)
+_header_slots = field_slots(Header)
 _HEADER_SLOTS = None if _header_slots is None else tuple(_header_slots)
 
 

@@ -7,7 +7,9 @@ fields by name, and a command or event starts with its ``"type"`` tag::
     {"type": "bid", "quantity": 2, "face": 5}
 
 Encoding (:func:`to_wire`) needs no game; decoding (:class:`Wire`) is
-strict and type-directed, by the annotations of the game's classes: every
+strict and type-directed, by the annotations of the game's classes as
+:mod:`~meeple.engine.shapes` describes them (the description the log's codec
+reads too): every
 field must be present, no other key may be, each value must be of its
 declared type (an integer is not a boolean, ``1.0`` is not an integer), enum
 values and ``Literal`` choices must be known ones. The primitive checks are
@@ -53,18 +55,16 @@ from __future__ import annotations
 import base64
 import binascii
 import enum
-import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
-
-import attrs
 
 from .codec import Codec, pack, unstructure
 from .errors import DecodeError
-from .game import Command, Event, Game, Message
+from .game import Command, Event, Game
 from .match import codec_for
 from .records import SeenRecord
+from .shapes import Kind, Record, Shape, record_of, shape_of
 
 #: What JSON data is, in Python: the values :func:`json.loads` returns.
 Json = Any
@@ -115,8 +115,6 @@ def _kind(v: Any) -> str:
 # -- encoding: annotation-directed where annotations say more than the value ----------
 
 _encoders: dict[Any, _Encoder] = {}
-#: Scalar annotations whose values are their own wire form (an enum member in their place: its value).
-_PLAIN = frozenset({int, str, float, bool})
 
 
 def to_wire(value: Any) -> Json:
@@ -149,22 +147,24 @@ def _str_keyed(tp: Any) -> bool:
     """True if mapping keys of type ``tp`` are strings on the wire (JSON object keys)."""
     if tp is str:
         return True
-    if typing.get_origin(tp) is typing.Literal:
-        return all(isinstance(a, str) for a in typing.get_args(tp))
-    return isinstance(tp, type) and issubclass(tp, enum.Enum) and all(isinstance(m.value, str) for m in tp)
+    shape = shape_of(tp)
+    if shape.kind is Kind.LITERAL:
+        return all(isinstance(a, str) for a in shape.parts)
+    return shape.kind is Kind.ENUM and all(isinstance(m.value, str) for m in tp)
 
 
 def _make_encoder(tp: Any) -> _Encoder:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if tp in _JSON_SCALARS or origin is typing.Literal:
-        return lambda v: v.value if isinstance(v, enum.Enum) else v
+    shape = shape_of(tp)
+    kind = shape.kind
+    args = shape.args
     if tp is bytes:
         return lambda v: None if v is None else base64.b64encode(v).decode("ascii")
-    if tp is Any or origin is typing.Union or origin is types.UnionType:
+    if kind is Kind.SCALAR or kind is Kind.LITERAL:
+        return lambda v: v.value if isinstance(v, enum.Enum) else v
+    if kind is Kind.ANY or kind is Kind.UNION:
         return _runtime
-    if origin is tuple or origin is list or tp in (tuple, list):
-        if (len(args) == 2 and args[1] is Ellipsis) or len(args) == 1:
+    if kind is Kind.TUPLE or kind is Kind.FIXED or kind is Kind.LIST:
+        if (kind is not Kind.FIXED and not shape.bare) or len(args) == 1:  # tuple[X, ...], list[X], tuple[X]
             if args[0] in _PLAIN:  # the commonest case (dice, counts, names) without a call per item
                 return lambda v: None if v is None else [x.value if isinstance(x, enum.Enum) else x for x in v]
             item = _encoder_of(args[0])
@@ -175,10 +175,10 @@ def _make_encoder(tp: Any) -> _Encoder:
             items = [_encoder_of(a) for a in args]
             return lambda v: None if v is None else [f(x) for f, x in zip(items, v)]
         return lambda v: None if v is None else [_runtime(x) for x in v]
-    if origin in (frozenset, set) or tp in (frozenset, set):
+    if kind is Kind.SET:
         item = _encoder_of(args[0]) if args else _runtime
         return lambda v: None if v is None else [item(x) for x in sorted(v, key=_order)]
-    if origin in (dict, Mapping) or (isinstance(tp, type) and issubclass(tp, Mapping)):
+    if kind is Kind.MAP:
         key = _encoder_of(args[0]) if args else _runtime
         val = _encoder_of(args[1]) if args else _runtime
         as_object = _str_keyed(args[0]) if args else None
@@ -192,17 +192,14 @@ def _make_encoder(tp: Any) -> _Encoder:
             return [[key(k), val(x)] for k, x in pairs]
 
         return mapping
-    if isinstance(tp, type):
-        if issubclass(tp, enum.Enum):
-            return lambda v: None if v is None else v.value
-        if attrs.has(tp):
-            return _attrs_encoder(tp)
-        if issubclass(tp, Message):  # an abstract base (Command, Event): the value's class says
-            return _runtime
-        if issubclass(tp, bool):
-            return lambda v: v
-        if issubclass(tp, (int, float, str)):  # subclasses (IntEnum handled above)
-            return lambda v: v
+    if kind is Kind.ENUM:
+        return lambda v: None if v is None else v.value
+    if shape.record is not None:  # an attrs class; an abstract message class that is one encodes its subclasses' way
+        return _attrs_encoder(shape.record)
+    if kind is Kind.MESSAGES:  # an abstract base (Command, Event): the value's class says
+        return _runtime
+    if isinstance(tp, type) and issubclass(tp, (int, float, str)):  # subclasses (IntEnum handled above)
+        return lambda v: v
     raise TypeError(f"meeple has no wire form for the type {tp!r}")
 
 
@@ -212,28 +209,25 @@ _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 def _plain_items(tp: Any) -> bool:
     """True for ``tuple[X, ...]`` of a plain X: the wire form is the list of the items."""
-    args = typing.get_args(tp)
-    return typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN
+    shape = shape_of(tp)
+    return shape.kind is Kind.TUPLE and not shape.bare and shape.parts[0] in _PLAIN
 
 
-def _attrs_encoder(cls: type) -> _Encoder:
-    """An encoder generated for ``cls``: plain fields and tuples of them are inlined, the rest call their encoder."""
-    attrs.resolve_types(cls)
-    tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
-    ns: dict[str, Any] = {"cls": cls, "_encoder_of": _encoder_of, "_PLAIN": frozenset(_JSON_SCALARS)}
+def _attrs_encoder(record: Record) -> _Encoder:
+    """An encoder generated for an attrs class: plain fields and tuples of them are inlined, the rest call their encoder."""
+    tag = record.own_tag
+    ns: dict[str, Any] = {"cls": record.cls, "_encoder_of": _encoder_of, "_PLAIN": frozenset(_JSON_SCALARS)}
     parts = [f"'type': {tag!r}"] if tag is not None else []
-    for i, f in enumerate(attrs.fields(cls)):
-        value = f"v.{f.name}"
-        if f.type in _PLAIN:  # a value of exactly its type is its own wire form (an enum in an int field is not)
-            ns[f"e{i}"] = _encoder_of(f.type)
+    for i, (name, tp) in enumerate(zip(record.names, record.types)):
+        value = f"v.{name}"
+        ns[f"e{i}"] = _encoder_of(tp)
+        if tp in _PLAIN:  # a value of exactly its type is its own wire form (an enum in an int field is not)
             item = f"(x if (x := {value}).__class__ in _PLAIN else e{i}(x))"
-        elif _plain_items(f.type):
-            ns[f"e{i}"] = _encoder_of(f.type)
+        elif _plain_items(tp):
             item = f"(None if (x := {value}) is None else [*x] if _PLAIN.issuperset(map(type, x)) else e{i}(x))"
         else:
-            ns[f"e{i}"] = _encoder_of(f.type)
             item = f"e{i}({value})"
-        parts.append(f"{f.name!r}: {item}")
+        parts.append(f"{name!r}: {item}")
     src = (
         "def encode(v):\n"
         "    if v.__class__ is not cls:\n"
@@ -343,37 +337,36 @@ class Wire:
         return fn
 
     def _make_decoder(self, tp: Any) -> _Decoder:
-        origin = typing.get_origin(tp)
-        args = typing.get_args(tp)
+        shape = shape_of(tp)
+        kind = shape.kind
+        args = shape.args
         if tp is bytes:
             return _bytes
-        if origin is typing.Union or origin is types.UnionType:
-            return self._union_decoder(args)
-        if origin is tuple:
-            if len(args) == 2 and args[1] is Ellipsis:
-                return _array(self._decoder(args[0]), tuple)
+        if kind is Kind.UNION:
+            return self._union_decoder(shape)
+        if kind is Kind.TUPLE and not shape.bare:
+            return _array(self._decoder(args[0]), tuple)
+        if kind is Kind.FIXED:
             return self._fixed_decoder(args)
-        if origin is list:
+        if kind is Kind.LIST and not shape.bare:
             return _array(self._decoder(args[0]) if args else _any, list)
-        if origin in (frozenset, set):
+        if kind is Kind.SET and not shape.bare:
             return _set(self._decoder(args[0]) if args else _any)
-        if origin in (dict, Mapping):
+        if kind is Kind.MAP and not shape.bare:
             key = self._decoder(args[0]) if args else _any
             val = self._decoder(args[1]) if args else _any
             return _mapping(key, val, _str_keyed(args[0]) if args else True)
-        if isinstance(tp, type) and issubclass(tp, Message) and (tp.__dict__.get("tag") is None or not attrs.has(tp)):
-            members = tuple(c for c in self.codec.message_types if issubclass(c, tp))
-            return self._tagged_decoder(members)
-        if isinstance(tp, type) and attrs.has(tp) and not issubclass(tp, enum.Enum):
+        if kind is Kind.MESSAGES:
+            return self._tagged_decoder(self.codec.members(tp))
+        if kind is Kind.RECORD:
             return self._attrs_decoder(tp)
         # primitives, enums, Literal, Any: JSON scalars are msgpack scalars, so the codec's checks apply as they are
         return self.codec.hook(tp)
 
-    def _union_decoder(self, args: tuple[Any, ...]) -> _Decoder:
-        members = [a for a in args if a is not type(None)]
-        optional = len(members) < len(args)
-        if members and all(isinstance(a, type) and issubclass(a, Message) for a in members):
-            inner = self._tagged_decoder(tuple(members))
+    def _union_decoder(self, shape: Shape) -> _Decoder:
+        members, optional = shape.parts, shape.optional
+        if members and shape.tagged:
+            inner = self._tagged_decoder(members)
         elif len(members) == 1:
             inner = self._decoder(members[0])
         else:
@@ -428,9 +421,10 @@ class Wire:
         return tagged
 
     def _attrs_decoder(self, cls: type, nullable: frozenset[str] = frozenset()) -> _Decoder:
-        attrs.resolve_types(cls)
-        fields = [(f.name, f.alias, self._decoder(f.type), f.name in nullable) for f in attrs.fields(cls)]
-        tag = cls.__dict__.get("tag") if issubclass(cls, Message) else None
+        record = record_of(cls)
+        fields = [(name, alias, self._decoder(tp), name in nullable)
+                  for name, alias, tp in zip(record.names, record.aliases, record.types)]
+        tag = record.own_tag
         keys = (("type",) if tag is not None else ()) + tuple(name for name, _, _, _ in fields)
         what = f"a {tag}" if tag is not None else f"a {cls.__name__}"
 
@@ -569,46 +563,44 @@ def describe(tp: Any) -> Json:
     return _describe(tp, set())
 
 
+_SIMPLE: dict[Any, Json] = {int: "integer", float: "number", str: "string", bool: "boolean", type(None): "null"}
+
+
 def _describe(tp: Any, seen: set[Any]) -> Json:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    simple = {int: "integer", float: "number", str: "string", bool: "boolean", type(None): "null"}
-    if tp in simple:
-        return {"type": simple[tp]}
-    if tp is bytes:
-        return {"type": "string", "contentEncoding": "base64"}
-    if tp is Any:
-        return {}
-    if origin is typing.Literal:
+    shape = shape_of(tp)
+    kind = shape.kind
+    args = shape.args
+    if kind is Kind.SCALAR:
+        return {"type": "string", "contentEncoding": "base64"} if tp is bytes else {"type": _SIMPLE[tp]}
+    if kind is Kind.LITERAL:
         return {"enum": [a.value if isinstance(a, enum.Enum) else a for a in args]}
-    if origin is typing.Union or origin is types.UnionType:
+    if kind is Kind.UNION:
         return {"anyOf": [_describe(a, seen) for a in args]}
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": _describe(args[0], seen)}
+    if kind is Kind.TUPLE and not shape.bare:
+        return {"type": "array", "items": _describe(args[0], seen)}
+    if kind is Kind.FIXED:
         return {"type": "array", "prefixItems": [_describe(a, seen) for a in args], "items": False}
-    if origin is list:
+    if kind is Kind.LIST and not shape.bare:
         return {"type": "array", "items": _describe(args[0], seen) if args else {}}
-    if origin in (frozenset, set):
+    if kind is Kind.SET and not shape.bare:
         return {"type": "array", "items": _describe(args[0], seen) if args else {}, "uniqueItems": True}
-    if origin in (dict, Mapping):
+    if kind is Kind.MAP and not shape.bare:
         if args and _str_keyed(args[0]):
             return {"type": "object", "additionalProperties": _describe(args[1], seen)}
         pair = [_describe(a, seen) for a in args] if args else [{}, {}]
         return {"type": "array", "items": {"type": "array", "prefixItems": pair, "items": False}}
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+    if kind is Kind.ENUM:
         return {"enum": [m.value for m in tp]}
-    if isinstance(tp, type) and attrs.has(tp):
+    if shape.record is not None:  # an attrs class (an abstract message class that is one too)
         if tp in seen:
             return {"$comment": f"{tp.__name__} (recursive)"}
         seen = seen | {tp}
-        attrs.resolve_types(tp)
+        record = shape.record
         props: dict[str, Json] = {}
-        tag = tp.__dict__.get("tag") if issubclass(tp, Message) else None
-        if tag is not None:
-            props["type"] = {"const": tag}
-        for f in attrs.fields(tp):
-            props[f.name] = _describe(f.type, seen)
+        if record.own_tag is not None:
+            props["type"] = {"const": record.own_tag}
+        for name, field_type in zip(record.names, record.types):
+            props[name] = _describe(field_type, seen)
         return {"type": "object", "title": tp.__name__, "properties": props, "required": list(props),
                 "additionalProperties": False}
     return {}

@@ -1,0 +1,81 @@
+/*
+ * What the C files of meeple._speedups share (see _speedups.c for the list of them): the log
+ * format's constants, BLAKE2b's streaming functions, the msgpack walkers the readers use, the
+ * module's Python functions and each part's start at import.
+ */
+
+#ifndef MEEPLE_SPEEDUPS_H
+#define MEEPLE_SPEEDUPS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Shared between the files of this one module, not exported from it. */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define SPEEDUPS_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define SPEEDUPS_INTERNAL
+#endif
+
+#define HASH_SIZE 16                  /* meeple.engine.log.HASH_SIZE: a BLAKE2b-128 chain hash */
+#define MAX_FRAME (16 * 1024 * 1024) /* meeple.engine.log: the longest frame a log may hold */
+
+/* The empty tuple, made at import (object.__new__'s arguments). */
+SPEEDUPS_INTERNAL extern PyObject *empty_tuple;
+
+/* -- _speedups_blake2b.c -- */
+
+typedef struct {
+    uint64_t h[8];
+    uint64_t t; /* bytes compressed so far (logs are far below 2**64 bytes) */
+    uint8_t buf[128];
+    size_t filled;
+} blake2b_state;
+
+SPEEDUPS_INTERNAL void blake2b_init(blake2b_state *s);
+SPEEDUPS_INTERNAL void blake2b_update(blake2b_state *s, const uint8_t *in, size_t len);
+SPEEDUPS_INTERNAL void blake2b_final(blake2b_state *s, uint8_t out[HASH_SIZE]);
+/* BLAKE2b-128 of prev || body: one link of the chain. */
+SPEEDUPS_INTERNAL void chain_link(const uint8_t *prev, const uint8_t *body, size_t len, uint8_t out[HASH_SIZE]);
+SPEEDUPS_INTERNAL PyObject *blake2b_128(PyObject *self, PyObject *args);
+
+/* -- _speedups_msgpack.c -- */
+
+SPEEDUPS_INTERNAL PyObject *unpack_body(const uint8_t *b, Py_ssize_t n, PyObject *decode);
+SPEEDUPS_INTERNAL const uint8_t *msgpack_skip(const uint8_t *p, const uint8_t *end, int depth);
+SPEEDUPS_INTERNAL PyObject *msgpack_read_uint(const uint8_t **p, const uint8_t *end);
+SPEEDUPS_INTERNAL PyObject *unpack(PyObject *self, PyObject *args);
+
+/* -- _speedups_records.c, _speedups_header.c -- */
+
+SPEEDUPS_INTERNAL PyObject *read_records(PyObject *self, PyObject *args);
+SPEEDUPS_INTERNAL PyObject *read_header(PyObject *self, PyObject *args);
+SPEEDUPS_INTERNAL int speedups_header_init(void);
+
+/* -- _speedups_rng.c, _speedups_slots.c: the module's two types -- */
+
+SPEEDUPS_INTERNAL extern PyTypeObject RngCoreType;
+SPEEDUPS_INTERNAL int speedups_rng_init(void);
+SPEEDUPS_INTERNAL extern PyTypeObject SlotBuilderType;
+
+/* Whether ``o`` is an exact int: 1 with its value in *v; 2 for an int beyond a long long, with
+ * its sign (1 or -1) in *v; 0 if ``o`` is not an exact int; -1 on error. */
+static inline int int_value(PyObject *o, long long *v)
+{
+    if (!PyLong_CheckExact(o))
+        return 0;
+    int overflow;
+    *v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (*v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow) {
+        *v = overflow;
+        return 2;
+    }
+    return 1;
+}
+
+#endif
