@@ -234,10 +234,10 @@ class ISMCTS:
     def _step(self, state: Any, seat: int, command: Command) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from the bot's RNG."""
         game, rng = self.game, self._rng
-        state = game.fold(state, game.decide(state, seat, command, rng))
+        _, state = game.decide_and_fold(state, seat, command, rng)
         guard = 0
         while ENGINE in game.to_act(state):
-            state = game.fold(state, game.decide(state, ENGINE, game.auto_command(state), rng))
+            _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
             guard += 1
             if guard > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")

@@ -280,10 +280,10 @@ class PIMC:
     def _step(self, state: Any, seat: int, command: Command, rng: Rng) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``."""
         game = self.game
-        state = game.fold(state, game.decide(state, seat, command, rng))
+        _, state = game.decide_and_fold(state, seat, command, rng)
         guard = 0
         while ENGINE in game.to_act(state):
-            state = game.fold(state, game.decide(state, ENGINE, game.auto_command(state), rng))
+            _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
             guard += 1
             if guard > MAX_ENGINE_STEPS:
                 raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
