@@ -1,3 +1,4 @@
+// @ts-check
 // The play page at phone width (docs/web.md, "On a phone"): the board keeps a readable scale (the page
 // scrolls it up and down, its box side to side), a zoom control sets that scale, and the side panels fold.
 //
@@ -31,7 +32,7 @@ function needed(el) {
 }
 
 function measure() {
-  for (const el of board.querySelectorAll(":scope > svg[viewBox]")) {
+  for (const el of /** @type {NodeListOf<SVGSVGElement>} */ (board.querySelectorAll(":scope > svg[viewBox]"))) {
     const width = el.viewBox.baseVal && el.viewBox.baseVal.width;
     if (width && el.style.getPropertyValue("--board-w") !== String(width)) el.style.setProperty("--board-w", String(width));
     if (PHONE.matches) {
