@@ -31,6 +31,7 @@ import pytest
 
 import liars_dice as ld
 import meeple
+from meeple.engine.errors import CorruptLog
 from meeple import Match
 from meeple.store import (
     MatchExists,
@@ -89,6 +90,13 @@ class StoreContract:
         s = open_store(self.address, **kw)
         self._stores.append(s)
         return s
+
+    def tamper_last_record(self, match_id: str) -> None:
+        """Change the stored chain hash of the match's last record behind the store's back (database stores)."""
+        s: Any = self.new_store()
+        with s._write() as cur:
+            cur.execute(s._q("UPDATE records SET hash = ? WHERE match = ? AND seq = "
+                             "(SELECT max(seq) FROM records WHERE match = ?)"), (bytes(16), match_id, match_id))
 
     def source(self, match_id: str) -> str:
         """The source string naming one match of this store."""
@@ -194,6 +202,55 @@ class StoreContract:
         second.undo()
         with pytest.raises(StoreConflict):
             second.play(0, ld.Bid(1, 5))
+
+    # -- catching up with another writer (database stores) --------------------------------
+    def test_catch_up_folds_only_the_records_another_writer_added(self, minimal: Play,
+                                                                  long_options: dict[str, Any]) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 3, seed=6, options=long_options, match_id="m")
+        reader = self.new_store()
+        copy = reader.open("m")
+        for steps in (1, 2, 70):  # 70 crosses checkpoint positions: their snapshots come along
+            minimal(writer, steps)
+            caught = reader.catch_up(copy)  # type: ignore[attr-defined]
+            assert caught is copy  # the same object, extended
+            assert copy.records == writer.records and copy.state == writer.state
+            assert copy.to_bytes() == writer.to_bytes() == reader.log_bytes("m")
+        assert reader.catch_up(copy) is copy and copy.cursor == len(writer.records)  # type: ignore[attr-defined]
+        minimal(copy, 1)  # the copy writes on from where it caught up: no conflict
+        assert reader.log_bytes("m") == copy.to_bytes() and meeple.verify(reader.log_bytes("m")).ok
+        end = copy.cursor
+        copy.undo()
+        assert copy.cursor < end
+        assert reader.catch_up(copy).cursor == end  # type: ignore[attr-defined]  # back at the store's end
+
+    def test_catch_up_reads_the_match_again_after_a_new_branch(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        writer.play(0, ld.Bid(1, 2))
+        writer.play(1, ld.Bid(1, 5))
+        reader = self.new_store()
+        copy = reader.open("m")
+        writer.undo()
+        writer.play(1, ld.Bid(2, 2))  # as many records, another head: the copy's last record is gone
+        caught = reader.catch_up(copy)  # type: ignore[attr-defined]
+        assert caught is not copy and caught.records == writer.records
+        caught.play(0, ld.Bid(2, 3))  # attached: it writes on
+        assert reader.log_bytes("m") == caught.to_bytes()
+
+    def test_catch_up_refuses_a_tampered_tail(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        reader = self.new_store()
+        copy = reader.open("m")
+        writer.play(0, ld.Bid(1, 2))
+        self.tamper_last_record("m")
+        with pytest.raises(CorruptLog):
+            reader.catch_up(copy)  # type: ignore[attr-defined]
+        assert len(copy.records) == 1  # unchanged
 
     # -- group commit (database stores) --------------------------------------------------
     def test_a_batch_commits_every_match_at_once_and_a_conflict_undoes_only_its_own_write(self) -> None:

@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import json
 import threading
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
@@ -31,6 +32,7 @@ from ._common import (
     check_id,
     check_limit,
     check_status,
+    extend_match,
     finish_interrupted_command,
     guarded,
     new_id,
@@ -98,6 +100,8 @@ class SqlStore:
         #: The cursor of the transaction :meth:`batch` holds open, if any.
         self._batch: Any = None
         self._savepoints = 0
+        #: The sink of each match this store attached (for :meth:`catch_up`).
+        self._attached: weakref.WeakKeyDictionary[Match, SqlSink] = weakref.WeakKeyDictionary()
 
     # -- what a dialect provides --------------------------------------------------------
     def _transaction(self, write: bool) -> contextlib.AbstractContextManager[Any]:
@@ -121,6 +125,10 @@ class SqlStore:
         raise NotImplementedError
 
     def _subscribe(self, callback: ChangeCallback) -> Subscription:
+        raise NotImplementedError
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read statement on the store's connection, outside any transaction (one snapshot)."""
         raise NotImplementedError
 
     # -- transactions ------------------------------------------------------------------
@@ -203,6 +211,20 @@ class SqlStore:
             with self._transaction(False) as cur:
                 yield cur
 
+    def _query(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read statement (``?`` placeholders): what one snapshot of the database holds.
+
+        Inside a :meth:`batch` it runs in the batch's transaction (it sees the
+        batch's own writes); outside, as a statement of its own, with no
+        transaction around it (one round trip on a database server).
+        """
+        with self._lock:
+            self._check_open()
+            if self._batch is not None:
+                self._batch.execute(self._q(sql), list(args))
+                return [tuple(r) for r in self._batch.fetchall()]
+            return self._once(self._q(sql), list(args))
+
     def _check_open(self) -> None:
         if self._closed:
             raise StoreClosed(f"{self.where} was closed; open the store again to continue")
@@ -225,8 +247,12 @@ class SqlStore:
         mid = check_id(new_id() if match_id is None else match_id)
         match = Match.start(game, seats, seed=seed, options=options, meta=meta)
         n, head = self._insert(match, mid)
-        match.attach(SqlSink(self, mid, n, head))
+        self._attach(match, SqlSink(self, mid, n, head))
         return match
+
+    def _attach(self, match: Match, sink: SqlSink) -> None:
+        match.attach(sink)
+        self._attached[match] = sink
 
     def add(self, match: Match, match_id: str | None = None, *, replace: bool = False) -> str:
         """Store a copy of ``match`` (its records up to the cursor) under a new id; return the id.
@@ -319,16 +345,20 @@ class SqlStore:
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
         check_id(match_id)
-        with self._read() as cur:
-            cur.execute(self._q("SELECT header, records FROM matches WHERE id = ?"), (match_id,))
-            row = cur.fetchone()
-            if row is None:
-                raise MatchNotFound(f"no match {match_id!r} in {self.where}")
-            header, n = row
-            cur.execute(self._q("SELECT seq, body, hash FROM records WHERE match = ? ORDER BY seq"), (match_id,))
-            records = [tuple(r) for r in cur.fetchall()]
-            cur.execute(self._q("SELECT seq, state FROM snapshots WHERE match = ? ORDER BY seq"), (match_id,))
-            snaps = [tuple(r) for r in cur.fetchall()]
+        # one statement: the match row, its records and its snapshots as of one moment, even inside a
+        # batch's transaction, where each statement sees every commit made before it began
+        rows = self._query(
+            "SELECT 0, records, header, NULL FROM matches WHERE id = ? "
+            "UNION ALL SELECT 1, seq, body, hash FROM records WHERE match = ? "
+            "UNION ALL SELECT 2, seq, state, NULL FROM snapshots WHERE match = ? ORDER BY 1, 2",
+            (match_id, match_id, match_id),
+        )
+        if not rows or rows[0][0] != 0:
+            raise MatchNotFound(f"no match {match_id!r} in {self.where}")
+        _, n, header, _ = rows[0]
+        header = _bytes(header)
+        records = [(r[1], _bytes(r[2]), _bytes(r[3])) for r in rows if r[0] == 1]
+        snaps = [(r[1], _bytes(r[2])) for r in rows if r[0] == 2]
         # SQLite columns take any type: check every value read before using it
         if type(header) is not bytes or type(n) is not int:
             raise CorruptLog(f"match {match_id!r}: the matches row is malformed")
@@ -382,7 +412,44 @@ class SqlStore:
                                          codec.structure, prim, log.game.state_type)
         match: Match = guarded(f"match {match_id!r}", build_match, log, [b for _, b, _ in records], snapshots)
         head = records[-1][2] if records else header_frame(log.header)[1]
-        match.attach(SqlSink(self, match_id, len(records), head))
+        self._attach(match, SqlSink(self, match_id, len(records), head))
+        finish_interrupted_command(match)
+        return match
+
+    def catch_up(self, match: Match) -> Match:
+        """Bring a match this store attached to what the store holds now, reading only what it lacks.
+
+        For a process that heard (through :meth:`listen`) that another one
+        wrote to a match it holds. When the store's records continue the
+        match's (the match's last record is still stored, by its chain hash,
+        with more after it), only the records after it are read, in one
+        statement, checked as a log reader checks them and folded onto
+        ``match``, whose cursor goes to the new end; ``match`` is returned.
+        Otherwise (a new branch after an undo, the match stored anew, a match
+        this store did not attach) the match is opened again and the new
+        object returned. With nothing new, ``match`` comes back as it was
+        (its cursor at the store's end).
+        """
+        sink = self._attached.get(match)
+        if sink is None:
+            raise StoreError("catch_up takes a match this store attached (one it created or opened)")
+        if sink.known == 0:
+            return self.open(sink.match_id)
+        known = sink.known
+        rows = self._query("SELECT seq, body, hash FROM records WHERE match = ? AND seq >= ? ORDER BY seq",
+                           (sink.match_id, known - 1))
+        rows = [(r[0], _bytes(r[1]), _bytes(r[2])) for r in rows]
+        if not rows or rows[0][0] != known - 1 or rows[0][2] != sink.head or match.record_hash(known - 1) != sink.head:
+            return self.open(sink.match_id)  # the stored chain no longer holds this copy's last record
+        new = rows[1:]
+        if [r[0] for r in new] != list(range(known, known + len(new))) or any(
+                len(b) + HASH_SIZE > MAX_FRAME or len(h) != HASH_SIZE for _, b, h in new):
+            return self.open(sink.match_id)  # _fetch names what is wrong, if anything is
+        if new:
+            guarded(f"match {sink.match_id!r}", extend_match, match, new)
+            sink.known, sink.head = known + len(new), new[-1][2]
+        elif match.cursor != known:
+            match.seek(known)
         finish_interrupted_command(match)
         return match
 
@@ -496,6 +563,11 @@ class SqlStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _bytes(value: Any) -> bytes:
+    """A binary column's value as bytes (PostgreSQL's driver may give a memoryview); anything else as it is."""
+    return bytes(value) if isinstance(value, memoryview) else value
 
 
 def _json(value: Any) -> Any:

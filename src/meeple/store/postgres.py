@@ -54,7 +54,7 @@ import datetime as dt
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -269,6 +269,12 @@ class PostgresStore(SqlStore):
 
     def _subscribe(self, callback: ChangeCallback) -> Subscription:
         return _Listen(self, callback)
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._connection().execute(sql, list(args)).fetchall()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot read {self.where}: {_first_line(e)}") from None
 
     def _disconnect(self) -> None:
         with self._lock:

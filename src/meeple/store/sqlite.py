@@ -57,7 +57,7 @@ import contextlib
 import datetime as dt
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -269,6 +269,12 @@ class SqliteStore(SqlStore):
             return _Poll(self, callback)
         except sqlite3.Error as e:
             raise StoreError(f"cannot listen to {self.path}: {e}") from None
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, list(args)).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read {self.path}: {e}") from None
 
     def _disconnect(self) -> None:
         with self._lock:
