@@ -306,7 +306,9 @@ def _start(config: str, tmp: str, npm: Path, pg: str | None,
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
         proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
-                                 "warning", "--durability", durability], env=env)
+                                 "warning", "--durability", durability,
+                                 # one loopback address plays every client: no per-client rates or caps
+                                 "--no-rate-limits", "--max-connections-per-ip", "0"], env=env)
         procs.append(proc)
         _wait_http(base + "/", proc)
         bases.append(base)

@@ -31,8 +31,8 @@ import pytest
 
 import liars_dice as ld
 import meeple
-from meeple.engine.errors import CorruptLog
 from meeple import Match
+from meeple.engine.errors import CorruptLog
 from meeple.store import (
     MatchExists,
     MatchNotFound,
@@ -439,6 +439,47 @@ class StoreContract:
         writer.create("liars-dice", 2, seed=3, match_id="c")
         time.sleep(0.3)
         assert got.empty(), "a closed subscription called back"
+
+    def test_notes_travel_with_the_commits_in_commit_order(self) -> None:
+        if not self.can_listen:
+            pytest.skip("this store has no change feed")
+        store: Any = self.new_store()
+        got: queue.Queue[Any] = queue.Queue()
+        sub = store.listen(lambda mid, records: got.put(("commit", mid, records)),
+                           notes=lambda mid, kind, origin: got.put(("note", mid, kind, origin)))
+        writer: Any = self.new_store()
+        m = writer.create("liars-dice", 2, seed=1, match_id="m")
+        with writer.transaction() as cur:
+            writer.note(cur, "m", "cursor", "process-a")
+        m.play(0, ld.Bid(1, 2))
+        with pytest.raises(RuntimeError), writer.transaction() as cur:  # a note rolled back is never heard
+            writer.note(cur, "m", "lost", "process-a")
+            raise RuntimeError
+        with writer.transaction() as cur:
+            writer.note(cur, "m", "seats", "process-b")
+        heard = _wait_for(got, 4)
+        assert heard == [("commit", "m", range(0, 1)), ("note", "m", "cursor", "process-a"),
+                         ("commit", "m", range(1, 2)), ("note", "m", "seats", "process-b")]
+        assert _wait_for(got, 1, timeout=0.3) == []
+        sub.close()
+
+    def test_tables_beside_the_store_take_one_sql_on_every_database(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file store has no database")
+        store: Any = self.new_store()
+        with store.transaction(schema="extra") as cur:
+            cur.execute(f"CREATE TABLE IF NOT EXISTS extra (id TEXT PRIMARY KEY, data {store.COLUMN_TYPES['blob']}, "
+                        f"x {store.COLUMN_TYPES['real']}, n {store.COLUMN_TYPES['bigint']})")
+            cur.executemany("INSERT INTO extra (id, data, x, n) VALUES (?, ?, ?, ?)",
+                            [("a", b"\x00\x01", 0.5, 2**62), ("b", b"", None, -1)])
+        with pytest.raises(StoreError), store.transaction() as cur:
+            try:
+                cur.execute("INSERT INTO extra (id, data) VALUES (?, ?)", ("a", b""))
+            except Exception as e:
+                assert store.is_duplicate(e)
+                raise StoreError("duplicate") from None
+        rows = store.query("SELECT id, data, x, n FROM extra ORDER BY id")
+        assert [(i, bytes(d), x, n) for i, d, x, n in rows] == [("a", b"\x00\x01", 0.5, 2**62), ("b", b"", None, -1)]
 
     def test_a_failing_callback_does_not_stop_the_subscription(self, caplog: pytest.LogCaptureFixture) -> None:
         if not self.can_listen:

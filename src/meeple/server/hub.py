@@ -50,7 +50,7 @@ from ..engine.text import language
 from ..engine.wire import Json, describe, to_wire
 from ..store import Durability
 from ..store.errors import MatchNotFound, NotSupported, StoreConflict, StoreError
-from .lobby import MatchRow, SeatRow, new_token, now, token_hash
+from .lobby import CURSOR, SEATS, MatchRow, SeatRow, new_token, now, token_hash
 from .protocol import CloseCode, ErrorCode, Limits, ServerError, engine_code
 from .stores import Opened, open_store, server_store
 from .table import Client, Outbox, Table, dumps
@@ -142,9 +142,9 @@ class Engine:
         #: least recently used first (for the memory budget)
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.outbox: Outbox | None = None
-        self.lobby_seq = 0
-        #: the store's notifications for this engine's matches, waiting to be read in one go
-        self.inbox: list[tuple[str, range]] = []
+        #: the store's notifications for this engine's matches (commits, and other processes' lobby notes),
+        #: waiting to be read in one go, in order
+        self.inbox: list[tuple[str, range | str]] = []
         self.inbox_lock = threading.Lock()
         self.draining = False
         #: commands waiting for the next group commit: (future, operation, arguments); the loop appends
@@ -170,13 +170,11 @@ class Hub:
     """
 
     def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0,
-                 poll_interval: float = 0.1, durability: Durability = "fsync", engines: int | None = None) -> None:
+                 durability: Durability = "fsync", engines: int | None = None) -> None:
         self.store_url = store
         self.durability: Durability = durability
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
-        #: How often the lobby's change feed is read (other processes' joins, undos and redos).
-        self.poll_interval = poll_interval
         if engines is None:  # SQLite takes one writer at a time; PostgreSQL commits several at once
             engines = 4 if server_store(store).kind == "postgresql" else 1
         if type(engines) is not int or not 1 <= engines <= 64:
@@ -217,8 +215,6 @@ class Hub:
                         await loop.run_in_executor(engine.executor, self._run, engine, self._e_close)
                 raise
             self._started.set_result(None)
-            for engine in self._engines:
-                self._spawn(self._poll_lobby(engine))
         await asyncio.shield(self._started)
 
     async def close(self) -> None:
@@ -380,11 +376,10 @@ class Hub:
     def _e_open(self) -> None:
         engine = self._engine
         engine.opened = open_store(self.store_url, self.durability, origin=self._origin)
-        engine.lobby_seq, _ = self.opened.lobby.changes(-1)
         if engine.index == 0:
             self._e_count_unjoined()
-            try:  # other processes' commits to the same matches (several servers on one database)
-                self._subscription = self.opened.store.listen(self._remote_commit)
+            try:  # other processes' commits and lobby notes (several servers on one database), in commit order
+                self._subscription = self.opened.store.listen(self._remote_commit, notes=self._remote_note)
             except NotSupported as e:
                 log.warning("this store cannot report other processes' commits (%s): serve it from one process", e)
         for mid in self.opened.lobby.in_progress():
@@ -623,7 +618,7 @@ class Hub:
             table.marked = marker is not None
 
     # -- other processes ---------------------------------------------------------------
-    def _remote_commit(self, match_id: str, records: range) -> None:
+    def _remote_commit(self, match_id: str, records: range | str) -> None:
         """The store's notification (its listening thread): a process committed to ``match_id``.
 
         Notifications wait in an inbox that the engine thread empties in one
@@ -641,6 +636,11 @@ class Hub:
         with contextlib.suppress(RuntimeError):  # shut down
             engine.executor.submit(self._run, engine, self._e_drain)
 
+    def _remote_note(self, match_id: str, kind: str, origin: str) -> None:
+        """The store's note of another process's lobby (its listening thread): a seat taken, an undo or a redo."""
+        if origin != self._origin:
+            self._remote_commit(match_id, kind)
+
     def _e_drain(self) -> None:
         engine = self._engine
         with engine.inbox_lock:
@@ -650,6 +650,12 @@ class Hub:
         for match_id, records in pending:
             table = self._tables.get(match_id)
             if table is None:
+                continue
+            if isinstance(records, str):  # a note, after the commits before it: those are read first
+                self._peers = True
+                if match_id in stale:
+                    self._e_refresh(stale.pop(match_id))
+                self._e_noted(table, records)
                 continue
             span = (records.start, records.stop)
             if span in table.own:  # this process's own commit, heard back
@@ -665,48 +671,30 @@ class Hub:
 
     def _e_refresh(self, table: Table) -> None:
         """Bring the table to what the store holds (another process wrote), and its clients with it."""
-        try:
-            match = self.opened.store.open(table.id)
+        try:  # only the records after the table's, where the store's continue them (else the whole match)
+            match = self.opened.store.catch_up(table.match)
         except MeepleError as e:
             log.error("match %s could not be read again: %s", table.id, e)
             return
         table.match = match
         table.own.clear()
         table.stored = (match.cursor, match.head_hash)
-        self._e_apply_marker(table)
+        if table.marked:  # else no undo position: another process's would have come as a note before this
+            self._e_apply_marker(table)
         table.moved()
         self._e_after(table, by=None, reset_clocks=True)
         table.catch_up("remote")
 
-    async def _poll_lobby(self, engine: Engine) -> None:
-        """Read the lobby's change feed now and then: what other server processes did besides commands."""
-        while not self._closing:
-            await asyncio.sleep(self.poll_interval)
-            try:
-                await self._call_on(engine, self._e_poll)
-            except ServerError:
-                return
-            except Exception:
-                log.exception("reading the lobby's changes failed; trying again")
-
-    def _e_poll(self) -> None:
-        lobby = self.opened.lobby
-        engine = self._engine
-        engine.lobby_seq, changes = lobby.changes(engine.lobby_seq)
-        if changes:
-            self._peers = True
-        for match_id, kind in changes:
-            table = self._tables.get(match_id)
-            if table is None:
-                continue
-            if kind == "seats":
-                found = lobby.get(match_id)
-                if found is not None:
-                    table.seats = found[1]
-                    table.tell_players()
-                    self._e_clocks(table, by=None, reset=False)
-            else:
-                self._e_reposition(table)
+    def _e_noted(self, table: Table, kind: str) -> None:
+        """Another process's lobby note about ``table``: a person took a seat, or an undo or a redo moved it."""
+        if kind == SEATS:
+            found = self.opened.lobby.get(table.id)
+            if found is not None:
+                table.seats = found[1]
+                table.tell_players()
+                self._e_clocks(table, by=None, reset=False)
+        elif kind == CURSOR:
+            self._e_reposition(table)
 
     def _e_reposition(self, table: Table) -> None:
         """Move the cursor where the lobby says players left it (another process's undo or redo)."""

@@ -38,7 +38,7 @@ from ._common import (
     new_id,
     utc,
 )
-from .base import ChangeCallback, MatchInfo, Status, Subscription
+from .base import ChangeCallback, MatchInfo, NoteCallback, Status, Subscription
 from .errors import MatchExists, MatchNotFound, ReadOnlyStore, StoreClosed, StoreConflict, StoreError
 
 #: A record row as stored: (match id, seq, body, chain hash).
@@ -84,11 +84,47 @@ class SqlSink:
         self.head = prev
 
 
+class SqlCursor:
+    """A cursor in a database store's transaction that takes ``?`` placeholders, whatever the database's driver wants.
+
+    What :meth:`SqlStore.transaction` yields, for tables kept beside the
+    store's own (the server's lobby): one SQL text for every database store.
+    """
+
+    def __init__(self, store: SqlStore, cur: Any) -> None:
+        self._store = store
+        self._cur = cur
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        self._cur.execute(self._store._q(sql), list(args))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for each row of arguments."""
+        self._cur.executemany(self._store._q(sql), rows)
+
+    def fetchone(self) -> Any:
+        """The next row of the last statement, or None."""
+        return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        """The remaining rows of the last statement."""
+        return list(self._cur.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        """The rows the last statement changed."""
+        return int(self._cur.rowcount)
+
+
 class SqlStore:
     """The store logic shared by :class:`~meeple.store.SqliteStore` and :class:`~meeple.store.PostgresStore`."""
 
     #: The driver's parameter placeholder.
     P: ClassVar[str] = "?"
+    #: How this database names the column types of tables kept beside the store's (see :meth:`transaction`):
+    #: ``blob`` (bytes), ``real`` (a float), ``bigint`` (a 64-bit integer).
+    COLUMN_TYPES: ClassVar[Mapping[str, str]] = {"blob": "BLOB", "real": "REAL", "bigint": "INTEGER"}
     #: The name of the store in messages.
     where: str
     readonly: bool
@@ -124,8 +160,16 @@ class SqlStore:
         """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed."""
         raise NotImplementedError
 
-    def _subscribe(self, callback: ChangeCallback) -> Subscription:
+    def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
         raise NotImplementedError
+
+    def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
+        """Tell listeners, inside the writing transaction, of a note (see :meth:`note`)."""
+        raise NotImplementedError
+
+    def _lock_schema(self, cur: Any, name: str) -> None:
+        """Hold off, until the transaction ends, anyone else creating the tables ``name`` names (SQLite: a write
+        transaction holds every other writer off already)."""
 
     def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
         """The rows of one read statement on the store's connection, outside any transaction (one snapshot)."""
@@ -224,6 +268,41 @@ class SqlStore:
                 self._batch.execute(self._q(sql), list(args))
                 return [tuple(r) for r in self._batch.fetchall()]
             return self._once(self._q(sql), list(args))
+
+    # -- tables beside the store's (the server's lobby) ------------------------------------
+    @contextlib.contextmanager
+    def transaction(self, schema: str | None = None) -> Iterator[SqlCursor]:
+        """A write transaction on the store's connection, for tables of one's own kept beside the store's.
+
+        Statements take ``?`` placeholders (:class:`SqlCursor`); column types
+        are named as :attr:`COLUMN_TYPES` gives them. The block commits when
+        it ends (inside a :meth:`batch`, it is a savepoint of the batch) and a
+        database error becomes :class:`StoreError` (refusals as the store's
+        own writes: a lock held too long is :class:`StoreConflict`). With
+        ``schema`` (a name for the tables), anyone else creating those
+        tables waits until the block ends: create them there.
+        """
+        with self._write() as cur:
+            if schema is not None:
+                self._lock_schema(cur, schema)
+            yield SqlCursor(self, cur)
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read statement (``?`` placeholders), as of one moment (see :meth:`transaction`)."""
+        return self._query(sql, args)
+
+    def is_duplicate(self, error: BaseException) -> bool:
+        """Whether ``error``, raised inside :meth:`transaction`, is the database refusing a duplicate key."""
+        return self._is_duplicate(error)
+
+    def note(self, cur: SqlCursor, match_id: str, kind: str, origin: str) -> None:
+        """Tell every listener of the store, once ``cur``'s transaction commits, ``kind`` about ``match_id``.
+
+        Notes travel in the store's change feed with its record commits, in
+        commit order (:meth:`listen`'s ``notes``); ``origin`` names the
+        writer, so that a process can tell its own notes from others'.
+        """
+        self._note(cur._cur, match_id, kind, origin)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -530,17 +609,19 @@ class SqlStore:
                 raise MatchNotFound(f"no match {match_id!r} in {self.where}")
             self._announce(cur, match_id, 0, 0)
 
-    def listen(self, callback: ChangeCallback) -> Subscription:
+    def listen(self, callback: ChangeCallback, *, notes: NoteCallback | None = None) -> Subscription:
         """Call ``callback(match_id, records)`` from a background thread after any process commits to this store.
 
         ``records`` is the ``range`` of sequence numbers the commit wrote
         (see :data:`~meeple.store.base.ChangeCallback`). Commits made before
         ``listen`` returns are not reported; every commit after it is, in
-        commit order. Close the returned :class:`Subscription` to stop (closing
-        the store closes it too).
+        commit order. ``notes(match_id, kind, origin)`` hears the
+        :meth:`note` s of the same feed, in that order too. Close the
+        returned :class:`Subscription` to stop (closing the store closes it
+        too).
         """
         self._check_open()
-        sub = self._subscribe(callback)
+        sub = self._subscribe(callback, notes)
         self._subscriptions.append(sub)
         return sub
 

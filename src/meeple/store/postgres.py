@@ -32,7 +32,7 @@ off``: a commit survives the client being killed, but a crash of the
 database server may lose the last fraction of a second of commits (never
 corrupting anything).
 
-**Listening.** Every write sends ``NOTIFY`` on the channel
+**Listening.** Every write (and every :meth:`~PostgresStore.note`) sends ``NOTIFY`` on the channel
 ``meeple.<schema>`` in its transaction, so the notification is delivered
 exactly when the commit is visible, in commit order, to every process that
 :meth:`listens <PostgresStore.listen>`; latency is one round trip. If the
@@ -62,7 +62,7 @@ from psycopg import errors as pgerrors
 from psycopg import sql
 
 from ._sql import SqlSink, SqlStore
-from .base import ChangeCallback, Durability, Subscription, log
+from .base import ChangeCallback, Durability, NoteCallback, Subscription, log
 from .errors import MatchNotFound, StoreConflict, StoreError
 
 SCHEMA_VERSION = 1
@@ -136,6 +136,7 @@ class PostgresStore(SqlStore):
     """
 
     P = "%s"
+    COLUMN_TYPES = {"blob": "BYTEA", "real": "DOUBLE PRECISION", "bigint": "BIGINT"}
 
     def __init__(
         self,
@@ -267,8 +268,14 @@ class PostgresStore(SqlStore):
     def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, start, stop])))
 
-    def _subscribe(self, callback: ChangeCallback) -> Subscription:
-        return _Listen(self, callback)
+    def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, kind, origin])))
+
+    def _lock_schema(self, cur: Any, name: str) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"meeple.{name}.{self.schema}",))
+
+    def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
+        return _Listen(self, callback, notes)
 
     def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
         try:
@@ -297,8 +304,8 @@ class _Listen(Subscription):
     PING = 5.0  # seconds between checks that an idle connection is alive
     WAIT = 0.2  # how long one wait for notifications lasts (and so how fast close() is)
 
-    def __init__(self, store: PostgresStore, callback: ChangeCallback) -> None:
-        super().__init__(callback, f"meeple-listen-{store.schema}")
+    def __init__(self, store: PostgresStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
+        super().__init__(callback, f"meeple-listen-{store.schema}", notes)
         self._store = store
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
@@ -339,6 +346,9 @@ class _Listen(Subscription):
     def _handle(self, payload: str) -> None:
         try:
             match_id, start, stop = json.loads(payload)
+            if isinstance(start, str):  # a note: [match, kind, origin]
+                self._deliver_note(str(match_id), start, str(stop))
+                return
             records = range(int(start), int(stop))
         except (ValueError, TypeError):
             log.warning("ignoring a malformed notification on %s: %r", self._store.channel, payload[:100])
