@@ -151,11 +151,10 @@ class Engine:
         self.queue: list[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
         self.queue_lock = threading.Lock()
         self.scheduled = False
-        #: inside a group commit: the lobby writes to make after it, the tables it moved, whom to tell if it fails
+        #: inside a group commit: the lobby writes to make after it, the tables it moved
         self.batching = False
         self.deferred: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         self.touched: dict[str, Table] = {}
-        self.requesters: list[tuple[Client, Json]] = []
         #: how many group commits and commands this engine made (for tests and tools)
         self.commits = 0
         self.commands = 0
@@ -292,7 +291,7 @@ class Hub:
                 except Exception as e:
                     outcomes.append(e)
 
-        engine.batching, engine.deferred, engine.touched, engine.requesters = True, [], {}, []
+        engine.batching, engine.deferred, engine.touched = True, [], {}
         try:
             with store.batch():
                 run_all()
@@ -304,11 +303,11 @@ class Hub:
                 run_all()
             else:  # the commit failed: nothing of the batch is stored, nothing was sent
                 log.error("a group commit of %d commands failed: %s", len(items), e)
-                self._e_undo_group(engine, e)
+                self._e_undo_group(engine, e, items)
         finally:
             engine.batching = False
             deferred, engine.deferred = engine.deferred, []
-            engine.touched, engine.requesters = {}, []
+            engine.touched = {}
         for fn, args in deferred:  # the lobby's side of the commands, now that they are stored
             try:
                 fn(*args)
@@ -321,15 +320,27 @@ class Hub:
             outbox.loop.call_soon_threadsafe(
                 _settle, [(done, outcome) for (done, _, _), outcome in zip(items, outcomes, strict=True)])
 
-    def _e_undo_group(self, engine: Engine, error: StoreError) -> None:
+    def _e_undo_group(self, engine: Engine, error: StoreError,
+                      items: list[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]]) -> None:
+        """A group's commit failed: nothing it sent goes out; its matches and every requester are brought back.
+
+        Every request of the group is answered ``store_error``, the refused
+        ones too (their refusals were among what is not sent), and every
+        client of the matches it touched gets the stored position anew.
+        """
         outbox = engine.outbox
         assert outbox is not None
         outbox.discard()
         engine.deferred = []
         engine.batching = False
-        for table in engine.touched.values():
+        requests = [args for _, fn, args in items if fn == self._e_request]  # (client, kind, cursor, command, ref)
+        tables = dict(engine.touched)
+        tables.update((c.table.id, c.table) for c, *_ in requests if c.table is not None)
+        for table in tables.values():
             self._e_refresh(table)
-        for client, ref in engine.requesters:
+            for client in list(table.clients):  # what the group told them was never sent
+                table.sync(client)
+        for client, *_, ref in requests:
             body: dict[str, Json] = {"type": "error", "code": ErrorCode.STORE_ERROR.value,
                                      "message": f"the store could not commit the command: {error}"}
             if ref is not None:
@@ -604,8 +615,6 @@ class Hub:
             engine = self._engine
             if engine.batching:
                 engine.touched[table.id] = table
-                if requester is not None:
-                    engine.requesters.append((requester, ref))
         self._e_marker(table)
         table.moved()
         self._e_after(table, by=seat)  # clocks first: the messages show the new deadlines
