@@ -225,6 +225,29 @@ class StoreContract:
         assert copy.cursor < end
         assert reader.catch_up(copy).cursor == end  # type: ignore[attr-defined]  # back at the store's end
 
+    def test_catch_up_takes_the_records_a_notification_carried_without_reading_them(self) -> None:
+        if self.kind != "postgresql":
+            pytest.skip("only PostgreSQL's notifications carry the records")
+        reader: Any = self.new_store()
+        got: queue.Queue[Any] = queue.Queue()
+        sub = reader.listen(lambda mid, records: got.put(records))
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        copy = reader.open("m")
+        writer.play(0, ld.Bid(1, 2))
+        writer.play(1, ld.Bid(1, 5))
+        assert _wait_for(got, 3)[-1] == range(2, 3)
+        recent = sub.recent("m", len(copy.records))
+        assert [seq for seq, _, _ in recent] == [1, 2]
+        other: Any = self.new_store()
+        behind = other.open("m")
+        behind.undo()
+        self.tamper_last_record("m")  # a read of the store would now fail: the rows come from the feed
+        assert reader.catch_up(copy, recent) is copy and copy.records == writer.records
+        assert copy.to_bytes() == writer.to_bytes()
+        with pytest.raises(CorruptLog):  # rows that do not continue the copy's chain: the store is read
+            other.catch_up(behind, [(len(writer.records), b"forged", bytes(16))])
+        sub.close()
+
     def test_catch_up_reads_the_match_again_after_a_new_branch(self) -> None:
         if self.kind == "file":
             pytest.skip("a file has one writer")

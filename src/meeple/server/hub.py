@@ -680,8 +680,10 @@ class Hub:
 
     def _e_refresh(self, table: Table) -> None:
         """Bring the table to what the store holds (another process wrote), and its clients with it."""
-        try:  # only the records after the table's, where the store's continue them (else the whole match)
-            match = self.opened.store.catch_up(table.match)
+        try:  # only the records after the table's, where the store's continue them (else the whole match),
+            # and without a read when the notification carried them
+            recent = getattr(self._subscription, "recent", None)
+            match = self.opened.store.catch_up(table.match, recent(table.id, table.stored[0]) if recent else None)
         except MeepleError as e:
             log.error("match %s could not be read again: %s", table.id, e)
             return
@@ -1002,8 +1004,10 @@ class Hub:
             seat = client.seat
             if seat is None:
                 raise ServerError(ErrorCode.SPECTATOR, f"spectators cannot {kind}; join a seat to play")
-            if self._peers:
-                self._e_reposition(table)  # another process may have undone or redone just now
+            if self._peers and kind != "play":
+                # another process may have undone or redone just now; a play relies on the notes, which
+                # come in commit order with the commands (a read per play cost a round trip per command)
+                self._e_reposition(table)
             m = table.match
             if cursor != m.cursor:
                 raise ServerError(ErrorCode.STALE_CURSOR,

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.errors import CorruptLog, MeepleError
-from ..engine.log import HASH_SIZE, MAX_FRAME, framed, state_checkpoint
+from ..engine.log import HASH_SIZE, MAX_FRAME, Header, framed, state_checkpoint
 from ..engine.match import Match
 from ..engine.reader import LoadedLog, _fold, read_frames_after
 from .base import Status
@@ -109,7 +109,7 @@ def build_match(
     return log.rebuilt(initial, state, dict(snapshots), bodies=list(bodies), hashes=list(log.hashes))
 
 
-def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
+def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]], header: Header | None = None) -> None:
     """Append stored records ``rows`` (``(seq, body, hash)``, the first right after the match's last record) to ``match``.
 
     What another writer added, read back: the frames are checked as a log
@@ -117,10 +117,12 @@ def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]]) -> None
     checkpoints against the folded states) and folded onto the state after
     the match's last record; the cursor goes to the new end. Raises
     :class:`CorruptLog` (and leaves the match as it was) if anything is amiss.
+    ``header`` is the match's log header, if the caller keeps it (else it is made again).
     """
     n = rows[0][0]
     frames = b"".join(framed(body, h) for _, body, h in rows)
-    records, checkpoints, hashes = read_frames_after(match.game, match.header(), frames, n, match.record_hash(n - 1))
+    records, checkpoints, hashes = read_frames_after(match.game, header or match.header(), frames, n,
+                                                     match.record_hash(n - 1))
     if match.cursor != n:
         match.seek(n)
     state = match.state

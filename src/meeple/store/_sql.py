@@ -63,6 +63,7 @@ class SqlSink:
         self.match_id = match_id
         self.known = known  # records this copy believes the store holds
         self.head = head  # and the chain hash of the last of them
+        self.header: Any = None  # the match's log header, once catch_up needed it
 
     def write(
         self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
@@ -156,8 +157,12 @@ class SqlStore:
         """A stored time as an aware UTC datetime."""
         raise NotImplementedError
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
-        """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed."""
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Row] = ()) -> None:
+        """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed.
+
+        ``rows`` are those records, where the writer has them: a feed that can
+        carry them hands them to listeners (:meth:`Subscription.recent`).
+        """
         raise NotImplementedError
 
     def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
@@ -420,7 +425,7 @@ class SqlStore:
                 if self._is_duplicate(e):
                     raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
                 raise
-            self._announce(cur, mid, start, end)
+            self._announce(cur, mid, start, end, rows)
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
         check_id(match_id)
@@ -495,7 +500,7 @@ class SqlStore:
         finish_interrupted_command(match)
         return match
 
-    def catch_up(self, match: Match) -> Match:
+    def catch_up(self, match: Match, recent: Sequence[tuple[int, bytes, bytes]] | None = None) -> Match:
         """Bring a match this store attached to what the store holds now, reading only what it lacks.
 
         For a process that heard (through :meth:`listen`) that another one
@@ -507,7 +512,11 @@ class SqlStore:
         Otherwise (a new branch after an undo, the match stored anew, a match
         this store did not attach) the match is opened again and the new
         object returned. With nothing new, ``match`` comes back as it was
-        (its cursor at the store's end).
+        (its cursor at the store's end). ``recent`` are rows ``(seq, body,
+        hash)`` the caller already holds from the change feed
+        (:meth:`Subscription.recent`): when they start right after the
+        match's last record and continue its chain, they are folded without
+        reading the store (a later notification brings any records after them).
         """
         sink = self._attached.get(match)
         if sink is None:
@@ -515,6 +524,17 @@ class SqlStore:
         if sink.known == 0:
             return self.open(sink.match_id)
         known = sink.known
+        if recent and recent[0][0] == known:
+            if sink.header is None:
+                sink.header = match.header()
+            try:
+                extend_match(match, recent, sink.header)
+            except CorruptLog:
+                pass  # not this copy's chain (the feed ran ahead of it, or a new branch): read the store
+            else:
+                sink.known, sink.head = known + len(recent), recent[-1][2]
+                finish_interrupted_command(match)
+                return match
         rows = self._query("SELECT seq, body, hash FROM records WHERE match = ? AND seq >= ? ORDER BY seq",
                            (sink.match_id, known - 1))
         rows = [(r[0], _bytes(r[1]), _bytes(r[2])) for r in rows]
@@ -525,7 +545,9 @@ class SqlStore:
                 len(b) + HASH_SIZE > MAX_FRAME or len(h) != HASH_SIZE for _, b, h in new):
             return self.open(sink.match_id)  # _fetch names what is wrong, if anything is
         if new:
-            guarded(f"match {sink.match_id!r}", extend_match, match, new)
+            if sink.header is None:
+                sink.header = match.header()
+            guarded(f"match {sink.match_id!r}", extend_match, match, new, sink.header)
             sink.known, sink.head = known + len(new), new[-1][2]
         elif match.cursor != known:
             match.seek(known)

@@ -131,6 +131,18 @@ class Subscription:
     def _release(self) -> None:
         """Free what the loop used (its connection)."""
 
+    def recent(self, match_id: str, start: int) -> list[tuple[int, bytes, bytes]] | None:
+        """The records ``start...`` of a match as the feed carried them lately, ``(seq, body, hash)``, or None.
+
+        A feed that carries the records it announces (PostgreSQL's, for
+        records that fit in a notification) keeps the last ones of each match
+        it heard of, as of its last notification, so that a listener can
+        catch a match up without reading the store
+        (:meth:`~meeple.store.SqliteStore.catch_up`'s ``recent``). None when it
+        does not hold record ``start``.
+        """
+        return None
+
     def __enter__(self) -> Subscription:
         return self
 

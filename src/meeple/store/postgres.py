@@ -53,7 +53,10 @@ import contextlib
 import datetime as dt
 import json
 import re
+import threading
 import time
+from base64 import b64decode, b64encode
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -70,6 +73,10 @@ SCHEMA_VERSION = 1
 SCHEMA_PATTERN = re.compile(r"[a-z_][a-z0-9_]{0,47}")
 #: How far before a lost connection a listener looks back when it resyncs.
 RESYNC_MARGIN = dt.timedelta(seconds=60)
+#: The longest notification that carries its records (PostgreSQL refuses payloads of 8000 bytes and more).
+NOTIFY_BYTES = 7000
+#: Matches, and records of each, whose records a listener keeps from the notifications (see _Listen.recent).
+TAILS_KEPT, TAIL_RECORDS = 4096, 32
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS store_info (
@@ -265,8 +272,14 @@ class PostgresStore(SqlStore):
             raise TypeError(f"a time is a timestamptz, not {value!r}")
         return value.astimezone(dt.UTC)
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, start, stop])))
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
+        payload = json.dumps([match_id, start, stop])
+        if rows:  # the records themselves, when they fit: a listener then need not read them (see _Listen)
+            carried = json.dumps([match_id, start, stop, [[b64encode(body).decode(), b64encode(h).decode()]
+                                                          for _, _, body, h in rows]])
+            if len(carried) <= NOTIFY_BYTES:
+                payload = carried
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
 
     def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, kind, origin])))
@@ -307,9 +320,44 @@ class _Listen(Subscription):
     def __init__(self, store: PostgresStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
         super().__init__(callback, f"meeple-listen-{store.schema}", notes)
         self._store = store
+        #: match -> {seq: (body, hash)}: the last records each notification carried, as of the last one heard
+        self._tails: OrderedDict[str, dict[int, tuple[bytes, bytes]]] = OrderedDict()
+        self._tails_lock = threading.Lock()
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
         self._start()
+
+    def recent(self, match_id: str, start: int) -> list[tuple[int, bytes, bytes]] | None:
+        """The records ``start...`` of a match as the notifications carried them (see :meth:`Subscription.recent`)."""
+        with self._tails_lock:
+            tail = self._tails.get(match_id)
+            if not tail or start not in tail:
+                return None
+            out = []
+            seq = start
+            while seq in tail:
+                body, h = tail[seq]
+                out.append((seq, body, h))
+                seq += 1
+            return out
+
+    def _note_tail(self, match_id: str, records: range, carried: Any) -> None:
+        """Keep what a notification carried: records ``records`` replace every kept record from ``records.start`` on."""
+        with self._tails_lock:
+            tail = self._tails.pop(match_id, None) or {}
+            for seq in [s for s in tail if s >= records.start]:
+                del tail[seq]
+            if records.stop == 0:
+                return
+            if isinstance(carried, list) and len(carried) == len(records):
+                for seq, (body, h) in zip(records, carried, strict=True):
+                    tail[seq] = (b64decode(body), b64decode(h))
+            for seq in sorted(tail)[:-TAIL_RECORDS]:
+                del tail[seq]
+            if tail:
+                self._tails[match_id] = tail
+                while len(self._tails) > TAILS_KEPT:
+                    self._tails.popitem(last=False)
 
     def _listen(self) -> psycopg.Connection[Any]:
         conn = self._store._connect("listen")
@@ -345,11 +393,12 @@ class _Listen(Subscription):
 
     def _handle(self, payload: str) -> None:
         try:
-            match_id, start, stop = json.loads(payload)
+            match_id, start, stop, *carried = json.loads(payload)
             if isinstance(start, str):  # a note: [match, kind, origin]
                 self._deliver_note(str(match_id), start, str(stop))
                 return
             records = range(int(start), int(stop))
+            self._note_tail(str(match_id), records, carried[0] if carried else None)
         except (ValueError, TypeError):
             log.warning("ignoring a malformed notification on %s: %r", self._store.channel, payload[:100])
             return
@@ -360,6 +409,8 @@ class _Listen(Subscription):
         with contextlib.suppress(psycopg.Error):
             if self._conn is not None:
                 self._conn.close()
+        with self._tails_lock:  # notifications were missed: what is kept may be behind a new branch
+            self._tails.clear()
         delay = 0.1
         while not self._stop.wait(delay):
             try:

@@ -264,7 +264,7 @@ class SqliteStore(SqlStore):
     def _time_out(self, value: Any) -> dt.datetime:
         return dt.datetime.fromisoformat(value)
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
         cur.execute("INSERT INTO changes (match, start, stop) VALUES (?, ?, ?)", (match_id, start, stop))
         seq = cur.lastrowid
         cur.execute("UPDATE matches SET changed = ? WHERE id = ?", (seq, match_id))
