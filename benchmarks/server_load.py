@@ -379,7 +379,7 @@ def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | Non
                 pg_server.remove()
     if rows:
         print(f"\n{'server':<22}{'game':>11}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
-              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}{'n':>3}")
+              f"{'cpu ms':>8}{'B/cmd':>8}{'load':>7}{'n':>3}")
         for n, game, config in ((n, g, c) for n in clients for g in games for c in only):
             got = [r for r in rows if r["config"] == config and r["clients"] == n and r["game"] == game]
             if not got:
@@ -392,8 +392,8 @@ def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | Non
             rates = [r["commands_per_s"] for r in got]
             print(f"{config:<22}{game:>11}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
                   f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
-                  f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>7}"
-                  f"{statistics.median(r['load_average'][0] for r in got):>7}{len(got):>3}")
+                  f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>8}"
+                  f"{statistics.median(r['load_average'][0] for r in got):>7.1f}{len(got):>3}")
         print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
               f"{os.cpu_count()} cores")
     return 0

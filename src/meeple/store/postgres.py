@@ -320,8 +320,9 @@ class _Listen(Subscription):
     def __init__(self, store: PostgresStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
         super().__init__(callback, f"meeple-listen-{store.schema}", notes)
         self._store = store
-        #: match -> {seq: (body, hash)}: the last records each notification carried, as of the last one heard
-        self._tails: OrderedDict[str, dict[int, tuple[bytes, bytes]]] = OrderedDict()
+        #: match -> {seq: (body, hash)} in base64 (decoded when asked for: most are a process's own records):
+        #: the last records each notification carried, as of the last one heard
+        self._tails: OrderedDict[str, dict[int, tuple[str, str]]] = OrderedDict()
         self._tails_lock = threading.Lock()
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
@@ -335,10 +336,13 @@ class _Listen(Subscription):
                 return None
             out = []
             seq = start
-            while seq in tail:
-                body, h = tail[seq]
-                out.append((seq, body, h))
-                seq += 1
+            try:
+                while seq in tail:
+                    body, h = tail[seq]
+                    out.append((seq, b64decode(body, validate=True), b64decode(h, validate=True)))
+                    seq += 1
+            except ValueError:  # a malformed notification: read the store instead
+                return None
             return out
 
     def _note_tail(self, match_id: str, records: range, carried: Any) -> None:
@@ -351,7 +355,7 @@ class _Listen(Subscription):
                 return
             if isinstance(carried, list) and len(carried) == len(records):
                 for seq, (body, h) in zip(records, carried, strict=True):
-                    tail[seq] = (b64decode(body), b64decode(h))
+                    tail[seq] = (str(body), str(h))
             for seq in sorted(tail)[:-TAIL_RECORDS]:
                 del tail[seq]
             if tail:
