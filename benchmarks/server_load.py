@@ -266,78 +266,92 @@ def _npm_dir(tmp: str) -> tuple[Path | None, str]:
 
 
 def _start(config: str, tmp: str, npm: Path, pg: str | None,
-           baselines: dict[str, Path]) -> tuple[subprocess.Popen[Any], str, str]:
-    """Start the server of ``config``: its process, its base address, and which load it speaks.
+           baselines: dict[str, Path]) -> tuple[list[subprocess.Popen[Any]], str, str]:
+    """Start the server(s) of ``config``: their processes, their base addresses (comma-separated), which load they speak.
 
-    A meeple configuration ending in ``@NAME`` runs the meeple of the checkout ``--baseline NAME=PATH`` names.
+    A meeple configuration ending in ``@NAME`` runs the meeple of the checkout ``--baseline NAME=PATH`` names;
+    one whose store kind ends in a number (``postgresql2``) runs that many processes on one store.
     """
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     root = ROOT
     if "@" in config:
         config, name = config.split("@", 1)
         root = baselines[name]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "src"), str(root / "examples")]))
     if config.startswith("bgio"):
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
         extra = ["flatfile", str(Path(tmp) / f"bgio-{port}")] if config == "bgio-flatfile" else []
         proc = subprocess.Popen(["node", "bgio_server.mjs", str(port), str(DICE), str(SIDES), *extra], cwd=npm,
                                 stdout=subprocess.DEVNULL)
         _wait_http(base + "/games", proc)
-        return proc, base, "bgio"
+        return [proc], base, "bgio"
     if config == "relay":
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
         proc = subprocess.Popen([sys.executable, str(ANCHOR / "relay.py"), str(port), str(DICE), str(SIDES)], env=env)
         _wait_http(base + "/", proc)
-        return proc, base, "relay"
+        return [proc], base, "relay"
     kind, *flags = config.split("-")
     durability = "flush" if "flush" in flags else "fsync"
+    count = int(kind[len(kind.rstrip("0123456789")):] or 1)
+    kind = kind.rstrip("0123456789")
     if kind == "postgresql":
         assert pg is not None
         store = f"{pg}{'&' if '?' in pg else '?'}schema=anchor_{uuid.uuid4().hex[:8]}"
     else:
-        store = str(Path(tmp) / f"anchor-{port}.db")
+        store = str(Path(tmp) / f"anchor-{uuid.uuid4().hex[:8]}.db")
     serve = "import sys, liars_dice; from meeple.server.run import main; sys.exit(main(sys.argv[1:]))"
-    # one loopback address plays every client: no per-client rates or caps (past 32 sockets, the production
-    # quotas refuse the next one, and the load generator would wait for its sync for ever)
-    proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
-                             "warning", "--durability", durability, "--no-rate-limits", "--max-connections-per-ip",
-                             "0"], env=env)
-    _wait_http(base + "/", proc)
-    return proc, base, "meeple"
+    procs, bases = [], []
+    for _ in range(count):
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        proc = subprocess.Popen([sys.executable, "-c", serve, "--store", store, "--port", str(port), "--log-level",
+                                 "warning", "--durability", durability,
+                                 # one loopback address plays every client: no per-client rates or caps
+                                 "--no-rate-limits", "--max-connections-per-ip", "0"], env=env)
+        procs.append(proc)
+        _wait_http(base + "/", proc)
+        bases.append(base)
+    return procs, ",".join(bases), "meeple"
 
 
 def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
-                baselines: dict[str, Path]) -> dict[str, Any]:
-    proc, base, speaks = _start(config, tmp, npm, pg, baselines)
+                baselines: dict[str, Path], game: str = "liars-dice") -> dict[str, Any]:
+    procs, base, speaks = _start(config, tmp, npm, pg, baselines)
     try:
-        gen = subprocess.Popen(["node", "loadgen.mjs", speaks, base, str(clients), str(DICE), str(SIDES)], cwd=npm,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        gen = subprocess.Popen(["node", "loadgen.mjs", speaks, base, str(clients), str(DICE), str(SIDES), game],
+                               cwd=npm, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert gen.stdin is not None and gen.stdout is not None
         line = gen.stdout.readline()
         if line.strip() != "ready":
             raise RuntimeError(f"the load generator failed before the start ({config}, {clients} clients)")
-        cpu = _cpu_seconds(proc.pid)
+        cpu = sum(_cpu_seconds(p.pid) for p in procs)
         gen.stdin.write("go\n")
         gen.stdin.flush()
         result = json.loads(gen.stdout.readline())
-        cpu = _cpu_seconds(proc.pid) - cpu
+        cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu
         gen.wait(timeout=60)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
     result.pop("target", None)
     return {"config": config, **result, "server_cpu_ms_per_command": round(1000 * cpu / max(1, result["commands"]), 3),
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
-def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | None = None, repeat: int = 1) -> int:
+def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | None = None, repeat: int = 1,
+           games: tuple[str, ...] = ("liars-dice",)) -> int:
     """The side-by-side run of the module docstring (``--anchor``): one JSON line per sample, then a table.
 
     With ``repeat``, every configuration runs that many times, in rounds (each round runs them all, one
     after the other), so a change in the machine's load falls on all of them alike; the table gives the
-    median of each figure and the spread (lowest-highest) of commands/s.
+    median of each figure and the spread (lowest-highest) of commands/s. ``games`` other than Liar's Dice
+    run on meeple only (boardgame.io and the relay know Liar's Dice alone).
     """
     baselines = baselines or {}
     rows: list[dict[str, Any]] = []
@@ -347,37 +361,39 @@ def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | Non
         if any(c.startswith("postgresql") for c in only):
             pg, pg_server, why_pg = _postgres()
         try:
-            for n, _, config in ((n, r, c) for n in clients for r in range(repeat) for c in only):
+            for n, _, game, config in ((n, r, g, c) for n in clients for r in range(repeat) for g in games
+                                       for c in only):
                 if npm is None:
                     print(json.dumps({"config": config, "clients": n, "skipped": why}), flush=True)
                     continue
                 if config.startswith("postgresql") and pg is None:
                     print(json.dumps({"config": config, "clients": n, "skipped": why_pg}), flush=True)
                     continue
-                row = _anchor_one(config, n, tmp, npm, pg, baselines)
+                if game != "liars-dice" and (config.startswith("bgio") or config == "relay"):
+                    continue
+                row = _anchor_one(config, n, tmp, npm, pg, baselines, game)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         finally:
             if pg_server is not None:
                 pg_server.remove()
     if rows:
-        print(f"\n{'server':<22}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
-              f"{'cpu ms':>8}{'B/cmd':>7}{'load':>7}{'n':>3}")
-        for n in clients:
-            for config in only:
-                got = [r for r in rows if r["config"] == config and r["clients"] == n]
-                if not got:
-                    continue
+        print(f"\n{'server':<22}{'game':>11}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
+              f"{'cpu ms':>8}{'B/cmd':>8}{'load':>7}{'n':>3}")
+        for n, game, config in ((n, g, c) for n in clients for g in games for c in only):
+            got = [r for r in rows if r["config"] == config and r["clients"] == n and r["game"] == game]
+            if not got:
+                continue
 
-                def med(key: str, got: list[dict[str, Any]] = got) -> Any:
-                    values = [r[key] for r in got if r[key] is not None]
-                    return round(statistics.median(values), 3) if values else "-"
+            def med(key: str, got: list[dict[str, Any]] = got) -> Any:
+                values = [r[key] for r in got if r[key] is not None]
+                return round(statistics.median(values), 3) if values else "-"
 
-                rates = [r["commands_per_s"] for r in got]
-                print(f"{config:<22}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
-                      f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
-                      f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>7}"
-                      f"{statistics.median(r['load_average'][0] for r in got):>7}{len(got):>3}")
+            rates = [r["commands_per_s"] for r in got]
+            print(f"{config:<22}{game:>11}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
+                  f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
+                  f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>8}"
+                  f"{statistics.median(r['load_average'][0] for r in got):>7.1f}{len(got):>3}")
         print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
               f"{os.cpu_count()} cores")
     return 0
@@ -394,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", action="append", default=[], metavar="NAME=PATH",
                         help="--anchor: another meeple checkout's root, for the servers ending in @NAME (e.g. "
                              "base=../main); may be repeated")
+    parser.add_argument("--games", default="liars-dice",
+                        help="--anchor: games, comma-separated (liars-dice, kings, ...; others on meeple only)")
     parser.add_argument("--repeat", type=int, default=1, help="--anchor: samples of every configuration, in rounds")
     parser.add_argument("--matches", type=int, default=None, help="matches at once (default 32; --quick 12)")
     parser.add_argument("--quick", action="store_true", help="a short run")
@@ -405,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.anchor:
         baselines = {name: Path(path) for name, _, path in (b.partition("=") for b in args.baseline)}
-        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), baselines, args.repeat)
+        return anchor([int(c) for c in args.clients.split(",")], args.servers.split(","), baselines, args.repeat,
+                      tuple(args.games.split(",")))
     matches = args.matches or (12 if args.quick else 32)
     results = []
     with tempfile.TemporaryDirectory(prefix="meeple-load-") as tmp:

@@ -108,7 +108,23 @@ def test_a_group_whose_commit_fails_acknowledges_nothing_and_brings_its_clients_
                     await a.sync()
                     await b.sync()
                     assert a.cursor == b.cursor == cursor and a.legal and not b.legal
+                # a command refused inside a group whose commit fails is answered too (its refusal was
+                # among what the failed group did not send)
+                before = [referee(server.store, mid).cursor for mid, _, _ in tables]
+                gate.clear()
+                engine.executor.submit(gate.wait)
+                sent = [asyncio.ensure_future(a.play(a.legal[0])) for _, a, _ in tables[:2]]
+                _, a, b = tables[2]
+                sent.append(asyncio.ensure_future(b.play(a.legal[0])))  # not b's turn: refused in the group
+                await _until(lambda: len(engine.queue) == len(tables))
+                gate.set()
+                answers = await asyncio.wait_for(asyncio.gather(*sent, return_exceptions=True), 60)
+                assert all(isinstance(r, ClientError) for r in answers), answers
+                assert [referee(server.store, mid).cursor for mid, _, _ in tables] == before
                 db.execute("DELETE FROM refuse_commits")
+                for _, a, b in tables:
+                    await a.sync()
+                    await b.sync()
                 played = await asyncio.gather(*(a.play(a.legal[0]) for _, a, _ in tables))
                 assert [u["cursor"] for u in played] == [c + 1 for c in before]
                 assert [referee(server.store, mid).cursor for mid, _, _ in tables] == [c + 1 for c in before]

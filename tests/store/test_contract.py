@@ -32,6 +32,7 @@ import pytest
 import liars_dice as ld
 import meeple
 from meeple import Match
+from meeple.engine.errors import CorruptLog
 from meeple.store import (
     MatchExists,
     MatchNotFound,
@@ -89,6 +90,13 @@ class StoreContract:
         s = open_store(self.address, **kw)
         self._stores.append(s)
         return s
+
+    def tamper_last_record(self, match_id: str) -> None:
+        """Change the stored chain hash of the match's last record behind the store's back (database stores)."""
+        s: Any = self.new_store()
+        with s._write() as cur:
+            cur.execute(s._q("UPDATE records SET hash = ? WHERE match = ? AND seq = "
+                             "(SELECT max(seq) FROM records WHERE match = ?)"), (bytes(16), match_id, match_id))
 
     def source(self, match_id: str) -> str:
         """The source string naming one match of this store."""
@@ -194,6 +202,78 @@ class StoreContract:
         second.undo()
         with pytest.raises(StoreConflict):
             second.play(0, ld.Bid(1, 5))
+
+    # -- catching up with another writer (database stores) --------------------------------
+    def test_catch_up_folds_only_the_records_another_writer_added(self, minimal: Play,
+                                                                  long_options: dict[str, Any]) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 3, seed=6, options=long_options, match_id="m")
+        reader = self.new_store()
+        copy = reader.open("m")
+        for steps in (1, 2, 70):  # 70 crosses checkpoint positions: their snapshots come along
+            minimal(writer, steps)
+            caught = reader.catch_up(copy)  # type: ignore[attr-defined]
+            assert caught is copy  # the same object, extended
+            assert copy.records == writer.records and copy.state == writer.state
+            assert copy.to_bytes() == writer.to_bytes() == reader.log_bytes("m")
+        assert reader.catch_up(copy) is copy and copy.cursor == len(writer.records)  # type: ignore[attr-defined]
+        minimal(copy, 1)  # the copy writes on from where it caught up: no conflict
+        assert reader.log_bytes("m") == copy.to_bytes() and meeple.verify(reader.log_bytes("m")).ok
+        end = copy.cursor
+        copy.undo()
+        assert copy.cursor < end
+        assert reader.catch_up(copy).cursor == end  # type: ignore[attr-defined]  # back at the store's end
+
+    def test_catch_up_takes_the_records_a_notification_carried_without_reading_them(self) -> None:
+        if self.kind != "postgresql":
+            pytest.skip("only PostgreSQL's notifications carry the records")
+        reader: Any = self.new_store()
+        got: queue.Queue[Any] = queue.Queue()
+        sub = reader.listen(lambda mid, records: got.put(records))
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        copy = reader.open("m")
+        writer.play(0, ld.Bid(1, 2))
+        writer.play(1, ld.Bid(1, 5))
+        assert _wait_for(got, 3)[-1] == range(2, 3)
+        recent = sub.recent("m", len(copy.records))
+        assert [seq for seq, _, _ in recent] == [1, 2]
+        other: Any = self.new_store()
+        behind = other.open("m")
+        behind.undo()
+        self.tamper_last_record("m")  # a read of the store would now fail: the rows come from the feed
+        assert reader.catch_up(copy, recent) is copy and copy.records == writer.records
+        assert copy.to_bytes() == writer.to_bytes()
+        with pytest.raises(CorruptLog):  # rows that do not continue the copy's chain: the store is read
+            other.catch_up(behind, [(len(writer.records), b"forged", bytes(16))])
+        sub.close()
+
+    def test_catch_up_reads_the_match_again_after_a_new_branch(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        writer.play(0, ld.Bid(1, 2))
+        writer.play(1, ld.Bid(1, 5))
+        reader = self.new_store()
+        copy = reader.open("m")
+        writer.undo()
+        writer.play(1, ld.Bid(2, 2))  # as many records, another head: the copy's last record is gone
+        caught = reader.catch_up(copy)  # type: ignore[attr-defined]
+        assert caught is not copy and caught.records == writer.records
+        caught.play(0, ld.Bid(2, 3))  # attached: it writes on
+        assert reader.log_bytes("m") == caught.to_bytes()
+
+    def test_catch_up_refuses_a_tampered_tail(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file has one writer")
+        writer = self.new_store().create("liars-dice", 2, seed=3, match_id="m")
+        reader = self.new_store()
+        copy = reader.open("m")
+        writer.play(0, ld.Bid(1, 2))
+        self.tamper_last_record("m")
+        with pytest.raises(CorruptLog):
+            reader.catch_up(copy)  # type: ignore[attr-defined]
+        assert len(copy.records) == 1  # unchanged
 
     # -- group commit (database stores) --------------------------------------------------
     def test_a_batch_commits_every_match_at_once_and_a_conflict_undoes_only_its_own_write(self) -> None:
@@ -382,6 +462,47 @@ class StoreContract:
         writer.create("liars-dice", 2, seed=3, match_id="c")
         time.sleep(0.3)
         assert got.empty(), "a closed subscription called back"
+
+    def test_notes_travel_with_the_commits_in_commit_order(self) -> None:
+        if not self.can_listen:
+            pytest.skip("this store has no change feed")
+        store: Any = self.new_store()
+        got: queue.Queue[Any] = queue.Queue()
+        sub = store.listen(lambda mid, records: got.put(("commit", mid, records)),
+                           notes=lambda mid, kind, origin: got.put(("note", mid, kind, origin)))
+        writer: Any = self.new_store()
+        m = writer.create("liars-dice", 2, seed=1, match_id="m")
+        with writer.transaction() as cur:
+            writer.note(cur, "m", "cursor", "process-a")
+        m.play(0, ld.Bid(1, 2))
+        with pytest.raises(RuntimeError), writer.transaction() as cur:  # a note rolled back is never heard
+            writer.note(cur, "m", "lost", "process-a")
+            raise RuntimeError
+        with writer.transaction() as cur:
+            writer.note(cur, "m", "seats", "process-b")
+        heard = _wait_for(got, 4)
+        assert heard == [("commit", "m", range(0, 1)), ("note", "m", "cursor", "process-a"),
+                         ("commit", "m", range(1, 2)), ("note", "m", "seats", "process-b")]
+        assert _wait_for(got, 1, timeout=0.3) == []
+        sub.close()
+
+    def test_tables_beside_the_store_take_one_sql_on_every_database(self) -> None:
+        if self.kind == "file":
+            pytest.skip("a file store has no database")
+        store: Any = self.new_store()
+        with store.transaction(schema="extra") as cur:
+            cur.execute(f"CREATE TABLE IF NOT EXISTS extra (id TEXT PRIMARY KEY, data {store.COLUMN_TYPES['blob']}, "
+                        f"x {store.COLUMN_TYPES['real']}, n {store.COLUMN_TYPES['bigint']})")
+            cur.executemany("INSERT INTO extra (id, data, x, n) VALUES (?, ?, ?, ?)",
+                            [("a", b"\x00\x01", 0.5, 2**62), ("b", b"", None, -1)])
+        with pytest.raises(StoreError), store.transaction() as cur:
+            try:
+                cur.execute("INSERT INTO extra (id, data) VALUES (?, ?)", ("a", b""))
+            except Exception as e:
+                assert store.is_duplicate(e)
+                raise StoreError("duplicate") from None
+        rows = store.query("SELECT id, data, x, n FROM extra ORDER BY id")
+        assert [(i, bytes(d), x, n) for i, d, x, n in rows] == [("a", b"\x00\x01", 0.5, 2**62), ("b", b"", None, -1)]
 
     def test_a_failing_callback_does_not_stop_the_subscription(self, caplog: pytest.LogCaptureFixture) -> None:
         if not self.can_listen:

@@ -241,9 +241,38 @@ def test_a_version_1_database_is_upgraded_when_opened_for_writing(tmp_path: Path
         old.listen(lambda mid, records: None)
     old.close()
     upgraded = SqliteStore(path)
-    assert upgraded.version == 2 and upgraded.open("m").records == m.records
+    assert upgraded.version == 3 and upgraded.open("m").records == m.records
     upgraded.listen(lambda mid, records: None).close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (2,)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (3,)
+
+
+def test_a_version_2_database_is_listened_to_read_only_and_upgraded_for_notes(tmp_path: Path, minimal: Play) -> None:
+    import queue
+
+    path = tmp_path / "old.db"
+    store = SqliteStore(path, "flush")
+    m = minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 1)
+    store.close()
+    with sqlite3.connect(path) as db:  # back to the change feed of version 2: no notes
+        db.execute("ALTER TABLE changes DROP COLUMN kind")
+        db.execute("ALTER TABLE changes DROP COLUMN origin")
+        db.execute("PRAGMA user_version = 2")
+    old = SqliteStore(path, readonly=True, poll_interval=3600)
+    got: queue.Queue[Any] = queue.Queue()
+    sub = old.listen(lambda mid, records: got.put((mid, records)))
+    writer = SqliteStore(path, "flush")  # opened for writing: upgraded
+    assert writer.version == 3
+    minimal(writer.open("m"), 1)
+    sub._poll()  # type: ignore[attr-defined]
+    assert got.get_nowait()[0] == "m"
+    sub.close()
+    old.close()
+    with writer.transaction() as cur:
+        writer.note(cur, "m", "seats", "me")
+    assert sqlite3.connect(path).execute("SELECT match, kind, origin FROM changes ORDER BY seq DESC").fetchone() == (
+        "m", "seats", "me")
+    writer.close()
+    assert len(m.records) >= 1
 
 
 def test_the_change_feed_keeps_a_bounded_tail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, minimal: Play) -> None:

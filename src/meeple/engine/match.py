@@ -23,7 +23,7 @@ import attrs
 
 from .._version import __version__
 from .codec import Codec, options_from_map, pack, remembered_options, unstructure
-from .errors import BadPosition, Code, ConfigError, DecodeError, IllegalCommand, MeepleError
+from .errors import BadPosition, Code, ConfigError, CorruptLog, DecodeError, IllegalCommand, MeepleError
 from .game import ENGINE, Command, Event, Game, Outcome
 from .log import Header, chain_hash, frame, framed, header_frame
 from .records import Record, SeenRecord, record_body, seen_by
@@ -340,6 +340,58 @@ class Match:
         m._cursor = len(m._records)
         m._state = state
         return m
+
+    def _extended(
+        self,
+        records: Sequence[Record],
+        state: Any,
+        snapshots: Mapping[int, Any],
+        bodies: Sequence[bytes],
+        hashes: Sequence[bytes],
+    ) -> None:
+        """Append records another writer stored after this match's last one; the cursor goes to the new end.
+
+        For the stores, as :meth:`_rebuilt` is, when they catch a match up
+        with what another process wrote: they read, check and fold the new
+        records themselves. ``records`` continue this match's (the first is
+        record ``len(self)``); ``state`` is the fold of all of them from the
+        match's last record, ``snapshots`` the states at checkpoint positions
+        among them, ``bodies`` and ``hashes`` their stored bytes and chain
+        hashes (the chain goes on from the bytes actually stored).
+        """
+        n = len(self._records)
+        if not records or records[0].seq != n or len(bodies) != len(records) or len(hashes) != len(records):
+            raise ValueError(f"the records to append start at record {n} and come with their bodies and hashes")
+        if n:
+            self.body(n - 1)  # both caches complete up to the last record, so the new bytes line up after it
+            self.record_hash(n - 1)
+        if self._cursor not in self._recent:
+            self._remember(self._cursor, self._state)  # coming back (an undo marker, a seek) is a lookup
+        self._records.extend(records)
+        self._bodies.extend(bodies)
+        self._hashes.extend(hashes)
+        self._snapshots.update(snapshots)
+        self._cursor = len(self._records)
+        self._state = state
+        self._remember(self._cursor, state)
+
+    def _finish_engine_steps(self) -> None:
+        """Run the engine steps due at the cursor of a rebuilt match (for the stores, once their sink is attached).
+
+        A command's records are written together; a crash during that write
+        can keep the first of them (a player's command) and lose the engine
+        steps the rules run right after it. Those steps are deterministic, so
+        they are run again here and written through the attached sinks,
+        exactly as the first time. A match without its seed is left as it is.
+        A state the rules cannot ask who acts (folded from forged events) is
+        :class:`CorruptLog`.
+        """
+        try:
+            acting = self.game.to_act(self._state)
+        except Exception as e:
+            raise CorruptLog(f"the stored events give a state the rules cannot use ({type(e).__name__}: {e})") from None
+        if ENGINE in acting and self._seeds is not None:
+            self._advance(ENGINE, self.game.auto_command(self._state))
 
     # -- reading -------------------------------------------------------------
     @property

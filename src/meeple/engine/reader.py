@@ -204,6 +204,25 @@ def read_log(data: bytes) -> LoadedLog:
     return LoadedLog(header, game, options, records, checkpoints, hashes, offsets, reveal, len(data))
 
 
+def read_frames_after(game: Game[Any, Any], header: Header, frames: bytes, seq: int,
+                      prev: bytes) -> tuple[list[Record], list[bytes | None], list[bytes]]:
+    """Decode record frames that continue a log: ``frames`` hold records ``seq, seq + 1, ...``, chained from ``prev``.
+
+    For the stores, which read only the records another writer added after
+    the ones a match holds: the same checks as :func:`read_log` (the chain
+    from ``prev``, canonical bodies, record numbers, checkpoint places), on
+    the tail alone. Returns the records, their checkpoints and chain hashes;
+    raises :class:`CorruptLog` naming the first problem (a reveal frame
+    included: it ends a log, it never continues one).
+    """
+    _, table = _setup(game, header)
+    out: tuple[list[Record], list[bytes | None], list[bytes], list[int]] = ([], [], [], [])
+    reveal = _check_from(frames, (0, seq, prev, None, None), table, header, out, None)
+    if reveal is not None:
+        raise CorruptLog("a reveal frame among the records that continue a log", record=seq + len(out[0]))
+    return out[0], out[1], out[2]
+
+
 _Records = tuple[list[Record], list["bytes | None"], list[bytes], list[int], "Reveal | None"]
 #: Where a fast loop stopped: the frame's offset, its record number, the chain hash before it,
 #: and its decoded body or the error decoding it raised (or neither, if it got no further)

@@ -104,13 +104,23 @@ def _commit(refresh: Callable[[Table], None]) -> None:
 
 
 def _undo(worker: Worker, error: StoreError, refresh: Callable[[Table], None]) -> None:
+    """A group's commit failed: nothing it sent goes out; its matches and every requester are brought back.
+
+    Every request of the group is answered ``store_error``, the refused ones
+    too (their refusals were among what is not sent), and every client of the
+    matches it touched gets the stored position anew.
+    """
     outbox = worker.outbox
     assert outbox is not None
     outbox.discard()
     worker.deferred = []
     worker.batching = False
-    for table in worker.touched.values():
+    tables = dict(worker.touched)
+    tables.update((c.table.id, c.table) for c, _ in worker.requesters if c.table is not None)
+    for table in tables.values():
         refresh(table)
+        for client in list(table.clients):  # what the group told them was never sent
+            table.sync(client)
     refused = ServerError(ErrorCode.STORE_ERROR, f"the store could not commit the command: {error}")
     for client, ref in worker.requesters:
         client.send(messages.error(refused, ref))
@@ -135,10 +145,15 @@ def lobby_write(fn: Callable[..., Any], *args: Any) -> None:
         fn(*args)
 
 
-def committed(table: Table, requester: Client | None, ref: Json) -> None:
-    """Note that a command of ``table`` was written in the group under way (to undo if its commit fails)."""
+def requested(client: Client, ref: Json) -> None:
+    """Note a client's request run in the group under way: if its commit fails, it is answered ``store_error``."""
+    worker = current()
+    if worker.batching:
+        worker.requesters.append((client, ref))
+
+
+def committed(table: Table) -> None:
+    """Note that a command of ``table`` was written in the group under way (to read again if its commit fails)."""
     worker = current()
     if worker.batching:
         worker.touched[table.id] = table
-        if requester is not None:
-            worker.requesters.append((requester, ref))

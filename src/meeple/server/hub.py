@@ -75,7 +75,7 @@ class Hub:
     """
 
     def __init__(self, store: str | None, *, limits: Limits | None = None, bot_delay: float = 0.0,
-                 poll_interval: float = 0.1, durability: Durability = "fsync", engines: int | None = None) -> None:
+                 durability: Durability = "fsync", engines: int | None = None) -> None:
         self.store_url = store
         self.durability: Durability = durability
         self.limits = limits or Limits()
@@ -86,11 +86,11 @@ class Hub:
         self.workers = [Worker(i) for i in range(engines)]
         self.bots = Bots(self, bot_delay)
         self.clocks = Clocks(self)
-        self.peers = Peers(self, poll_interval)
+        self.peers = Peers(self)
         self.moves = Moves(self)
         self.tables = Tables(self)
         self.closing = False
-        self._origin = uuid.uuid4().hex  # this process's entries in the lobby's change feed
+        self.origin = uuid.uuid4().hex  # this process's entries in the lobby's change feed
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._started: asyncio.Future[None] | None = None
@@ -113,8 +113,6 @@ class Hub:
                         await worker.call(self._close)
                 raise
             self._started.set_result(None)
-            for worker in self.workers:
-                self.spawn(self.peers.poll(worker))
         await asyncio.shield(self._started)
 
     async def close(self) -> None:
@@ -134,8 +132,7 @@ class Hub:
 
     def _open(self) -> None:
         worker = current()
-        worker.opened = open_store(self.store_url, self.durability, origin=self._origin)
-        worker.lobby_seq, _ = worker.store.lobby.changes(-1)
+        worker.opened = open_store(self.store_url, self.durability, origin=self.origin)
         if worker.index == 0:
             self.tables.count_unjoined()
             self.peers.listen()  # other processes' commits to the same matches (several servers on one database)
@@ -354,14 +351,17 @@ class Hub:
         table = client.table
         if table is None:
             return
+        group.requested(client, ref)
         try:
             if kind == "sync":
                 return table.sync(client, 0, ref)
             seat = client.seat
             if seat is None:
                 raise ServerError(ErrorCode.SPECTATOR, f"spectators cannot {kind}; join a seat to play")
-            if self.peers.seen:
-                self.peers.reposition(table)  # another process may have undone or redone just now
+            if self.peers.seen and kind != "play":
+                # another process may have undone or redone just now; a play relies on the notes, which
+                # come in commit order with the commands (a read per play cost a round trip per command)
+                self.peers.reposition(table)
             if cursor != table.match.cursor:
                 raise ServerError(ErrorCode.STALE_CURSOR, f"the match is at cursor {table.match.cursor}, not {cursor}; "
                                   f"your {kind} was not applied", cursor=table.match.cursor,

@@ -7,37 +7,40 @@ match's cursor stands when players have undone commands (the store keeps
 the undone records for redo until a new command replaces them).
 
 The tables live in the same database as the store (``server_matches``,
-``server_seats``, ``server_cursors``), written through a connection of
-their own, so one file holds everything a SQLite-backed server knows.
+``server_seats``, ``server_cursors``), written through the store's own
+connection and SQL dialect (:meth:`~meeple.store.SqliteStore.transaction`),
+so one file holds everything a SQLite-backed server knows, and one lobby
+serves every database store. What other server processes must hear of (a
+seat taken, an undo position moved) goes into the store's change feed as a
+note (:meth:`~meeple.store.SqliteStore.note`), in commit order with the
+commands.
 
 >>> import os, tempfile
->>> lobby = SqliteLobby(os.path.join(tempfile.mkdtemp(), "m.db"))
+>>> from meeple.store import SqliteStore
+>>> lobby = SqlLobby(SqliteStore(os.path.join(tempfile.mkdtemp(), "m.db")))
 >>> lobby.create(MatchRow("m1", "kings", "standard", 2, {}, None, "random", "in_progress", "2026-01-01T00:00:00+00:00"),
 ...              [SeatRow(0, "human"), SeatRow(1, "bot", bot="random", bot_seed=7)])
 >>> lobby.take_seat("m1", 0, token_hash("secret"), "Ann")
 True
 >>> lobby.seat_of("m1", token_hash("secret")), lobby.seat_of("m1", token_hash("guess"))
 (0, None)
->>> lobby.close()
+>>> lobby.store.close()
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
 import json
-import os
 import secrets
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 import attrs
 
-from ..store.errors import StoreConflict, StoreError
-from ..store.sqlite import transaction
+from ..store import SqlStore
+from ..store.errors import StoreConflict
 
 #: Bytes of randomness in a seat token (from :mod:`secrets`): 256 bits.
 TOKEN_BYTES = 32
@@ -104,7 +107,12 @@ class Marker:
 
 
 class Lobby(Protocol):
-    """The lobby's storage (SQLite here; the same tables on any SQL database)."""
+    """The lobby's storage (:class:`SqlLobby`: the same tables on every database store).
+
+    Besides these rows it tells other server processes, through the store's
+    change feed, of the notes :data:`SEATS` (a person joined) and
+    :data:`CURSOR` (an undo or a redo moved the match's position).
+    """
 
     def create(self, row: MatchRow, seats: Sequence[SeatRow]) -> None:
         """Record a new match and its seats."""
@@ -143,19 +151,16 @@ class Lobby(Protocol):
         """Record (or with None, clear) the undo position of a match."""
         ...
 
-    def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
-        """Changes other server processes made after change ``since``: ``(last, [(match, kind), ...])``.
-
-        ``kind`` is ``seats`` (a person joined) or ``cursor`` (an undo or a
-        redo moved the match's position). ``since=-1`` asks only for the last.
-        """
-        ...
-
     def close(self) -> None:
-        """Release the connection."""
+        """Let go of the store (which its opener closes)."""
         ...
 
 
+#: The notes the lobby writes to the store's change feed: a person took a seat; an undo or a redo moved the cursor.
+SEATS, CURSOR = "seats", "cursor"
+
+# in the types of the store's database (SqlStore.COLUMN_TYPES); server_changes, the lobby's own change feed
+# before the store's carried its notes, is no longer written
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS server_matches (
     id       TEXT PRIMARY KEY,
@@ -163,7 +168,7 @@ CREATE TABLE IF NOT EXISTS server_matches (
     variant  TEXT NOT NULL,
     seats    INTEGER NOT NULL,
     options  TEXT NOT NULL,
-    clock    REAL,
+    clock    {real},
     fallback TEXT NOT NULL,
     status   TEXT NOT NULL,
     created  TEXT NOT NULL,
@@ -176,7 +181,7 @@ CREATE TABLE IF NOT EXISTS server_seats (
     seat     INTEGER NOT NULL,
     kind     TEXT NOT NULL,
     bot      TEXT,
-    bot_seed INTEGER,
+    bot_seed {bigint},
     name     TEXT,
     token    TEXT,
     joined   TEXT,
@@ -187,18 +192,9 @@ CREATE TABLE IF NOT EXISTS server_cursors (
     match    TEXT PRIMARY KEY,
     cursor   INTEGER NOT NULL,
     records  INTEGER NOT NULL,
-    head     BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS server_changes (
-    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
-    match    TEXT NOT NULL,
-    kind     TEXT NOT NULL,
-    origin   TEXT NOT NULL
-);
+    head     {blob} NOT NULL
+)
 """
-
-#: How many lobby changes are kept for other server processes to read (they poll far more often).
-CHANGES_KEPT = 10_000
 
 _MATCH_COLUMNS = "id, game, variant, seats, options, clock, fallback, status, created, name"
 _SEAT_COLUMNS = "seat, kind, bot, bot_seed, name, token IS NOT NULL"
@@ -215,24 +211,42 @@ def _seat(row: Sequence[Any]) -> SeatRow:
 
 
 class SqlLobby:
-    """What the SQL lobbies share: the reads and the updates, written once with ``?`` placeholders.
+    """The lobby's tables in a database store's database, through the store's connection and dialect.
 
-    A subclass gives its connection's ``_read`` (rows of one query), ``_write``
-    (a cursor inside one transaction), ``_execute`` (one statement on that
-    cursor, placeholders as its driver wants them), ``_announce`` and ``create``.
+    It lives as long as ``store`` and is used from the thread that uses the
+    store. ``origin`` names this server process in the notes it writes
+    (the lobbies of one process share it), so that the process can tell
+    its own notes from other processes'.
     """
 
+    def __init__(self, store: SqlStore, *, origin: str | None = None) -> None:
+        self.store = store
+        self.origin = origin or uuid.uuid4().hex
+        with store.transaction(schema="server") as cur:  # two servers creating the tables at once wait in turn
+            for stmt in _SCHEMA.format_map(store.COLUMN_TYPES).split(";"):
+                if stmt.strip():
+                    cur.execute(stmt)
+
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
+        return self.store.query(sql, args)
 
-    def _write(self) -> contextlib.AbstractContextManager[Any]:
-        raise NotImplementedError
-
-    def _execute(self, cur: Any, sql: str, args: Sequence[Any]) -> None:
-        cur.execute(sql, args)
-
-    def _announce(self, cur: Any, match_id: str, kind: str) -> None:
-        raise NotImplementedError
+    def create(self, row: MatchRow, seats: Sequence[SeatRow]) -> None:
+        """Record a new match and its seats (:class:`StoreConflict` if the id is taken)."""
+        with self.store.transaction() as cur:
+            try:
+                cur.execute(
+                    f"INSERT INTO server_matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (row.id, row.game, row.variant, row.seats, json.dumps(row.options, sort_keys=True), row.clock,
+                     row.fallback, row.status, row.created, row.name),
+                )
+            except Exception as e:
+                if self.store.is_duplicate(e):
+                    raise StoreConflict(f"the server already hosts a match {row.id!r}") from None
+                raise
+            cur.executemany(
+                "INSERT INTO server_seats (match, seat, kind, bot, bot_seed, name) VALUES (?, ?, ?, ?, ?, ?)",
+                [(row.id, s.seat, s.kind, s.bot, s.bot_seed, s.name) for s in seats],
+            )
 
     def _seats(self, match_id: str) -> list[SeatRow]:
         rows = self._read(f"SELECT {_SEAT_COLUMNS} FROM server_seats WHERE match = ? ORDER BY seat", [match_id])
@@ -271,16 +285,15 @@ class SqlLobby:
 
     def take_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
         """Give a free human seat to a person; False if it is a bot's or taken (one transaction)."""
-        with self._write() as cur:
-            self._execute(
-                cur,
+        with self.store.transaction() as cur:
+            cur.execute(
                 "UPDATE server_seats SET token = ?, name = ?, joined = ?"
                 " WHERE match = ? AND seat = ? AND kind = 'human' AND token IS NULL",
                 (token_hash, name, now(), match_id, seat),
             )
             if cur.rowcount != 1:
                 return False
-            self._announce(cur, match_id, "seats")
+            self.store.note(cur, match_id, SEATS, self.origin)
             return True
 
     def seat_of(self, match_id: str, token_hash: str) -> int | None:
@@ -290,8 +303,8 @@ class SqlLobby:
 
     def set_status(self, match_id: str, status: str) -> None:
         """Record where a match stands (``in_progress`` or ``over``)."""
-        with self._write() as cur:
-            self._execute(cur, "UPDATE server_matches SET status = ? WHERE id = ?", (status, match_id))
+        with self.store.transaction() as cur:
+            cur.execute("UPDATE server_matches SET status = ? WHERE id = ?", (status, match_id))
 
     def marker(self, match_id: str) -> Marker | None:
         """The undo position of a match, if any."""
@@ -303,80 +316,17 @@ class SqlLobby:
 
     def set_marker(self, match_id: str, marker: Marker | None) -> None:
         """Record (or with None, clear) the undo position of a match."""
-        with self._write() as cur:
+        with self.store.transaction() as cur:
             if marker is None:
-                self._execute(cur, "DELETE FROM server_cursors WHERE match = ?", (match_id,))
+                cur.execute("DELETE FROM server_cursors WHERE match = ?", (match_id,))
             else:
-                self._execute(
-                    cur,
+                cur.execute(
                     "INSERT INTO server_cursors (match, cursor, records, head) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (match) DO UPDATE SET cursor = excluded.cursor, records = excluded.records,"
                     " head = excluded.head",
                     (match_id, marker.cursor, marker.records, marker.head),
                 )
-            self._announce(cur, match_id, "cursor")
-
-
-class SqliteLobby(SqlLobby):
-    """The lobby's tables in a SQLite database (the store's own file, through a second connection).
-
-    One object holds one connection: use it from one thread.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], timeout: float = 30.0, *, origin: str | None = None) -> None:
-        self.path = os.fspath(path)
-        #: Tells this process's changes from other processes' (the connections of one process share it).
-        self.origin = origin or uuid.uuid4().hex
-        try:
-            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
-            with self._write() as cur:
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        cur.execute(stmt)
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot open the server tables in {self.path}: {e}") from None
-
-    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Cursor]:
-        return transaction(self._db, f"the server tables in {self.path}", write=True)
-
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self._db.execute(sql, list(args)).fetchall()
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot read the server tables in {self.path}: {e}") from None
-
-    def create(self, row: MatchRow, seats: Sequence[SeatRow]) -> None:
-        """Record a new match and its seats (:class:`StoreConflict` if the id is taken)."""
-        with self._write() as cur:
-            try:
-                cur.execute(
-                    f"INSERT INTO server_matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (row.id, row.game, row.variant, row.seats, json.dumps(row.options, sort_keys=True), row.clock,
-                     row.fallback, row.status, row.created, row.name),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreConflict(f"the server already hosts a match {row.id!r}") from None
-            cur.executemany(
-                "INSERT INTO server_seats (match, seat, kind, bot, bot_seed, name) VALUES (?, ?, ?, ?, ?, ?)",
-                [(row.id, s.seat, s.kind, s.bot, s.bot_seed, s.name) for s in seats],
-            )
-
-    def _announce(self, cur: sqlite3.Cursor, match_id: str, kind: str) -> None:
-        cur.execute("INSERT INTO server_changes (match, kind, origin) VALUES (?, ?, ?)", (match_id, kind, self.origin))
-        seq = cur.lastrowid or 0
-        if seq > CHANGES_KEPT and seq % 100 == 0:
-            cur.execute("DELETE FROM server_changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
-
-    def changes(self, since: int) -> tuple[int, list[tuple[str, str]]]:
-        """Changes other server processes made after change ``since`` (see :meth:`Lobby.changes`)."""
-        if since < 0:
-            return self._read("SELECT coalesce(max(seq), 0) FROM server_changes")[0][0], []
-        rows = self._read("SELECT seq, match, kind, origin FROM server_changes WHERE seq > ? ORDER BY seq", [since])
-        last = rows[-1][0] if rows else since
-        return last, [(m, k) for _, m, k, origin in rows if origin != self.origin]
+            self.store.note(cur, match_id, CURSOR, self.origin)
 
     def close(self) -> None:
-        """Close the connection."""
-        self._db.close()
+        """Nothing to release: the lobby uses the store's connection, which the store's opener closes."""

@@ -83,7 +83,7 @@ class Moves:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
             table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
-            group.committed(table, requester, ref)
+            group.committed(table)
         self.mark(table)
         table.moved()
         self.after(table, by=seat)  # clocks first: the messages show the new deadlines

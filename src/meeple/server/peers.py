@@ -1,27 +1,28 @@
-"""Other server processes on the same database: their commits, and the lobby's change feed.
+"""Other server processes on the same database: their commits, and their lobby notes.
 
-Two sources tell a process what its peers did. The store's notifications
-(:meth:`listen`) report every commit to a match; they wait in the worker's
-inbox and are read in one go, so a burst of commits to one match from a
-busy peer costs one read of it, not one per commit. The lobby's change feed
-(read every ``poll_interval`` seconds) reports the rest: seats taken, undos
-and redos. A match a peer changed is read again and its clients brought to
-it. Once a peer is seen, the lobby's undo position is read again before
-every request (:attr:`seen`).
+The store's feed (:meth:`listen`) tells a process what its peers did, in
+commit order: every commit to a match, and the lobby's notes (a seat taken,
+an undo or a redo; :meth:`meeple.store.SqliteStore.note`). They wait in the
+worker's inbox and are read in one go, so a burst of commits to one match
+from a busy peer costs one catch-up, not one per commit. A match a peer
+changed is caught up by the records it lacks only
+(:meth:`meeple.store.SqliteStore.catch_up`; on PostgreSQL the notification
+usually carries them) and its clients brought to it. Once a peer is seen,
+the lobby's undo position is read again before every undo and redo
+(:attr:`seen`); a play relies on the notes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import MeepleError
 from ..store.errors import NotSupported
-from .protocol import ServerError
+from .lobby import CURSOR, SEATS
 from .table import Table
-from .workers import Worker, current, worker_of
+from .workers import current, worker_of
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -32,9 +33,8 @@ log = logging.getLogger("meeple.server")
 class Peers:
     """What a hub hears of other processes that serve the same database."""
 
-    def __init__(self, hub: Hub, poll_interval: float) -> None:
+    def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.poll_interval = poll_interval
         #: True once another server process was seen writing to the same database
         self.seen = False
         self._subscription: Any = None
@@ -42,7 +42,7 @@ class Peers:
     def listen(self) -> None:
         """Subscribe to the store's notifications (first worker's thread, when the hub opens)."""
         try:
-            self._subscription = current().store.store.listen(self._heard)
+            self._subscription = current().store.store.listen(self._heard, notes=self._noted)
         except NotSupported as e:
             log.warning("this store cannot report other processes' commits (%s): serve it from one process", e)
 
@@ -52,8 +52,16 @@ class Peers:
         if callable(stop):
             stop()
 
-    def _heard(self, match_id: str, records: range) -> None:
-        """The store's notification (its listening thread): a process committed ``records`` to ``match_id``."""
+    def _noted(self, match_id: str, kind: str, origin: str) -> None:
+        """The store's note of another process's lobby (its listening thread): a seat taken, an undo or a redo."""
+        if origin != self.hub.origin:
+            self._heard(match_id, kind)
+
+    def _heard(self, match_id: str, records: range | str) -> None:
+        """The store's notification (its listening thread): a process committed ``records`` to ``match_id``.
+
+        ``records`` is a lobby note's kind instead where :meth:`_noted` heard one.
+        """
         if self.hub.closing:
             return
         worker = worker_of(self.hub.workers, match_id)
@@ -75,6 +83,12 @@ class Peers:
             table = worker.tables.get(match_id)
             if table is None:
                 continue
+            if isinstance(records, str):  # a note, after the commits before it: those are read first
+                self.seen = True
+                if match_id in stale:
+                    self.refresh(stale.pop(match_id))
+                self.noted(table, records)
+                continue
             span = (records.start, records.stop)
             if span in table.own:  # this process's own commit, heard back
                 table.own.remove(span)
@@ -89,48 +103,32 @@ class Peers:
 
     def refresh(self, table: Table) -> None:
         """Bring the table to what the store holds, and its clients with it (worker thread)."""
-        try:
-            match = current().store.store.open(table.id)
+        try:  # only the records after the table's, where the store's continue them (else the whole match),
+            # and without a read when the notification carried them
+            recent = getattr(self._subscription, "recent", None)
+            match = current().store.store.catch_up(table.match, recent(table.id, table.stored[0]) if recent else None)
         except MeepleError as e:
             log.error("match %s could not be read again: %s", table.id, e)
             return
         table.match = match
         table.own.clear()
         table.stored = (match.cursor, match.head_hash)
-        self.hub.moves.apply_marker(table)
+        if table.marked:  # else no undo position: another process's would have come as a note before this
+            self.hub.moves.apply_marker(table)
         table.moved()
         self.hub.moves.after(table, by=None, reset_clocks=True)
         table.catch_up("remote")
 
-    async def poll(self, worker: Worker) -> None:
-        """Read the lobby's change feed for ``worker``'s matches now and then (event loop, until the hub closes)."""
-        while not self.hub.closing:
-            await asyncio.sleep(self.poll_interval)
-            try:
-                await self.hub.submit(None, self._poll, worker=worker)
-            except ServerError:
-                return
-            except Exception:
-                log.exception("reading the lobby's changes failed; trying again")
-
-    def _poll(self) -> None:
-        worker = current()
-        lobby = worker.store.lobby
-        worker.lobby_seq, changes = lobby.changes(worker.lobby_seq)
-        if changes:
-            self.seen = True
-        for match_id, kind in changes:
-            table = worker.tables.get(match_id)
-            if table is None:
-                continue
-            if kind == "seats":
-                found = lobby.get(match_id)
-                if found is not None:
-                    table.seats = found[1]
-                    table.tell_players()
-                    self.hub.clocks.set(table, by=None, reset=False)
-            else:
-                self.reposition(table)
+    def noted(self, table: Table, kind: str) -> None:
+        """Another process's lobby note about ``table``: a person took a seat, or an undo or a redo moved it."""
+        if kind == SEATS:
+            found = current().store.lobby.get(table.id)
+            if found is not None:
+                table.seats = found[1]
+                table.tell_players()
+                self.hub.clocks.set(table, by=None, reset=False)
+        elif kind == CURSOR:
+            self.reposition(table)
 
     def reposition(self, table: Table) -> None:
         """Move the cursor where the lobby says players left it: another process's undo or redo (worker thread)."""

@@ -1,7 +1,10 @@
 """Which store a server runs on, from its ``--store`` address.
 
 A server keeps its matches in a database store, and its lobby's tables
-beside them in the same database:
+beside them in the same database, through the store's connection and SQL
+dialect (:class:`~meeple.server.lobby.SqlLobby`): any backend registered in
+:mod:`meeple.store.backends` whose store is a :class:`~meeple.store.SqlStore`
+serves.
 
 * nothing: ``meeple.db`` in the current directory, a SQLite store (one
   file, no set-up: ``meeple serve`` runs on a fresh machine);
@@ -26,10 +29,10 @@ from typing import Any
 
 import attrs
 
-from ..store import Durability, Source, parse_store
+from ..store import Durability, Source, SqlStore, parse_store
 from ..store.backends import backend, forms, schemes
 from ..store.errors import StoreError
-from .lobby import Lobby, SqliteLobby
+from .lobby import Lobby, SqlLobby
 
 #: The store of a server started without ``--store``.
 DEFAULT_STORE = "meeple.db"
@@ -74,7 +77,7 @@ def open_store(address: str | None, durability: Durability = "fsync", *, origin:
     :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
     before any client hears of it; ``"flush"``, it survives the server
     process being killed but not the machine losing power. ``origin`` names
-    this process in the lobby's change feed (connections of one process share it).
+    this process in the notes the lobby writes to the store's change feed (the lobbies of one process share it).
     """
     if durability not in ("fsync", "flush"):
         raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
@@ -85,15 +88,9 @@ def open_store(address: str | None, durability: Durability = "fsync", *, origin:
             raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")
     store = src.open_store(durability=durability)
     try:
-        lobby: Lobby
-        if src.kind == "sqlite":
-            lobby = SqliteLobby(src.location, origin=origin)
-        else:
-            try:
-                from .pg_lobby import PostgresLobby
-            except ImportError as e:  # pragma: no cover - the store above needs psycopg as well
-                raise StoreError(f"the PostgreSQL lobby needs psycopg: pip install 'meeple[postgres]' ({e})") from None
-            lobby = PostgresLobby(src.location, getattr(store, "schema", "meeple"), origin=origin)
+        if not isinstance(store, SqlStore):  # a backend registered without a database: nowhere for the lobby
+            raise StoreError(f"a server keeps its lobby in the store's database; {src.kind} stores have none")
+        lobby = SqlLobby(store, origin=origin)
     except BaseException:
         store.close()
         raise

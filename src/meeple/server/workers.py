@@ -47,9 +47,9 @@ class Worker:
         #: least recently used first (for the memory budget)
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.outbox: Outbox | None = None
-        self.lobby_seq = 0
-        #: the store's notifications for this worker's matches, waiting to be read in one go (meeple.server.peers)
-        self.inbox: list[tuple[str, range]] = []
+        #: the store's notifications for this worker's matches (commits, and other processes' lobby notes),
+        #: waiting to be read in one go, in order (meeple.server.peers)
+        self.inbox: list[tuple[str, range | str]] = []
         self.inbox_lock = threading.Lock()
         self.draining = False
         #: commands waiting for the next group commit: (future, operation); the loop appends (meeple.server.group)

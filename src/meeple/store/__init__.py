@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .base import ChangeCallback, Durability, MatchInfo, Status, Store, Subscription
+from ._sql import SqlCursor, SqlStore
+from .base import ChangeCallback, Durability, MatchInfo, NoteCallback, Status, Store, Subscription
 from .errors import (
     MatchExists,
     MatchNotFound,
@@ -72,9 +73,38 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "ChangeCallback", "Durability", "FileSink", "FileStore", "MatchExists", "MatchInfo", "MatchNotFound",
-    "NotSupported", "ReadOnlyStore", "RepairReport", "Source", "SqliteSink", "SqliteStore",
-    "Status", "Store", "StoreClosed", "StoreConflict", "StoreError", "Subscription", "is_held", "list_matches",
-    "load_log", "log_bytes", "open_match", "open_store", "parse_source", "parse_sqlite", "parse_store", "repair",
-    "save_log", "save_match",
+    "ChangeCallback",
+    "Durability",
+    "FileSink",
+    "FileStore",
+    "MatchExists",
+    "MatchInfo",
+    "MatchNotFound",
+    "NotSupported",
+    "NoteCallback",
+    "ReadOnlyStore",
+    "RepairReport",
+    "Source",
+    "SqlCursor",
+    "SqlStore",
+    "SqliteSink",
+    "SqliteStore",
+    "Status",
+    "Store",
+    "StoreClosed",
+    "StoreConflict",
+    "StoreError",
+    "Subscription",
+    "is_held",
+    "list_matches",
+    "load_log",
+    "log_bytes",
+    "open_match",
+    "open_store",
+    "parse_source",
+    "parse_sqlite",
+    "parse_store",
+    "repair",
+    "save_log",
+    "save_match",
 ]

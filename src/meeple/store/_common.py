@@ -10,10 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.errors import CorruptLog, MeepleError
-from ..engine.game import ENGINE
-from ..engine.log import HASH_SIZE, MAX_FRAME
+from ..engine.log import HASH_SIZE, MAX_FRAME, Header, framed, state_checkpoint
 from ..engine.match import Match
-from ..engine.reader import LoadedLog, _fold
+from ..engine.reader import LoadedLog, _fold, read_frames_after
 from .base import Status
 from .errors import StoreError
 
@@ -110,20 +109,45 @@ def build_match(
     return log.rebuilt(initial, state, dict(snapshots), bodies=list(bodies), hashes=list(log.hashes))
 
 
+def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]], header: Header | None = None) -> None:
+    """Append stored records ``rows`` (``(seq, body, hash)``, the first right after the match's last record) to ``match``.
+
+    What another writer added, read back: the frames are checked as a log
+    reader checks them (the chain from the match's last hash, each body, the
+    checkpoints against the folded states) and folded onto the state after
+    the match's last record; the cursor goes to the new end. Raises
+    :class:`CorruptLog` (and leaves the match as it was) if anything is amiss.
+    ``header`` is the match's log header, if the caller keeps it (else it is made again).
+    """
+    n = rows[0][0]
+    frames = b"".join(framed(body, h) for _, body, h in rows)
+    records, checkpoints, hashes = read_frames_after(match.game, header or match.header(), frames, n,
+                                                     match.record_hash(n - 1))
+    if match.cursor != n:
+        match.seek(n)
+    state = match.state
+    fold = match.game.fold
+    snapshots: dict[int, Any] = {}
+    for r, ck in zip(records, checkpoints, strict=True):
+        state = _fold(fold, state, r, 0)
+        if ck is not None:
+            if ck != state_checkpoint(state):
+                raise CorruptLog("a stored state checkpoint does not match the folded events", record=r.seq)
+            snapshots[r.seq + 1] = state
+    match._extended(records, state, snapshots, [body for _, body, _ in rows], hashes)
+
+
 def finish_interrupted_command(match: Match) -> None:
     """Run engine steps a crash cut off, so the match waits for a player again.
 
     A command's records are written together; a crash during that write can
     keep the first of them (a player's command) and lose the engine steps the
     rules run right after it. Those steps are deterministic, so they are
-    re-run (and appended through the attached stores) exactly as before.
+    re-run (and appended through the attached stores) exactly as before
+    (:meth:`Match._finish_engine_steps <meeple.engine.match.Match._finish_engine_steps>`,
+    the match's entry point for the stores).
     """
-    try:
-        acting = match.game.to_act(match.state)
-    except Exception as e:  # a state folded from forged events
-        raise CorruptLog(f"the stored events give a state the rules cannot use ({type(e).__name__}: {e})") from None
-    if ENGINE in acting and not match.seed_hidden:
-        match._advance_engine()
+    match._finish_engine_steps()
 
 
 def guarded(what: str, fn: Any, *args: Any) -> Any:

@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import json
 import threading
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
@@ -31,12 +32,13 @@ from ._common import (
     check_id,
     check_limit,
     check_status,
+    extend_match,
     finish_interrupted_command,
     guarded,
     new_id,
     utc,
 )
-from .base import ChangeCallback, MatchInfo, Status, Subscription
+from .base import ChangeCallback, MatchInfo, NoteCallback, Status, Subscription
 from .errors import MatchExists, MatchNotFound, ReadOnlyStore, StoreClosed, StoreConflict, StoreError
 
 #: A record row as stored: (match id, seq, body, chain hash).
@@ -61,6 +63,7 @@ class SqlSink:
         self.match_id = match_id
         self.known = known  # records this copy believes the store holds
         self.head = head  # and the chain hash of the last of them
+        self.header: Any = None  # the match's log header, once catch_up needed it
 
     def write(
         self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
@@ -82,11 +85,47 @@ class SqlSink:
         self.head = prev
 
 
+class SqlCursor:
+    """A cursor in a database store's transaction that takes ``?`` placeholders, whatever the database's driver wants.
+
+    What :meth:`SqlStore.transaction` yields, for tables kept beside the
+    store's own (the server's lobby): one SQL text for every database store.
+    """
+
+    def __init__(self, store: SqlStore, cur: Any) -> None:
+        self._store = store
+        self._cur = cur
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        self._cur.execute(self._store._q(sql), list(args))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for each row of arguments."""
+        self._cur.executemany(self._store._q(sql), rows)
+
+    def fetchone(self) -> Any:
+        """The next row of the last statement, or None."""
+        return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        """The remaining rows of the last statement."""
+        return list(self._cur.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        """The rows the last statement changed."""
+        return int(self._cur.rowcount)
+
+
 class SqlStore:
     """The store logic shared by :class:`~meeple.store.SqliteStore` and :class:`~meeple.store.PostgresStore`."""
 
     #: The driver's parameter placeholder.
     P: ClassVar[str] = "?"
+    #: How this database names the column types of tables kept beside the store's (see :meth:`transaction`):
+    #: ``blob`` (bytes), ``real`` (a float), ``bigint`` (a 64-bit integer).
+    COLUMN_TYPES: ClassVar[Mapping[str, str]] = {"blob": "BLOB", "real": "REAL", "bigint": "INTEGER"}
     #: The name of the store in messages.
     where: str
     readonly: bool
@@ -98,6 +137,8 @@ class SqlStore:
         #: The cursor of the transaction :meth:`batch` holds open, if any.
         self._batch: Any = None
         self._savepoints = 0
+        #: The sink of each match this store attached (for :meth:`catch_up`).
+        self._attached: weakref.WeakKeyDictionary[Match, SqlSink] = weakref.WeakKeyDictionary()
 
     # -- what a dialect provides --------------------------------------------------------
     def _transaction(self, write: bool) -> contextlib.AbstractContextManager[Any]:
@@ -116,11 +157,27 @@ class SqlStore:
         """A stored time as an aware UTC datetime."""
         raise NotImplementedError
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
-        """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed."""
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Row] = ()) -> None:
+        """Tell listeners, inside the writing transaction, that records ``start..stop`` of a match were committed.
+
+        ``rows`` are those records, where the writer has them: a feed that can
+        carry them hands them to listeners (:meth:`Subscription.recent`).
+        """
         raise NotImplementedError
 
-    def _subscribe(self, callback: ChangeCallback) -> Subscription:
+    def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
+        raise NotImplementedError
+
+    def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
+        """Tell listeners, inside the writing transaction, of a note (see :meth:`note`)."""
+        raise NotImplementedError
+
+    def _lock_schema(self, cur: Any, name: str) -> None:
+        """Hold off, until the transaction ends, anyone else creating the tables ``name`` names (SQLite: a write
+        transaction holds every other writer off already)."""
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read statement on the store's connection, outside any transaction (one snapshot)."""
         raise NotImplementedError
 
     # -- transactions ------------------------------------------------------------------
@@ -203,6 +260,55 @@ class SqlStore:
             with self._transaction(False) as cur:
                 yield cur
 
+    def _query(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read statement (``?`` placeholders): what one snapshot of the database holds.
+
+        Inside a :meth:`batch` it runs in the batch's transaction (it sees the
+        batch's own writes); outside, as a statement of its own, with no
+        transaction around it (one round trip on a database server).
+        """
+        with self._lock:
+            self._check_open()
+            if self._batch is not None:
+                self._batch.execute(self._q(sql), list(args))
+                return [tuple(r) for r in self._batch.fetchall()]
+            return self._once(self._q(sql), list(args))
+
+    # -- tables beside the store's (the server's lobby) ------------------------------------
+    @contextlib.contextmanager
+    def transaction(self, schema: str | None = None) -> Iterator[SqlCursor]:
+        """A write transaction on the store's connection, for tables of one's own kept beside the store's.
+
+        Statements take ``?`` placeholders (:class:`SqlCursor`); column types
+        are named as :attr:`COLUMN_TYPES` gives them. The block commits when
+        it ends (inside a :meth:`batch`, it is a savepoint of the batch) and a
+        database error becomes :class:`StoreError` (refusals as the store's
+        own writes: a lock held too long is :class:`StoreConflict`). With
+        ``schema`` (a name for the tables), anyone else creating those
+        tables waits until the block ends: create them there.
+        """
+        with self._write() as cur:
+            if schema is not None:
+                self._lock_schema(cur, schema)
+            yield SqlCursor(self, cur)
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read statement (``?`` placeholders), as of one moment (see :meth:`transaction`)."""
+        return self._query(sql, args)
+
+    def is_duplicate(self, error: BaseException) -> bool:
+        """Whether ``error``, raised inside :meth:`transaction`, is the database refusing a duplicate key."""
+        return self._is_duplicate(error)
+
+    def note(self, cur: SqlCursor, match_id: str, kind: str, origin: str) -> None:
+        """Tell every listener of the store, once ``cur``'s transaction commits, ``kind`` about ``match_id``.
+
+        Notes travel in the store's change feed with its record commits, in
+        commit order (:meth:`listen`'s ``notes``); ``origin`` names the
+        writer, so that a process can tell its own notes from others'.
+        """
+        self._note(cur._cur, match_id, kind, origin)
+
     def _check_open(self) -> None:
         if self._closed:
             raise StoreClosed(f"{self.where} was closed; open the store again to continue")
@@ -225,8 +331,12 @@ class SqlStore:
         mid = check_id(new_id() if match_id is None else match_id)
         match = Match.start(game, seats, seed=seed, options=options, meta=meta)
         n, head = self._insert(match, mid)
-        match.attach(SqlSink(self, mid, n, head))
+        self._attach(match, SqlSink(self, mid, n, head))
         return match
+
+    def _attach(self, match: Match, sink: SqlSink) -> None:
+        match.attach(sink)
+        self._attached[match] = sink
 
     def add(self, match: Match, match_id: str | None = None, *, replace: bool = False) -> str:
         """Store a copy of ``match`` (its records up to the cursor) under a new id; return the id.
@@ -315,20 +425,24 @@ class SqlStore:
                 if self._is_duplicate(e):
                     raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
                 raise
-            self._announce(cur, mid, start, end)
+            self._announce(cur, mid, start, end, rows)
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
         check_id(match_id)
-        with self._read() as cur:
-            cur.execute(self._q("SELECT header, records FROM matches WHERE id = ?"), (match_id,))
-            row = cur.fetchone()
-            if row is None:
-                raise MatchNotFound(f"no match {match_id!r} in {self.where}")
-            header, n = row
-            cur.execute(self._q("SELECT seq, body, hash FROM records WHERE match = ? ORDER BY seq"), (match_id,))
-            records = [tuple(r) for r in cur.fetchall()]
-            cur.execute(self._q("SELECT seq, state FROM snapshots WHERE match = ? ORDER BY seq"), (match_id,))
-            snaps = [tuple(r) for r in cur.fetchall()]
+        # one statement: the match row, its records and its snapshots as of one moment, even inside a
+        # batch's transaction, where each statement sees every commit made before it began
+        rows = self._query(
+            "SELECT 0, records, header, NULL FROM matches WHERE id = ? "
+            "UNION ALL SELECT 1, seq, body, hash FROM records WHERE match = ? "
+            "UNION ALL SELECT 2, seq, state, NULL FROM snapshots WHERE match = ? ORDER BY 1, 2",
+            (match_id, match_id, match_id),
+        )
+        if not rows or rows[0][0] != 0:
+            raise MatchNotFound(f"no match {match_id!r} in {self.where}")
+        _, n, header, _ = rows[0]
+        header = _bytes(header)
+        records = [(r[1], _bytes(r[2]), _bytes(r[3])) for r in rows if r[0] == 1]
+        snaps = [(r[1], _bytes(r[2])) for r in rows if r[0] == 2]
         # SQLite columns take any type: check every value read before using it
         if type(header) is not bytes or type(n) is not int:
             raise CorruptLog(f"match {match_id!r}: the matches row is malformed")
@@ -382,7 +496,61 @@ class SqlStore:
                                          codec.structure, prim, log.game.state_type)
         match: Match = guarded(f"match {match_id!r}", build_match, log, [b for _, b, _ in records], snapshots)
         head = records[-1][2] if records else header_frame(log.header)[1]
-        match.attach(SqlSink(self, match_id, len(records), head))
+        self._attach(match, SqlSink(self, match_id, len(records), head))
+        finish_interrupted_command(match)
+        return match
+
+    def catch_up(self, match: Match, recent: Sequence[tuple[int, bytes, bytes]] | None = None) -> Match:
+        """Bring a match this store attached to what the store holds now, reading only what it lacks.
+
+        For a process that heard (through :meth:`listen`) that another one
+        wrote to a match it holds. When the store's records continue the
+        match's (the match's last record is still stored, by its chain hash,
+        with more after it), only the records after it are read, in one
+        statement, checked as a log reader checks them and folded onto
+        ``match``, whose cursor goes to the new end; ``match`` is returned.
+        Otherwise (a new branch after an undo, the match stored anew, a match
+        this store did not attach) the match is opened again and the new
+        object returned. With nothing new, ``match`` comes back as it was
+        (its cursor at the store's end). ``recent`` are rows ``(seq, body,
+        hash)`` the caller already holds from the change feed
+        (:meth:`Subscription.recent`): when they start right after the
+        match's last record and continue its chain, they are folded without
+        reading the store (a later notification brings any records after them).
+        """
+        sink = self._attached.get(match)
+        if sink is None:
+            raise StoreError("catch_up takes a match this store attached (one it created or opened)")
+        if sink.known == 0:
+            return self.open(sink.match_id)
+        known = sink.known
+        if recent and recent[0][0] == known:
+            if sink.header is None:
+                sink.header = match.header()
+            try:
+                extend_match(match, recent, sink.header)
+            except CorruptLog:
+                pass  # not this copy's chain (the feed ran ahead of it, or a new branch): read the store
+            else:
+                sink.known, sink.head = known + len(recent), recent[-1][2]
+                finish_interrupted_command(match)
+                return match
+        rows = self._query("SELECT seq, body, hash FROM records WHERE match = ? AND seq >= ? ORDER BY seq",
+                           (sink.match_id, known - 1))
+        rows = [(r[0], _bytes(r[1]), _bytes(r[2])) for r in rows]
+        if not rows or rows[0][0] != known - 1 or rows[0][2] != sink.head or match.record_hash(known - 1) != sink.head:
+            return self.open(sink.match_id)  # the stored chain no longer holds this copy's last record
+        new = rows[1:]
+        if [r[0] for r in new] != list(range(known, known + len(new))) or any(
+                len(b) + HASH_SIZE > MAX_FRAME or len(h) != HASH_SIZE for _, b, h in new):
+            return self.open(sink.match_id)  # _fetch names what is wrong, if anything is
+        if new:
+            if sink.header is None:
+                sink.header = match.header()
+            guarded(f"match {sink.match_id!r}", extend_match, match, new, sink.header)
+            sink.known, sink.head = known + len(new), new[-1][2]
+        elif match.cursor != known:
+            match.seek(known)
         finish_interrupted_command(match)
         return match
 
@@ -463,17 +631,19 @@ class SqlStore:
                 raise MatchNotFound(f"no match {match_id!r} in {self.where}")
             self._announce(cur, match_id, 0, 0)
 
-    def listen(self, callback: ChangeCallback) -> Subscription:
+    def listen(self, callback: ChangeCallback, *, notes: NoteCallback | None = None) -> Subscription:
         """Call ``callback(match_id, records)`` from a background thread after any process commits to this store.
 
         ``records`` is the ``range`` of sequence numbers the commit wrote
         (see :data:`~meeple.store.base.ChangeCallback`). Commits made before
         ``listen`` returns are not reported; every commit after it is, in
-        commit order. Close the returned :class:`Subscription` to stop (closing
-        the store closes it too).
+        commit order. ``notes(match_id, kind, origin)`` hears the
+        :meth:`note` s of the same feed, in that order too. Close the
+        returned :class:`Subscription` to stop (closing the store closes it
+        too).
         """
         self._check_open()
-        sub = self._subscribe(callback)
+        sub = self._subscribe(callback, notes)
         self._subscriptions.append(sub)
         return sub
 
@@ -496,6 +666,11 @@ class SqlStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _bytes(value: Any) -> bytes:
+    """A binary column's value as bytes (PostgreSQL's driver may give a memoryview); anything else as it is."""
+    return bytes(value) if isinstance(value, memoryview) else value
 
 
 def _json(value: Any) -> Any:

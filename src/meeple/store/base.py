@@ -37,6 +37,12 @@ Durability = Literal["flush", "fsync"]
 #: match now holds.
 ChangeCallback = Callable[[str, range], None]
 
+#: What :meth:`~meeple.store.SqliteStore.listen` calls for a *note* (``notes=``): ``notes(match_id, kind, origin)``
+#: after a commit that wrote one (:meth:`~meeple.store.SqliteStore.note`). Notes are what code keeping tables
+#: of its own beside a database store's (the server's lobby) tells other processes; they travel in the store's
+#: one change feed, in commit order with the record commits.
+NoteCallback = Callable[[str, str, str], None]
+
 
 class Status(enum.StrEnum):
     """Where a stored match stands."""
@@ -75,8 +81,9 @@ class Subscription:
     goes on.
     """
 
-    def __init__(self, callback: ChangeCallback, name: str) -> None:
+    def __init__(self, callback: ChangeCallback, name: str, notes: NoteCallback | None = None) -> None:
         self._callback = callback
+        self._notes = notes
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
 
@@ -102,6 +109,14 @@ class Subscription:
         except Exception:
             log.exception("a store change callback raised (match %r, records %s)", match_id, records)
 
+    def _deliver_note(self, match_id: str, kind: str, origin: str) -> None:
+        if self._stop.is_set() or self._notes is None:
+            return
+        try:
+            self._notes(match_id, kind, origin)
+        except Exception:
+            log.exception("a store note callback raised (match %r, note %r)", match_id, kind)
+
     def _main(self) -> None:
         try:
             self._run()
@@ -115,6 +130,18 @@ class Subscription:
 
     def _release(self) -> None:
         """Free what the loop used (its connection)."""
+
+    def recent(self, match_id: str, start: int) -> list[tuple[int, bytes, bytes]] | None:
+        """The records ``start...`` of a match as the feed carried them lately, ``(seq, body, hash)``, or None.
+
+        A feed that carries the records it announces (PostgreSQL's, for
+        records that fit in a notification) keeps the last ones of each match
+        it heard of, as of its last notification, so that a listener can
+        catch a match up without reading the store
+        (:meth:`~meeple.store.SqliteStore.catch_up`'s ``recent``). None when it
+        does not hold record ``start``.
+        """
+        return None
 
     def __enter__(self) -> Subscription:
         return self

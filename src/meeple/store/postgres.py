@@ -32,7 +32,7 @@ off``: a commit survives the client being killed, but a crash of the
 database server may lose the last fraction of a second of commits (never
 corrupting anything).
 
-**Listening.** Every write sends ``NOTIFY`` on the channel
+**Listening.** Every write (and every :meth:`~PostgresStore.note`) sends ``NOTIFY`` on the channel
 ``meeple.<schema>`` in its transaction, so the notification is delivered
 exactly when the commit is visible, in commit order, to every process that
 :meth:`listens <PostgresStore.listen>`; latency is one round trip. If the
@@ -53,8 +53,11 @@ import contextlib
 import datetime as dt
 import json
 import re
+import threading
 import time
-from collections.abc import Iterator
+from base64 import b64decode, b64encode
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -62,7 +65,7 @@ from psycopg import errors as pgerrors
 from psycopg import sql
 
 from ._sql import SqlSink, SqlStore
-from .base import ChangeCallback, Durability, Subscription, log
+from .base import ChangeCallback, Durability, NoteCallback, Subscription, log
 from .errors import MatchNotFound, StoreConflict, StoreError
 
 SCHEMA_VERSION = 1
@@ -70,6 +73,10 @@ SCHEMA_VERSION = 1
 SCHEMA_PATTERN = re.compile(r"[a-z_][a-z0-9_]{0,47}")
 #: How far before a lost connection a listener looks back when it resyncs.
 RESYNC_MARGIN = dt.timedelta(seconds=60)
+#: The longest notification that carries its records (PostgreSQL refuses payloads of 8000 bytes and more).
+NOTIFY_BYTES = 7000
+#: Matches, and records of each, whose records a listener keeps from the notifications (see _Listen.recent).
+TAILS_KEPT, TAIL_RECORDS = 4096, 32
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS store_info (
@@ -136,6 +143,7 @@ class PostgresStore(SqlStore):
     """
 
     P = "%s"
+    COLUMN_TYPES = {"blob": "BYTEA", "real": "DOUBLE PRECISION", "bigint": "BIGINT"}
 
     def __init__(
         self,
@@ -264,11 +272,29 @@ class PostgresStore(SqlStore):
             raise TypeError(f"a time is a timestamptz, not {value!r}")
         return value.astimezone(dt.UTC)
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, start, stop])))
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
+        payload = json.dumps([match_id, start, stop])
+        if rows:  # the records themselves, when they fit: a listener then need not read them (see _Listen)
+            carried = json.dumps([match_id, start, stop, [[b64encode(body).decode(), b64encode(h).decode()]
+                                                          for _, _, body, h in rows]])
+            if len(carried) <= NOTIFY_BYTES:
+                payload = carried
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
 
-    def _subscribe(self, callback: ChangeCallback) -> Subscription:
-        return _Listen(self, callback)
+    def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, json.dumps([match_id, kind, origin])))
+
+    def _lock_schema(self, cur: Any, name: str) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"meeple.{name}.{self.schema}",))
+
+    def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
+        return _Listen(self, callback, notes)
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._connection().execute(sql, list(args)).fetchall()
+        except psycopg.Error as e:
+            raise StoreError(f"cannot read {self.where}: {_first_line(e)}") from None
 
     def _disconnect(self) -> None:
         with self._lock:
@@ -291,12 +317,51 @@ class _Listen(Subscription):
     PING = 5.0  # seconds between checks that an idle connection is alive
     WAIT = 0.2  # how long one wait for notifications lasts (and so how fast close() is)
 
-    def __init__(self, store: PostgresStore, callback: ChangeCallback) -> None:
-        super().__init__(callback, f"meeple-listen-{store.schema}")
+    def __init__(self, store: PostgresStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
+        super().__init__(callback, f"meeple-listen-{store.schema}", notes)
         self._store = store
+        #: match -> {seq: (body, hash)} in base64 (decoded when asked for: most are a process's own records):
+        #: the last records each notification carried, as of the last one heard
+        self._tails: OrderedDict[str, dict[int, tuple[str, str]]] = OrderedDict()
+        self._tails_lock = threading.Lock()
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
         self._start()
+
+    def recent(self, match_id: str, start: int) -> list[tuple[int, bytes, bytes]] | None:
+        """The records ``start...`` of a match as the notifications carried them (see :meth:`Subscription.recent`)."""
+        with self._tails_lock:
+            tail = self._tails.get(match_id)
+            if not tail or start not in tail:
+                return None
+            out = []
+            seq = start
+            try:
+                while seq in tail:
+                    body, h = tail[seq]
+                    out.append((seq, b64decode(body, validate=True), b64decode(h, validate=True)))
+                    seq += 1
+            except ValueError:  # a malformed notification: read the store instead
+                return None
+            return out
+
+    def _note_tail(self, match_id: str, records: range, carried: Any) -> None:
+        """Keep what a notification carried: records ``records`` replace every kept record from ``records.start`` on."""
+        with self._tails_lock:
+            tail = self._tails.pop(match_id, None) or {}
+            for seq in [s for s in tail if s >= records.start]:
+                del tail[seq]
+            if records.stop == 0:
+                return
+            if isinstance(carried, list) and len(carried) == len(records):
+                for seq, (body, h) in zip(records, carried, strict=True):
+                    tail[seq] = (str(body), str(h))
+            for seq in sorted(tail)[:-TAIL_RECORDS]:
+                del tail[seq]
+            if tail:
+                self._tails[match_id] = tail
+                while len(self._tails) > TAILS_KEPT:
+                    self._tails.popitem(last=False)
 
     def _listen(self) -> psycopg.Connection[Any]:
         conn = self._store._connect("listen")
@@ -332,8 +397,12 @@ class _Listen(Subscription):
 
     def _handle(self, payload: str) -> None:
         try:
-            match_id, start, stop = json.loads(payload)
+            match_id, start, stop, *carried = json.loads(payload)
+            if isinstance(start, str):  # a note: [match, kind, origin]
+                self._deliver_note(str(match_id), start, str(stop))
+                return
             records = range(int(start), int(stop))
+            self._note_tail(str(match_id), records, carried[0] if carried else None)
         except (ValueError, TypeError):
             log.warning("ignoring a malformed notification on %s: %r", self._store.channel, payload[:100])
             return
@@ -344,6 +413,8 @@ class _Listen(Subscription):
         with contextlib.suppress(psycopg.Error):
             if self._conn is not None:
                 self._conn.close()
+        with self._tails_lock:  # notifications were missed: what is kept may be behind a new branch
+            self._tails.clear()
         delay = 0.1
         while not self._stop.wait(delay):
             try:

@@ -11,7 +11,7 @@
 True
 >>> store.close()
 
-Tables (``PRAGMA user_version`` 2):
+Tables (``PRAGMA user_version`` 3):
 
 * ``matches``: one row per match: id, game, rules version, seat count,
   options (JSON), status (``in_progress`` or ``over``), winners (JSON),
@@ -25,9 +25,10 @@ Tables (``PRAGMA user_version`` 2):
   after the last snapshot; each snapshot is checked against the checkpoint
   hash in the log before it is used.
 * ``changes``: one row per committed write (match, first record, record
-  count after it), the last 10 000 kept, for :meth:`SqliteStore.listen`.
+  count after it) or note (match, kind, origin; :meth:`SqliteStore.note`),
+  the last :data:`CHANGES_KEPT` kept, for :meth:`SqliteStore.listen`.
 
-A database of version 1 is upgraded when it is opened for writing.
+A database of version 1 or 2 is upgraded when it is opened for writing.
 
 **Concurrency.** A write is one ``BEGIN IMMEDIATE`` transaction that first
 checks that the match still has the record count and head hash this copy
@@ -57,15 +58,15 @@ import contextlib
 import datetime as dt
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ._sql import SqlSink, SqlStore
-from .base import ChangeCallback, Durability, MatchInfo, Status, Subscription, log
+from .base import ChangeCallback, Durability, MatchInfo, NoteCallback, Status, Subscription, log
 from .errors import MatchNotFound, NotSupported, StoreConflict, StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: How many entries of the ``changes`` table are kept for listeners that fall behind.
 CHANGES_KEPT = 10_000
 
@@ -111,6 +112,12 @@ CREATE TABLE IF NOT EXISTS changes (
     start INTEGER NOT NULL,
     stop  INTEGER NOT NULL
 )
+"""
+
+# version 2 -> 3: notes in the change feed (kind and origin; NULL for a record commit)
+_UPGRADE_3 = """
+ALTER TABLE changes ADD COLUMN kind TEXT;
+ALTER TABLE changes ADD COLUMN origin TEXT
 """
 
 __all__ = ["SCHEMA_VERSION", "MatchInfo", "SqliteSink", "SqliteStore", "Status"]
@@ -230,6 +237,9 @@ class SqliteStore(SqlStore):
                 if found < 2:
                     for stmt in _UPGRADE_2.split(";"):
                         cur.execute(stmt)
+                if found < 3:
+                    for stmt in _UPGRADE_3.split(";"):
+                        cur.execute(stmt)
                 cur.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return SCHEMA_VERSION
 
@@ -254,21 +264,34 @@ class SqliteStore(SqlStore):
     def _time_out(self, value: Any) -> dt.datetime:
         return dt.datetime.fromisoformat(value)
 
-    def _announce(self, cur: Any, match_id: str, start: int, stop: int) -> None:
+    def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
         cur.execute("INSERT INTO changes (match, start, stop) VALUES (?, ?, ?)", (match_id, start, stop))
         seq = cur.lastrowid
         cur.execute("UPDATE matches SET changed = ? WHERE id = ?", (seq, match_id))
         if seq > CHANGES_KEPT:
             cur.execute("DELETE FROM changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
 
-    def _subscribe(self, callback: ChangeCallback) -> Subscription:
+    def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
+        cur.execute("INSERT INTO changes (match, start, stop, kind, origin) VALUES (?, 0, 0, ?, ?)",
+                    (match_id, kind, origin))
+        seq = cur.lastrowid
+        if seq > CHANGES_KEPT:
+            cur.execute("DELETE FROM changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
+
+    def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
         if self.version < 2:
             raise NotSupported(f"{self.path} has store schema {self.version}, which has no change feed; "
                                "open it once for writing to upgrade it")
         try:
-            return _Poll(self, callback)
+            return _Poll(self, callback, notes)
         except sqlite3.Error as e:
             raise StoreError(f"cannot listen to {self.path}: {e}") from None
+
+    def _once(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, list(args)).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read {self.path}: {e}") from None
 
     def _disconnect(self) -> None:
         with self._lock:
@@ -278,9 +301,10 @@ class SqliteStore(SqlStore):
 class _Poll(Subscription):
     """Reports the ``changes`` table's new rows whenever ``PRAGMA data_version`` moves."""
 
-    def __init__(self, store: SqliteStore, callback: ChangeCallback) -> None:
-        super().__init__(callback, f"meeple-listen-{store.path.name}")
+    def __init__(self, store: SqliteStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
+        super().__init__(callback, f"meeple-listen-{store.path.name}", notes)
         self._path = store.path
+        self._columns = "kind, origin" if store.version >= 3 else "NULL, NULL"  # a read-only store of version 2
         self._interval = store.poll_interval
         self._db = store._connect()
         try:
@@ -308,7 +332,7 @@ class _Poll(Subscription):
         if version == self._version:
             return
         self._version = version
-        rows = db.execute("SELECT seq, match, start, stop FROM changes WHERE seq > ? ORDER BY seq",
+        rows = db.execute(f"SELECT seq, match, start, stop, {self._columns} FROM changes WHERE seq > ? ORDER BY seq",
                           (self._last,)).fetchall()
         if not rows:
             return
@@ -319,9 +343,12 @@ class _Poll(Subscription):
             for mid, records in resync:
                 self._deliver(mid, range(0, records))
             return
-        for seq, mid, start, stop in rows:
+        for seq, mid, start, stop, kind, origin in rows:
             self._last = seq
-            self._deliver(mid, range(start, stop))
+            if kind is None:
+                self._deliver(mid, range(start, stop))
+            else:
+                self._deliver_note(mid, kind, origin or "")
 
     def _release(self) -> None:
         with contextlib.suppress(sqlite3.Error):
