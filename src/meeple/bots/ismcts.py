@@ -59,6 +59,26 @@ def win_share(outcome: Outcome, seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
+def advance(game: Game[Any, Any], state: Any, seat: int, command: Command, rng: Rng) -> Any:
+    """``state`` after ``command`` of ``seat`` and the engine steps it brings (deals, rolls), drawing from ``rng``."""
+    _, state = game.decide_and_fold(state, seat, command, rng)
+    guard = 0
+    while ENGINE in game.to_act(state):
+        _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
+        guard += 1
+        if guard > MAX_ENGINE_STEPS:
+            raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
+    return state
+
+
+def check_budget(bot: str, iterations: int | None, seconds: float | None) -> None:
+    """Refuse a search budget that is not a positive whole number of iterations or a positive time (:class:`ConfigError`)."""
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        raise ConfigError(f"{bot}: iterations must be a positive integer, not {iterations!r}")
+    if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
+        raise ConfigError(f"{bot}: seconds must be a positive number, not {seconds!r}")
+
+
 class _Node:
     """One node of the information-set tree: reached by ``command`` of ``mover``."""
 
@@ -113,10 +133,7 @@ class ISMCTS:
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 500
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-            raise ConfigError(f"ismcts: iterations must be a positive integer, not {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
-            raise ConfigError(f"ismcts: seconds must be a positive number, not {seconds!r}")
+        check_budget("ismcts", iterations, seconds)
         if not exploration >= 0:
             raise ConfigError(f"ismcts: the exploration constant must be >= 0, not {exploration!r}")
         self.game: Game[Any, Any] = resolve(game)
@@ -233,15 +250,7 @@ class ISMCTS:
 
     def _step(self, state: Any, seat: int, command: Command) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from the bot's RNG."""
-        game, rng = self.game, self._rng
-        _, state = game.decide_and_fold(state, seat, command, rng)
-        guard = 0
-        while ENGINE in game.to_act(state):
-            _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
-            guard += 1
-            if guard > MAX_ENGINE_STEPS:
-                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
-        return state
+        return advance(self.game, state, seat, command, self._rng)
 
     def _rollout(self, state: Any) -> Outcome | None:
         """Play ``state`` out and return its outcome (None for a rollout cut at ``max_rollout``)."""

@@ -48,9 +48,9 @@ from typing import Any
 
 from ..engine import ENGINE, Command, Game, Outcome, RandomBot, Rng
 from ..engine.bot import Bot
-from ..engine.errors import ConfigError, MeepleError
+from ..engine.errors import ConfigError
 from ..engine.registry import resolve
-from .ismcts import MAX_ENGINE_STEPS, win_share
+from .ismcts import advance, check_budget, win_share
 
 #: A bot factory: ``factory(seed) -> Bot``, as :meth:`Game.bots` gives them.
 Factory = Callable[[int], Bot]
@@ -126,10 +126,7 @@ class PIMC:
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-            raise ConfigError(f"pimc: iterations must be a positive integer, not {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
-            raise ConfigError(f"pimc: seconds must be a positive number, not {seconds!r}")
+        check_budget("pimc", iterations, seconds)
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
             raise ConfigError(f"pimc: the width must be a positive integer, not {width!r}")
         if not confidence >= 0:
@@ -279,12 +276,4 @@ class PIMC:
 
     def _step(self, state: Any, seat: int, command: Command, rng: Rng) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``."""
-        game = self.game
-        _, state = game.decide_and_fold(state, seat, command, rng)
-        guard = 0
-        while ENGINE in game.to_act(state):
-            _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
-            guard += 1
-            if guard > MAX_ENGINE_STEPS:
-                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
-        return state
+        return advance(self.game, state, seat, command, rng)
