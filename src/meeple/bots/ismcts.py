@@ -46,7 +46,8 @@ EXPLORATION = 0.7
 MAX_ROLLOUT = 1_000
 #: Engine steps after one command before a world is taken for broken.
 MAX_ENGINE_STEPS = 10_000
-_MASK64 = (1 << 64) - 1
+#: Seeds are 64-bit.
+MASK64 = (1 << 64) - 1
 
 
 def win_share(outcome: Outcome, seat: int) -> float:
@@ -142,7 +143,7 @@ class ISMCTS:
         self.rollout = rollout
         self.exploration = float(exploration)
         self.max_rollout = max_rollout
-        self._rng = Rng(seed & _MASK64)
+        self._rng = Rng(seed & MASK64)
         #: iterations run by the last :meth:`choose` (0 when it had one legal command)
         self.last_iterations = 0
 

@@ -43,17 +43,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine import ENGINE, Command, Game, Outcome, RandomBot, Rng
 from ..engine.bot import Bot
 from ..engine.errors import ConfigError
 from ..engine.registry import resolve
-from .ismcts import advance, check_budget, win_share
-
-#: A bot factory: ``factory(seed) -> Bot``, as :meth:`Game.bots` gives them.
-Factory = Callable[[int], Bot]
+from .ismcts import MASK64, Factory, advance, check_budget, win_share
 
 #: How many of the policy's preferred commands are searched by default.
 WIDTH = 4
@@ -65,7 +62,6 @@ CONFIDENCE = 1.0
 MARGIN = 0.1
 #: Commands a playout may last before it is cut.
 MAX_ROLLOUT = 2_000
-_MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
@@ -143,7 +139,7 @@ class PIMC:
         self.confidence = float(confidence)
         self.margin_weight = float(margin_weight)
         self.max_rollout = max_rollout
-        self._rng = Rng(seed & _MASK64)
+        self._rng = Rng(seed & MASK64)
         self._prior = policy(self._rng.next64())
         #: playouts run by the last :meth:`choose` (0 when it had one legal command)
         self.last_iterations = 0
@@ -268,7 +264,7 @@ class PIMC:
             else:
                 bot = bots.get(mover)
                 if bot is None:
-                    bot = bots[mover] = self.policy((seeds + mover * _GOLDEN) & _MASK64)
+                    bot = bots[mover] = self.policy((seeds + mover * _GOLDEN) & MASK64)
                 cmd = bot.choose(game.view(state, mover), legal, mover)
             state = self._step(state, mover, cmd, rng)
         out = game.outcome(state)
