@@ -81,3 +81,7 @@ class DrawCamp(Command):
     tag: ClassVar[str] = "draw_camp"
     secret: ClassVar[tuple[str, ...]] = ()  # the camp piles are public
     people: People
+
+
+#: Every command of the game, in the order of the log's type table (:func:`meeple.engine.assemble`).
+COMMANDS: tuple[type[Command], ...] = (SetUp, Play, Retreat, DrawDeck, DrawCamp)

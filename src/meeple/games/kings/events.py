@@ -151,3 +151,10 @@ class GameEnded(Event):
 
     tag: ClassVar[str] = "game_ended"
     reason: str
+
+
+#: Every event of the game, in the order of the log's type table (:func:`meeple.engine.assemble`).
+EVENTS: tuple[type[Event], ...] = (
+    KingsDealt, DeckShuffled, MineTurned, CampLaid, HandDealt, SquadPlayed, MineCaptured, MineDeveloped,
+    Retreated, DrewFromDeck, DrewFromCamp, TurnEnded, GameEnded,
+)

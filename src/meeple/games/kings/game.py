@@ -15,24 +15,8 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, rules, text, view, world
+from . import commands, events, render, rules, text, view, world
 from .bot import HeuristicBot
-from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .events import (
-    CampLaid,
-    DeckShuffled,
-    DrewFromCamp,
-    DrewFromDeck,
-    GameEnded,
-    HandDealt,
-    KingsDealt,
-    MineCaptured,
-    MineDeveloped,
-    MineTurned,
-    Retreated,
-    SquadPlayed,
-    TurnEnded,
-)
 from .info import INFO, VARIANTS
 from .state import KingsOptions, State
 
@@ -41,9 +25,8 @@ KingsGame = assemble(
     "KingsGame", rules, module=__name__,
     doc="Underground Kings (Kings Under Mountains) on the meeple protocol.",
     info=INFO, options=KingsOptions, state=State, variants=VARIANTS,
-    commands=(SetUp, Play, Retreat, DrawDeck, DrawCamp),
-    events=(KingsDealt, DeckShuffled, MineTurned, CampLaid, HandDealt, SquadPlayed, MineCaptured, MineDeveloped,
-            Retreated, DrewFromDeck, DrewFromCamp, TurnEnded, GameEnded),
+    commands=commands.COMMANDS,
+    events=events.EVENTS,
     view_type=view.KingsView, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
     render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},

@@ -60,3 +60,7 @@ class EndTurn(Command):
     """Keep the money left and pass the turn clockwise."""
 
     tag: ClassVar[str] = "end_turn"
+
+
+#: Every command of the game, in the order of the log's type table (:func:`meeple.engine.assemble`).
+COMMANDS: tuple[type[Command], ...] = (Start, Roll, Place, Build, Attack, EndTurn)

@@ -123,3 +123,9 @@ class GameEnded(Event):
     tag: ClassVar[str] = "game_ended"
     reason: End
     detail: str
+
+
+#: Every event of the game, in the order of the log's type table (:func:`meeple.engine.assemble`).
+EVENTS: tuple[type[Event], ...] = (
+    FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded,
+)

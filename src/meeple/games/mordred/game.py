@@ -13,20 +13,8 @@ from __future__ import annotations
 
 from meeple.engine import RandomBot, assemble
 
-from . import render, rules, text, view, world
+from . import commands, events, render, rules, text, view, world
 from .bot import HeuristicBot
-from .commands import Attack, Build, EndTurn, Place, Roll, Start
-from .events import (
-    Assaulted,
-    Attacked,
-    Built,
-    FirstPlayerRolled,
-    GameEnded,
-    Rolled,
-    Siege,
-    TurnEnded,
-    WarriorPlaced,
-)
 from .info import INFO, VARIANTS
 from .state import MordredOptions, State
 
@@ -35,8 +23,8 @@ Mordred = assemble(
     "Mordred", rules, module=__name__,
     doc="Mordred (Martin Wallace) on the meeple protocol: 3-4 players defend Wales.",
     info=INFO, options=MordredOptions, state=State, variants=VARIANTS,
-    commands=(Start, Roll, Place, Build, Attack, EndTurn),
-    events=(FirstPlayerRolled, Rolled, WarriorPlaced, Siege, Built, Attacked, Assaulted, TurnEnded, GameEnded),
+    commands=commands.COMMANDS,
+    events=events.EVENTS,
     view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe, text=text.text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
