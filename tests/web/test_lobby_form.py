@@ -18,7 +18,7 @@ from meeple.server.hub import game_info
 OTHER = {"removed_values": [1, 2], "bank": "harder", "end": "round", "warriors": 10, "road_forward": 8,
          "road_back": 2, "used_up": "next-turn", "gold_cards": "miners", "next_starter": "ender",
          "pass_discards": 3, "broken_tools_forfeit": True, "gold_pass": "clockwise", "saboteur_pay": "cards",
-         "round_end": "lap", "geologists": "each"}
+         "round_end": "lap", "geologists": "each", "siege": "any"}
 
 
 def _form(page: Any, base: str, game: str, variant: str, seats: int) -> None:

@@ -85,8 +85,13 @@ def settle(page: Any, ready: str = READY) -> None:
 
 
 def targets(page: Any) -> list[Any]:
-    """What the board offers to click now: the targets of a move under way first, else everything it offers."""
-    return page.query_selector_all(".act.target") or page.query_selector_all(".act")
+    """What the board offers to click now and shows: the targets of a move under way first, else everything it offers.
+
+    An offered element that is not shown (a folded panel, a drawing off the
+    board's box) is left out: a click on it would wait for it to appear.
+    """
+    shown = [e for e in page.query_selector_all(".act.target") if e.is_visible()]
+    return shown or [e for e in page.query_selector_all(".act") if e.is_visible()]
 
 
 def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Callable[[int], bool] | None = None,

@@ -28,6 +28,7 @@ export const RULE_OPTIONS = {
     road_forward: { label: "Road spaces ahead of the dragon" },
     road_back: { label: "Road spaces behind the dragon" },
     used_up: { label: "When used-up buildings end the game" },
+    siege: { label: "Whose buildings warriors may besiege" },
   },
   saboteur: {
     gold_cards: { label: "Gold cards drawn per", only: ["standard"] },

@@ -89,6 +89,7 @@ export const RU = {
   "Road spaces ahead of the dragon": "Клеток дороги впереди дракона",
   "Road spaces behind the dragon": "Клеток дороги позади дракона",
   "When used-up buildings end the game": "Когда кончившиеся постройки завершают игру",
+  "Whose buildings warriors may besiege": "Чьи постройки могут осаждать воины",
   "Gold cards drawn per": "Карты золота тянутся по числу",
   "Who starts the next round": "Кто начинает следующий раунд",
   "Cards a pass may discard": "Сколько карт можно сбросить при пасе",
@@ -112,8 +113,10 @@ export const RU = {
     "когда игрок, выставивший все постройки одного типа, завершает игру: в начале «своего хода» (изданное прочтение) или «следующего хода», чей бы он ни был (правила слово в слово)",
   "base payout draws one gold card per 'players' (the published rules; 9 at 10 players) or per 'miners'":
     "при расчёте базовой игры тянется по карте золота на каждого из «игроков» (изданные правила; 9 при 10 игроках) или из «золотоискателей»",
-  "who starts the next round: the player 'after-ender' (the published rules) or the 'ender' (the Armenian text)":
-    "кто начинает следующий раунд: игрок «после закончившего» (изданные правила) или сам «закончивший» (армянский текст)",
+  "who starts the next round: the player 'after-ender' (the published rules) or, with 'ender' (the Armenian text), the player who laid the round's last path card (else the ender)":
+    "кто начинает следующий раунд: игрок «после закончившего» (изданные правила) или, при «закончивший» (армянский текст), игрок, положивший последнюю карту пути в раунде (иначе закончивший)",
+  "whose buildings the roller's warriors may besiege: 'others' (other players'; the roller's own only when nothing else is in reach) or 'any' (the roller's own too; rules version 2)":
+    "чьи постройки могут осаждать воины бросившего: «чужие» (других игроков; свои, только когда больше ничего нет рядом) или «любые» (и свои тоже; версия правил 2)",
   "Deluxe: how many cards a pass may discard, drawing as many: 1 (the Russian text) or 3 (the expansion rules)":
     "Делюкс: сколько карт можно сбросить при пасе, добрав столько же: 1 (русский текст) или 3 (правила дополнения)",
   "the published optional rule: a miner with a broken tool at the end of a round gets no gold (base game)":
@@ -143,6 +146,8 @@ export const RU = {
   "cards": "карты",
   "empty-hands": "пустые руки",
   "lap": "круг",
+  "others": "чужие",
+  "any": "любые",
   "split": "делят",
   "each": "каждый",
 
