@@ -90,8 +90,7 @@ def targets(page: Any) -> list[Any]:
     An offered element that is not shown (a folded panel, a drawing off the
     board's box) is left out: a click on it would wait for it to appear.
     """
-    shown = [e for e in page.query_selector_all(".act.target") if e.is_visible()]
-    return shown or [e for e in page.query_selector_all(".act") if e.is_visible()]
+    return page.query_selector_all(".act.target:visible") or page.query_selector_all(".act:visible")
 
 
 def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Callable[[int], bool] | None = None,
