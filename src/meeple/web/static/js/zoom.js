@@ -110,7 +110,9 @@ export function installZoom({ board, panel, toggle, source }) {
   board.addEventListener("pointerleave", (e) => {
     if (e.pointerType === "mouse" && !asking()) hide();
   });
-  board.addEventListener("focusin", (e) => { show(e.target); });
+  board.addEventListener("focusin", (e) => { // the keyboard's focus, not a tap's or a click's
+    if (e.target instanceof Element && e.target.matches(":focus-visible")) show(e.target);
+  });
   // a long press, measured by the events' own times (never a timer): shown when the finger lifts, the
   // click that follows plays nothing
   board.addEventListener("pointerdown", (e) => {
