@@ -53,7 +53,7 @@ def test_every_game_has_a_board_or_the_generic_page(server: ThreadServer, game: 
         assert info["module"] == f"web/boards/{game}/{game}.js" and info["catalog"]
         assert httpx.get(f"{server.base}/{info['module']}").status_code == 200
     else:
-        assert info == {"game": game, "module": None, "catalog": None, "words": {}}
+        assert info == {"game": game, "module": None, "catalog": None, "words": {}, "about": {}, "rules": None}
 
 
 @pytest.mark.parametrize(("game", "english", "russian"), [("saboteur", "dead-curve-a", "тупик-поворот А"),
@@ -83,7 +83,7 @@ def test_a_third_party_game_brings_its_own_board(server: ThreadServer, tmp_path:
     try:
         info = httpx.get(f"{server.base}/api/web/boards/liars-dice").json()
         assert info == {"game": "liars-dice", "module": "web/boards/liars-dice/board.js", "catalog": {"faces": 6},
-                        "words": {}}
+                        "words": {}, "about": {}, "rules": None}
         r = httpx.get(f"{server.base}/{info['module']}")
         assert r.status_code == 200 and "export function render" in r.text
         assert board_for("liars-dice") is not None

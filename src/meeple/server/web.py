@@ -6,9 +6,11 @@ play routes (docs/web.md)::
     GET /                      the lobby page
     GET /play/{match}          the play page of a match (a seat with its token, or a spectator)
     GET /debug                 the replay debugger
+    GET /rules/{game}          a bundled game's rules for players (its text: static/rules/<game>.<lang>.html)
     GET /static/...            the client's scripts, styles and the bundled boards
     GET /api/web/boards/{game} which board draws a game, its printed tables (``catalog``) and,
-                               with ``?lang=``, the game's own words in that language (``words``)
+                               with ``?lang=``, the game's own words in that language (``words``), what
+                               each card or square does (``about``) and where its rules page is (``rules``)
     GET /web/boards/{game}/... a board's own files (a third-party board's directory)
 
 Every page and file is public: nothing here depends on a match, and what a
@@ -30,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine.errors import UnknownGame
 from ..engine.registry import get_game
-from ..engine.text import language
+from ..engine.text import LANGUAGES, language
 from ..web import BUNDLED, STATIC, board_for, catalogs
 from .protocol import ErrorCode, ServerError
 
@@ -46,7 +48,14 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-cache",
 }
 
-PAGES = {"lobby": "lobby.html", "play": "play.html", "debug": "debug.html"}
+PAGES = {"lobby": "lobby.html", "play": "play.html", "debug": "debug.html", "rules": "rules.html"}
+#: The players' rules of the bundled games: ``<game>.<lang>.html`` for every language of the pages.
+RULES = STATIC / "rules"
+
+
+def has_rules(game_id: str) -> bool:
+    """Whether ``game_id`` has a players' rules page (a text in every language the pages speak)."""
+    return all((RULES / f"{game_id}.{lang}.html").is_file() for lang in LANGUAGES)
 
 
 @functools.cache
@@ -80,17 +89,27 @@ async def play_page(request: Request) -> Response:
     return page("play", request)
 
 
+async def rules_page(request: Request) -> Response:
+    """``GET /rules/{game}``: a game's rules for players (the script loads the text in the page's language)."""
+    game_id = request.path_params["game_id"]
+    if not has_rules(game_id):
+        raise ServerError(ErrorCode.NOT_FOUND, f"no rules page for {game_id!r}")
+    return page("rules", request)
+
+
 async def debug_page(request: Request) -> Response:
     """``GET /debug``: the replay debugger."""
     return page("debug", request)
 
 
 def board_info(game_id: str, lang: str | None = None) -> dict[str, Any]:
-    """``{"game", "module", "catalog", "words"}``: a game's board module (None: the generic page), its tables and words.
+    """``{"game", "module", "catalog", "words", "about", "rules"}``: a game's board module (None: the generic page), its tables and words.
 
     ``words`` are a bundled game's own names for what its board draws (cards,
     peoples, places) in ``lang`` (:func:`meeple.web.catalogs.words`; empty
-    for English and for other games).
+    for English and for other games); ``about`` says in a sentence what each
+    card or square does (:func:`meeple.web.catalogs.about`), and ``rules``
+    is the address of its rules page (relative to the server's root), or None.
     """
     try:
         get_game(game_id)
@@ -98,10 +117,12 @@ def board_info(game_id: str, lang: str | None = None) -> dict[str, Any]:
         raise ServerError(ErrorCode.UNKNOWN_GAME, str(e)) from None
     board = board_for(game_id)
     said = catalogs.words(game_id, language(lang)) if game_id in BUNDLED else {}
+    help_ = {"about": catalogs.about(game_id, language(lang)) if game_id in BUNDLED else {},
+             "rules": f"rules/{game_id}" if has_rules(game_id) else None}
     if board is None:
-        return {"game": game_id, "module": None, "catalog": None, "words": said}
+        return {"game": game_id, "module": None, "catalog": None, "words": said, **help_}
     return {"game": game_id, "module": f"web/boards/{game_id}/{board.module}",
-            "catalog": board.catalog() if board.catalog is not None else None, "words": said}
+            "catalog": board.catalog() if board.catalog is not None else None, "words": said, **help_}
 
 
 async def board(request: Request) -> Response:
@@ -132,6 +153,7 @@ def routes(server: MeepleServer) -> list[BaseRoute]:
         Route("/", lobby_page),
         Route("/play/{match_id}", play_page),
         Route("/debug", debug_page),
+        Route("/rules/{game_id}", rules_page),
         Route("/api/web/boards/{game_id}", board),
         Route("/web/boards/{game_id}/{path:path}", board_file),
         *debugger.routes(),

@@ -10,6 +10,10 @@ for every match and every seat: no catalog holds a fact of a match.
 'giants'
 >>> words("saboteur", "ru")["crossroads"], words("saboteur", "en")
 ('перекрёсток', {})
+>>> about("saboteur", "en")["map"]
+'Map: look at one face-down goal card in secret.'
+>>> about("saboteur", "ru")["map"]
+'Карта: тайно посмотрите одну закрытую карту-цель.'
 """
 
 from __future__ import annotations
@@ -79,6 +83,13 @@ def mordred() -> Json:
     }
 
 
+def _texts(game: str) -> Any:
+    try:
+        return importlib.import_module(f"meeple.games.{game.replace('-', '_')}.text")
+    except ImportError:
+        return None
+
+
 def words(game: str, lang: str) -> dict[str, str]:
     """A bundled game's own words in ``lang`` (card, people, place and role names): its text catalog less its sentences.
 
@@ -87,9 +98,27 @@ def words(game: str, lang: str) -> dict[str, str]:
     language the game does not speak, and for a game without a text catalog.
     """
     lang = language(lang)
-    try:
-        texts = importlib.import_module(f"meeple.games.{game.replace('-', '_')}.text").TEXTS
-    except (ImportError, AttributeError):
+    module = _texts(game)
+    texts = getattr(module, "TEXTS", None)
+    if texts is None:
         return {}
+    sentences = set(getattr(module, "ABOUT", {}).values())
     table: dict[str, str] = texts.catalogs.get(lang, {})
-    return {k: v for k, v in table.items() if "{" not in k}
+    return {k: v for k, v in table.items() if "{" not in k and k not in sentences}
+
+
+def about(game: str, lang: str) -> dict[str, str]:
+    """What each card, square or piece of a bundled game does, one sentence each in ``lang``: the board's zoom.
+
+    Keyed by the name the game's board knows a thing by (a card kind, a
+    hole's label, ``"start"``); the sentences are the game's text catalog's
+    ``ABOUT`` (English) and their translations in the catalog, so they are
+    kept in one place with the game's other words. Empty for a game
+    without them.
+    """
+    lang = language(lang)
+    module = _texts(game)
+    sentences: dict[str, str] = getattr(module, "ABOUT", {})
+    if not sentences:
+        return {}
+    return {k: module.TEXTS.word(lang, v) for k, v in sentences.items()}

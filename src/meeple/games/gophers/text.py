@@ -86,7 +86,41 @@ _RU = {
     "{rounds} rounds passed without a productive turn or a draw": "прошло кругов без добычи и без взятия карты: {rounds}",
 }
 
-TEXTS = Texts({"ru": _RU})
+#: What a card or a hole does, one sentence each, by the name the board knows it by (a card kind, a hole's label
+#: kind, "unseen", "die"): the browser board's zoom.
+ABOUT = {
+    "acorn": "An acorn card: lay it, added or subtracted, to make the number of an acorn supply or of a store.",
+    "berry": "A berry card: lay it, added or subtracted, to make the number of a berry supply or of a store.",
+    "wheat": "A wheat card: lay it, added or subtracted, to make the number of a wheat supply or of a store.",
+    "dig": "A dig card: instead of walking, roll the die and turn the book to that spread.",
+    "unseen": "A card you have not seen.",
+    "supply": "A supply: ending here, collect that many of this kind with cards whose sum or difference makes the "
+              "number.",
+    "store": "A store: collect that many supplies with cards of any kinds.",
+    "portal": "A portal: ending a walk here rolls the die and turns the book to that spread.",
+    "gift": "A gift: ending a walk here shows you three cards of the deck; keep one on your face-up pile.",
+    "nothing": "An empty hole: nothing to collect here.",
+    "die": "The die: roll it, then walk exactly that many holes along the tunnels.",
+}
+
+ABOUT_RU = {
+    ABOUT["acorn"]: "Карта жёлудя: выложите её со знаком плюс или минус, чтобы набрать число припасов жёлудей или "
+                    "склада.",
+    ABOUT["berry"]: "Карта ягод: выложите её со знаком плюс или минус, чтобы набрать число припасов ягод или склада.",
+    ABOUT["wheat"]: "Карта пшеницы: выложите её со знаком плюс или минус, чтобы набрать число припасов пшеницы или "
+                    "склада.",
+    ABOUT["dig"]: "Копалка: вместо хода бросьте кубик и переверните книгу на этот разворот.",
+    ABOUT["unseen"]: "Карта, которую вы не видели.",
+    ABOUT["supply"]: "Припасы: закончив здесь ход, соберите столько припасов этого вида картами, сумма или разница "
+                     "которых даёт это число.",
+    ABOUT["store"]: "Склад: соберите столько припасов картами любых видов.",
+    ABOUT["portal"]: "Портал: закончив здесь ход, бросьте кубик и переверните книгу на этот разворот.",
+    ABOUT["gift"]: "Подарок: закончив здесь ход, посмотрите три карты колоды и оставьте одну в открытой стопке.",
+    ABOUT["nothing"]: "Пустая нора: здесь нечего собирать.",
+    ABOUT["die"]: "Кубик: бросьте его и пройдите по ходам ровно столько нор.",
+}
+
+TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
 _LETTER = {"A": Kind.ACORN, "B": Kind.BERRY, "W": Kind.WHEAT}
 
 
@@ -224,4 +258,4 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["TEXTS", "card", "offer", "reason", "tell", "text"]
+__all__ = ["ABOUT", "ABOUT_RU", "TEXTS", "card", "offer", "reason", "tell", "text"]

@@ -55,7 +55,35 @@ _RU = {
     "the last card of the deck was drawn": "взята последняя карта колоды",
 }
 
-TEXTS = Texts({"ru": _RU})
+#: What a card or a place on the board does, one sentence each, by the name the board knows it by: the browser
+#: board's zoom.
+ABOUT = {
+    "squad": "A squad: play it on a central mine or on one of your own mines; it must be stronger than the top squad "
+             "there (a 0 beats a 9).",
+    "mine": "A mine: as many squads as its defence capture it for the people of the last one; its owner develops it "
+            "with as many foreign workers as its depth, and scores its value (or loses it if it is left unfinished).",
+    "overseer": "This mine needs an overseer: one squad of its owner's own people on top of the workers.",
+    "deck": "The deck, mine side up: draw its top card as a squad, or it becomes the next central mine.",
+    "camp": "A camp pile: draw its top squad instead of a card from the deck; captured and developed mines send their "
+            "squads here.",
+    "back": "A card in another player's hand: you see its mine side, not the squad.",
+}
+
+ABOUT_RU = {
+    ABOUT["squad"]: "Отряд: сыграйте его на центральную шахту или на свою; он должен быть сильнее верхнего отряда там "
+                    "(0 бьёт 9).",
+    ABOUT["mine"]: "Шахта: столько отрядов, какова защита, захватывают её для народа последнего из них; хозяин "
+                   "разрабатывает её столькими чужими работниками, какова глубина, и получает её ценность (или теряет, "
+                   "если не закончил).",
+    ABOUT["overseer"]: "Этой шахте нужен надсмотрщик: отряд народа её хозяина поверх работников.",
+    ABOUT["deck"]: "Колода шахтами вверх: возьмите верхнюю карту как отряд, или она станет следующей центральной "
+                   "шахтой.",
+    ABOUT["camp"]: "Стопка лагеря: возьмите верхний отряд вместо карты из колоды; сюда уходят отряды захваченных и "
+                   "разработанных шахт.",
+    ABOUT["back"]: "Карта на руке другого игрока: видна её сторона шахты, а не отряд.",
+}
+
+TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
 
 
 def squad(lang: str, card: int | None) -> str:
@@ -122,4 +150,4 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["TEXTS", "mine", "offer", "squad", "tell", "text"]
+__all__ = ["ABOUT", "ABOUT_RU", "TEXTS", "mine", "offer", "squad", "tell", "text"]

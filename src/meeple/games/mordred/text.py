@@ -74,7 +74,41 @@ _RU = {
     "Mordred is beaten in his castle": "Мордред побеждён в своём замке",
 }
 
-TEXTS = Texts({"ru": _RU})
+#: What an area, a building, a warrior or a row of the Money table does, one sentence each, by the name the board
+#: knows it by: the browser board's zoom.
+ABOUT = {
+    "forest": "Forest: villages £3, towns £6, castles £10 here.",
+    "mountains": "Mountains: villages £4, castles £8, no towns; buildings here hold better against sieges.",
+    "castle-area": "Mordred's castle on Anglesey: his warriors spread from here; attack it from a building next to it "
+                   "(£2, a 6 wins the game).",
+    "border": "On the border with England (thick black edge): the first building goes here, and building here costs "
+              "no extra £1.",
+    "village": "A village: 1 point.",
+    "town": "A town: 3 points.",
+    "castle": "A castle: 5 points; the best base to attack warriors from.",
+    "warrior": "One of Mordred's warriors: attack it from a building next to it (£2 and a roll); a win removes it and "
+               "moves your marker one space back along the road.",
+    "row": "A row of the Money table: declare it and roll two dice; each die pays the cell of its face. A black cell "
+           "also brings as many of Mordred's warriors and moves your marker along the road.",
+}
+
+ABOUT_RU = {
+    ABOUT["forest"]: "Лес: деревня £3, город £6, замок £10.",
+    ABOUT["mountains"]: "Горы: деревня £4, замок £8, городов нет; постройки здесь лучше держат осаду.",
+    ABOUT["castle-area"]: "Замок Мордреда на Англси: отсюда расходятся его воины; штурмуйте его из соседней постройки "
+                          "(£2, шестёрка выигрывает игру).",
+    ABOUT["border"]: "На границе с Англией (толстая чёрная кромка): здесь ставится первая постройка, и строить здесь "
+                     "можно без доплаты £1.",
+    ABOUT["village"]: "Деревня: 1 очко.",
+    ABOUT["town"]: "Город: 3 очка.",
+    ABOUT["castle"]: "Замок: 5 очков; лучшая опора для атаки на воинов.",
+    ABOUT["warrior"]: "Воин Мордреда: атакуйте его из соседней постройки (£2 и бросок); победа снимает его и сдвигает "
+                      "вашу фишку на клетку назад по дороге.",
+    ABOUT["row"]: "Ряд денежной таблицы: объявите его и бросьте два кубика; каждый кубик платит клетку своей грани. "
+                  "Чёрная клетка ещё приводит столько же воинов Мордреда и двигает вашу фишку по дороге.",
+}
+
+TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
 _ENDS = {
     End.WARRIORS: "every warrior of Mordred is on the map",
     End.BUILDINGS: "a player has every building of one type on the map",
@@ -149,4 +183,4 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["AREAS_RU", "TEXTS", "area", "offer", "tell", "text"]
+__all__ = ["ABOUT", "ABOUT_RU", "AREAS_RU", "TEXTS", "area", "offer", "tell", "text"]

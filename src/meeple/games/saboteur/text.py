@@ -135,7 +135,69 @@ _RU = {
     "the round is paid": "раунд рассчитан",
 }
 
-TEXTS = Texts({"ru": _RU})
+#: What a card, a goal or the start does, one sentence each, by the name the board knows it by (a card kind's
+#: name in data.KINDS, a front's value, "path", "start", "goal", "gold", "coal"): the browser board's zoom.
+ABOUT = {
+    "path": "A path card: lay it next to the maze so every edge matches its neighbours and a tunnel joins the start; "
+            "it may be turned upside down. A dark dot is a dead end.",
+    "start": "The start: every tunnel must lead back here to count.",
+    "goal": "A goal card, face down: the gold or coal lies under it. A tunnel that reaches it turns it over; "
+            "a map lets you look first.",
+    "gold": "The gold: the tunnel reached it, and the miners win the round.",
+    "coal": "Coal: the tunnel reached it, but there is no gold here; the tunnel may go on through it.",
+    "broken-pickaxe": "Broken pickaxe: play it on a player; they cannot lay path cards until the pickaxe is repaired.",
+    "broken-lantern": "Broken lantern: play it on a player; they cannot lay path cards until the lantern is repaired.",
+    "broken-cart": "Broken cart: play it on a player; they cannot lay path cards until the cart is repaired.",
+    "repair-pickaxe": "Repair: mends a player's broken pickaxe.",
+    "repair-lantern": "Repair: mends a player's broken lantern.",
+    "repair-cart": "Repair: mends a player's broken cart.",
+    "repair-pickaxe-lantern": "Repair: mends a player's broken pickaxe or lantern (one of the two).",
+    "repair-pickaxe-cart": "Repair: mends a player's broken pickaxe or cart (one of the two).",
+    "repair-lantern-cart": "Repair: mends a player's broken lantern or cart (one of the two).",
+    "rockfall": "Rockfall: remove one path card from the maze (never the start or a goal).",
+    "map": "Map: look at one face-down goal card in secret.",
+    "theft": "Theft: lay it in front of yourself; at payout you steal one gold nugget from another player.",
+    "hands-off": "Hands off: removes a Theft card from any player.",
+    "swap-your-hand": "Swap your hand: swap the cards in your hand with another player's.",
+    "inspection": "Inspection: look at another player's dwarf card in secret.",
+    "swap-your-hats": "Swap your hats: a player puts their dwarf card away and takes a new one at random.",
+    "trapped": "Trapped: play it on another player; they cannot lay path cards and get no gold this round.",
+    "free-at-last": "Free at last: removes a Trapped card from any player.",
+}
+
+ABOUT_RU = {
+    ABOUT["path"]: "Карта тоннеля: выложите её рядом с лабиринтом так, чтобы все стороны совпали с соседями, а проход "
+                   "соединился со стартом; её можно перевернуть. Тёмная точка — тупик.",
+    ABOUT["start"]: "Старт: каждый тоннель должен вести сюда, чтобы считаться.",
+    ABOUT["goal"]: "Карта-цель рубашкой вверх: под ней золото или уголь. Тоннель, дошедший до неё, открывает её; "
+                   "карта позволяет посмотреть заранее.",
+    ABOUT["gold"]: "Золото: тоннель дошёл до него, раунд выиграли золотоискатели.",
+    ABOUT["coal"]: "Уголь: тоннель дошёл, но золота здесь нет; тоннель может идти дальше через него.",
+    ABOUT["broken-pickaxe"]: "Сломанная кирка: сыграйте на игрока; он не может выкладывать карты тоннелей, пока кирку "
+                             "не починят.",
+    ABOUT["broken-lantern"]: "Сломанный фонарь: сыграйте на игрока; он не может выкладывать карты тоннелей, пока фонарь "
+                             "не починят.",
+    ABOUT["broken-cart"]: "Сломанная тележка: сыграйте на игрока; он не может выкладывать карты тоннелей, пока тележку "
+                          "не починят.",
+    ABOUT["repair-pickaxe"]: "Починка: чинит сломанную кирку игрока.",
+    ABOUT["repair-lantern"]: "Починка: чинит сломанный фонарь игрока.",
+    ABOUT["repair-cart"]: "Починка: чинит сломанную тележку игрока.",
+    ABOUT["repair-pickaxe-lantern"]: "Починка: чинит сломанную кирку или фонарь игрока (что-то одно).",
+    ABOUT["repair-pickaxe-cart"]: "Починка: чинит сломанную кирку или тележку игрока (что-то одно).",
+    ABOUT["repair-lantern-cart"]: "Починка: чинит сломанный фонарь или тележку игрока (что-то одно).",
+    ABOUT["rockfall"]: "Обвал: уберите из лабиринта одну карту тоннеля (но не старт и не цель).",
+    ABOUT["map"]: "Карта: тайно посмотрите одну закрытую карту-цель.",
+    ABOUT["theft"]: "Кража: положите перед собой; при расчёте вы украдёте самородок у другого игрока.",
+    ABOUT["hands-off"]: "Руки прочь: снимает карту кражи с любого игрока.",
+    ABOUT["swap-your-hand"]: "Обмен картами: поменяйтесь картами на руке с другим игроком.",
+    ABOUT["inspection"]: "Проверка: тайно посмотрите карту гнома другого игрока.",
+    ABOUT["swap-your-hats"]: "Смена шляп: игрок откладывает свою карту гнома и берёт новую наугад.",
+    ABOUT["trapped"]: "В ловушке: сыграйте на другого игрока; он не может выкладывать карты тоннелей и не получает "
+                      "золота в этом раунде.",
+    ABOUT["free-at-last"]: "Свобода: снимает карту ловушки с любого игрока.",
+}
+
+TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
 GOALS = ("top", "middle", "bottom")
 
 
@@ -257,4 +319,4 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["NAMES_RU", "TEXTS", "offer", "tell", "text"]
+__all__ = ["ABOUT", "ABOUT_RU", "NAMES_RU", "TEXTS", "offer", "tell", "text"]

@@ -103,7 +103,7 @@ export function render(ctx) {
     const l = spread ? spread.labels[hole] : { kind: "nothing" };
     const fill = l.kind === "portal" ? "#3d405b" : l.kind === "gift" ? "#e07a5f" : l.kind === "store" ? "#81b29a" : "#3b2f2a";
     const [top, count] = labelText(ctx, l);
-    const g = svg("g", { class: "hole", dataset: { hole } },
+    const g = svg("g", { class: "hole", dataset: { hole, label: l.kind } },
       svg("circle", { class: "hit", cx: x, cy: y, r: R, fill, stroke: "#2b2622" }),
       svg("text", { x: x - R + 2, y: y - R - 2, class: "small" }, `${hole}`),
       l.kind === "supply" ? svg("circle", { cx: x, cy: y - 5, r: 7, fill: KIND_COLOUR[l.supply] }) : null,
@@ -220,4 +220,28 @@ export function render(ctx) {
     });
   }
   ctx.root.replaceChildren(root);
+}
+
+const KIND_OF = { A: "acorn", B: "berry", W: "wheat" };
+
+/**
+ * What a card, a hole or the die is and does: the details panel (js/zoom.js).
+ * @param {import("../js/zoom.js").AboutContext} ctx
+ * @param {Element} el
+ * @returns {import("../js/zoom.js").Described | null}
+ */
+export function about(ctx, el) {
+  const data = /** @type {SVGElement} */ (el).dataset || {};
+  if (data.card !== undefined && el.tagName.toLowerCase() === "g") {
+    if (data.card === "?") return { title: "?", text: ctx.about.unseen };
+    if (data.card === "D") return { title: ctx.word("dig"), text: ctx.about.dig };
+    const kind = KIND_OF[/** @type {keyof KIND_OF} */ (data.card[0])];
+    return kind ? { title: `${ctx.word(kind)} ${data.card.slice(1)}`, text: ctx.about[kind] } : null;
+  }
+  if (el.classList.contains("hole") && data.label) {
+    const title = (el.querySelector(":scope > title") || { textContent: "" }).textContent || "";
+    return { title, text: ctx.about[data.label] || ctx.about.nothing };
+  }
+  if (el.classList.contains("die")) return { title: ctx.t("Die"), text: ctx.about.die };
+  return null;
 }

@@ -137,3 +137,27 @@ export function render(ctx) {
   });
   ctx.root.replaceChildren(root);
 }
+
+/**
+ * What a squad, a mine, the deck, a camp pile or a card in another hand is and does: the details panel (js/zoom.js).
+ * @param {import("../js/zoom.js").AboutContext} ctx
+ * @param {Element} el
+ * @returns {import("../js/zoom.js").Described | null}
+ */
+export function about(ctx, el) {
+  const data = /** @type {SVGElement} */ (el).dataset || {};
+  const is = (/** @type {string} */ c) => el.classList.contains(c);
+  const titled = () => (el.querySelector(":scope > title") || { textContent: "" }).textContent || "";
+  if (is("squad") && data.card !== undefined) {
+    const c = ctx.catalog.cards[Number(data.card)];
+    return { title: `${ctx.word(c.people)} ${c.strength}`, text: ctx.about.squad };
+  }
+  if (is("mine") && data.mine !== undefined) {
+    const overseer = [...el.querySelectorAll(":scope > text")].some((t) => t.textContent === ctx.t("overseer"));
+    return { title: `#${data.mine}`, text: ctx.about.mine + (overseer ? ` ${ctx.about.overseer}` : "") };
+  }
+  if (is("deck")) return { title: ctx.t("Deck"), text: ctx.about.deck };
+  if (is("camp-pile") && data.people) return { title: `${ctx.t("Camp")}: ${ctx.word(data.people)}`, text: ctx.about.camp };
+  if (is("back")) return { title: titled(), text: ctx.about.back };
+  return null;
+}

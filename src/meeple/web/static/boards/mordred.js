@@ -24,7 +24,7 @@ function building(ctx, b, x, y) {
   const shape = b.kind === "castle"
     ? `M${x},${y + size} v${-size} h4 v4 h4 v-4 h4 v4 h4 v-4 h4 v${size}z`
     : `M${x},${y + size} v${-size * 0.55} l${size / 2},${-size * 0.45} l${size / 2},${size * 0.45} v${size * 0.55}z`;
-  return svg("g", { class: cls },
+  return svg("g", { class: cls, dataset: { kind: b.kind } },
     svg("path", { d: shape, class: "seat-fill", stroke: "#fff", "stroke-width": 1.5 }),
     svg("text", { x: x + size / 2, y: y + size - 3, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.t(KIND_LETTER[/** @type {keyof KIND_LETTER} */ (b.kind)])));
 }
@@ -156,4 +156,25 @@ export function render(ctx) {
     root.append(g);
   }
   ctx.root.replaceChildren(root);
+}
+
+/**
+ * What an area, a building, a warrior or a row of the Money table is and does: the details panel (js/zoom.js).
+ * @param {import("../js/zoom.js").AboutContext} ctx
+ * @param {Element} el
+ * @returns {import("../js/zoom.js").Described | null}
+ */
+export function about(ctx, el) {
+  const data = /** @type {SVGElement} */ (el).dataset || {};
+  const is = (/** @type {string} */ c) => el.classList.contains(c);
+  if (is("building") && data.kind) return { title: ctx.word(data.kind), text: ctx.about[data.kind] };
+  if (is("warrior")) return { title: ctx.t("one of Mordred's warriors"), text: ctx.about.warrior };
+  if (is("money-row") && data.row) return { title: ctx.t("Row {row}", { row: data.row }), text: ctx.about.row };
+  if (is("area") && data.area) {
+    const a = ctx.catalog.areas.find((/** @type {any} */ x) => x.code === data.area);
+    if (!a) return null;
+    const text = a.code === ctx.catalog.castle_area ? ctx.about["castle-area"] : ctx.about[a.terrain] + (a.border ? ` ${ctx.about.border}` : "");
+    return { title: ctx.word(a.name), text };
+  }
+  return null;
 }

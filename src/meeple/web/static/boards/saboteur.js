@@ -144,10 +144,10 @@ function cardPicture(ctx, kindId, x, y, w, h, rotated = false) {
 
 function goalPicture(ctx, goal, index, x, y, known) {
   const { svg } = ctx;
-  const g = svg("g", { class: "goal", dataset: { goal: index } });
+  const g = svg("g", { class: "goal", dataset: { goal: index, ...(goal.kind ? { face: goal.kind } : {}) } });
   if (goal.kind === null) {
     g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: "#3b2f2a", stroke: "#8b7355" }));
-    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? `${ctx.word(known)}?` : ctx.t("goal")));
+    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? (known === "gold" ? ctx.t("gold?") : ctx.t("coal?")) : ctx.t("goal")));
     if (known) g.append(svg("title", {}, ctx.t("you looked: {kind}", { kind: ctx.word(known) })));
   } else {
     const edges = ctx.catalog.goal_edges[goal.kind];
@@ -213,7 +213,7 @@ export function render(ctx) {
     svg("rect", { x: px(0), y: py(0), width: CELL, height: CELL, rx: 5, fill: "#2e8b57", stroke: "#1b5e3b" }),
     ...tunnels(ctx, start, false, px(0), py(0), CELL)));
   for (const cell of cells) {
-    const g = svg("g", { class: "laid", dataset: { col: cell.col, row: cell.row } },
+    const g = svg("g", { class: "laid", dataset: { col: cell.col, row: cell.row, kind: ctx.catalog.kinds[cell.kind].name } },
       svg("rect", { class: "hit", x: px(cell.col), y: py(cell.row), width: CELL, height: CELL, rx: 4, fill: "#a47148", stroke: "#5b4636" }),
       ...tunnels(ctx, ctx.catalog.kinds[cell.kind], cell.rotated, px(cell.col), py(cell.row), CELL),
       svg("title", {}, kindName(cell.kind) + (cell.rotated ? ` ${t("(turned)")}` : "")));
@@ -311,4 +311,27 @@ export function render(ctx) {
     root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label" }, t("Round {n}: the {team} won", { n: lastResult.number, team: ctx.word(lastResult.team) })));
   }
   ctx.root.replaceChildren(root);
+}
+
+/**
+ * What a card, a goal, the start or a card in front of a player is and does: the details panel (js/zoom.js).
+ * @param {import("../js/zoom.js").AboutContext} ctx
+ * @param {Element} el
+ * @returns {import("../js/zoom.js").Described | null}
+ */
+export function about(ctx, el) {
+  const data = /** @type {SVGElement} */ (el).dataset || {};
+  const is = (/** @type {string} */ c) => el.classList.contains(c);
+  if ((is("card") || is("laid")) && data.kind) {
+    const kind = ctx.catalog.kinds.find((/** @type {any} */ k) => k.name === data.kind);
+    if (!kind) return null;
+    return { title: said(/** @type {any} */ (ctx), kind.name), text: kind.category === "path" ? ctx.about.path : ctx.about[kind.name] };
+  }
+  if (is("front") && data.front) return { title: ctx.t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (data.front)] || data.front), text: ctx.about[data.front] };
+  if (is("goal")) {
+    if (!data.face) return { title: ctx.t("goal"), text: ctx.about.goal };
+    return { title: ctx.word(data.face), text: data.face === "gold" ? ctx.about.gold : ctx.about.coal };
+  }
+  if (is("start")) return { title: ctx.t("The start"), text: ctx.about.start };
+  return null;
 }

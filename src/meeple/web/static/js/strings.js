@@ -432,4 +432,76 @@ export const RU = {
   "there:": "там:",
   "there: (ends)": "там: (конец)",
   "{field} differs": "отличается {field}",
+
+  // rules pages, legends and the details panel (js/rules.js, js/legend.js, js/zoom.js)
+  "Rules": "Правила",
+  "Rules of this game": "Правила этой игры",
+  "There is no rules page for this game.": "Для этой игры нет страницы правил.",
+  "Details": "Подробнее",
+  "Details: tap a card or a square to read what it does": "Подробнее: нажмите карту или клетку, чтобы прочитать, что она делает",
+  "Legend: what the board's marks mean": "Обозначения на доске",
+  "The start": "Старт",
+  "Deck": "Колода",
+  "Die": "Кубик",
+  "Row {row}": "Ряд {row}",
+  "gold?": "золото?",
+  "coal?": "уголь?",
+  "horiz.": "гориз.",
+  "vert.": "верт.",
+  "The start card, with a ladder: every tunnel must lead back to it.": "Стартовая карта с лестницей: каждый тоннель должен вести к ней.",
+  "A goal card, face down: the gold or coal lies under it.": "Карта-цель рубашкой вверх: под ней золото или уголь.",
+  "A goal you looked at with a map, and what lies under it (only you see this).":
+    "Цель, которую вы посмотрели картой, и что под ней (видно только вам).",
+  "A goal the tunnel reached, turned over: the gold ends the round.": "Цель, до которой дошёл тоннель, открыта: золото заканчивает раунд.",
+  "A dark dot: a dead end; nothing passes through it.": "Тёмная точка — тупик: через неё не пройти.",
+  "A ladder (Deluxe): joins its tunnel to the start.": "Лестница (Делюкс): соединяет свой тоннель со стартом.",
+  "A green or a blue door (Deluxe): a team cannot take the gold through a door of the other colour.":
+    "Зелёная или синяя дверь (Делюкс): команда не получит золото через дверь чужого цвета.",
+  "A crystal (Deluxe): geologists are paid a gold nugget for each crystal on the board.":
+    "Кристалл (Делюкс): геологи получают по самородку за каждый кристалл на доске.",
+  "The tools an action card breaks or repairs: pickaxe, lantern, cart.": "Инструменты, которые карта действия ломает или чинит: кирка, фонарь, тележка.",
+  "The colour band of an action card: red breaks a tool, green repairs one, brown is a rockfall, blue a map, purple a Deluxe card.":
+    "Цветная полоса карты действия: красная ломает инструмент, зелёная чинит, коричневая — обвал, синяя — карта, фиолетовая — карта Делюкса.",
+  "A broken tool in front of a player: they cannot lay path cards until it is repaired.":
+    "Сломанный инструмент перед игроком: он не может выкладывать карты тоннелей, пока его не починят.",
+  "Trapped (Deluxe): no path cards and no gold this round.": "В ловушке (Делюкс): ни карт тоннелей, ни золота в этом раунде.",
+  "Theft (Deluxe): the player steals a gold nugget from another at payout.": "Кража (Делюкс): при расчёте игрок крадёт самородок у другого.",
+  "Cards a player passed with, face down.": "Карты, сброшенные игроком при пасе рубашкой вверх.",
+  "Cards left in the draw pile.": "Сколько карт осталось в колоде.",
+  "Card names, shortened: horizontal, vertical.": "Сокращения в названиях карт: горизонталь, вертикаль.",
+  "Letters in card names: T is a T-shaped junction; A and B are the two ways a curve turns.":
+    "Буквы в названиях карт: Т — развилка буквой Т; А и Б — две стороны, куда поворачивает поворот.",
+  "The mine's value in points: its owner scores it once it is developed, and loses it if not.":
+    "Ценность шахты в очках: хозяин получает её за разработанную шахту и теряет за неразработанную.",
+  "Defence: how many squads on a central mine capture it.": "Защита: сколько отрядов на центральной шахте захватывают её.",
+  "Depth: how many workers of other peoples develop the mine.": "Глубина: сколько работников чужих народов разрабатывают шахту.",
+  "Overseer: the mine also needs one squad of its owner's own people on top of the workers.":
+    "Надсмотрщик: шахте нужен ещё отряд народа её хозяина поверх работников.",
+  "The mine's number.": "Номер шахты.",
+  "A squad: its people (the colour) and its strength, 0 to 9. A squad goes only on a weaker one; a 0 beats a 9.":
+    "Отряд: его народ (цвет) и сила от 0 до 9. Отряд кладут только на более слабый; 0 бьёт 9.",
+  "Chips on a mine: the squads played there; the top one has a thick edge.": "Фишки на шахте — сыгранные туда отряды; у верхнего толстая рамка.",
+  "A camp pile: its people and how many squads lie in it.": "Стопка лагеря: её народ и сколько в ней отрядов.",
+  "Pounds. +£1: the extra cost of building away from your own buildings (not on the border).":
+    "Фунты. +£1 — доплата за постройку вдали от своих построек (кроме границы).",
+  "Village, town, castle, on the buildings; beside a player's name, how many of each they have on the map (V2: two villages).":
+    "Деревня, город, замок — на постройках; рядом с именем игрока — сколько их у него на карте (Д2 — две деревни).",
+  "A building's points, scored at the end.": "Очки постройки, они считаются в конце.",
+  "The rows of the Money table: declare one and roll two dice.": "Ряды денежной таблицы: объявите один и бросьте два кубика.",
+  "A cell of the row: a die's face and what it pays. A black cell (⚔) pays as many pounds, brings as many of Mordred's warriors and moves your marker as many spaces along the road.":
+    "Клетка ряда: грань кубика и что она платит. Чёрная клетка (⚔) платит столько фунтов, приводит столько же воинов Мордреда и двигает вашу фишку на столько же клеток по дороге.",
+  "Spaces of Mordred's road; 0 is the dragon.": "Клетки дороги Мордреда; 0 — дракон.",
+  "The border with England: areas with a thick black edge.": "Граница с Англией: области с толстой чёрной кромкой.",
+  "An area's short name; its full name is written at the bottom.": "Короткое название области; полное написано внизу.",
+  "Green: forest; grey: mountains; dark: Mordred's castle.": "Зелёный — лес, серый — горы, тёмный — замок Мордреда.",
+  "One of Mordred's warriors.": "Воин Мордреда.",
+  "Cards: A acorns, B berries, W wheat, with their values; D a dig card.": "Карты: A — жёлуди, B — ягоды, W — пшеница, с их значением; D — копалка.",
+  "The face-up pile: cards added in collections, and gifts; they score.": "Открытая стопка: карты со знаком плюс и подарки; они приносят очки.",
+  "The face-down pile: cards subtracted in collections; they count against you.": "Закрытая стопка: карты со знаком минус; они вычитаются из очков.",
+  "A card you have not seen, or the die before it is rolled.": "Карта, которую вы не видели, или ещё не брошенный кубик.",
+  "A supply: the colour of its kind and how many to collect there.": "Припасы: цвет их вида и сколько здесь собрать.",
+  "A store: collect that many supplies of any kinds.": "Склад: соберите столько припасов любых видов.",
+  "A portal: ending a walk here turns the book.": "Портал: закончив здесь ход, переверните книгу.",
+  "A gift: ending a walk here shows three cards; keep one.": "Подарок: закончив здесь ход, посмотрите три карты и оставьте одну.",
+  "Small numbers beside the holes: the holes' numbers.": "Маленькие числа у нор — номера нор.",
 };
