@@ -120,11 +120,10 @@ def _positions(game: str, m: meeple.Match) -> dict[str, int]:
     """Where to look: record counts at which a seat is to act (the end aside), by name."""
     acting = [i for i, r in enumerate(m.records) if r.actor is not None and r.actor >= 0]
     chosen = {"start": acting[0], "middle": acting[len(acting) // 2], "end": len(m.records)}
-    if game == "gophers":  # the collect buttons, beside what the seat knows of the deck where it knows some
+    if game == "gophers":  # the collect buttons, beside the longest line of what the seat knows of the deck
         passes = [i for i in acting if type(m.records[i].command).__name__ == "Pass"]
-        seen = [i for i in passes if m.fork(i, seed=1).view(m.records[i].actor).known_deck]
-        if seen or passes:
-            chosen["collecting"] = (seen or passes)[-1]
+        if passes:
+            chosen["collecting"] = max(passes, key=lambda i: len(m.fork(i, seed=1).view(m.records[i].actor).known_deck))
     if game == "kings":  # the fullest hand of the seat to act
         chosen["fullest hand"] = max(acting, key=lambda i: len(m.fork(i, seed=1).view(m.records[i].actor).hand))
     return chosen
