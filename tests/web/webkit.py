@@ -93,6 +93,38 @@ def targets(page: Any) -> list[Any]:
     return page.query_selector_all(".act.target:visible") or page.query_selector_all(".act:visible")
 
 
+#: Where to click ``el``: its centre once its box and the page stood still for two animation frames (else null),
+#: and what is topmost there (null when it is ``el`` or inside it).
+_STEADY = """(el) => {
+  if (!el.isConnected) return { gone: true };
+  const r = el.getBoundingClientRect();
+  const now = [r.left, r.top, r.width, r.height, window.__changes ? window.__changes.n : 0, scrollX, scrollY].join();
+  if (el.__steady !== now) { el.__steady = now; return null; }
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const say = (e) => `<${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.getAttribute('class') ? '.' + e.getAttribute('class').trim().split(/\\s+/).join('.') : ''}>`;
+  const box = `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+  return { x, y, target: `${say(el)} ${JSON.stringify({ ...el.dataset })} at ${box}`,
+           cover: hit === el || (hit && el.contains(hit)) ? null : hit ? say(hit) : `nothing (${x},${y} is outside the window ${innerWidth}x${innerHeight})` };
+}"""
+
+
+def click(page: Any, target: Any) -> None:
+    """Click ``target`` at its centre once it stands still, having checked that it is the topmost element there.
+
+    The target is scrolled into view and its box (and the page) must not
+    change between two animation frames; then, if another element covers
+    its centre, this fails at once, naming both, where a plain click would
+    wait for the cover to go away until it timed out.
+    """
+    page.evaluate(_WATCH)
+    target.scroll_into_view_if_needed()
+    at = page.wait_for_function(_STEADY, arg=target, polling="raf", timeout=30_000).json_value()
+    assert not at.get("gone"), "the element to click left the page before it stood still"
+    assert at["cover"] is None, f"{at['cover']} covers the centre of {at['target']}: a click would not reach it"
+    page.mouse.click(at["x"], at["y"])
+
+
 def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Callable[[int], bool] | None = None,
                   on_click: Callable[[int], None] | None = None) -> int:
     """Click what the board offers (a choice that completes a command first) until the match is over.
@@ -112,7 +144,7 @@ def click_through(page: Any, *, seed: int = 1, max_clicks: int = 800, until: Cal
         offered = targets(page)
         assert offered, (f"the seat may act, but the board offers nothing to click: {page.inner_text('#status')!r}, "
                          f"errors {page.recorder.errors[-3:]}")
-        rnd.choice(offered).click()
+        click(page, rnd.choice(offered))
         clicks += 1
         if on_click is not None:
             on_click(clicks)

@@ -11,6 +11,8 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
+import { fit } from "./fit.js";
+
 const KIND_COLOUR = { acorn: "#8d5524", berry: "#7b2d8b", wheat: "#c9a227", dig: "#6b6b6b" };
 const LETTER = { acorn: "A", berry: "B", wheat: "W", dig: "D" };
 const GAP = 96, R = 24, TOP = 66, LEFT = 40;
@@ -30,8 +32,8 @@ function cardPicture(ctx, c, x, y, w = 34, h = 48, cls = "gcard") {
   }
   return svg("g", { class: cls, dataset: { card: cardName(c) } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 4, fill: KIND_COLOUR[c.kind], stroke: "#2b2622" }),
-    svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#fff" }, c.kind === "dig" ? ctx.t("dig") : c.value),
-    svg("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.word(c.kind)));
+    svg("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", class: "title", fill: "#fff", dataset: { fit: w - 4 } }, c.kind === "dig" ? ctx.t("dig") : c.value),
+    svg("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", class: "small", fill: "#fff", dataset: { fit: w - 4 } }, ctx.word(c.kind)));
 }
 
 /**
@@ -74,7 +76,7 @@ export function render(ctx) {
   // (on a row of their own when the cards leave no room beside them)
   const strip = Math.max(v.laid[0].length + v.laid[1].length, v.gift_offer.length);
   const buttonsBelow = 170 + strip * 40 + 10 + 2 * 116 > gridW;
-  const handY = Math.max(gridH + 80 + (buttonsBelow ? 66 : 0), TOP + seats * 92 + 30);
+  const handY = Math.max(gridH + 80 + (buttonsBelow ? 66 : 0) + (v.known_deck.length ? 14 : 0), TOP + seats * 92 + 30);
   // hands have no limit: cards wrap in rows of the board's width (the beginner rules: the bank, then the pile)
   const perRow = Math.max(1, Math.floor(width / 40));
   const rowsOf = (n) => Math.max(1, Math.ceil(n / perRow));
@@ -87,7 +89,7 @@ export function render(ctx) {
     (v.roll ? ` · ${t("rolled {n}", { n: v.roll })}` : "") + (v.variant === "beginner" ? "" : ` · ${t("deck {n}", { n: v.deck_size })}`) +
     (v.turned ? ` · ${t("turned the page")}` : "") + (v.jumped.length ? ` · ${t("jumped {seats}", { seats: v.jumped.map(ctx.seatName).join(", ") })}` : "") +
     (v.productive ? ` · ${t("productive turn")}` : "");
-  root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
+  root.append(svg("text", { x: 4, y: 18, class: "title", dataset: { fit: width - 8 } }, status));
   const at = (hole) => [LEFT + (hole % book.cols) * GAP, TOP + Math.floor(hole / book.cols) * GAP];
   root.append(svg("rect", { x: 4, y: TOP - 38, width: gridW - 8, height: gridH - 10, rx: 10, fill: "#c8b18a" }));
   // tunnels, then holes with their labels
@@ -117,10 +119,10 @@ export function render(ctx) {
   v.positions.forEach((hole, s) => {
     if (hole < 0) return;
     const [x, y] = at(hole);
-    const dx = ((s % 3) - 1) * 12, dy = s >= 3 ? 10 : -2;
+    const dx = ((s % 3) - 1) * 20, dy = s >= 3 ? 20 : 0;
     root.append(svg("g", { class: ["pawn", `seat-${s}`], dataset: { seat: s } },
-      svg("circle", { cx: x + dx, cy: y + dy + R - 4, r: 9, class: "seat-fill", stroke: "#fff", "stroke-width": 2 }),
-      svg("text", { x: x + dx, y: y + dy + R, "text-anchor": "middle", class: "small", fill: "#fff" }, s)));
+      svg("circle", { cx: x + dx, cy: y + dy + R + 6, r: 9, class: "seat-fill", stroke: "#fff", "stroke-width": 2 }),
+      svg("text", { x: x + dx, y: y + dy + R + 9, "text-anchor": "middle", class: "small", fill: "#fff" }, s)));
   });
   // the die
   const die = svg("g", { class: "die" },
@@ -132,7 +134,7 @@ export function render(ctx) {
   if (digs.length) {
     const dig = svg("g", { class: "dig-button" },
       svg("rect", { class: "hit", x: 66, y: gridH + 2, width: 90, height: 46, rx: 8, fill: KIND_COLOUR.dig, stroke: "#2b2622" }),
-      svg("text", { x: 111, y: gridH + 30, "text-anchor": "middle", class: "label", fill: "#fff" }, t("play a dig")));
+      svg("text", { x: 111, y: gridH + 30, "text-anchor": "middle", class: "label", fill: "#fff", dataset: { fit: 82 } }, t("play a dig")));
     ctx.offer(dig, digs);
     root.append(dig);
   }
@@ -158,16 +160,16 @@ export function render(ctx) {
     root.append(svg("g", { class: ["seat-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: panelX, y, width: panelW, height: 84, rx: 8, fill: v.current === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: panelX + 12, cy: y + 14, r: 6, class: "seat-fill" }),
-      svg("text", { x: panelX + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ${t("score {n}", { n: v.scores[s] ?? 0 })}`),
-      svg("text", { x: panelX + 8, y: y + 36, class: "small" }, (v.variant === "beginner" ? "" : `${t("hand {n}", { n: v.hand_sizes[s] ?? 0 })} · `) +
+      svg("text", { x: panelX + 24, y: y + 18, class: "label", dataset: { fit: panelW - 30 } }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ${t("score {n}", { n: v.scores[s] ?? 0 })}`),
+      svg("text", { x: panelX + 8, y: y + 36, class: "small", dataset: { fit: panelW - 14 } }, (v.variant === "beginner" ? "" : `${t("hand {n}", { n: v.hand_sizes[s] ?? 0 })} · `) +
         t("digs {n}", { n: v.own_digs[s] ?? 0 }) + (known.length ? ` ${t("(you know {cards})", { cards: cardsName(known) })}` : "") +
         (basketAt !== undefined && basketAt !== s ? ` · ${t("basket with {seat}", { seat: ctx.seatName(basketAt) })}` : "") +
         (held.length ? ` · ${t("holds the basket of {seats}", { seats: held.map(ctx.seatName).join(", ") })}` : "") + (v.collectors.includes(s) ? ` · ${t("collecting")}` : "")),
-      svg("text", { x: panelX + 8, y: y + 54, class: "small" }, `${t("pile")} + ${cardsName(plus) || "—"}`.slice(0, 50)),
-      svg("text", { x: panelX + 8, y: y + 70, class: "small" }, `${t("pile")} − ${cardsName(minus) || "—"}`.slice(0, 50))));
+      svg("text", { x: panelX + 8, y: y + 54, class: "small", dataset: { fit: panelW - 14 } }, `${t("pile")} + ${cardsName(plus) || "—"}`.slice(0, 50)),
+      svg("text", { x: panelX + 8, y: y + 70, class: "small", dataset: { fit: panelW - 14 } }, `${t("pile")} − ${cardsName(minus) || "—"}`.slice(0, 50))));
   }
   if (knownDeck.length) {
-    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"] }, t("you know in the deck: {cards} from the top", { cards: knownDeck.join(", ") }).slice(0, 140)));
+    root.append(svg("text", { x: 4, y: handY - 23, class: ["small", "known-deck"], dataset: { fit: width - 8 } }, t("you know in the deck: {cards} from the top", { cards: knownDeck.join(", ") }).slice(0, 140)));
   }
   // the collection being laid, card by card: added cards, then subtracted ones
   const [added, subtracted] = v.laid;
@@ -188,14 +190,14 @@ export function render(ctx) {
     if (!cmds.length) return;
     const b = svg("g", { class: `${type}-button` },
       svg("rect", { class: "hit", x: buttonsX + i * 116, y: buttonsY, width: 110, height: 40, rx: 8, fill, stroke: "#2b2622" }),
-      svg("text", { x: buttonsX + i * 116 + 55, y: buttonsY + 25, "text-anchor": "middle", class: "label", fill: "#fff" }, text));
+      svg("text", { x: buttonsX + i * 116 + 55, y: buttonsY + 25, "text-anchor": "middle", class: "label", fill: "#fff", dataset: { fit: 102 } }, text));
     ctx.offer(b, cmds);
     root.append(b);
   });
   // the hand (the beginner rules have none: the open bank, and the seat's own pile to give change from)
   const laysSome = legal.some((c) => c.type === "add" || c.type === "subtract");
   if (v.variant === "beginner") {
-    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, t("The bank") + (laysSome ? ` · ${t("click a card to take it")}` : "")));
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title", dataset: { fit: width - 8 } }, t("The bank") + (laysSome ? ` · ${t("click a card to take it")}` : "")));
     v.bank.forEach((c, i) => {
       const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54, "bank-card");
       ctx.offer(g, laying(legal, c, ["add"]));
@@ -203,7 +205,7 @@ export function render(ctx) {
     });
     const pileY = handY + rowsOf(v.bank.length) * 58 + 24;
     if (mine.length) {
-      root.append(svg("text", { x: 4, y: pileY - 8, class: "label" }, t("Your pile") + (laysSome ? ` · ${t("click a card to give it as change")}` : "")));
+      root.append(svg("text", { x: 4, y: pileY - 8, class: "label", dataset: { fit: width - 8 } }, t("Your pile") + (laysSome ? ` · ${t("click a card to give it as change")}` : "")));
       mine.forEach((c, i) => {
         const g = cardPicture(ctx, c, (i % perRow) * 40, pileY + Math.floor(i / perRow) * 58, 36, 54, "pile-card");
         ctx.offer(g, laying(legal, c, ["subtract"]));
@@ -211,7 +213,7 @@ export function render(ctx) {
       });
     }
   } else {
-    root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") :
+    root.append(svg("text", { x: 4, y: handY - 8, class: "title", dataset: { fit: width - 8 } }, v.seat === null ? t("Watching: no hand") :
       t("Your hand") + (laysSome ? ` · ${t("click a card to lay it in the collection")}` : "")));
     v.hand.forEach((c, i) => {
       const g = cardPicture(ctx, c, (i % perRow) * 40, handY + Math.floor(i / perRow) * 58, 36, 54);
@@ -220,6 +222,7 @@ export function render(ctx) {
     });
   }
   ctx.root.replaceChildren(root);
+  fit(root);
 }
 
 const KIND_OF = { A: "acorn", B: "berry", W: "wheat" };

@@ -8,8 +8,10 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
+import { fit } from "./fit.js";
+
 const PEOPLE_COLOUR = { orcs: "#5a8f29", goblins: "#a3a019", dwarves: "#a4492f", giants: "#4f6d8f" };
-const MINE_W = 96, MINE_H = 118, CARD_W = 54, CARD_H = 74;
+const MINE_W = 96, MINE_H = 118, CARD_W = 62, CARD_H = 74;
 
 function card(ctx, id) {
   return ctx.catalog.cards[id];
@@ -22,12 +24,12 @@ function squad(ctx, id, x, y, w = CARD_W, h = CARD_H) {
   return svg("g", { class: "squad", dataset: { card: id } },
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 5, fill: PEOPLE_COLOUR[c.people], stroke: "#2b2622" }),
     svg("text", { x: x + w / 2, y: y + h / 2 + (h > 30 ? 8 : 5), "text-anchor": "middle", class: h > 30 ? "title" : "small", fill: "#fff" }, c.strength),
-    h > 30 ? svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.word(c.people)) : null,
-    h > 50 ? mineLine(ctx, c.mine, x + w / 2, y + h - 6, "#fff") : null);
+    h > 30 ? svg("text", { x: x + w / 2, y: y + 12, "text-anchor": "middle", class: "small", fill: "#fff", dataset: { fit: w - 6 } }, ctx.word(c.people)) : null,
+    h > 50 ? mineLine(ctx, c.mine, x + w / 2, y + h - 6, "#fff", w - 6) : null);
 }
 
-function mineLine(ctx, m, x, y, fill = "#2b2622") {
-  return ctx.svg("text", { x, y, "text-anchor": "middle", class: "small", fill },
+function mineLine(ctx, m, x, y, fill = "#2b2622", width = 0) {
+  return ctx.svg("text", { x, y, "text-anchor": "middle", class: "label", fill, dataset: { fit: width } },
     ctx.t("{value}pt d{defence} ↓{depth}", m) + (m.overseer ? ` ${ctx.t("+O")}` : ""));
 }
 
@@ -37,9 +39,9 @@ function mineFace(ctx, m, x, y, w, h, extra = []) {
   return [
     svg("rect", { class: "hit", x, y, width: w, height: h, rx: 6, fill: "#d9c9a8", stroke: "#6b5a3a" }),
     svg("text", { x: x + 8, y: y + 22, class: "title" }, ctx.t("{n} pt", { n: m.value })),
-    svg("text", { x: x + 8, y: y + 38, class: "small" }, ctx.t("defence {n}", { n: m.defence })),
-    svg("text", { x: x + 8, y: y + 50, class: "small" }, ctx.t("depth {n}", { n: m.depth })),
-    m.overseer ? svg("text", { x: x + 8, y: y + 62, class: "small", fill: "#a4492f" }, ctx.t("overseer")) : null,
+    svg("text", { x: x + 8, y: y + 38, class: "label", dataset: { fit: w - 12 } }, ctx.t("defence {n}", { n: m.defence })),
+    svg("text", { x: x + 8, y: y + 50, class: "label", dataset: { fit: w - 12 } }, ctx.t("depth {n}", { n: m.depth })),
+    m.overseer ? svg("text", { x: x + 8, y: y + 62, class: "label", fill: "#a4492f", dataset: { fit: w - 12 } }, ctx.t("overseer")) : null,
     ...extra,
   ];
 }
@@ -56,15 +58,19 @@ export function render(ctx) {
   const seats = v.peoples.length || (ctx.seats ?? 2);
   const central = v.mines.filter((m) => m.owner === null);
   const width = Math.max(8, central.length + 1) * (MINE_W + 10) + 200;
-  const rowH = MINE_H + 76;
+  // a seat's mines wrap in lines that leave room for the backs of its hand: every one stays on the drawing
+  const perLine = Math.max(1, Math.floor((width - 24 - 10 * 22 - 20) / (MINE_W + 10)));
+  const ownedBy = Array.from({ length: seats }, (_, s) => v.mines.filter((m) => m.owner === s));
+  const rowHs = ownedBy.map((owned) => MINE_H + 76 + (Math.max(1, Math.ceil(owned.length / perLine)) - 1) * (MINE_H + 10));
   const seatsY = 42 + MINE_H + 40;
-  const campY = seatsY + seats * rowH + 10;
+  const rowYs = rowHs.map((_, s) => seatsY + rowHs.slice(0, s).reduce((a, b) => a + b, 0));
+  const campY = seatsY + rowHs.reduce((a, b) => a + b, 0) + 10;
   const handY = campY + 130;
   const height = handY + CARD_H + 30;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "kings", role: "img", "aria-label": t("Underground Kings board") });
   const status = v.phase === "over" ? t("The game is over") : `${v.phase === "draw" ? t("Draw step") : t("Play step")} · ${ctx.seatName(v.turn)} · ${t("deck {n}", { n: v.deck_size })}` +
     (v.must_draw_deck ? ` · ${t("must draw from the deck")}` : "");
-  root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
+  root.append(svg("text", { x: 4, y: 18, class: "title", dataset: { fit: width - 8 } }, status));
 
   const drawMine = (m, x, y) => {
     const g = svg("g", { class: "mine", dataset: { mine: m.number } },
@@ -90,20 +96,20 @@ export function render(ctx) {
   root.append(deck);
   // each seat: people, score, owned mines, developed, the backs of its hand
   for (let s = 0; s < seats; s++) {
-    const y = seatsY + s * rowH;
+    const y = rowYs[s], rowH = rowHs[s];
     const people = v.peoples[s];
     root.append(svg("g", { class: ["seat-row", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: 0, y: y - 16, width: width - 4, height: rowH - 8, rx: 8, fill: v.turn === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: 12, cy: y, r: 6, class: "seat-fill" }),
-      svg("text", { x: 24, y: y + 4, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ` +
+      svg("text", { x: 24, y: y + 4, class: "label", dataset: { fit: width - 32 } }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ` +
         t("king of the {people}", { people: people ? ctx.word(people) : "?" }) + ` · ${t("{n} points", { n: v.scores[s] ?? 0 })}`),
-      svg("text", { x: 24, y: y + 18, class: "small" }, t("developed: {mines}", { mines: (v.developed[s] || []).map((/** @type {any} */ m) => t("{n}pt", { n: m.value })).join(", ") || t("none") }) +
+      svg("text", { x: 24, y: y + 18, class: "small", dataset: { fit: width - 32 } }, t("developed: {mines}", { mines: (v.developed[s] || []).map((/** @type {any} */ m) => t("{n}pt", { n: m.value })).join(", ") || t("none") }) +
         ` · ${t("hand: {n} cards", { n: (v.hand_backs[s] || []).length })}` +
         ((v.open_hands[s] || []).length ? ` ${t("(seen: {cards})", { cards: v.open_hands[s].map((/** @type {number} */ id) => `${ctx.word(card(ctx, id).people)} ${card(ctx, id).strength}`).join(", ") })}` : ""))));
-    const owned = v.mines.filter((m) => m.owner === s);
-    owned.forEach((m, i) => root.append(drawMine(m, 24 + i * (MINE_W + 10), y + 26)));
+    const owned = ownedBy[s];
+    owned.forEach((m, i) => root.append(drawMine(m, 24 + (i % perLine) * (MINE_W + 10), y + 26 + Math.floor(i / perLine) * (MINE_H + 10))));
     if (s !== v.seat) {
-      const bx = 24 + owned.length * (MINE_W + 10) + 10;
+      const bx = 24 + Math.min(owned.length, perLine) * (MINE_W + 10) + 10;
       (v.hand_backs[s] || []).slice(0, 10).forEach((m, i) => {
         root.append(svg("g", { class: "back" },
           svg("rect", { x: bx + i * 22, y: y + 30, width: 20, height: 28, rx: 3, fill: "#d9c9a8", stroke: "#6b5a3a" }),
@@ -120,7 +126,7 @@ export function render(ctx) {
     const g = svg("g", { class: "camp-pile", dataset: { people } },
       svg("rect", { class: "hit", x: x - 4, y: campY - 2, width: CARD_W + 8, height: CARD_H + 24, rx: 6, fill: "#f3ece2", stroke: PEOPLE_COLOUR[people], "stroke-dasharray": "4 3" }),
       pile.length ? squad(ctx, pile[pile.length - 1], x, campY + 2) : svg("text", { x: x + CARD_W / 2, y: campY + 40, "text-anchor": "middle", class: "small" }, t("empty")),
-      svg("text", { x: x + CARD_W / 2, y: campY + CARD_H + 16, "text-anchor": "middle", class: "small" }, `${ctx.word(people)}: ${pile.length}`));
+      svg("text", { x: x + CARD_W / 2, y: campY + CARD_H + 16, "text-anchor": "middle", class: "small", dataset: { fit: CARD_W + 4 } }, `${ctx.word(people)}: ${pile.length}`));
     const here = legal.filter((c) => (c.type === "draw_camp" && c.people === people) ||
       (c.type === "retreat" && c.card === sel && card(ctx, sel).people === people));
     ctx.offer(g, here);
@@ -128,7 +134,7 @@ export function render(ctx) {
   });
   root.append(svg("text", { x: 4 * (CARD_W + 40) + 10, y: campY + 40, class: "small" }, t("discarded: {n}", { n: v.discard.length })));
   // the hand
-  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click a mine (or the camp to retreat)")}` : "")));
+  root.append(svg("text", { x: 4, y: handY - 8, class: "title", dataset: { fit: width - 8 } }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click a mine (or the camp to retreat)")}` : "")));
   const usable = new Set(legal.filter((c) => c.card !== undefined).map((c) => c.card));
   v.hand.forEach((id, i) => {
     const g = squad(ctx, id, i * (CARD_W + 8), handY);
@@ -136,6 +142,7 @@ export function render(ctx) {
     root.append(g);
   });
   ctx.root.replaceChildren(root);
+  fit(root);
 }
 
 /**

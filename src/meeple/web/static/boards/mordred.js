@@ -7,6 +7,8 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
+import { fit } from "./fit.js";
+
 const TILE = 86, GAP = 8, LEFT = 10, TOP = 34;
 const TERRAIN = { forest: "#5d8c4a", mountains: "#9a8c7a", castle: "#3b2f2a" };
 const KIND_LETTER = { village: "V", town: "T", castle: "C" }; // message ids of the page's string table
@@ -48,7 +50,7 @@ export function render(ctx) {
   const status = v.ended ? t("Over: {why}", { why: t(ENDED[/** @type {keyof ENDED} */ (v.ended)] || v.ended) })
     : `${t("Turn {n}", { n: v.turns + 1 })} · ${ctx.seatName(v.turn)} · ${t(v.phase)}` +
     (v.phase === "place" ? ` · ${t("{n} warriors to place", { n: v.hand })}` : "") + ` · ${t("Mordred's supply {n}", { n: v.supply })}`;
-  root.append(svg("text", { x: 4, y: 18, class: "title" }, status));
+  root.append(svg("text", { x: 4, y: 18, class: "title", dataset: { fit: width - 8 } }, status));
   const centre = (a) => [LEFT + a.col * (TILE + GAP) + TILE / 2, TOP + a.row * (TILE + GAP) + TILE / 2];
   // adjacency first, under the tiles
   const drawn = new Set();
@@ -72,7 +74,7 @@ export function render(ctx) {
     const g = svg("g", { class: "area", dataset: { area: a.code } },
       svg("rect", { class: "hit", x, y, width: TILE, height: TILE, rx: 10, fill: TERRAIN[a.terrain], stroke: a.border ? "#111" : "#6b5a3a", "stroke-width": a.border ? 4 : 1.5 }),
       svg("text", { x: x + 6, y: y + 14, class: "small", fill: "#fff" }, code),
-      svg("text", { x: x + 6, y: y + TILE - 6, class: "small", fill: "#fff" }, name.length > 14 ? name.slice(0, 13) + "…" : name),
+      svg("text", { x: x + 6, y: y + TILE - 6, class: "small", fill: "#fff", dataset: { fit: TILE - 10 } }, name.length > 14 ? name.slice(0, 13) + "…" : name),
       svg("title", {}, `${name} (${t(a.terrain)}${a.border ? `, ${t("on the border")}` : ""})`));
     if (a.code === catalog.castle_area) {
       g.append(svg("text", { x: x + TILE / 2, y: y + TILE / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, t("Mordred")));
@@ -93,7 +95,7 @@ export function render(ctx) {
   const back = v.options.road_back, forward = v.options.road_forward;
   const span = back + forward + 1;
   const step = Math.min(24, (sideW - 10) / span);
-  root.append(svg("text", { x: sideX, y: y - 6, class: "label" }, t("The road (0: the dragon)")));
+  root.append(svg("text", { x: sideX, y: y - 6, class: "label", dataset: { fit: sideW } }, t("The road (0: the dragon)")));
   for (let k = -back; k <= forward; k++) {
     const x = sideX + (k + back) * step;
     root.append(svg("rect", { x, y, width: step - 2, height: 22, rx: 3, fill: k === 0 ? "#b5651d" : "#efe7dc", stroke: "#b9ab9b" }));
@@ -111,14 +113,14 @@ export function render(ctx) {
     root.append(svg("g", { class: ["player-line", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { x: sideX, y: y - 12, width: sideW, height: 20, rx: 4, fill: v.turn === s && !v.ended ? "#fff3d6" : "none" }),
       svg("circle", { cx: sideX + 8, cy: y - 2, r: 5, class: "seat-fill" }),
-      svg("text", { x: sideX + 18, y: y + 2, class: "label" },
+      svg("text", { x: sideX + 18, y: y + 2, class: "label", dataset: { fit: sideW - 20 } },
         `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""}: £${v.money[s] ?? 0} · ${t("road {n}", { n: v.road[s] ?? 0 })} · ` +
         `${t("V")}${count("village")} ${t("T")}${count("town")} ${t("C")}${count("castle")}`)));
     y += 22;
   }
   // the Money table: a row to declare, and the last roll
   y += 14;
-  root.append(svg("text", { x: sideX, y, class: "label" }, t("Money table (declare a row and roll; black: Mordred's warriors)")));
+  root.append(svg("text", { x: sideX, y, class: "label", dataset: { fit: sideW } }, t("Money table (declare a row and roll; black: Mordred's warriors)")));
   y += 8;
   for (const row of ["A", "B", "C"]) {
     const cells = catalog.money[row];
@@ -136,26 +138,27 @@ export function render(ctx) {
   }
   if (v.last_roll) {
     const r = v.last_roll;
-    root.append(svg("text", { x: sideX, y: y + 10, class: "label" }, t("Last roll: {seat}, row {row}, dice {dice}: £{money}, {warriors} warriors", { seat: ctx.seatName(r.seat), row: r.row, dice: r.dice.join(" + "), money: r.money, warriors: r.warriors })));
+    root.append(svg("text", { x: sideX, y: y + 10, class: "label", dataset: { fit: sideW } }, t("Last roll: {seat}, row {row}, dice {dice}: £{money}, {warriors} warriors", { seat: ctx.seatName(r.seat), row: r.row, dice: r.dice.join(" + "), money: r.money, warriors: r.warriors })));
   }
   y += 28;
-  root.append(svg("text", { x: sideX, y, class: "label" }, t("Prices (forest / mountains) and points")));
+  root.append(svg("text", { x: sideX, y, class: "label", dataset: { fit: sideW } }, t("Prices (forest / mountains) and points")));
   for (const [kind, spec] of Object.entries(catalog.buildings)) {
     y += 16;
-    root.append(svg("text", { x: sideX + 8, y, class: "small" }, `${ctx.word(kind)}: £${spec.forest} / ${spec.mountains === null ? "—" : `£${spec.mountains}`} · ${t("{n} points", { n: spec.points })} · ${t("{n} pieces", { n: spec.pieces })}`));
+    root.append(svg("text", { x: sideX + 8, y, class: "small", dataset: { fit: sideW - 8 } }, `${ctx.word(kind)}: £${spec.forest} / ${spec.mountains === null ? "—" : `£${spec.mountains}`} · ${t("{n} points", { n: spec.points })} · ${t("{n} pieces", { n: spec.pieces })}`));
   }
   y += 16;
-  root.append(svg("text", { x: sideX + 8, y, class: "small" }, t("away from your buildings: +£{surcharge} (not on the border) · attack: £{attack}", { surcharge: catalog.surcharge, attack: catalog.attack_cost })));
+  root.append(svg("text", { x: sideX + 8, y, class: "small", dataset: { fit: sideW - 8 } }, t("away from your buildings: +£{surcharge} (not on the border) · attack: £{attack}", { surcharge: catalog.surcharge, attack: catalog.attack_cost })));
   const ends = legal.filter((c) => c.type === "end_turn");
   if (ends.length) {
     y += 18;
     const g = svg("g", { class: "end-turn" },
       svg("rect", { class: "hit", x: sideX, y, width: 120, height: 30, rx: 6, fill: "#b5651d" }),
-      svg("text", { x: sideX + 60, y: y + 20, "text-anchor": "middle", class: "label", fill: "#fff" }, t("End turn")));
+      svg("text", { x: sideX + 60, y: y + 20, "text-anchor": "middle", class: "label", fill: "#fff", dataset: { fit: 112 } }, t("End turn")));
     ctx.offer(g, ends);
     root.append(g);
   }
   ctx.root.replaceChildren(root);
+  fit(root);
 }
 
 /**

@@ -10,6 +10,8 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
+import { fit } from "./fit.js";
+
 const N = 1, E = 2, S = 4, W = 8;
 const CELL = 52; // a board cell, in SVG units
 const EDGE_POINT = { [N]: [0.5, 0], [E]: [1, 0.5], [S]: [0.5, 1], [W]: [0, 0.5] };
@@ -112,7 +114,7 @@ export function nameLines(name, chars = LABEL_CHARS, most = 3) {
 /** The label lines of a card, centred at `cx` from `y` down, each squeezed to `width` if it is longer. */
 function labelLines(svg, name, cx, y, width, attrs = {}) {
   return nameLines(name).map((line, i) => svg("text", {
-    x: cx, y: y + i * 10, "text-anchor": "middle", class: "small", ...attrs,
+    x: cx, y: y + i * 10, "text-anchor": "middle", class: "small", dataset: { fit: width }, ...attrs,
     ...(line.length > LABEL_CHARS ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {}),
   }, line));
 }
@@ -132,10 +134,10 @@ function cardPicture(ctx, kindId, x, y, w, h, rotated = false) {
   } else {
     const colour = ACTION_COLOUR[kind.action] || "#555";
     g.append(svg("rect", { x: x + 3, y: y + 3, width: w - 6, height: 16, rx: 3, fill: colour }));
-    g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff" }, ctx.t(kind.action.replace(/_/g, " "))));
+    g.append(svg("text", { x: x + w / 2, y: y + 15, "text-anchor": "middle", class: "small", fill: "#fff", dataset: { fit: w - 8 } }, ctx.t(kind.action.replace(/_/g, " "))));
     g.append(...labelLines(svg, name, x + w / 2, y + 34, w - 6));
     if (kind.tools.length) {
-      g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour }, kind.tools.map((/** @type {keyof TOOL_SHORT} */ tool) => ctx.t(TOOL_SHORT[tool])).join("+")));
+      g.append(svg("text", { x: x + w / 2, y: y + h - 5, "text-anchor": "middle", class: "small", fill: colour, dataset: { fit: w - 6 } }, kind.tools.map((/** @type {keyof TOOL_SHORT} */ tool) => ctx.t(TOOL_SHORT[tool])).join("+")));
     }
   }
   g.append(svg("title", {}, name));
@@ -147,7 +149,7 @@ function goalPicture(ctx, goal, index, x, y, known) {
   const g = svg("g", { class: "goal", dataset: { goal: index, ...(goal.kind ? { face: goal.kind } : {}) } });
   if (goal.kind === null) {
     g.append(svg("rect", { class: "hit", x, y, width: CELL, height: CELL, rx: 5, fill: "#3b2f2a", stroke: "#8b7355" }));
-    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b" }, known ? (known === "gold" ? ctx.t("gold?") : ctx.t("coal?")) : ctx.t("goal")));
+    g.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", fill: "#f2c38b", dataset: { fit: CELL - 6 } }, known ? (known === "gold" ? ctx.t("gold?") : ctx.t("coal?")) : ctx.t("goal")));
     if (known) g.append(svg("title", {}, ctx.t("you looked: {kind}", { kind: ctx.word(known) })));
   } else {
     const edges = ctx.catalog.goal_edges[goal.kind];
@@ -183,14 +185,17 @@ export function render(ctx) {
   const px = (col) => (col - c0) * CELL, py = (row) => (row - r0) * CELL + 24;
   const perRow = Math.min(v.seats, 6);
   const panelW = 150, panelH = 104;
-  const width = Math.max(mazeW, perRow * (panelW + 8), 8 * 62 + 140);
+  // beside the maze: the gold cards on offer, or the last round's result
+  const lastResult = v.results.length ? v.results[v.results.length - 1] : null;
+  const aside = v.offer.length || (lastResult && v.phase !== "play") ? Math.max(v.offer.length * 38, 180) + 14 : 0;
+  const width = Math.max(mazeW + aside, perRow * (panelW + 8), 8 * 62 + 140);
   const playersY = mazeH + 40;
   const handY = playersY + Math.ceil(v.seats / perRow) * (panelH + 8) + 26;
   const height = handY + 110;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "saboteur", role: "img", "aria-label": t("Saboteur board") });
   const title = v.phase === "over" ? t("The game is over") : t("Round {n} of {total}", { n: v.round, total: ctx.catalog.rounds }) + ` · ${t(v.phase)}` +
     (v.phase === "play" ? ` · ${t("{seat} to play", { seat: ctx.seatName(v.turn) })}` : "") + ` · ${t("pile {n}", { n: v.pile_size })}`;
-  root.append(svg("text", { x: 4, y: 16, class: "title" }, title));
+  root.append(svg("text", { x: 4, y: 16, class: "title", dataset: { fit: width - 8 } }, title));
   root.append(svg("rect", { x: 0, y: 24, width: mazeW, height: mazeH, fill: "#4a3f36", rx: 6 }));
   // legal target cells for the chosen path card
   const byPlace = new Map();
@@ -228,7 +233,6 @@ export function render(ctx) {
   });
   // the players
   const roleOf = new Map(v.inspected.map((/** @type {[number, string]} */ [s, r]) => [s, `${role(r)} ${t("(inspected)")}`]));
-  const lastResult = v.results.length ? v.results[v.results.length - 1] : null;
   if (v.role && v.seat !== null) roleOf.set(v.seat, role(v.role));
   if (lastResult && v.phase !== "play") lastResult.roles.forEach((/** @type {string} */ r, /** @type {number} */ s) => roleOf.set(s, role(r)));
   root.append(svg("text", { x: 4, y: playersY - 8, class: "title" }, t("Players")));
@@ -238,13 +242,13 @@ export function render(ctx) {
     const g = svg("g", { class: ["player-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { class: "hit", x, y, width: panelW, height: panelH, rx: 8, fill: onTurn ? "#fff3d6" : "#fffdf9", stroke: "#b9ab9b" }),
       svg("circle", { cx: x + 12, cy: y + 14, r: 6, class: "seat-fill" }),
-      svg("text", { x: x + 24, y: y + 18, class: "label" }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""}`.slice(0, 24)),
-      svg("text", { x: x + 8, y: y + 34, class: "small" }, t("{n} cards", { n: v.hand_sizes[s] ?? 0 }) + (roleOf.has(s) ? ` · ${roleOf.get(s)}` : "")));
+      svg("text", { x: x + 24, y: y + 18, class: "label", dataset: { fit: panelW - 30 } }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""}`.slice(0, 24)),
+      svg("text", { x: x + 8, y: y + 34, class: "small", dataset: { fit: panelW - 14 } }, t("{n} cards", { n: v.hand_sizes[s] ?? 0 }) + (roleOf.has(s) ? ` · ${roleOf.get(s)}` : "")));
     const fronts = v.front[s] || [];
     fronts.forEach((f, i) => {
       const item = svg("g", { class: "front", dataset: { front: f } },
         svg("rect", { class: "hit", x: x + 6 + i * 47, y: y + 42, width: 44, height: 16, rx: 3, fill: f.startsWith("broken") ? "#f4c7c3" : "#e5d4f0", stroke: "#a55" }),
-        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small" }, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f).split(" ")[0]));
+        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small", dataset: { fit: 40 } }, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f).split(" ")[0]));
       item.append(svg("title", {}, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f)));
       ctx.offer(item, legal.filter((c) => c.type === "clear" && s === v.seat && c.removed === f && (sel === null || (c.cards || []).includes(sel))));
       g.append(item);
@@ -252,7 +256,7 @@ export function render(ctx) {
     const gold = v.gold ? t("{n} gold", { n: v.gold[s] }) : s === v.seat && v.my_gold !== null ? t("{n} gold (yours)", { n: v.my_gold })
       : v.holds_gold ? (v.holds_gold[s] ? t("holds gold") : t("no gold")) : "";
     const discards = v.discard_counts[s] || 0;
-    g.append(svg("text", { x: x + 8, y: y + 76, class: "small" },
+    g.append(svg("text", { x: x + 8, y: y + 76, class: "small", dataset: { fit: panelW - 14 } },
       [gold, v.thieves.includes(s) ? t("thief") : "", discards ? t("{n} face down", { n: discards }) : ""].filter(Boolean).join(" · ")));
     // what this seat learned in secret of this player: a hand swap's cards, a dwarf card put away
     const learned = [];
@@ -265,7 +269,7 @@ export function render(ctx) {
       if (who === s) learned.push(t("put away: {card}", { card: put === null ? t("a dwarf card") : role(put) }));
     }
     if (learned.length) {
-      const line = svg("text", { x: x + 8, y: y + 94, class: ["small", "learned"] }, learned.join("; ").slice(0, 30));
+      const line = svg("text", { x: x + 8, y: y + 94, class: ["small", "learned"], dataset: { fit: panelW - 14 } }, learned.join("; ").slice(0, 30));
       line.append(svg("title", {}, learned.join("; ")));
       g.append(line);
     }
@@ -276,7 +280,7 @@ export function render(ctx) {
   }
   // the base game's gold offer
   if (v.offer.length) {
-    root.append(svg("text", { x: mazeW + 10, y: 40, class: "label" }, t("Choose a gold card:")));
+    root.append(svg("text", { x: mazeW + 10, y: 40, class: "label", dataset: { fit: aside - 14 } }, t("Choose a gold card:")));
     v.offer.forEach((value, i) => {
       const g = svg("g", { class: "gold-card", dataset: { value } },
         svg("rect", { class: "hit", x: mazeW + 10 + i * 38, y: 48, width: 34, height: 48, rx: 4, fill: "#f6d365", stroke: "#b8860b" }),
@@ -286,7 +290,7 @@ export function render(ctx) {
     });
   }
   // the hand
-  root.append(svg("text", { x: 4, y: handY - 8, class: "title" }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click where it goes")}` : "")));
+  root.append(svg("text", { x: 4, y: handY - 8, class: "title", dataset: { fit: width - 8 } }, v.seat === null ? t("Watching: no hand") : t("Your hand") + (sel !== null ? ` · ${t("now click where it goes")}` : "")));
   const playable = new Set(legal.filter((c) => c.card !== undefined && c.type !== "discard").map((c) => c.card));
   const discardable = new Set(legal.filter((c) => c.type === "discard" || c.type === "clear").flatMap((c) => c.cards || []));
   v.hand.forEach((kindId, i) => {
@@ -300,17 +304,18 @@ export function render(ctx) {
   const mine = v.discarded.map(kindName);
   const pile = svg("g", { class: "discard-pile" },
     svg("rect", { class: "hit", x: pileX, y: handY, width: 110, height: 92, rx: 6, fill: "#efe7dc", stroke: "#8b7355", "stroke-dasharray": "4 3" }),
-    svg("text", { x: pileX + 55, y: handY + 34, "text-anchor": "middle", class: "label" }, t("pass:")),
-    svg("text", { x: pileX + 55, y: handY + 50, "text-anchor": "middle", class: "label" }, t("discard here")),
-    mine.length ? svg("text", { x: pileX + 55, y: handY + 74, "text-anchor": "middle", class: "small" }, t("yours: {n} face down", { n: mine.length })) : null);
+    svg("text", { x: pileX + 55, y: handY + 34, "text-anchor": "middle", class: "label", dataset: { fit: 102 } }, t("pass:")),
+    svg("text", { x: pileX + 55, y: handY + 50, "text-anchor": "middle", class: "label", dataset: { fit: 102 } }, t("discard here")),
+    mine.length ? svg("text", { x: pileX + 55, y: handY + 74, "text-anchor": "middle", class: "small", dataset: { fit: 102 } }, t("yours: {n} face down", { n: mine.length })) : null);
   if (mine.length) pile.append(svg("title", {}, t("you discarded: {cards}", { cards: mine.join(", ") })));
   ctx.offer(pile, discards);
   root.append(pile);
   // the last round's result
   if (lastResult && v.phase !== "play") {
-    root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label" }, t("Round {n}: the {team} won", { n: lastResult.number, team: ctx.word(lastResult.team) })));
+    root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label", dataset: { fit: aside - 14 } }, t("Round {n}: the {team} won", { n: lastResult.number, team: ctx.word(lastResult.team) })));
   }
   ctx.root.replaceChildren(root);
+  fit(root);
 }
 
 /**
