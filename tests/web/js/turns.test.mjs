@@ -21,6 +21,7 @@ test("the seat to move is named alike by the board's line, the badge and the pla
   assert.equal(mine.line, "seat 0 to move");
   const watching = describeTurn({ acting: [2], rule: {}, seat: null, mine: false, over: false, seatName: named });
   assert.equal(watching.badge, "Watching: seat 2 to move");
+  assert.equal(describeTurn({ acting: [], rule: {}, seat: null, mine: false, over: false, seatName: named }).badge, "Watching");
 });
 
 test("a seat acting outside the turn order is told what it may do and why", () => {

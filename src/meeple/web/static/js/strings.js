@@ -175,7 +175,7 @@ export const RU = {
 
   // whose turn it is (turns.js), the last moves marked (highlight.js)
   "Waiting for {seats}…": "Ждём: {seats}…",
-  "Watching: {seats} to move": "Вы зритель: ходит {seats}",
+  "Watching: {who}": "Вы зритель: {who}",
   "You may {does} now": "Сейчас вы можете {does}",
   "You may {does} now: {why}": "Сейчас вы можете {does}: {why}",
   "{seats} may {does} now": "{seats} может сейчас {does}",

@@ -72,7 +72,7 @@ export function describeTurn({ acting, rule, seat, mine, over, seatName }) {
   if (over) badge = t("The match is over");
   else if (mine && does !== null) badge = rule.why ? t("You may {does} now: {why}", { does, why: rule.why }) : t("You may {does} now", { does });
   else if (mine) badge = t("Your move");
-  else if (seat === null) badge = acting.length ? t("Watching: {seats} to move", { seats: names }) : t("Watching");
+  else if (seat === null) badge = acting.length ? t("Watching: {who}", { who: line }) : t("Watching");
   else badge = acting.length ? t("Waiting for {seats}…", { seats: names }) : t("Waiting for the others…");
   return { acting, mover, aside, does, why: rule.why || null, line, badge };
 }
