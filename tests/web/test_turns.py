@@ -14,11 +14,11 @@ import random
 from typing import Any
 
 import pytest
-
-import meeple
 from positions import shown
 from serverkit import ThreadServer
 from webkit import create_from_lobby, http_json, settle, targets
+
+import meeple
 
 #: Desktop and phone, as the play page is tested elsewhere (tests/web/test_phone.py).
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -113,7 +113,7 @@ def test_gophers_says_who_collects_in_whose_turn_and_why(page: Any, new_page: An
     assert seen["badge"] == f"Watching: seat {collector} may collect now · seat {mover}'s turn"
     # once the collector is done, the turn goes on for the mover, whom nobody has joined: both pages wait for it
     for _ in range(30):
-        if 0 < len(told["to_act"]) and collector not in told["to_act"]:
+        if len(told["to_act"]) > 0 and collector not in told["to_act"]:
             break
         settle(page)
         targets(page)[0].click()
