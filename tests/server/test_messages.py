@@ -145,3 +145,27 @@ def test_a_refused_match_request_is_an_http_error_with_the_same_code(server: Thr
     r = httpx.post(server.base + "/api/matches", json={"game": "kings", "bots": {"1": ["random"]}})
     assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_bot"
     assert server.lobby.matches() == []  # nothing was made
+
+
+def test_every_position_message_names_the_seats_to_act_the_same_for_everyone(server: ThreadServer) -> None:
+    async def scenario() -> None:
+        lobby = server.lobby
+        m = lobby.create(game="liars-dice", seats=2, options={"dice": 3})
+        joined = [lobby.join(m["id"], seat=s) for s in range(2)]
+        a, b = [await Seat.connect(lobby.ws_url(j), j["token"]) for j in joined]
+        watcher = await Seat.connect(lobby.ws_url(m["id"]))
+        try:
+            for _ in range(3):
+                mover = a if a.legal else b
+                await mover.play(mover.legal[0])
+                for s in (a, b, watcher):
+                    while s.cursor != mover.cursor:
+                        await s.next()
+                # the seat with legal commands, and only it, is named, to the seats and the spectator alike
+                acting = [seat for seat, s in enumerate((a, b)) if s.legal]
+                assert acting and a.to_act == b.to_act == watcher.to_act == acting
+        finally:
+            for s in (a, b, watcher):
+                await s.close()
+
+    asyncio.run(scenario())

@@ -133,6 +133,8 @@ class Seat:
         self.can_redo = False
         self.outcome: dict[str, Any] | None = None
         self.clock: dict[str, Any] | None = None
+        #: the seats that may act now (the engine left out), as the last position message said
+        self.to_act: list[int] = []
         self.players: list[dict[str, Any]] = []
         self.received: list[str] = []
         self.errors: list[dict[str, Any]] = []
@@ -232,6 +234,7 @@ class Seat:
         self.legal_text = msg.get("legal_text", [])
         self.undo_check, self.can_redo = msg["undo"], msg["redo"]
         self.outcome, self.clock = msg["outcome"], msg["clock"]
+        self.to_act = msg.get("to_act", [])
         if "players" in msg:
             self.players = msg["players"]
 

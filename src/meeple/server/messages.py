@@ -203,7 +203,8 @@ class NewMatch:
 
 #: The fields of every position message (``sync``, ``update``, ``rewind``): where the match stands, and what the
 #: seat sees and may do there.
-POSITION_FIELDS = frozenset({"cursor", "head", "view", "legal", "legal_text", "undo", "redo", "clock", "outcome"})
+POSITION_FIELDS = frozenset({"cursor", "head", "view", "legal", "legal_text", "undo", "redo", "clock", "outcome",
+                             "to_act"})
 #: The message types the server sends on a socket, and the fields each always carries besides ``type``. An
 #: answer to a request adds ``ref`` (the request's ``id``); an ``error`` may add :data:`ERROR_FIELDS`.
 SERVER_MESSAGES: dict[str, frozenset[str]] = {
@@ -247,7 +248,7 @@ def sync(*, match: str, game: str, seats: int, seat: int | None, where: dict[str
     """``sync``: the whole position as ``seat`` sees it, its records from ``start`` on.
 
     ``where`` is the cursor and head, ``state`` the seat's view, undo, redo,
-    clock and outcome; ``legal`` and ``legal_text`` are JSON texts already.
+    clock, outcome and the seats to act; ``legal`` and ``legal_text`` are JSON texts already.
     """
     body: dict[str, Json] = {"type": "sync", "protocol": PROTOCOL_VERSION, "match": match, "game": game,
                              "seats": seats, "seat": seat, "from": start, "records": records, "players": players}

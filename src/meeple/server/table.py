@@ -203,7 +203,8 @@ class Table:
         return f"[{','.join(out)}]"
 
     def seat_state(self, seat: int | None) -> dict[str, Json]:
-        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome.
+        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome,
+        and the seats to act (the same for every seat: who may act is public, as the lobby's ``to_act``).
 
         The legal commands and their texts are added from texts kept from one message to the next
         (:meth:`legal_json`, :meth:`legal_text_json`).
@@ -220,6 +221,7 @@ class Table:
         state["clock"] = self.clock_for(seat)
         outcome = m.outcome
         state["outcome"] = None if outcome is None else to_wire(outcome)
+        state["to_act"] = [s for s in m.to_act if s != ENGINE]
         return state
 
     def clock_for(self, seat: int | None) -> Json:

@@ -85,7 +85,7 @@ export function render(ctx) {
   const height = handY + handRows * 58 + (v.variant === "beginner" ? 76 : 52);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": t("Gophers board") });
   // the end's reason is the engine's English sentence; another language reads the record that ended it
-  const status = v.phase === "over" ? (ctx.lang === "en" ? t("Over: {why}", { why: v.end_reason }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
+  const status = v.phase === "over" ? (ctx.lang === "en" ? t("Over: {why}", { why: v.end_reason }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${ctx.turn ? ctx.turn.line : t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
     (v.roll ? ` · ${t("rolled {n}", { n: v.roll })}` : "") + (v.variant === "beginner" ? "" : ` · ${t("deck {n}", { n: v.deck_size })}`) +
     (v.turned ? ` · ${t("turned the page")}` : "") + (v.jumped.length ? ` · ${t("jumped {seats}", { seats: v.jumped.map(ctx.seatName).join(", ") })}` : "") +
     (v.productive ? ` · ${t("productive turn")}` : "");
@@ -158,7 +158,7 @@ export function render(ctx) {
     const held = v.baskets.flatMap((holder, owner) => (holder === s && owner !== s ? [owner] : []));
     const known = s === v.seat ? [] : v.known_hands[s] || [];
     root.append(svg("g", { class: ["seat-panel", `seat-${s}`], dataset: { seat: s } },
-      svg("rect", { x: panelX, y, width: panelW, height: 84, rx: 8, fill: v.current === s && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
+      svg("rect", { x: panelX, y, width: panelW, height: 84, rx: 8, fill: (ctx.turn ? ctx.turn.acting.includes(s) : v.current === s) && v.phase !== "over" ? "#fff3d6" : "#fffdf9", stroke: "#d9d1c7" }),
       svg("circle", { cx: panelX + 12, cy: y + 14, r: 6, class: "seat-fill" }),
       svg("text", { x: panelX + 24, y: y + 18, class: "label", dataset: { fit: panelW - 30 } }, `${ctx.seatName(s)}${s === v.seat ? ` · ${t("you")}` : ""} · ${t("score {n}", { n: v.scores[s] ?? 0 })}`),
       svg("text", { x: panelX + 8, y: y + 36, class: "small", dataset: { fit: panelW - 14 } }, (v.variant === "beginner" ? "" : `${t("hand {n}", { n: v.hand_sizes[s] ?? 0 })} · `) +
@@ -247,4 +247,63 @@ export function about(ctx, el) {
   }
   if (el.classList.contains("die")) return { title: ctx.t("Die"), text: ctx.about.die };
   return null;
+}
+
+/**
+ * Whose turn it is (js/turns.js): the mover's, but after a turn of the book every player on a supply or a
+ * store may collect at its hole, in turn order from the mover, during the mover's turn.
+ * @param {{view: any, t: (id: string, params?: any) => string}} ctx
+ */
+export function turn(ctx) {
+  const v = ctx.view;
+  if (v.phase === "over") return { mover: null };
+  if (v.phase === "collect" && v.collectors.length && v.collectors[0] !== v.current) {
+    return { mover: v.current, does: ctx.t("collect"), why: ctx.t("after a turn of the book, every player standing on a supply or a store may collect there") };
+  }
+  return { mover: v.current };
+}
+
+/**
+ * What a record touched on this board (js/highlight.js): holes and pawns placed and walked, the die, the
+ * seat panels whose piles, hands and baskets changed, the cards laid.
+ * @param {{events?: any[]}} record
+ * @param {{view: any}} ctx
+ * @returns {string[]}
+ */
+export function touched(record, ctx) {
+  const v = ctx.view;
+  const hole = (/** @type {number} */ h) => `.hole[data-hole="${h}"]`;
+  const pawn = (/** @type {number} */ s) => `.pawn[data-seat="${s}"]`;
+  const panel = (/** @type {number} */ s) => `.seat-panel[data-seat="${s}"]`;
+  /** @type {string[]} */
+  const out = [];
+  for (const e of record.events || []) {
+    switch (e.type) {
+      case "placed": case "moved":
+        out.push(hole(e.type === "placed" ? e.hole : e.dest), pawn(e.seat));
+        break;
+      case "rolled": case "book_rolled":
+        out.push(".die");
+        break;
+      case "dig_played": case "gift_taken": case "passed": case "card_drawn":
+        out.push(panel(e.seat));
+        break;
+      case "card_laid":
+        out.push(panel(e.seat), `.laid-card[data-card="${cardName(e.card)}"]`);
+        break;
+      case "collected":
+        out.push(panel(e.seat));
+        if ((v.positions[e.seat] ?? -1) >= 0) out.push(hole(v.positions[e.seat]));
+        break;
+      case "baskets_taken":
+        out.push(panel(e.seat), panel(e.victim));
+        break;
+      case "basket_redeemed":
+        out.push(panel(e.owner), panel(e.holder));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
 }

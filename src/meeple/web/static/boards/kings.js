@@ -68,7 +68,7 @@ export function render(ctx) {
   const handY = campY + 130;
   const height = handY + CARD_H + 30;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "kings", role: "img", "aria-label": t("Underground Kings board") });
-  const status = v.phase === "over" ? t("The game is over") : `${v.phase === "draw" ? t("Draw step") : t("Play step")} · ${ctx.seatName(v.turn)} · ${t("deck {n}", { n: v.deck_size })}` +
+  const status = v.phase === "over" ? t("The game is over") : `${v.phase === "draw" ? t("Draw step") : t("Play step")} · ${ctx.turn ? ctx.turn.line : ctx.seatName(v.turn)} · ${t("deck {n}", { n: v.deck_size })}` +
     (v.must_draw_deck ? ` · ${t("must draw from the deck")}` : "");
   root.append(svg("text", { x: 4, y: 18, class: "title", dataset: { fit: width - 8 } }, status));
 
@@ -167,4 +167,46 @@ export function about(ctx, el) {
   if (is("camp-pile") && data.people) return { title: `${ctx.t("Camp")}: ${ctx.word(data.people)}`, text: ctx.about.camp };
   if (is("back")) return { title: titled(), text: ctx.about.back };
   return null;
+}
+
+/**
+ * What a record touched on this board (js/highlight.js): the mines a squad went to, turned up, captured
+ * or developed, the deck and the camp piles drawn from or retreated to.
+ * @param {{events?: any[]}} record
+ * @param {Ctx} ctx
+ * @returns {string[]}
+ */
+export function touched(record, ctx) {
+  const mine = (/** @type {number} */ n) => `.mine[data-mine="${n}"]`;
+  const pile = (/** @type {string} */ people) => `.camp-pile[data-people="${people}"]`;
+  /** @type {string[]} */
+  const out = [];
+  for (const e of record.events || []) {
+    switch (e.type) {
+      case "squad_played":
+        out.push(mine(e.mine));
+        break;
+      case "mine_turned":
+        out.push(mine(e.number));
+        break;
+      case "mine_captured":
+        out.push(mine(e.mine), `.seat-row[data-seat="${e.owner}"]`);
+        break;
+      case "mine_developed":
+        out.push(`.seat-row[data-seat="${e.seat}"]`);
+        break;
+      case "retreated":
+        if (ctx.catalog.cards[e.card]) out.push(pile(card(ctx, e.card).people));
+        break;
+      case "drew_deck":
+        out.push(".deck");
+        break;
+      case "drew_camp":
+        out.push(pile(e.people));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
 }

@@ -48,7 +48,7 @@ export function render(ctx) {
   const height = Math.max(mapH + 20, 560);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "mordred", role: "img", "aria-label": t("Mordred board") });
   const status = v.ended ? t("Over: {why}", { why: t(ENDED[/** @type {keyof ENDED} */ (v.ended)] || v.ended) })
-    : `${t("Turn {n}", { n: v.turns + 1 })} · ${ctx.seatName(v.turn)} · ${t(v.phase)}` +
+    : `${t("Turn {n}", { n: v.turns + 1 })} · ${ctx.turn ? ctx.turn.line : ctx.seatName(v.turn)} · ${t(v.phase)}` +
     (v.phase === "place" ? ` · ${t("{n} warriors to place", { n: v.hand })}` : "") + ` · ${t("Mordred's supply {n}", { n: v.supply })}`;
   root.append(svg("text", { x: 4, y: 18, class: "title", dataset: { fit: width - 8 } }, status));
   const centre = (a) => [LEFT + a.col * (TILE + GAP) + TILE / 2, TOP + a.row * (TILE + GAP) + TILE / 2];
@@ -180,4 +180,36 @@ export function about(ctx, el) {
     return { title: ctx.word(a.name), text };
   }
   return null;
+}
+
+/**
+ * What a record touched on this board (js/highlight.js): the Money table's row rolled on, the areas where
+ * warriors were placed, buildings built or besieged, attacks made from and to.
+ * @param {{events?: any[]}} record
+ * @param {Ctx} ctx
+ * @returns {string[]}
+ */
+export function touched(record, ctx) {
+  const area = (/** @type {string} */ code) => `.area[data-area="${code}"]`;
+  /** @type {string[]} */
+  const out = [];
+  for (const e of record.events || []) {
+    switch (e.type) {
+      case "rolled":
+        out.push(`.money-row[data-row="${e.row}"]`);
+        break;
+      case "warrior_placed": case "siege": case "built":
+        out.push(area(e.area));
+        break;
+      case "attacked":
+        out.push(area(e.source), area(e.target));
+        break;
+      case "assaulted":
+        out.push(area(e.source), area(ctx.catalog.castle_area));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
 }

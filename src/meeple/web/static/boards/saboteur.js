@@ -194,7 +194,7 @@ export function render(ctx) {
   const height = handY + 110;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "saboteur", role: "img", "aria-label": t("Saboteur board") });
   const title = v.phase === "over" ? t("The game is over") : t("Round {n} of {total}", { n: v.round, total: ctx.catalog.rounds }) + ` · ${t(v.phase)}` +
-    (v.phase === "play" ? ` · ${t("{seat} to play", { seat: ctx.seatName(v.turn) })}` : "") + ` · ${t("pile {n}", { n: v.pile_size })}`;
+    (ctx.turn && ctx.turn.line ? ` · ${ctx.turn.line}` : v.phase === "play" ? ` · ${t("{seat} to play", { seat: ctx.seatName(v.turn) })}` : "") + ` · ${t("pile {n}", { n: v.pile_size })}`;
   root.append(svg("text", { x: 4, y: 16, class: "title", dataset: { fit: width - 8 } }, title));
   root.append(svg("rect", { x: 0, y: 24, width: mazeW, height: mazeH, fill: "#4a3f36", rx: 6 }));
   // legal target cells for the chosen path card
@@ -238,7 +238,7 @@ export function render(ctx) {
   root.append(svg("text", { x: 4, y: playersY - 8, class: "title" }, t("Players")));
   for (let s = 0; s < v.seats; s++) {
     const x = (s % perRow) * (panelW + 8), y = playersY + Math.floor(s / perRow) * (panelH + 8);
-    const onTurn = v.phase === "play" && v.turn === s;
+    const onTurn = ctx.turn ? ctx.turn.acting.includes(s) : v.phase === "play" && v.turn === s;
     const g = svg("g", { class: ["player-panel", `seat-${s}`], dataset: { seat: s } },
       svg("rect", { class: "hit", x, y, width: panelW, height: panelH, rx: 8, fill: onTurn ? "#fff3d6" : "#fffdf9", stroke: "#b9ab9b" }),
       svg("circle", { cx: x + 12, cy: y + 14, r: 6, class: "seat-fill" }),
@@ -339,4 +339,58 @@ export function about(ctx, el) {
   }
   if (is("start")) return { title: ctx.t("The start"), text: ctx.about.start };
   return null;
+}
+
+/**
+ * Whose turn it is (js/turns.js): the player in turn plays; after a round the miners choose gold cards
+ * (base game) and the thieves steal (Deluxe), outside the turn order.
+ * @param {{view: any, t: (id: string, params?: any) => string}} ctx
+ */
+export function turn(ctx) {
+  const v = ctx.view;
+  if (v.phase === "choose") {
+    return { mover: null, does: ctx.t("choose a gold card"), why: ctx.t("the miners share the gold: the one who reached it chooses first, then the cards pass from miner to miner") };
+  }
+  if (v.phase === "theft") {
+    return { mover: null, does: ctx.t("steal a gold nugget"), why: ctx.t("after the shares, every thief who is not trapped steals one nugget from a player who has one") };
+  }
+  return { mover: v.phase === "play" ? v.turn : null };
+}
+
+/**
+ * What a record touched on this board (js/highlight.js): the maze cells laid, the goals turned or looked
+ * at, the players a card aimed at or whose cards, fronts or gold changed.
+ * @param {{events?: any[]}} record
+ * @returns {string[]}
+ */
+export function touched(record) {
+  const cell = (/** @type {any} */ e) => `.laid[data-col="${e.col}"][data-row="${e.row}"]`;
+  const panel = (/** @type {number} */ s) => `.player-panel[data-seat="${s}"]`;
+  /** @type {string[]} */
+  const out = [];
+  for (const e of record.events || []) {
+    switch (e.type) {
+      case "path_played":
+        out.push(cell(e));
+        break;
+      case "path_removed":
+        out.push(panel(e.seat));
+        break;
+      case "goal_revealed": case "goal_peeked":
+        out.push(`.goal[data-goal="${e.goal}"]`);
+        break;
+      case "tool_broken": case "tool_repaired": case "action_played": case "hands_swapped": case "role_inspected": case "hat_swapped":
+        out.push(panel(e.target));
+        break;
+      case "discarded": case "front_cleared": case "gold_taken":
+        out.push(panel(e.seat));
+        break;
+      case "stolen":
+        out.push(panel(e.seat), panel(e.target));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
 }

@@ -5,7 +5,9 @@
 //   export function render(ctx) { ... }
 // and draws ctx.view (the seat's view, in its JSON wire form) into ctx.root. It makes
 // things clickable only through ctx.offer(element, commands), with commands taken from
-// ctx.legal: so a seat can make only legal choices.
+// ctx.legal: so a seat can make only legal choices. Two more exports are optional: `turn(ctx)`, whose
+// turn it is and why a seat may act outside it (js/turns.js), and `touched(record, ctx)`, the elements a
+// record touched, marked after each drawing (js/highlight.js).
 
 import { h, mount, seatName, svg } from "./dom.js";
 import { LANG, t } from "./i18n.js";
@@ -34,6 +36,9 @@ import { LANG, t } from "./i18n.js";
  * @property {any} catalog the game's printed tables (GET /api/web/boards/GAME)
  * @property {SeenRecord[]} records the records as this seat saw them
  * @property {any} outcome the outcome once the match is over, else null
+ * @property {number[]} [toAct] the seats that may act now (the server's `to_act`; the play page only)
+ * @property {import("./turns.js").Turn | null} [turn] whose turn it is as the page says it: a board writes
+ *   `turn.line` where it says who acts, so that it agrees with the badge and the players panel (js/turns.js)
  * @property {boolean} interactive false in the debugger and for spectators: draw, offer nothing
  * @property {(command: Command) => string | null} [textOf] the server's text of a legal command
  * @property {Record<string, string>} [words] the game's own words in the page's language (card and place names)

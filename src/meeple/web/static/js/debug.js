@@ -5,8 +5,9 @@
 
 import { ApiError, get, keepSeat, page, post } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender, tree } from "./board.js";
-import { h, mount, toast } from "./dom.js";
+import { h, mount, seatName, toast } from "./dom.js";
 import { LANG, setup, t } from "./i18n.js";
+import { describeTurn, ruleOf } from "./turns.js";
 
 /** An element of this page by id (the page's own markup: present, of the kind the code uses). */
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
@@ -163,8 +164,12 @@ function drawPosition() {
   if (state.as === "referee" || !state.board) {
     mount(root, h("h3", {}, state.as === "referee" ? t("The referee's state") : t("The view")), h("div", { class: "raw" }, tree(p.view)));
   } else {
+    const seat = typeof p.as === "number" ? p.as : null;
+    const named = (/** @type {number | null} */ s) => seatName(s, []);
+    const turn = describeTurn({ acting: p.to_act, seat, mine: false, over: p.outcome !== null, seatName: named,
+      rule: ruleOf(state.board, { view: p.view, seat, t, seatName: named }) });
     const ctx = makeContext(root, new Chooser(h("div"), () => {}), {
-      game: state.log.game, view: p.view, legal: [], seat: typeof p.as === "number" ? p.as : null, seats: state.log.seats,
+      game: state.log.game, view: p.view, legal: [], seat, seats: state.log.seats, toAct: p.to_act, turn,
       players: [], catalog: state.catalog, words: state.words, records: [], outcome: p.outcome, interactive: false, play: () => {}, redraw: drawPosition,
     }, { selected: null });
     try {

@@ -5,6 +5,8 @@ import { ApiError, dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
 import { h, mount, seatName, toast } from "./dom.js";
 import { LANG, setup, t } from "./i18n.js";
+import { markBoard, markLog, recentMoves } from "./highlight.js";
+import { describeTurn, ruleOf, seatMark } from "./turns.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/play/").pop().split("/")[0]);
 /** An element of this page by id (the page's own markup: present, of the kind the code uses). */
@@ -22,6 +24,8 @@ const state = {
   undo: { ok: false },
   redo: false,
   outcome: null,
+  toAct: [], // the seats that may act (the server's to_act)
+  turn: null, // whose turn it is, as the page says it (turns.js)
   players: [],
   board: null, // the board module: {render}
   protocol: null, // the play protocol's version, as GET /api gives it
@@ -64,7 +68,11 @@ function draw() {
     state.memoAt = position;
     chooser.clear();
   }
-  $("status").textContent = over ? t("The match is over") : mine ? t("Your move") : state.seat === null ? t("Watching") : t("Waiting for the others…");
+  state.turn = describeTurn({
+    acting: state.toAct, seat: state.seat, mine, over, seatName: (s) => seatName(s, state.players),
+    rule: ruleOf(state.board, { view: state.view, seat: state.seat, t, seatName: (s) => seatName(s, state.players) }),
+  });
+  $("status").textContent = state.turn.badge;
   $("status").className = ["status", mine ? "mine" : "", over ? "over" : ""].join(" ");
   $("undo").disabled = !(state.undo && state.undo.ok) || state.busy;
   $("undo").title = state.undo && !state.undo.ok && state.undo.reason ? t("Undo: {reason}", { reason: undoReason(state.undo.reason) }) : t("Take back your last command");
@@ -81,6 +89,8 @@ function draw() {
       words: state.words,
       records: state.records,
       outcome: state.outcome,
+      toAct: state.toAct,
+      turn: state.turn,
       interactive: state.seat !== null && !state.busy,
       textOf,
       play: (c) => send({ type: "play", cursor: state.cursor, command: c }),
@@ -88,6 +98,7 @@ function draw() {
     }, state.memo);
     try {
       (state.board ? state.board.render : genericRender)(ctx);
+      markBoard($("board"), state.board, ctx, recentMoves(state.records, state.seat, state.toAct));
     } catch (e) {
       console.error(e);
       toast(t("The board could not be drawn ({error}); showing the generic page.", { error: e.message }), "error");
@@ -102,16 +113,23 @@ function draw() {
 
 function drawPlayers() {
   mount($("players"), state.players.map((p) =>
-    h("li", { class: ["player", p.seat === state.seat ? "me" : "", p.online ? "online" : ""] },
+    h("li", { class: ["player", p.seat === state.seat ? "me" : "", p.online ? "online" : ""], dataset: { seat: p.seat } },
       h("span", { class: `swatch seat-${p.seat}` }),
       seatName(p.seat, state.players),
       p.seat === state.seat ? t(" — you") : "",
       p.kind === "human" && !p.taken ? t(" (free)") : "",
+      turnMark(p.seat),
     )));
   const free = state.players.filter((p) => p.kind === "human" && !p.taken);
   mount($("join"), state.seat === null && free.length && state.outcome === null
     ? free.map((p) => h("button", { class: "join", onclick: () => join(p.seat) }, t("Join as seat {n}", { n: p.seat })))
     : []);
+}
+
+/** The mark of a seat to act in the players panel: words, not colour alone (turns.js). */
+function turnMark(seat) {
+  const mark = state.turn && state.outcome === null ? seatMark(state.turn, seat) : null;
+  return mark ? h("span", { class: "to-act", title: mark.label, "aria-label": mark.label }, mark.text) : null;
 }
 
 function drawLog() {
@@ -122,6 +140,7 @@ function drawLog() {
       r.text || label(r.command),
     ));
   mount($("log"), items);
+  markLog($("log"), recentMoves(state.records, state.seat, state.toAct), t);
 }
 
 function drawOutcome() {
@@ -195,7 +214,7 @@ function apply(msg) {
   Object.assign(state, {
     cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, legalText: msg.legal_text || [],
     undo: msg.undo, redo: msg.redo,
-    outcome: msg.outcome,
+    outcome: msg.outcome, toAct: msg.to_act || [],
   });
   if (msg.players) state.players = msg.players;
   draw();

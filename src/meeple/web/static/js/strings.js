@@ -172,6 +172,26 @@ export const RU = {
   "Your move": "Ваш ход",
   "Watching": "Вы зритель",
   "Waiting for the others…": "Ждём остальных…",
+
+  // whose turn it is (turns.js), the last moves marked (highlight.js)
+  "Waiting for {seats}…": "Ждём: {seats}…",
+  "Watching: {who}": "Вы зритель: {who}",
+  "You may {does} now": "Сейчас вы можете {does}",
+  "You may {does} now: {why}": "Сейчас вы можете {does}: {why}",
+  "{seats} may {does} now": "{seats} может сейчас {does}",
+  "may {does} now": "может сейчас {does}",
+  "{seat}'s turn": "ход: {seat}",
+  "to move": "ходит",
+  "since your last move": "после вашего последнего хода",
+  "your last move": "ваш последний ход",
+  "after a turn of the book, every player standing on a supply or a store may collect there":
+    "после переворота книги каждый игрок, стоящий на поле с припасами или на складе, может собрать их",
+  "choose a gold card": "выбрать карту золота",
+  "the miners share the gold: the one who reached it chooses first, then the cards pass from miner to miner":
+    "золото делят гномы: первым выбирает тот, кто до него дошёл, потом карты переходят от гнома к гному",
+  "steal a gold nugget": "украсть самородок",
+  "after the shares, every thief who is not trapped steals one nugget from a player who has one":
+    "после раздела каждый вор, не попавший в ловушку, крадёт один самородок у игрока, у которого он есть",
   " — you": " — вы",
   " (free)": " (свободно)",
   "Join as seat {n}": "Сесть на место {n}",
