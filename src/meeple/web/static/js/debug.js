@@ -3,9 +3,10 @@
 // the referee or any seat, see each record's events, undo and redo by whole commands, see where verify
 // failed, fork at any record and continue, and diff against another log.
 
-import { ApiError, get, keepSeat, page, post } from "./api.js";
+import { get, keepSeat, page, post } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender, tree } from "./board.js";
 import { h, mount, toast } from "./dom.js";
+import { failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 
 /** An element of this page by id (the page's own markup: present, of the kind the code uses). */
@@ -27,7 +28,7 @@ const state = {
 };
 
 function fail(e) {
-  toast(e instanceof ApiError ? e.message : String(e), "error");
+  toast(failureText(e), "error");
 }
 
 async function openUpload(file, name) {

@@ -1,9 +1,10 @@
 // @ts-check
 // The play page: one seat (or a spectator) at one match, over the play socket (docs/protocol.md).
 
-import { ApiError, dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
+import { dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
 import { h, mount, seatName, toast } from "./dom.js";
+import { errorText, failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/play/").pop().split("/")[0]);
@@ -182,9 +183,9 @@ function apply(msg) {
       if (msg.ref !== undefined) state.busy = false;
       if (msg.code === "bad_token") {
         dropSeat(matchId);
-        toast(t("This browser's seat token is not valid here any more; you are watching."), "error");
+        toast(errorText(msg), "error");
       } else if (msg.code !== "stale_cursor") {
-        toast(msg.message, "error");
+        toast(errorText(msg), "error");
       }
       draw();
       return;
@@ -254,7 +255,7 @@ async function join(seat) {
     if (old) old.close();
     connect();
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : String(e), "error");
+    toast(failureText(e), "error");
   }
 }
 
@@ -288,7 +289,7 @@ async function main() {
   try {
     state.match = await get(`api/matches/${encodeURIComponent(matchId)}`);
   } catch (e) {
-    mount($("board"), h("p", { class: "error" }, e.message));
+    mount($("board"), h("p", { class: "error" }, failureText(e)));
     return;
   }
   state.players = state.match.players;
