@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.codec import pack
-from ..engine.game import ENGINE, Command, Event, Game
+from ..engine.game import ENGINE, Command, Event, Game, Outcome
 from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
 from . import messages
@@ -48,6 +48,20 @@ def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | No
         wire = to_wire(command)
         fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
         return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
+
+
+def outcome_json(game: Game[Any, Any], outcome: Outcome | None, lang: str) -> Json:
+    """An outcome in wire form with its ``text``: why the match ended, in ``lang`` (:meth:`Game.outcome_text`).
+
+    A game whose text fails reads its English reason.
+    """
+    if outcome is None:
+        return None
+    try:
+        text = str(game.outcome_text(outcome, lang))
+    except Exception:
+        text = outcome.reason
+    return {**to_wire(outcome), "text": text}
 
 
 class Table:
@@ -202,8 +216,9 @@ class Table:
             out.append(text)
         return f"[{','.join(out)}]"
 
-    def seat_state(self, seat: int | None) -> dict[str, Json]:
-        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome.
+    def seat_state(self, seat: int | None, lang: str = "en") -> dict[str, Json]:
+        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome (its
+        ``text`` in ``lang``).
 
         The legal commands and their texts are added from texts kept from one message to the next
         (:meth:`legal_json`, :meth:`legal_text_json`).
@@ -218,8 +233,7 @@ class Table:
             state["undo"] = {"ok": check.ok, "reason": check.reason}
             state["redo"] = self.redo_actor == seat
         state["clock"] = self.clock_for(seat)
-        outcome = m.outcome
-        state["outcome"] = None if outcome is None else to_wire(outcome)
+        state["outcome"] = outcome_json(self.game, m.outcome, lang)
         return state
 
     def clock_for(self, seat: int | None) -> Json:
@@ -244,7 +258,7 @@ class Table:
         seat, lang = client.seat, client.lang
         text = messages.sync(match=self.id, game=self.game.info.id, seats=self.match.seats, seat=seat,
                              where=self.position(), start=start, records=self.records(seat, start, lang),
-                             state=self.seat_state(seat), players=self.players(), legal=self.legal_json(seat),
+                             state=self.seat_state(seat, lang), players=self.players(), legal=self.legal_json(seat),
                              legal_text=self.legal_text_json(seat, lang))
         self._sent(client)
         client.send(answer(text, ref))
@@ -253,10 +267,10 @@ class Table:
         """The ``update`` (records added after ``start``) or ``rewind`` message for ``seat``, in ``lang``."""
         legal, legal_text = self.legal_json(seat), self.legal_text_json(seat, lang)
         if kind == "rewind":
-            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat),
+            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat, lang),
                                    legal=legal, legal_text=legal_text)
         return messages.update(cause=cause, by=by, where=self.position(), start=start,
-                               records=self.records(seat, start, lang), state=self.seat_state(seat), legal=legal,
+                               records=self.records(seat, start, lang), state=self.seat_state(seat, lang), legal=legal,
                                legal_text=legal_text)
 
     def _sent(self, client: Client) -> None:

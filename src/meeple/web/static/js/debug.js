@@ -185,7 +185,7 @@ function drawPosition() {
     r.seq === bad ? h("p", { class: "error" }, t("verify failed here:"), " ", h("span", { class: "raw" }, state.log.verify.first_bad.reason)) : null,
     h("div", { class: "raw" }, tree(r.command, "command", 1)),
     h("div", { class: "raw" }, r.events.map((/** @type {any} */ e, /** @type {number} */ i) => tree(e, `event ${i}`, 1))),
-    p.outcome ? h("p", {}, t("Outcome:"), " ", h("span", { class: "raw" }, p.outcome.reason)) : null,
+    p.outcome ? h("p", {}, t("Outcome:"), " ", h("span", { class: "reason" }, p.outcome.text || p.outcome.reason)) : null,
     typeof p.as === "number" && p.legal.length ? h("details", {}, h("summary", {}, t("{n} legal commands for seat {seat}", { n: p.legal.length, seat: p.as })),
       h("ul", {}, p.legal.map((/** @type {any} */ c, /** @type {number} */ i) => h("li", {}, label(c, i))))) : null,
   ] : h("p", { class: "muted" }, t("Step forward to see the first record.")));

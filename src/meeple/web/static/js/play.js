@@ -153,14 +153,12 @@ function undoReason(reason) {
 }
 
 /**
- * Why the match ended, in the page's language: the engine's reason is English, so another language reads
- * the sentence the game wrote for the record that ended it.
+ * Why the match ended, in the page's language: the server sends it as the game says it in the language the
+ * page asked for (the outcome's `text`), else the engine's English reason.
  * @param {any} o the outcome
  */
 function outcomeReason(o) {
-  if (LANG === "en") return o.reason;
-  const last = state.records[state.records.length - 1];
-  return (last && last.text) || o.reason;
+  return o.text || o.reason;
 }
 
 function apply(msg) {
