@@ -24,6 +24,7 @@ const state = {
   redo: false,
   outcome: null,
   players: [],
+  picture: null, // the game's text picture of the table (asked for on the generic page)
   board: null, // the board module: {render}
   protocol: null, // the play protocol's version, as GET /api gives it
   catalog: null,
@@ -80,6 +81,7 @@ function draw() {
       players: state.players,
       catalog: state.catalog,
       words: state.words,
+      picture: state.picture,
       records: state.records,
       outcome: state.outcome,
       interactive: state.seat !== null && !state.busy,
@@ -194,7 +196,7 @@ function apply(msg) {
   Object.assign(state, {
     cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, legalText: msg.legal_text || [],
     undo: msg.undo, redo: msg.redo,
-    outcome: msg.outcome,
+    outcome: msg.outcome, picture: msg.picture ?? null,
   });
   if (msg.players) state.players = msg.players;
   draw();
@@ -221,6 +223,7 @@ function connect() {
     state.retry = 0;
     $("link").className = "link up";
     const hello = { type: "hello", protocol: state.protocol, lang: LANG };
+    if (!state.board) hello.picture = true; // the generic page shows the game's own picture of the table
     if (held) hello.token = held.token;
     if (state.head !== null && state.records.length === state.cursor) {
       hello.cursor = state.cursor;

@@ -250,6 +250,7 @@ export const RU = {
   "View": "Вид",
   "What happened": "Что произошло",
   "The view, as data": "Вид как данные",
+  "The table": "Стол",
   "Your commands": "Ваши ходы",
   "Nothing to do now.": "Сейчас ходить нечем.",
   "you": "вы",
