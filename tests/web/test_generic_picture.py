@@ -16,6 +16,8 @@ from typing import Any
 from serverkit import ThreadServer
 from webkit import create_from_lobby, settle
 
+from meeple.server.messages import POSITION_EXTRA, SERVER_MESSAGES
+
 
 def _pictures(page: Any) -> list[dict[str, Any]]:
     """The position messages the page received, decoded."""
@@ -40,6 +42,8 @@ def test_the_generic_page_shows_the_games_own_picture_of_the_table(page: Any, ne
     page.locator("#board .generic button.command", has_text="bid 1 x 1").first.click()
     page.wait_for_function("() => document.querySelector('#board .generic pre.picture').textContent.includes('seat 0 bid 1 x 1')")
     assert page.inner_text("#board .generic pre.picture") == _pictures(page)[-1]["picture"]
+    for m in _pictures(page):  # the declared fields, and the picture asked for
+        assert set(m) - {"type", "ref"} == SERVER_MESSAGES[m["type"]] | POSITION_EXTRA
 
     watcher = new_page()
     watcher.goto(f"{web_server.base}/play/{match}")
