@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo bench paired server_load server_attacks seat_balance``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo screenshots bench paired server_load server_attacks seat_balance``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,13 @@ def lint(session: nox.Session) -> None:
     """ruff on the package, the tests, the examples and the benchmarks."""
     session.install("ruff")
     session.run("ruff", "check", "src", "tests", "examples", "benchmarks", "noxfile.py")
+
+
+@nox.session
+def screenshots(session: nox.Session) -> None:
+    """The pictures of docs/web.md (docs/images): every page in Chromium, desktop and phone, English and Russian."""
+    session.install("-e", ".[dev,server]")
+    session.run("python", "scripts/screenshots.py", *session.posargs)
 
 
 @nox.session

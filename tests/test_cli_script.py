@@ -241,6 +241,20 @@ def test_play_speaks_russian(tmp_path: Path) -> None:
     assert meeple_cli("play", "kings", "--lang", "de", cwd=tmp_path).returncode == 2
 
 
+@pytest.mark.parametrize("game", ["saboteur", "kings", "mordred", "gophers"])
+def test_play_draws_the_table_in_russian(game: str, tmp_path: Path) -> None:
+    from meeple.games.mordred.data import AREAS
+
+    p = meeple_cli("play", game, "--seed", "4", "--lang", "ru", cwd=tmp_path, stdin="b\nq\n")
+    assert p.returncode == 0, p.stderr
+    head = p.stdout.split("место 0> ")[1].splitlines()[0]  # the table on b, its first line
+    assert re.search("[А-Яа-яЁё]", head) and p.stdout.count(head) == 3  # before the first turn, on b, at the end
+    english = sorted(set(re.findall(r"[A-Za-z]{3,}", p.stdout)) - set(AREAS))  # Mordred's area codes: the key's symbols
+    assert english == []
+    plain = meeple_cli("play", game, "--seed", "4", cwd=tmp_path, stdin="b\nq\n")
+    assert not re.search("[А-Яа-яЁё]", plain.stdout)
+
+
 def _wait_for_records(path: Path, n: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

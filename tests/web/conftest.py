@@ -7,7 +7,7 @@ Where Chromium is missing the tests skip, and fail in CI (the ``CI`` variable
 set): ``scripts/system-deps.sh`` installs it.
 
 ``MEEPLE_SCREENSHOTS=DIR`` makes the tests save a screenshot of each board in
-``DIR`` (the docs' pictures come from ``MEEPLE_SCREENSHOTS=docs/images``).
+``DIR``, to look at (the docs' pictures come from ``scripts/screenshots.py``).
 """
 
 from __future__ import annotations

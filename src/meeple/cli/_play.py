@@ -139,11 +139,12 @@ def _bots(game: Game[Any, Any], spec: str | None, seats: int, base_seed: int) ->
     return [bot_factory(game, name)(base_seed + seat) for seat, name in enumerate(names)]
 
 
-def _result(match: Match) -> str:
+def _result(match: Match, lang: str = "en") -> str:
     out = match.outcome
     if out is None:
-        return "not finished"
-    return f"winners {list(out.winners)}, scores {list(out.scores)}: {out.reason}"
+        return _word(lang, "not_finished")
+    return _word(lang, "result", winners=list(out.winners), scores=list(out.scores),
+                 reason=match.game.outcome_text(out, lang))
 
 
 # -- simulate: bots play one match ---------------------------------------------------------------
@@ -222,6 +223,7 @@ WORDS: dict[str, dict[str, str]] = {
         "range": "type the number of a command: 0-{last}", "your_turn": "Your turn:",
         "over": "game over: {result}", "continuing": "continuing {source} after record {last} (its {records} records)",
         "continuing_start": "continuing {source} from its start",
+        "result": "winners {winners}, scores {scores}: {reason}", "not_finished": "not finished",
     },
     "ru": {
         "you": "Вы", "seat": "Место {seat}", "prompt": "место {seat}> ", "board": "стол", "quit": "выйти",
@@ -231,6 +233,7 @@ WORDS: dict[str, dict[str, str]] = {
         "range": "введите номер хода: 0-{last}", "your_turn": "Ваш ход:",
         "over": "игра окончена: {result}", "continuing": "продолжение {source} после записи {last} (записей в журнале: {records})",
         "continuing_start": "продолжение {source} с начала",
+        "result": "победители {winners}, очки {scores}: {reason}", "not_finished": "не окончена",
     },
 }
 
@@ -256,8 +259,8 @@ class Terminal:
         self.shown = len(m)
 
     def board(self) -> None:
-        """Print the whole table as seat ``me`` sees it (with its key)."""
-        print(self.match.render(self.me))
+        """Print the whole table as seat ``me`` sees it (with its key), in the person's language."""
+        print(self.match.render(self.me, self.lang))
 
     def turn(self) -> bool:
         """Ask for a command and play it (or undo); return True if the person quits."""
@@ -352,7 +355,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     print()
     person.board()
     if match.is_over:
-        print(_word(lang, "over", result=_result(match)))
+        print(_word(lang, "over", result=_result(match, lang)))
     table.close()
     if table.out_text:
         print(f"saved {table.out_text}" + ("" if match.is_over else

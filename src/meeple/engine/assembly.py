@@ -42,7 +42,8 @@ from .game import Command, Event, Game, GameInfo, Options
 RULES = ("initial_state", "to_act", "auto_command", "legal_commands", "decide", "decide_and_fold", "evolve", "fold",
          "outcome", "hides_information")
 #: The parts given by keyword, bound as they are: the names of the protocol's methods.
-PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text", "fold", "decide_and_fold")
+PARTS = ("view", "redact", "determinize", "world", "render", "describe", "text", "outcome_text", "fold",
+         "decide_and_fold")
 
 
 def assemble(name: str, rules: type[Any] | types.ModuleType, *, module: str, doc: str | None = None,

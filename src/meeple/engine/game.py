@@ -404,7 +404,12 @@ class Game(abc.ABC, Generic[S, O]):
         raise NoWorldSampling(self.info.id)
 
     def render(self, state: S, seat: Seat | None = None) -> str:
-        """Return a text picture of ``state`` as ``seat`` sees it (None: the referee)."""
+        """Return a text picture of ``state`` as ``seat`` sees it (None: the referee).
+
+        A game that draws it in other languages too takes a keyword ``lang``
+        (``meeple.engine.text.LANGUAGES``) after ``seat``; :meth:`Match.render
+        <meeple.engine.match.Match.render>` passes it only to such a game.
+        """
         return repr(self.view(state, seat) if seat is not None else state)
 
     def describe(self, command: Command) -> str:
@@ -426,6 +431,14 @@ class Game(abc.ABC, Generic[S, O]):
         default is :meth:`describe`, in English.
         """
         return self.describe(command)
+
+    def outcome_text(self, outcome: Outcome, lang: str = "en") -> str:
+        """Return why the match ended (``outcome.reason``) as a player reads it in ``lang``.
+
+        The default is the reason itself, in English; a game that speaks other
+        languages says it in them (see :func:`meeple.engine.text.reword`).
+        """
+        return outcome.reason
 
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
         """Return this game's bot factories by name (``factory(seed) -> Bot``)."""

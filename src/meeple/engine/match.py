@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import secrets
 import tempfile
@@ -484,9 +485,13 @@ class Match:
         """Every event up to the cursor as ``seat`` sees it (redacted; None: a spectator)."""
         return [e for r in self.records_for(seat) for e in r.events]
 
-    def render(self, seat: int | None = None) -> str:
-        """A text picture of the position as ``seat`` sees it (None: the referee)."""
-        return self.game.render(self._state, seat)
+    def render(self, seat: int | None = None, lang: str = "en") -> str:
+        """A text picture of the position as ``seat`` sees it (None: the referee), in ``lang`` where the game's
+        :meth:`~Game.render` takes a ``lang`` (else in the game's one language)."""
+        render: Callable[..., str] = self.game.render
+        if lang != "en" and "lang" in inspect.signature(render).parameters:
+            return render(self._state, seat, lang=lang)
+        return render(self._state, seat)
 
     # -- playing -------------------------------------------------------------
     def play(self, seat: int, command: Command) -> tuple[Event, ...]:

@@ -17,6 +17,8 @@ id they use has a Russian text).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -74,4 +76,42 @@ def told(command: Any, events: Sequence[Any] | None, lang: str, offer: Callable[
     return "; ".join(clauses) if clauses else offer(command, lang)
 
 
-__all__ = ["LANGUAGES", "Texts", "language", "told"]
+_SEAT = re.compile(r"\bseat (-?\d+)\b")
+
+
+@functools.cache
+def _pattern(msgid: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", msgid)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts)))
+
+
+def reword(texts: Texts, lang: str, sentence: str, msgids: Sequence[str]) -> str:
+    """``sentence``, an English sentence the rules built from one of ``msgids``, in ``lang``.
+
+    The first message id whose text, its placeholders filled, is the whole
+    sentence gives the words; each placeholder's value is said in ``lang``
+    too (the catalog's word for it, each ``seat N`` in it as the catalog
+    says ``seat {n}``; numbers as they are). A sentence none matches stays
+    as it is.
+
+    >>> _ = Texts({"ru": {"{seat} wins with {n} {what}": "{seat} побеждает: {n} {what}", "gold": "золото",
+    ...                   "seat {n}": "место {n}"}})
+    >>> reword(_, "ru", "seat 2 wins with 7 gold", ["{seat} wins with {n} {what}"])
+    'место 2 побеждает: 7 золото'
+    >>> reword(_, "ru", "a draw", ["{seat} wins with {n} {what}"])
+    'a draw'
+    """
+    if lang == LANGUAGES[0]:
+        return sentence
+    for msgid in msgids:
+        found = _pattern(msgid).fullmatch(sentence)
+        if found is None:
+            continue
+        table = texts.catalogs.get(lang, {})  # a value is a word of the catalog or not: not an id to count as used
+        values = {name: _SEAT.sub(lambda m: texts(lang, "seat {n}", n=m.group(1)), table.get(value, value))
+                  for name, value in found.groupdict().items()}
+        return texts(lang, msgid, **values)
+    return sentence
+
+
+__all__ = ["LANGUAGES", "Texts", "language", "reword", "told"]

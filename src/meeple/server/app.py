@@ -286,7 +286,7 @@ class MeepleServer:
             client.close(CloseCode.HELLO_FIRST, "hello first")
             return
         await self.hub.hello(client, hello.get("token"), hello.get("cursor"), hello.get("head"), hello.get("id"),
-                             hello.get("lang"))
+                             hello.get("lang"), hello.get("picture") is True)
         if client.table is None:
             return  # refused (the error and the close are queued)
         while not client.closed:

@@ -83,6 +83,8 @@ class Client:
         self.head = b""  # the raw chain hash at ``cursor``, as this client was last brought to it
         #: the language its texts are written in (``hello``'s ``lang``; meeple.engine.text.LANGUAGES)
         self.lang = "en"
+        #: whether its position messages carry the seat's text picture (``hello``'s ``picture``)
+        self.picture = False
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""

@@ -70,7 +70,7 @@ from .hygiene import check_encodable, clean_name, parse_count
 from .limits import Quotas, client_of
 from .messages import NewMatch
 from .protocol import ErrorCode, ServerError
-from .table import text_of
+from .table import outcome_json, text_of
 
 if TYPE_CHECKING:
     from .app import MeepleServer
@@ -296,8 +296,7 @@ def position_json(opened: OpenedLog, n: int, who: int | str | None, lang: str = 
         out["legal_text"] = [text_of(m.game, c, None, lang) for c in legal]
         check = m.can_undo(seat) if seat is not None else None
         out["player_undo"] = None if check is None else {"ok": check.ok, "reason": check.reason}
-    outcome = m.outcome
-    out["outcome"] = None if outcome is None else to_wire(outcome)
+    out["outcome"] = outcome_json(m.game, m.outcome, lang)
     out["record"] = record_json(opened, m.records[n - 1], who, lang) if n else None
     # tooling undo and redo over the timeline: by whole commands, as Match.undo and Match.redo go
     undo_to = redo_to = None

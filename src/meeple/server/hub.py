@@ -304,13 +304,15 @@ class Hub:
 
     @operation(_client)
     def hello(self, client: Client, token: str | None, cursor: int | None, head: str | None, ref: Json,
-              lang: str | None = None) -> None:
+              lang: str | None = None, picture: bool = False) -> None:
         """Seat (or, without a token, make a spectator of) ``client`` at its match and send it a ``sync``.
 
-        ``lang`` (a language tag) chooses the language of the texts it is sent (English by default). A refusal is
-        an error message and a close.
+        ``lang`` (a language tag) chooses the language of the texts it is sent (English by default); with
+        ``picture`` its position messages carry the seat's text picture too. A refusal is an error message and
+        a close.
         """
         client.lang = language(lang)
+        client.picture = picture
         try:
             table = self.tables.get(client.match_id)
             seat = None if token is None else current().store.lobby.seat_of(client.match_id, token_hash(token))

@@ -36,7 +36,7 @@ from .protocol import PROTOCOL_VERSION, ErrorCode, Limits, ServerError
 #: The message types a client may send on a socket, and the fields each takes besides ``type`` and ``id``.
 CLIENT_MESSAGES: dict[str, dict[str, bool]] = {
     # field -> required
-    "hello": {"protocol": False, "token": False, "cursor": False, "head": False, "lang": False},
+    "hello": {"protocol": False, "token": False, "cursor": False, "head": False, "lang": False, "picture": False},
     "play": {"cursor": True, "command": True},
     "undo": {"cursor": True},
     "redo": {"cursor": True},
@@ -78,6 +78,8 @@ def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str,
         value = msg.get(name)
         if value is not None and (not isinstance(value, str) or len(value) > 256):
             raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: {name} is a string", ref=ref)
+    if "picture" in msg and not isinstance(msg["picture"], bool):
+        raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: picture is true or false", ref=ref)
     protocol = msg.get("protocol")
     if protocol is not None and type(protocol) is not int:
         raise ServerError(ErrorCode.BAD_MESSAGE, f"{kind}: protocol is an integer", ref=ref)
@@ -215,6 +217,8 @@ SERVER_MESSAGES: dict[str, frozenset[str]] = {
     "error": frozenset({"code", "message"}),
     "pong": frozenset(),
 }
+#: What a position message carries besides :data:`POSITION_FIELDS` for a client whose ``hello`` asked for it.
+POSITION_EXTRA = frozenset({"picture"})
 #: What an ``error`` may carry besides its code and message, by code (docs/protocol.md, "Errors").
 ERROR_FIELDS = frozenset({"path", "reason", "cursor", "head", "retry_after"})
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.codec import pack
-from ..engine.game import ENGINE, Command, Event, Game
+from ..engine.game import ENGINE, Command, Event, Game, Outcome
 from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
 from . import messages
@@ -48,6 +48,20 @@ def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | No
         wire = to_wire(command)
         fields = ", ".join(f"{k} {'hidden' if v is None else v}" for k, v in wire.items() if k != "type")
         return f"{wire.get('type', type(command).__name__)}{' ' + fields if fields else ''}"
+
+
+def outcome_json(game: Game[Any, Any], outcome: Outcome | None, lang: str) -> Json:
+    """An outcome in wire form with its ``text``: why the match ended, in ``lang`` (:meth:`Game.outcome_text`).
+
+    A game whose text fails reads its English reason.
+    """
+    if outcome is None:
+        return None
+    try:
+        text = str(game.outcome_text(outcome, lang))
+    except Exception:
+        text = outcome.reason
+    return {**to_wire(outcome), "text": text}
 
 
 class Table:
@@ -202,9 +216,10 @@ class Table:
             out.append(text)
         return f"[{','.join(out)}]"
 
-    def seat_state(self, seat: int | None) -> dict[str, Json]:
-        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome,
-        and the seats to act (the same for every seat: who may act is public, as the lobby's ``to_act``).
+    def seat_state(self, seat: int | None, lang: str = "en", picture: bool = False) -> dict[str, Json]:
+        """The part of every position message that depends on the seat: view, undo, redo, clock, outcome (its
+        ``text`` in ``lang``), the seats to act (the same for every seat: who may act is public, as the lobby's
+        ``to_act``), and with ``picture`` the seat's text picture (:meth:`picture`).
 
         The legal commands and their texts are added from texts kept from one message to the next
         (:meth:`legal_json`, :meth:`legal_text_json`).
@@ -219,10 +234,23 @@ class Table:
             state["undo"] = {"ok": check.ok, "reason": check.reason}
             state["redo"] = self.redo_actor == seat
         state["clock"] = self.clock_for(seat)
-        outcome = m.outcome
-        state["outcome"] = None if outcome is None else to_wire(outcome)
+        state["outcome"] = outcome_json(self.game, m.outcome, lang)
         state["to_act"] = [s for s in m.to_act if s != ENGINE]
+        if picture:
+            state["picture"] = self.picture(seat, lang)
         return state
+
+    def picture(self, seat: int | None, lang: str) -> str | None:
+        """The game's text picture of the position as ``seat`` sees it (``Game.render``), in ``lang`` where the game
+        draws in it; None for a spectator (the game's picture for no seat is the referee's) and where the game's
+        render fails.
+        """
+        if seat is None:
+            return None
+        try:
+            return str(self.match.render(seat, lang))
+        except Exception:
+            return None
 
     def clock_for(self, seat: int | None) -> Json:
         """``{"limit", "remaining"}`` for a seat under a clock (remaining: None unless it is to act), else None."""
@@ -246,19 +274,23 @@ class Table:
         seat, lang = client.seat, client.lang
         text = messages.sync(match=self.id, game=self.game.info.id, seats=self.match.seats, seat=seat,
                              where=self.position(), start=start, records=self.records(seat, start, lang),
-                             state=self.seat_state(seat), players=self.players(), legal=self.legal_json(seat),
+                             state=self.seat_state(seat, lang, client.picture), players=self.players(),
+                             legal=self.legal_json(seat),
                              legal_text=self.legal_text_json(seat, lang))
         self._sent(client)
         client.send(answer(text, ref))
 
-    def change(self, kind: str, cause: str, by: int | None, start: int, seat: int | None, lang: str) -> str:
-        """The ``update`` (records added after ``start``) or ``rewind`` message for ``seat``, in ``lang``."""
+    def change(self, kind: str, cause: str, by: int | None, start: int, seat: int | None, lang: str,
+               picture: bool = False) -> str:
+        """The ``update`` (records added after ``start``) or ``rewind`` message for ``seat``, in ``lang`` (with the
+        seat's text picture where ``picture``)."""
         legal, legal_text = self.legal_json(seat), self.legal_text_json(seat, lang)
         if kind == "rewind":
-            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat),
+            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat, lang, picture),
                                    legal=legal, legal_text=legal_text)
         return messages.update(cause=cause, by=by, where=self.position(), start=start,
-                               records=self.records(seat, start, lang), state=self.seat_state(seat), legal=legal,
+                               records=self.records(seat, start, lang), state=self.seat_state(seat, lang, picture),
+                               legal=legal,
                                legal_text=legal_text)
 
     def _sent(self, client: Client) -> None:
@@ -273,15 +305,15 @@ class Table:
         ``rewind`` (the cursor went back: clients drop the records after it).
         A client that is not at ``before`` (it never should be) gets a full sync.
         """
-        per_seat: dict[tuple[int | None, str], str] = {}  # each seat's message is built and encoded once per language
+        per_seat: dict[tuple[int | None, str, bool], str] = {}  # each seat's message: built, encoded once per language
         for client in list(self.clients):
             if (client.cursor, client.head) != before:
                 self.sync(client)
                 continue
-            key = (client.seat, client.lang)
+            key = (client.seat, client.lang, client.picture)
             text = per_seat.get(key)
             if text is None:
-                text = per_seat[key] = self.change(kind, cause, by, before[0], client.seat, client.lang)
+                text = per_seat[key] = self.change(kind, cause, by, before[0], client.seat, client.lang, client.picture)
             if client is requester:
                 text = answer(text, ref)
             self._sent(client)
@@ -294,17 +326,18 @@ class Table:
         records after it (an ``update``); any other a whole ``sync``.
         """
         m = self.match
-        per_seat: dict[tuple[int | None, int, str], str] = {}
+        per_seat: dict[tuple[int | None, int, str, bool], str] = {}
         for client in list(self.clients):
             if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
                 self.sync(client)
                 continue
             if client.cursor == m.cursor:
                 continue
-            key = (client.seat, client.cursor, client.lang)
+            key = (client.seat, client.cursor, client.lang, client.picture)
             text = per_seat.get(key)
             if text is None:
-                text = per_seat[key] = self.change("update", cause, None, client.cursor, client.seat, client.lang)
+                text = per_seat[key] = self.change("update", cause, None, client.cursor, client.seat, client.lang,
+                                                   client.picture)
             self._sent(client)
             client.send(text)
 

@@ -22,7 +22,7 @@ Gophers = assemble(
     "Gophers", GophersRules, module=__name__,
     doc='Gophers ("Проныры") on the meeple protocol, with all four rule sets as a ``variant`` option.',
     view_type=view.View, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe, text=text.text,
+    render=render.render, describe=render.describe, text=text.text, outcome_text=text.outcome_text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

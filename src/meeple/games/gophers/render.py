@@ -14,6 +14,7 @@ from .commands import Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll
 from .data import COLS, ROWS, Card, spread
 from .rules import score
 from .state import Phase, State
+from .text import PICTURE, reason
 
 _CELL = 9
 
@@ -43,20 +44,21 @@ CARD_KEY: tuple[tuple[str, str], ...] = (
 )
 
 
-def legend(width: int = 78, baskets: bool = False) -> str:
-    """The key printed under the board, wrapped to ``width`` columns.
+def legend(width: int = 78, baskets: bool = False, lang: str = "en") -> str:
+    """The key printed under the board, wrapped to ``width`` columns, in ``lang``.
 
     >>> print(legend(40).splitlines()[0])
     Key: 07 hole number; A5 5 acorns;
     """
-    entries = [f"{sym} {meaning}" for sym, meaning in (*KEY, *CARD_KEY)]
+    w = PICTURE.word
+    entries = [f"{w(lang, sym)} {w(lang, meaning)}" for sym, meaning in (*KEY, *CARD_KEY)]
     if baskets:
-        entries.append("baskets [0, 2] the owners whose baskets a seat holds")
+        entries.append(w(lang, "baskets [0, 2] the owners whose baskets a seat holds"))
     lines: list[str] = []
-    line = "Key:"
+    head = line = w(lang, "Key:")
     for e in entries:
         piece = f" {e};"
-        if len(line) + len(piece) > width and line != "Key:":
+        if len(line) + len(piece) > width and line != head:
             lines.append(line)
             line = "    "
         line += piece
@@ -94,68 +96,70 @@ def draw_spread(number: int, positions: tuple[int, ...] = ()) -> str:
     return "\n".join(lines)
 
 
-def render(state: State, seat: int | None = None) -> str:
-    """The position as ``seat`` sees it (None: the referee, who sees every hand)."""
+def render(state: State, seat: int | None = None, lang: str = "en") -> str:
+    """The position as ``seat`` sees it (None: the referee, who sees every hand), in ``lang``."""
+    _ = PICTURE
     opts = state.options
-    lines = [f"Gophers ({opts.variant.value}), {state.seats} players"]
+    lines = [_(lang, "Gophers ({variant}), {n} players", variant=_.word(lang, opts.variant.value), n=state.seats)]
     if state.phase is Phase.DEAL:
-        return "\n".join([*lines, "  (not dealt yet)"])
+        return "\n".join([*lines, _.word(lang, "  (not dealt yet)")])
     if state.spread:
-        lines.append(f"Spread {state.spread} of 6")
+        lines.append(_(lang, "Spread {n} of 6", n=state.spread))
         lines.append(draw_spread(state.spread, state.positions))
     else:
-        placed = [f"seat {s} on hole {h}" for s, h in enumerate(state.positions) if h >= 0]
-        lines.append("The book is not open yet; pawns: " + (", ".join(placed) or "none placed"))
-    lines.append(legend(baskets=opts.baskets))
+        placed = [_(lang, "seat {n} on hole {hole}", n=s, hole=h) for s, h in enumerate(state.positions) if h >= 0]
+        lines.append(_(lang, "The book is not open yet; pawns: {pawns}", pawns=", ".join(placed) or _.word(lang, "none placed")))
+    lines.append(legend(baskets=opts.baskets, lang=lang))
     turn = state.turn
     for s in range(state.seats):
-        you = " (you)" if s == seat else ""
+        you = _.word(lang, " (you)") if s == seat else ""
         if opts.beginner:
-            hand = f"dig cards {state.own_digs[s]}"
+            hand = _(lang, "dig cards {n}", n=state.own_digs[s])
         elif seat is None or s == seat:
-            hand = f"hand {_cards(state.hands[s])}"
+            hand = _(lang, "hand {cards}", cards=_cards(state.hands[s]))
         else:
             known = [c for c, m in zip(state.hands[s], state.seen[s]) if m >> seat & 1]
-            hand = f"hand {len(state.hands[s])} cards" + (f" (you know {_cards(tuple(known))})" if known else "")
+            hand = _(lang, "hand {n} cards", n=len(state.hands[s])) + (
+                _(lang, " (you know {cards})", cards=_cards(tuple(known))) if known else "")
         basket = ""
         if opts.baskets:
             held = [o for o, h in enumerate(state.baskets) if h == s]
-            basket = f"; baskets {held}"
+            basket = _(lang, "; baskets {held}", held=held)
         up, down = " ".join(map(repr, state.plus[s])), " ".join(map(repr, state.minus[s]))
-        lines.append(f"seat {s}{you}: hole {state.positions[s]}; score {score(state, s)}; {hand}; "
-                     f"pile +[{up}] -[{down}]{basket}")
+        lines.append(_(lang, "seat {n}{you}: hole {hole}; score {score}; {hand}; pile +[{up}] -[{down}]", n=s, you=you,
+                       hole=state.positions[s], score=score(state, s), hand=hand, up=up, down=down) + basket)
     if opts.beginner:
-        lines.append(f"bank: {_cards(state.bank)}")
+        lines.append(_(lang, "bank: {cards}", cards=_cards(state.bank)))
     else:
-        deck = f"deck: {len(state.deck)} cards"
+        deck = _(lang, "deck: {n} cards", n=len(state.deck))
         if seat is not None:
-            known_deck = [f"{c!r} {i + 1}{_nth(i + 1)} from the top"
+            known_deck = [_(lang, "{card} {n}{nth} from the top", card=repr(c), n=i + 1, nth=_.word(lang, _nth(i + 1)))
                           for i, (c, m) in enumerate(zip(state.deck, state.deck_seen)) if m >> seat & 1]
             if known_deck:
-                deck += f" (you know: {', '.join(known_deck)})"
+                deck += _(lang, " (you know: {cards})", cards=", ".join(known_deck))
         lines.append(deck)
     match state.phase:
         case Phase.PLACE:
-            lines.append(f"seat {state.current} places a pawn")
+            lines.append(_(lang, "seat {n} places a pawn", n=state.current))
         case Phase.START:
-            lines.append(f"seat {state.current} to roll (or dig)")
+            lines.append(_(lang, "seat {n} to roll (or dig)", n=state.current))
         case Phase.MOVE:
-            lines.append(f"seat {state.current} rolled {state.roll}: walk (or dig)")
+            lines.append(_(lang, "seat {n} rolled {roll}: walk (or dig)", n=state.current, roll=state.roll))
         case Phase.GIFT:
             if seat is None or seat == state.current:
                 offer = _cards(turn.offer)
             else:
                 offer = _cards(tuple(c if m >> seat & 1 else None for c, m in zip(turn.offer, turn.offer_seen)))
-            lines.append(f"seat {state.current} chooses a gift: {offer}")
+            lines.append(_(lang, "seat {n} chooses a gift: {cards}", n=state.current, cards=offer))
         case Phase.COLLECT:
             who = state.collectors[0]
             laid = ""
             if turn.added or turn.subtracted:
-                laid = f", has laid {_collection(turn.added, turn.subtracted)}"
+                laid = _(lang, ", has laid {cards}", cards=_collection(turn.added, turn.subtracted))
             then = ", ".join(map(str, state.collectors[1:]))
-            lines.append(f"seat {who} may collect{laid}" + (f" (then seat {then})" if then else ""))
+            lines.append(_(lang, "seat {n} may collect", n=who) + laid + (_(lang, " (then seat {then})", then=then) if then else ""))
         case Phase.OVER:
-            lines.append(f"game over: {state.end_reason}")
+            lines.append(_(lang, "game over: {reason}", reason=reason(lang, state.end_reason)))
     return "\n".join(lines)
 
 

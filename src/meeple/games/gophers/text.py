@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event
+from meeple.engine import Command, Event, Outcome
 from meeple.engine.text import Texts, told
 
 from .commands import Add, Collect, Deal, Dig, Move, OpenBook, Pass, Place, Roll, Subtract, TakeGift
@@ -121,6 +121,52 @@ ABOUT_RU = {
 }
 
 TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
+
+#: The words of the table's text picture (render.py) in Russian: its lines, key and statuses.
+_PICTURE_RU = {
+    "Gophers ({variant}), {n} players": "Проныры ({variant}), игроков: {n}",
+    "standard": "стандартные правила", "simplified": "упрощённые правила", "advanced": "продвинутые правила",
+    "beginner": "правила для начинающих",
+    "  (not dealt yet)": "  (ещё не роздано)",
+    "Spread {n} of 6": "Разворот {n} из 6",
+    "seat {n} on hole {hole}": "место {n} на норе {hole}",
+    "The book is not open yet; pawns: {pawns}": "Книга ещё не открыта; фишки: {pawns}",
+    "none placed": "не поставлены",
+    "Key:": "Ключ:",
+    "07": "07", "A5": "A5", "B5": "B5", "W5": "W5", "S9": "S9", "P": "P", "G": "G", ".": ".", "@1": "@1", "-": "-", "|": "|",
+    "blank": "пусто", "A7 B7 W7": "A7 B7 W7", "D": "D", "?": "?", "+[...]": "+[...]", "-[...]": "-[...]",
+    "hole number": "номер норы", "5 acorns": "5 желудей", "5 berries": "5 ягод", "5 wheat ears": "5 колосьев",
+    "store: 9 of any kind": "склад: 9 любого вида", "portal": "портал", "gift": "подарок", "nothing": "ничего",
+    "seat 1's pawn": "фишка места 1", "tunnel to the right": "ход направо", "tunnel below": "ход вниз", "wall": "стена",
+    "acorn, berry, wheat-ear card of value 7": "карта жёлудя, ягоды, колоса на 7", "dig card": "копалка",
+    "a card you have not seen": "карта, которую вы не видели",
+    "face-up pile (added cards and gifts)": "открытая стопка (прибавленные карты и подарки)",
+    "face-down pile (subtracted cards)": "закрытая стопка (вычтенные карты)",
+    "baskets [0, 2] the owners whose baskets a seat holds": "корзинки [0, 2] чьи корзинки держит место",
+    " (you)": " (вы)",
+    "dig cards {n}": "копалок {n}",
+    "hand {cards}": "рука {cards}",
+    "hand {n} cards": "в руке карт {n}",
+    " (you know {cards})": " (вы знаете {cards})",
+    "; baskets {held}": "; корзинки {held}",
+    "seat {n}{you}: hole {hole}; score {score}; {hand}; pile +[{up}] -[{down}]":
+        "место {n}{you}: нора {hole}; очки {score}; {hand}; стопка +[{up}] -[{down}]",
+    "bank: {cards}": "банк: {cards}",
+    "deck: {n} cards": "колода: карт {n}",
+    "{card} {n}{nth} from the top": "{card} {n}-я сверху",
+    "st": "", "nd": "", "rd": "", "th": "",
+    " (you know: {cards})": " (вы знаете: {cards})",
+    "seat {n} places a pawn": "место {n} ставит фишку",
+    "seat {n} to roll (or dig)": "место {n} бросает кубик (или копает)",
+    "seat {n} rolled {roll}: walk (or dig)": "место {n} выбросило {roll}: идёт (или копает)",
+    "seat {n} chooses a gift: {cards}": "место {n} выбирает подарок: {cards}",
+    ", has laid {cards}": ", выложило {cards}",
+    "seat {n} may collect": "место {n} может собрать",
+    " (then seat {then})": " (потом место {then})",
+    "game over: {reason}": "игра окончена: {reason}",
+}
+#: The text picture's catalog (``render.render(..., lang=)``); the game's own words come from :data:`TEXTS`.
+PICTURE = Texts({"ru": _PICTURE_RU})
 _LETTER = {"A": Kind.ACORN, "B": Kind.BERRY, "W": Kind.WHEAT}
 
 
@@ -258,4 +304,9 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["ABOUT", "ABOUT_RU", "TEXTS", "card", "offer", "reason", "tell", "text"]
+def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+    """Why the match ended (the rules' English ``outcome.reason``: the end's reason) in ``lang``."""
+    return reason(lang, outcome.reason)
+
+
+__all__ = ["ABOUT", "ABOUT_RU", "PICTURE", "TEXTS", "card", "offer", "outcome_text", "reason", "tell", "text"]

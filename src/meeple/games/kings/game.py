@@ -28,7 +28,7 @@ KingsGame = assemble(
     commands=commands.COMMANDS,
     events=events.EVENTS,
     view_type=view.KingsView, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe, text=text.text,
+    render=render.render, describe=render.describe, text=text.text, outcome_text=text.outcome_text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

@@ -5,14 +5,30 @@ from __future__ import annotations
 from meeple.engine import Command
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
-from .data import CARDS, DECK_SIZE, PEOPLES, People
+from .data import CARDS, DECK_SIZE, PEOPLES, Mine, People
 from .scoring import winners
 from .state import Phase, State
+from .text import PICTURE, TEXTS
 from .view import view
 
 
-def _squads(cards: tuple[int, ...]) -> str:
-    return " ".join(f"{CARDS[c].people.value[:2]}{CARDS[c].strength}" for c in cards) or "-"
+def _squads(cards: tuple[int, ...], lang: str = "en") -> str:
+    return " ".join(f"{_people(CARDS[c].people, lang)}{CARDS[c].strength}" for c in cards) or "-"
+
+
+def _people(people: People, lang: str) -> str:
+    """A people's two-letter mark in a squad's short text (``go`` for goblins; ``гб`` in Russian)."""
+    return PICTURE.word(lang, people.value[:2])
+
+
+def _mine(mine: Mine, lang: str) -> str:
+    """A mine's short text (``5pt def2 dep3+O``) in ``lang``."""
+    return PICTURE(lang, "{value}pt def{defence} dep{depth}", value=mine.value, defence=mine.defence, depth=mine.depth) + (
+        PICTURE.word(lang, "+O") if mine.overseer else "")
+
+
+def _squad(card: int, lang: str) -> str:
+    return f"{TEXTS.word(lang, CARDS[card].people.value)} {CARDS[card].strength}"
 
 
 #: What the abbreviations of the picture mean.
@@ -23,51 +39,63 @@ LEGEND = (
 )
 
 
-def render(state: State, seat: int | None = None) -> str:
-    """Return the table as ``seat`` sees it (None: the referee, who sees every hand).
+def render(state: State, seat: int | None = None, lang: str = "en") -> str:
+    """Return the table as ``seat`` sees it (None: the referee, who sees every hand), in ``lang``.
 
     Squads are written as the people's first two letters and the strength
     (``go7`` is a goblin 7); mines as ``value pt, defence, depth, +O`` for an
     overseer.
     """
+    _ = PICTURE
     if state.phase is Phase.SETUP:
-        return f"Underground Kings, {state.seats} players: not set up yet"
+        return _(lang, "Underground Kings, {n} players: not set up yet", n=state.seats)
     v = view(state, seat)
-    lines = [f"Underground Kings, {state.seats} players" + (f" (you are seat {seat})" if seat is not None else "")]
-    top = v.deck_top.label() if v.deck_top is not None else "-"
-    lines.append(f"Deck: {v.deck_size} cards, top mine {top}")
-    lines.append("Central mines:")
+    lines = [_(lang, "Underground Kings, {n} players", n=state.seats)
+             + (_(lang, " (you are seat {n})", n=seat) if seat is not None else "")]
+    top = _mine(v.deck_top, lang) if v.deck_top is not None else "-"
+    lines.append(_(lang, "Deck: {n} cards, top mine {top}", n=v.deck_size, top=top))
+    lines.append(_.word(lang, "Central mines:"))
     for m in v.mines:
         if m.owner is None:
-            lines.append(f"  mine {m.number:<3} {m.mine.label():<18} squads {len(m.stack)}/{m.mine.defence}: {_squads(m.stack)}")
-    lines.append("Camp (bottom to top): " + "; ".join(f"{p.value} {_squads(pile)}" for p, pile in zip(PEOPLES, v.camp)))
-    lines.extend(LEGEND)
+            lines.append(_(lang, "  mine {n} {mine} squads {stack}/{need}: {squads}", n=f"{m.number:<3}",
+                           mine=f"{_mine(m.mine, lang):<18}", stack=len(m.stack), need=m.mine.defence,
+                           squads=_squads(m.stack, lang)))
+    lines.append(_.word(lang, "Camp (bottom to top): ")
+                 + "; ".join(f"{TEXTS.word(lang, p.value)} {_squads(pile, lang)}" for p, pile in zip(PEOPLES, v.camp)))
+    lines.extend(_.word(lang, line) for line in LEGEND)
     if v.discard:
-        lines.append(f"Discard: {_squads(v.discard)}")
+        lines.append(_(lang, "Discard: {squads}", squads=_squads(v.discard, lang)))
     for s, people in enumerate(v.peoples):
         marker = "*" if s == v.turn and v.phase is not Phase.OVER else " "
-        lines.append(f"{marker}Seat {s} ({people.value} king), score {v.scores[s]}")
+        lines.append(marker + _(lang, "Seat {n} ({people} king), score {score}", n=s, people=TEXTS.word(lang, people.value),
+                                score=v.scores[s]))
         for m in v.mines:
             if m.owner == s:
-                need = f"{m.mine.depth}+overseer" if m.mine.overseer else str(m.mine.depth)
-                lines.append(f"    mine {m.number:<3} {m.mine.label():<18} workers {len(m.stack)}/{need}: {_squads(m.stack)}")
+                need = _(lang, "{n}+overseer", n=m.mine.depth) if m.mine.overseer else str(m.mine.depth)
+                lines.append(_(lang, "    mine {n} {mine} workers {stack}/{need}: {squads}", n=f"{m.number:<3}",
+                               mine=f"{_mine(m.mine, lang):<18}", stack=len(m.stack), need=need,
+                               squads=_squads(m.stack, lang)))
         if v.developed[s]:
-            lines.append("    developed: " + ", ".join(d.label() for d in v.developed[s]))
+            lines.append(_.word(lang, "    developed: ") + ", ".join(_mine(d, lang) for d in v.developed[s]))
         if seat is None or seat == s:
             hand = state.hands[s]
-            lines.append("    hand: " + ", ".join(f"{CARDS[c].squad_label()} [{CARDS[c].mine.label()}]" for c in hand))
+            lines.append(_.word(lang, "    hand: ")
+                         + ", ".join(f"{_squad(c, lang)} [{_mine(CARDS[c].mine, lang)}]" for c in hand))
         else:
-            lines.append("    hand backs: " + ", ".join(b.label() for b in v.hand_backs[s]))
+            lines.append(_.word(lang, "    hand backs: ") + ", ".join(_mine(b, lang) for b in v.hand_backs[s]))
             if v.open_hands[s]:
-                lines.append("    seen by all: " + ", ".join(CARDS[c].squad_label() for c in v.open_hands[s]))
+                lines.append(_.word(lang, "    seen by all: ") + ", ".join(_squad(c, lang) for c in v.open_hands[s]))
     if v.phase is Phase.OVER:
         best = winners(state)
-        names = " and ".join(f"seat {s} ({state.peoples[s].value})" for s in best)
-        lines.append(f"Game over: the deck ran out. {'Winners' if len(best) > 1 else 'Winner'}: {names}.")
+        names = _.word(lang, " and ").join(
+            _(lang, "seat {n} ({people})", n=s, people=TEXTS.word(lang, state.peoples[s].value)) for s in best)
+        lines.append(_(lang, "Game over: the deck ran out. Winners: {names}." if len(best) > 1 else
+                       "Game over: the deck ran out. Winner: {names}.", names=names))
     elif v.phase is Phase.DRAW:
-        lines.append(f"Seat {v.turn} draws" + (" from the deck (after a retreat)" if v.must_draw_deck else ""))
+        lines.append(_(lang, "Seat {n} draws from the deck (after a retreat)" if v.must_draw_deck else "Seat {n} draws",
+                       n=v.turn))
     else:
-        lines.append(f"Seat {v.turn} plays a squad")
+        lines.append(_(lang, "Seat {n} plays a squad", n=v.turn))
     return "\n".join(lines)
 
 

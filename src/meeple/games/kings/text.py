@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event
-from meeple.engine.text import Texts, told
+from meeple.engine import Command, Event, Outcome
+from meeple.engine.text import Texts, reword, told
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .data import CARDS, Mine
@@ -53,6 +53,9 @@ _RU = {
     "the game is over: {reason}": "игра окончена: {reason}",
     "the last card of the deck was turned up as a new mine": "последняя карта колоды открыта как новая шахта",
     "the last card of the deck was drawn": "взята последняя карта колоды",
+    # why the match ended, as the rules word it (Outcome.reason; see outcome_text)
+    "the deck ran out; seat {seat} has the most points ({n})": "колода кончилась; больше всех очков у места {seat} ({n})",
+    "the deck ran out; seats {seats} tie on {n} points and developed mines": "колода кончилась; у мест {seats} поровну очков ({n}) и разработанных шахт",
 }
 
 #: What a card or a place on the board does, one sentence each, by the name the board knows it by: the browser
@@ -84,6 +87,41 @@ ABOUT_RU = {
 }
 
 TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
+
+#: The words of the table's text picture (render.py) in Russian: its lines, key and statuses.
+_PICTURE_RU = {
+    "or": "ор", "go": "гб", "dw": "гн", "gi": "вк",
+    "{value}pt def{defence} dep{depth}": "{value}оч з{defence} г{depth}", "+O": "+Н",
+    "Underground Kings, {n} players: not set up yet": "Подземные короли, игроков: {n}; стол ещё не разложен",
+    "Underground Kings, {n} players": "Подземные короли, игроков: {n}",
+    " (you are seat {n})": " (вы: место {n})",
+    "Deck: {n} cards, top mine {top}": "Колода: карт {n}, верхняя шахта {top}",
+    "Central mines:": "Центральные шахты:",
+    "  mine {n} {mine} squads {stack}/{need}: {squads}": "  шахта {n} {mine} отряды {stack}/{need}: {squads}",
+    "Camp (bottom to top): ": "Лагерь (снизу вверх): ",
+    "Key: 3pt def2 dep1+O a mine worth 3 points, taken by 2 squads (defence), developed by 1 worker (depth),":
+        "Ключ: 3оч з2 г1+Н шахта на 3 очка, берут 2 отряда (защита), разрабатывает 1 рабочий (глубина),",
+    "     +O needing an overseer too; or2 go5 dw7 gi0 a squad: its people (orcs, goblins, dwarves, giants)":
+        "     +Н нужен ещё надсмотрщик; ор2 гб5 гн7 вк0 отряд: его народ (орки, гоблины, гномы, великаны)",
+    "     and its strength": "     и его сила",
+    "Discard: {squads}": "Сброс: {squads}",
+    "Seat {n} ({people} king), score {score}": "Место {n} (король: {people}), очки {score}",
+    "{n}+overseer": "{n}+надсмотрщик",
+    "    mine {n} {mine} workers {stack}/{need}: {squads}": "    шахта {n} {mine} рабочие {stack}/{need}: {squads}",
+    "    developed: ": "    разработаны: ",
+    "    hand: ": "    рука: ",
+    "    hand backs: ": "    рубашки руки: ",
+    "    seen by all: ": "    видны всем: ",
+    " and ": " и ",
+    "seat {n} ({people})": "место {n} ({people})",
+    "Game over: the deck ran out. Winners: {names}.": "Игра окончена: колода кончилась. Победители: {names}.",
+    "Game over: the deck ran out. Winner: {names}.": "Игра окончена: колода кончилась. Победитель: {names}.",
+    "Seat {n} draws from the deck (after a retreat)": "Место {n} берёт карту из колоды (после отступления)",
+    "Seat {n} draws": "Место {n} берёт карту",
+    "Seat {n} plays a squad": "Место {n} играет отряд",
+}
+#: The text picture's catalog (``render.render(..., lang=)``); the game's own words come from :data:`TEXTS`.
+PICTURE = Texts({"ru": _PICTURE_RU})
 
 
 def squad(lang: str, card: int | None) -> str:
@@ -150,4 +188,16 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["ABOUT", "ABOUT_RU", "TEXTS", "mine", "offer", "squad", "tell", "text"]
+#: The sentences the rules say why the match ended with (``Outcome.reason``), as message ids.
+OUTCOMES = (
+    "the deck ran out; seat {seat} has the most points ({n})",
+    "the deck ran out; seats {seats} tie on {n} points and developed mines",
+)
+
+
+def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
+    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+
+
+__all__ = ["ABOUT", "ABOUT_RU", "OUTCOMES", "PICTURE", "TEXTS", "mine", "offer", "outcome_text", "squad", "tell", "text"]

@@ -25,7 +25,7 @@ Mordred = assemble(
     info=INFO, options=MordredOptions, state=State, variants=VARIANTS,
     commands=commands.COMMANDS,
     events=events.EVENTS,
-    view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe, text=text.text,
+    view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe, text=text.text, outcome_text=text.outcome_text,
     bots={"random": RandomBot, "heuristic": HeuristicBot},
 )
 

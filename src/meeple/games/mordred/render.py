@@ -29,23 +29,25 @@ from .data import (
 )
 from .rules import buildings_on_map, pieces_left, points, used_up, warriors_on_map
 from .state import Phase, State
+from .text import PICTURE, TEXTS
 
 _LETTER = {Kind.VILLAGE: "V", Kind.TOWN: "T", Kind.CASTLE: "C"}
 _CELL = 14
 _MARGIN = 2
 
 
-def _cell(state: State, code: str) -> str:
+def _cell(state: State, code: str, lang: str = "en") -> str:
     area = AREAS[code]
+    w = PICTURE.word
     if code == CASTLE_AREA:
-        return f"{code} MORDRED".ljust(_CELL)
-    terrain = "f" if area.terrain is Terrain.FOREST else "m"
+        return f"{code} {w(lang, 'MORDRED')}".ljust(_CELL)
+    terrain = w(lang, "f" if area.terrain is Terrain.FOREST else "m")
     mark = "*" if area.border else " "
     b = state.buildings[AREA_INDEX[code]]
     if state.warriors[AREA_INDEX[code]]:
-        what = "W"
+        what = w(lang, "W")
     elif b is not None:
-        what = f"{_LETTER[b.kind]}{b.owner}"
+        what = f"{w(lang, _LETTER[b.kind])}{b.owner}"
     else:
         what = "."
     return f"{code} {terrain}{mark} {what}".ljust(_CELL)
@@ -61,13 +63,13 @@ def _links(row: int) -> str:
     return "".join(line).rstrip()
 
 
-def render_map(state: State) -> list[str]:
+def render_map(state: State, lang: str = "en") -> list[str]:
     """Return the map as lines of text, a line per grid row (and one for corner-to-corner neighbours)."""
     rows = max(a.row for a in AREAS.values()) + 1
     cols = max(a.col for a in AREAS.values()) + 1
     grid = [[" " * _CELL for _ in range(cols)] for _ in range(rows)]
     for code, area in AREAS.items():
-        grid[area.row][area.col] = _cell(state, code)
+        grid[area.row][area.col] = _cell(state, code, lang)
     out = []
     for r, line in enumerate(grid):
         out.append(" " * _MARGIN + "".join(line).rstrip())
@@ -77,59 +79,62 @@ def render_map(state: State) -> list[str]:
     return out
 
 
-def legend() -> list[str]:
-    """The key to every symbol of :func:`render_map` and :func:`render_road`."""
-    diagonal = ", ".join(f"{AREAS[a].name}-{AREAS[b].name}" for a, b in DIAGONALS)
+def legend(lang: str = "en") -> list[str]:
+    """The key to every symbol of :func:`render_map` and :func:`render_road`, in ``lang``."""
+    w = PICTURE.word
+    diagonal = ", ".join(f"{TEXTS.word(lang, AREAS[a].name)}-{TEXTS.word(lang, AREAS[b].name)}" for a, b in DIAGONALS)
     return [
-        "key: f forest, m mountains, * black-bordered (the border with England), . empty area,",
-        "     W a warrior of Mordred, V/T/C a village/town/castle with its owner's seat (T2: a town of seat 2),",
-        "     CAS MORDRED: Mordred himself in his castle on Anglesey.",
-        "     Areas side by side are neighbours; so are those joined by / or \\ (" + diagonal + ").",
-        "road: D the dragon space (0), - a space, the seat's number its marker; pieces left: V villages, T towns, C castles",
+        w(lang, "key: f forest, m mountains, * black-bordered (the border with England), . empty area,"),
+        w(lang, "     W a warrior of Mordred, V/T/C a village/town/castle with its owner's seat (T2: a town of seat 2),"),
+        w(lang, "     CAS MORDRED: Mordred himself in his castle on Anglesey."),
+        PICTURE(lang, "     Areas side by side are neighbours; so are those joined by / or \\ ({pairs}).", pairs=diagonal),
+        w(lang, "road: D the dragon space (0), - a space, the seat's number its marker; pieces left: V villages, T towns, C castles"),
     ]
 
 
-def render_road(state: State) -> list[str]:
+def render_road(state: State, lang: str = "en") -> list[str]:
     """Return Mordred's road: each seat's marker counted from the dragon space (0)."""
     back, forward = state.options.road_back, state.options.road_forward
-    out = [f"Mordred's road: spaces -{back} .. 0 (dragon) .. +{forward}"]
+    dragon = PICTURE.word(lang, "D")
+    out = [PICTURE(lang, "Mordred's road: spaces -{back} .. 0 (dragon) .. +{forward}", back=back, forward=forward)]
     for s, pos in enumerate(state.road):
         track = "".join(
-            str(s) if i == pos else ("D" if i == 0 else "-") for i in range(-back, forward + 1)
+            str(s) if i == pos else (dragon if i == 0 else "-") for i in range(-back, forward + 1)
         )
-        out.append(f"  seat {s}: [{track}] {pos:+d}")
+        out.append(PICTURE(lang, "  seat {n}: [{track}] {pos}", n=s, track=track, pos=f"{pos:+d}"))
     return out
 
 
-def render(state: State, seat: int | None = None) -> str:
-    """Return the whole position as text (everything is public; ``seat`` marks "you")."""
-    head = f"Mordred, {state.seats} players"
+def render(state: State, seat: int | None = None, lang: str = "en") -> str:
+    """Return the whole position as text (everything is public; ``seat`` marks "you"), in ``lang``."""
+    _ = PICTURE
+    head = _(lang, "Mordred, {n} players", n=state.seats)
     if state.phase is Phase.OVER:
-        head += f" - game over ({state.ended.value if state.ended else ''})"
+        head += _(lang, " - game over ({end})", end=_.word(lang, state.ended.value) if state.ended else "")
     elif state.phase is not Phase.SETUP:
-        head += f" - turn {state.turns}, seat {state.turn} to {state.phase.value}"
+        head += _(lang, " - turn {turn}, seat {n} to {phase}", turn=state.turns, n=state.turn,
+                  phase=_.word(lang, state.phase.value))
         if state.phase is Phase.PLACE:
-            head += f" ({state.hand} warrior(s) in hand)"
-    lines = [head, *render_map(state), *legend(), *render_road(state)]
-    lines.append(
-        f"Mordred: {warriors_on_map(state)} warriors on the map, {state.supply} in his supply; "
-        f"{buildings_on_map(state)} buildings on the map"
-    )
+            head += _(lang, " ({n} warrior(s) in hand)", n=state.hand)
+    lines = [head, *render_map(state, lang), *legend(lang), *render_road(state, lang)]
+    lines.append(_(lang, "Mordred: {warriors} warriors on the map, {supply} in his supply; {buildings} buildings on the map",
+                   warriors=warriors_on_map(state), supply=state.supply, buildings=buildings_on_map(state)))
     for s in range(state.seats):
-        left = " ".join(f"{_LETTER[k]}{pieces_left(state, s, k)}" for k in Kind)
-        you = " (you)" if s == seat else ""
+        left = " ".join(f"{_.word(lang, _LETTER[k])}{pieces_left(state, s, k)}" for k in Kind)
+        you = _.word(lang, " (you)") if s == seat else ""
         pts = points(state, s)
-        line = f"  seat {s}{you}: £{state.money[s]}, {pts} point{'' if pts == 1 else 's'}, pieces left {left}"
+        line = _(lang, "  seat {n}{you}: £{money}, {points} point, pieces left {left}" if pts == 1 else
+                 "  seat {n}{you}: £{money}, {points} points, pieces left {left}",
+                 n=s, you=you, money=state.money[s], points=pts, left=left)
         kind = used_up(state, s)
         if kind is not None and state.phase is not Phase.OVER:
-            line += f"; every {kind.value} on the map (the game ends at the start of its turn if it still has)"
+            line += _(lang, "; every {kind} on the map (the game ends at the start of its turn if it still has)",
+                      kind=TEXTS.word(lang, kind.value))
         lines.append(line)
     if state.last_roll is not None:
         r = state.last_roll
-        lines.append(
-            f"last roll: seat {r.seat} row {r.row.value} dice {r.dice[0]} {r.dice[1]}: "
-            f"£{r.money}, {r.warriors} warrior(s)"
-        )
+        lines.append(_(lang, "last roll: seat {n} row {row} dice {a} {b}: £{money}, {warriors} warrior(s)", n=r.seat,
+                       row=r.row.value, a=r.dice[0], b=r.dice[1], money=r.money, warriors=r.warriors))
     return "\n".join(lines)
 
 

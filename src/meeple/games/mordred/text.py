@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event
-from meeple.engine.text import Texts, told
+from meeple.engine import Command, Event, Outcome
+from meeple.engine.text import Texts, reword, told
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .data import AREAS
@@ -72,6 +72,17 @@ _RU = {
     "a player has every building of one type on the map": "у игрока на карте все постройки одного типа",
     "a marker cannot move along Mordred's road as it must": "маркер не может сдвинуться по дороге Мордреда",
     "Mordred is beaten in his castle": "Мордред побеждён в своём замке",
+    # why the match ended, as the rules word it (Outcome.reason; see outcome_text)
+    "{why}; {side} wins ({warriors} warriors against {buildings} buildings); seat {seat} wins with the {label}": "{why}; побеждает {side} (воинов: {warriors}, построек: {buildings}); побеждает место {seat}: {label}",
+    "{why}; {side} wins ({warriors} warriors against {buildings} buildings); a draw between seats {seats}": "{why}; побеждает {side} (воинов: {warriors}, построек: {buildings}); ничья между местами {seats}",
+    "Mordred": "Мордред",
+    "King Arthur": "король Артур",
+    "a marker could not move along Mordred's road": "маркер не смог сдвинуться по дороге Мордреда",
+    "Mordred was beaten in his castle": "Мордред побеждён в своём замке",
+    "the game ended": "игра окончена",
+    "least advanced on the road": "меньше всех продвинулось по дороге",
+    "most building points": "больше всех очков за постройки",
+    "most money": "больше всех денег",
 }
 
 #: What an area, a building, a warrior or a row of the Money table does, one sentence each, by the name the board
@@ -109,6 +120,39 @@ ABOUT_RU = {
 }
 
 TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
+
+#: The words of the table's text picture (render.py) in Russian: its lines, key and statuses.
+_PICTURE_RU = {
+    "MORDRED": "МОРДРЕД", "f": "л", "m": "г", "W": "В", "V": "Д", "T": "Г", "C": "З", "D": "Д",
+    "key: f forest, m mountains, * black-bordered (the border with England), . empty area,":
+        "ключ: л лес, г горы, * в чёрной рамке (граница с Англией), . пустая область,",
+    "     W a warrior of Mordred, V/T/C a village/town/castle with its owner's seat (T2: a town of seat 2),":
+        "     В воин Мордреда, Д/Г/З деревня/город/замок с местом владельца (Г2: город места 2),",
+    "     CAS MORDRED: Mordred himself in his castle on Anglesey.": "     CAS МОРДРЕД: сам Мордред в своём замке на Англси.",
+    "     Areas side by side are neighbours; so are those joined by / or \\ ({pairs}).":
+        "     Области рядом соседние; соседние и те, что соединены / или \\ ({pairs}).",
+    "road: D the dragon space (0), - a space, the seat's number its marker; pieces left: V villages, T towns, C castles":
+        "дорога: Д клетка дракона (0), - клетка, номер места его фишка; фишек осталось: Д деревень, Г городов, З замков",
+    "Mordred's road: spaces -{back} .. 0 (dragon) .. +{forward}": "Дорога Мордреда: клетки -{back} .. 0 (дракон) .. +{forward}",
+    "  seat {n}: [{track}] {pos}": "  место {n}: [{track}] {pos}",
+    "Mordred, {n} players": "Мордред, игроков: {n}",
+    " - game over ({end})": " - игра окончена ({end})",
+    "warriors": "воины", "buildings": "постройки", "road": "дорога", "mordred": "Мордред",
+    " - turn {turn}, seat {n} to {phase}": " - ход {turn}, место {n}: {phase}",
+    "setup": "подготовка", "roll": "бросок", "place": "расстановка", "spend": "траты", "over": "конец",
+    " ({n} warrior(s) in hand)": " (воинов в руке: {n})",
+    "Mordred: {warriors} warriors on the map, {supply} in his supply; {buildings} buildings on the map":
+        "Мордред: воинов на карте {warriors}, в запасе {supply}; построек на карте {buildings}",
+    " (you)": " (вы)",
+    "  seat {n}{you}: £{money}, {points} point, pieces left {left}": "  место {n}{you}: £{money}, очков {points}, фишек осталось {left}",
+    "  seat {n}{you}: £{money}, {points} points, pieces left {left}": "  место {n}{you}: £{money}, очков {points}, фишек осталось {left}",
+    "; every {kind} on the map (the game ends at the start of its turn if it still has)":
+        "; все постройки «{kind}» на карте (игра кончится в начале его хода, если так и останется)",
+    "last roll: seat {n} row {row} dice {a} {b}: £{money}, {warriors} warrior(s)":
+        "последний бросок: место {n}, ряд {row}, кубики {a} {b}: £{money}, воинов {warriors}",
+}
+#: The text picture's catalog (``render.render(..., lang=)``); the game's own words come from :data:`TEXTS`.
+PICTURE = Texts({"ru": _PICTURE_RU})
 _ENDS = {
     End.WARRIORS: "every warrior of Mordred is on the map",
     End.BUILDINGS: "a player has every building of one type on the map",
@@ -183,4 +227,16 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["ABOUT", "ABOUT_RU", "AREAS_RU", "TEXTS", "area", "offer", "tell", "text"]
+#: The sentences the rules say why the match ended with (``Outcome.reason``), as message ids.
+OUTCOMES = (
+    "{why}; {side} wins ({warriors} warriors against {buildings} buildings); seat {seat} wins with the {label}",
+    "{why}; {side} wins ({warriors} warriors against {buildings} buildings); a draw between seats {seats}",
+)
+
+
+def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
+    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+
+
+__all__ = ["ABOUT", "ABOUT_RU", "AREAS_RU", "OUTCOMES", "PICTURE", "TEXTS", "area", "offer", "outcome_text", "tell", "text"]

@@ -22,7 +22,7 @@ Saboteur = assemble(
     "Saboteur", SaboteurRules, module=__name__,
     doc="Saboteur, base game (3-10 players) and Deluxe edition (2-12), on the meeple protocol.",
     view_type=view.View, view=view.view, redact=view.redact, determinize=view.determinize, world=world.world,
-    render=render.render, describe=render.describe, text=text.text,
+    render=render.render, describe=render.describe, text=text.text, outcome_text=text.outcome_text,
     # one record's events folded as fastfold folds them (a turn in one copy); the kit holds it to one by one
     fold=fastfold.fold,
     bots={"random": RandomBot, "heuristic": HeuristicBot},

@@ -44,6 +44,7 @@ from .commands import (
 )
 from .data import KINDS, START_POSITION, Category, E, GoalKind, N, S, W
 from .state import Deed, Front, Phase, State
+from .text import PICTURE, TEXTS
 from .view import View, view
 
 #: The widest line any picture has (a terminal of 100 columns).
@@ -135,7 +136,7 @@ def board_lines(board: Board, seen: Mapping[int, GoalKind] | None = None) -> lis
     return lines
 
 
-def hand_lines(hand: Sequence[int], title: str = "your hand") -> list[str]:
+def hand_lines(hand: Sequence[int], title: str = "your hand", lang: str = "en") -> list[str]:
     """A hand: each path card's shape drawn above its number, then every card by number and name.
 
     >>> from .data import kind_id
@@ -146,8 +147,9 @@ def hand_lines(hand: Sequence[int], title: str = "your hand") -> list[str]:
                 |
       1 crossroads, 2 map
     """
+    title = PICTURE.word(lang, title)
     if not hand:
-        return [f"{title}: (empty)"]
+        return [f"{title}: {PICTURE.word(lang, '(empty)')}"]
     head = f"{title}: "
     pad = " " * len(head)
     paths = [(i, card_box(k)) for i, k in enumerate(hand, 1) if KINDS[k].category is Category.PATH]
@@ -156,7 +158,7 @@ def hand_lines(hand: Sequence[int], title: str = "your hand") -> list[str]:
         lines.append(head + "".join(f"{i:^3}  " for i, _ in paths).rstrip())
         for row in range(3):
             lines.append(pad + "".join(f"{box[row]}  " for _, box in paths).rstrip())
-    names = ", ".join(f"{i} {KINDS[k].name}" for i, k in enumerate(hand, 1))
+    names = ", ".join(f"{i} {TEXTS.word(lang, KINDS[k].name)}" for i, k in enumerate(hand, 1))
     lines += _wrap("  ", names) if paths else _wrap(head, names)
     return lines
 
@@ -165,81 +167,92 @@ def _wrap(prefix: str, text: str, indent: str = "    ") -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=prefix, subsequent_indent=indent, break_on_hyphens=False)
 
 
-def _front_text(front: Iterable[Front]) -> str:
-    return ", ".join(FRONT_NAMES[f] for f in sorted(front, key=lambda f: f.value))
+def _front_text(front: Iterable[Front], lang: str = "en") -> str:
+    return ", ".join(PICTURE.word(lang, FRONT_NAMES[f]) for f in sorted(front, key=lambda f: f.value))
 
 
-def describe_deed(deed: Deed) -> str:
-    """One turn of the round as the table saw it, e.g. ``seat 2 laid dead-curve-a at (3, 1)``."""
-    who = f"seat {deed.seat}"
+def describe_deed(deed: Deed, lang: str = "en") -> str:
+    """One turn of the round as the table saw it, e.g. ``seat 2 laid dead-curve-a at (3, 1)``, in ``lang``."""
+    _ = PICTURE
+    who = _(lang, "seat {n}", n=deed.seat)
     if deed.card is None:
-        return f"{who} discarded two cards to clear a card in front" if deed.target is not None else f"{who} passed"
-    name = KINDS[deed.card].name
+        return _(lang, "{who} discarded two cards to clear a card in front" if deed.target is not None else "{who} passed",
+                 who=who)
+    name = TEXTS.word(lang, KINDS[deed.card].name)
     if deed.cell is not None:
         at = f"({deed.cell.col}, {deed.cell.row})"
         if KINDS[deed.card].category is Category.PATH:
-            return f"{who} laid {name} at {at}{' turned' if deed.cell.rotated else ''}"
-        return f"{who} removed {KINDS[deed.cell.kind].name} at {at} with a rockfall"
+            return _(lang, "{who} laid {card} at {at} turned" if deed.cell.rotated else "{who} laid {card} at {at}",
+                     who=who, card=name, at=at)
+        return _(lang, "{who} removed {card} at {at} with a rockfall", who=who,
+                 card=TEXTS.word(lang, KINDS[deed.cell.kind].name), at=at)
     if deed.target is not None:
-        return f"{who} played {name} on seat {deed.target}"
-    return f"{who} played {name}"
+        return _(lang, "{who} played {card} on seat {target}", who=who, card=name, target=deed.target)
+    return _(lang, "{who} played {card}", who=who, card=name)
 
 
-def render(state: State, seat: int | None = None) -> str:
-    """The table as ``seat`` sees it, drawn from its view (None: the referee sees everything)."""
-    return render_view(view(state, seat), referee=state if seat is None else None)
+def render(state: State, seat: int | None = None, lang: str = "en") -> str:
+    """The table as ``seat`` sees it, drawn from its view (None: the referee sees everything), in ``lang``."""
+    return render_view(view(state, seat), referee=state if seat is None else None, lang=lang)
 
 
-def render_view(v: View, referee: State | None = None) -> str:
-    """The table as the seat of view ``v`` sees it; ``referee`` adds the hidden parts of that state."""
-    ed = "Deluxe" if v.edition.value == "deluxe" else "base game"
-    lines = [f"Saboteur ({ed}), {v.seats} players, round {v.round} of 3, {v.phase.value}"]
+def render_view(v: View, referee: State | None = None, lang: str = "en") -> str:
+    """The table as the seat of view ``v`` sees it, in ``lang``; ``referee`` adds the hidden parts of that state."""
+    _, word = PICTURE, TEXTS.word
+    ed = _.word(lang, "Deluxe" if v.edition.value == "deluxe" else "base game")
+    lines = [_(lang, "Saboteur ({edition}), {n} players, round {round} of 3, {phase}", edition=ed, n=v.seats,
+               round=v.round, phase=_.word(lang, v.phase.value))]
     if v.round == 0:
         return lines[0]
     lines += board_lines(v.board, dict(v.known_goals))
-    lines += LEGEND
-    aside = f", {v.set_aside_count} set aside" if v.edition.value == "deluxe" else ""
-    passes = f", {v.passes} passed in a row" if v.passes else ""
-    lines.append(f"pile: {v.pile_size} cards{aside}{passes}")
+    lines += [_.word(lang, line) for line in LEGEND]
+    aside = _(lang, ", {n} set aside", n=v.set_aside_count) if v.edition.value == "deluxe" else ""
+    passes = _(lang, ", {n} passed in a row", n=v.passes) if v.passes else ""
+    lines.append(_(lang, "pile: {n} cards", n=v.pile_size) + aside + passes)
     for s in range(v.seats):
         role = ""
         if referee is not None:
-            role = f" [{referee.deal.roles[s].value}]"
+            role = f" [{word(lang, referee.deal.roles[s].value)}]"
         elif s == v.seat and v.role is not None:
-            role = f" [you: {v.role.value}]"
-        marks = f" | {_front_text(v.front[s])}" if v.front[s] else ""
-        who = "  <- to play" if v.phase is Phase.PLAY and v.turn == s else ""
-        lines.append(f"seat {s}{role}: {v.hand_sizes[s]} cards{marks}{who}")
+            role = _(lang, " [you: {role}]", role=word(lang, v.role.value))
+        marks = f" | {_front_text(v.front[s], lang)}" if v.front[s] else ""
+        who = _.word(lang, "  <- to play") if v.phase is Phase.PLAY and v.turn == s else ""
+        lines.append(_(lang, "seat {n}", n=s) + role + _(lang, ": {n} cards", n=v.hand_sizes[s]) + marks + who)
     if referee is not None:
         for s in range(v.seats):
-            lines += _wrap(f"  hand {s}: ", ", ".join(KINDS[k].name for k in referee.hands[s]) or "(empty)")
-        kinds = ", ".join(k.value for k in referee.deal.goal_kinds)
-        lines += _wrap("  ", f"goals: {kinds}; gold: {list(referee.purse.gold)}")
+            lines += _wrap(_(lang, "  hand {n}: ", n=s),
+                           ", ".join(word(lang, KINDS[k].name) for k in referee.hands[s]) or _.word(lang, "(empty)"))
+        kinds = ", ".join(word(lang, k.value) for k in referee.deal.goal_kinds)
+        lines += _wrap("  ", _(lang, "goals: {kinds}; gold: {gold}", kinds=kinds, gold=list(referee.purse.gold)))
     elif v.seat is not None:
-        lines += hand_lines(v.hand)
+        lines += hand_lines(v.hand, lang=lang)
         for i, kind in v.known_goals:
-            lines.append(f"you saw the {GOAL_NAMES[i]} goal: {kind.value}")
+            lines.append(_(lang, "you saw the {goal} goal: {kind}", goal=word(lang, GOAL_NAMES[i]), kind=word(lang, kind.value)))
         for t, r in v.inspected:
-            lines.append(f"you saw seat {t}'s dwarf card: {r.value}")
+            lines.append(_(lang, "you saw seat {n}'s dwarf card: {role}", n=t, role=word(lang, r.value)))
         for k in v.known_hands:
-            names = ", ".join(KINDS[c].name for c in k.cards)
-            some = "" if k.sure == len(k.cards) else f"at least {k.sure} of "
-            lines += _wrap("", f"you know seat {k.holder} holds {some}{names}")
+            names = ", ".join(word(lang, KINDS[c].name) for c in k.cards)
+            if k.sure == len(k.cards):
+                lines += _wrap("", _(lang, "you know seat {n} holds {cards}", n=k.holder, cards=names))
+            else:
+                lines += _wrap("", _(lang, "you know seat {n} holds at least {sure} of {cards}", n=k.holder, sure=k.sure,
+                                     cards=names))
         for t, old in v.put_away:
             if old is not None:
-                lines.append(f"seat {t} put away the dwarf card {old.value}")
+                lines.append(_(lang, "seat {n} put away the dwarf card {role}", n=t, role=word(lang, old.value)))
         if v.my_gold is not None:
-            lines.append(f"your gold: {v.my_gold}")
+            lines.append(_(lang, "your gold: {n}", n=v.my_gold))
         if v.offer:
-            lines.append(f"gold on offer: {sorted(v.offer, reverse=True)}")
+            lines.append(_(lang, "gold on offer: {gold}", gold=sorted(v.offer, reverse=True)))
     recent = v.deeds[-v.seats :]
     if recent:
-        lines += _wrap("last turns: ", "; ".join(describe_deed(d) for d in recent))
+        lines += _wrap(_.word(lang, "last turns: "), "; ".join(describe_deed(d, lang) for d in recent))
     for res in v.results:
-        roles = ", ".join(f"{s} {r.value}" for s, r in enumerate(res.roles))
-        lines += _wrap("", f"round {res.number}: {res.team} won (winners {list(res.winners)}); roles: {roles}")
+        roles = ", ".join(f"{s} {word(lang, r.value)}" for s, r in enumerate(res.roles))
+        lines += _wrap("", _(lang, "round {n}: {team} won (winners {winners}); roles: {roles}", n=res.number,
+                             team=word(lang, res.team), winners=list(res.winners), roles=roles))
     if v.gold is not None:
-        lines.append(f"final gold: {list(v.gold)}")
+        lines.append(_(lang, "final gold: {gold}", gold=list(v.gold)))
     return "\n".join(lines)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event
-from meeple.engine.text import Texts, told
+from meeple.engine import Command, Event, Outcome
+from meeple.engine.text import Texts, reword, told
 
 from .commands import (
     BreakTool,
@@ -133,6 +133,9 @@ _RU = {
     "stole a gold piece from {seat}": "украл самородок: {seat}",
     "the game is over": "игра окончена",
     "the round is paid": "раунд рассчитан",
+    # why the match ended, as the rules word it (Outcome.reason; see outcome_text)
+    "after three rounds seat {seat} holds the most gold ({n} nuggets)": "после трёх раундов больше всех золота у места {seat} (самородков: {n})",
+    "after three rounds {seats} share the most gold ({n} nuggets)": "после трёх раундов больше всех золота поровну у: {seats} (самородков: {n})",
 }
 
 #: What a card, a goal or the start does, one sentence each, by the name the board knows it by (a card kind's
@@ -198,6 +201,49 @@ ABOUT_RU = {
 }
 
 TEXTS = Texts({"ru": {**_RU, **ABOUT_RU}})
+
+#: The words of the table's text picture (render.py) in Russian: its lines, key and statuses.
+_PICTURE_RU = {
+    "Saboteur ({edition}), {n} players, round {round} of 3, {phase}": "Саботёр ({edition}), игроков: {n}, раунд {round} из 3, {phase}",
+    "Deluxe": "Делюкс", "base game": "базовая игра",
+    "deal": "раздача", "play": "ход", "settle": "расчёт", "choose": "выбор золота", "theft": "кража", "over": "конец",
+    "S start  ? goal  $ gold  c coal  + tunnel  x dead end  # bridge  % double curve  H ladder":
+        "S старт  ? цель  $ золото  c уголь  + туннель  x тупик  # мост  % двойной поворот  H лестница",
+    "g/b green/blue door  * crystal  | - open edge  : . dead-end stub  (a card may be turned 180 degrees)":
+        "g/b зелёная/синяя дверь  * кристалл  | - открытый край  : . тупик  (карту можно повернуть на 180°)",
+    ", {n} set aside": ", отложено: {n}",
+    ", {n} passed in a row": ", пасов подряд: {n}",
+    "pile: {n} cards": "колода: карт {n}",
+    " [you: {role}]": " [вы: {role}]",
+    "  <- to play": "  <- ходит",
+    "seat {n}": "место {n}",
+    ": {n} cards": ": карт {n}",
+    "  hand {n}: ": "  рука {n}: ",
+    "(empty)": "(пусто)",
+    "your hand": "ваша рука",
+    "goals: {kinds}; gold: {gold}": "цели: {kinds}; золото: {gold}",
+    "you saw the {goal} goal: {kind}": "вы видели цель ({goal}): {kind}",
+    "you saw seat {n}'s dwarf card: {role}": "вы видели карту гнома места {n}: {role}",
+    "you know seat {n} holds {cards}": "вы знаете, что у места {n} на руке: {cards}",
+    "you know seat {n} holds at least {sure} of {cards}": "вы знаете, что у места {n} на руке не меньше {sure} из: {cards}",
+    "seat {n} put away the dwarf card {role}": "место {n} отложило карту гнома: {role}",
+    "your gold: {n}": "ваше золото: {n}",
+    "gold on offer: {gold}": "золото на выбор: {gold}",
+    "last turns: ": "последние ходы: ",
+    "round {n}: {team} won (winners {winners}); roles: {roles}": "раунд {n}: победили {team} (победители {winners}); роли: {roles}",
+    "final gold: {gold}": "итоговое золото: {gold}",
+    "broken pickaxe": "сломанная кирка", "broken lantern": "сломанный фонарь", "broken cart": "сломанная тележка",
+    "trapped": "в ловушке",
+    "{who} discarded two cards to clear a card in front": "{who}: сбросило две карты, чтобы убрать карту перед собой",
+    "{who} passed": "{who}: пас",
+    "{who} laid {card} at {at}": "{who}: «{card}» на {at}",
+    "{who} laid {card} at {at} turned": "{who}: «{card}» на {at}, перевёрнута",
+    "{who} removed {card} at {at} with a rockfall": "{who}: обвал убрал «{card}» на {at}",
+    "{who} played {card} on seat {target}": "{who}: «{card}» на место {target}",
+    "{who} played {card}": "{who}: «{card}»",
+}
+#: The text picture's catalog (``render.render(..., lang=)``); the game's own words come from :data:`TEXTS`.
+PICTURE = Texts({"ru": _PICTURE_RU})
 GOALS = ("top", "middle", "bottom")
 
 
@@ -319,4 +365,16 @@ def text(command: Command, events: Sequence[Event] | None = None, lang: str = "e
     return told(command, events, lang, offer, tell)
 
 
-__all__ = ["ABOUT", "ABOUT_RU", "NAMES_RU", "TEXTS", "offer", "tell", "text"]
+#: The sentences the rules say why the match ended with (``Outcome.reason``), as message ids.
+OUTCOMES = (
+    "after three rounds seat {seat} holds the most gold ({n} nuggets)",
+    "after three rounds {seats} share the most gold ({n} nuggets)",
+)
+
+
+def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
+    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+
+
+__all__ = ["ABOUT", "ABOUT_RU", "NAMES_RU", "OUTCOMES", "PICTURE", "TEXTS", "offer", "outcome_text", "tell", "text"]

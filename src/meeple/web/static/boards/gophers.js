@@ -84,8 +84,9 @@ export function render(ctx) {
   const handRows = v.variant === "beginner" ? rowsOf(v.bank.length) + rowsOf(mine.length) : rowsOf(v.hand.length);
   const height = handY + handRows * 58 + (v.variant === "beginner" ? 76 : 52);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "gophers", role: "img", "aria-label": t("Gophers board") });
-  // the end's reason is the engine's English sentence; another language reads the record that ended it
-  const status = v.phase === "over" ? (ctx.lang === "en" ? t("Over: {why}", { why: v.end_reason }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${ctx.turn ? ctx.turn.line : t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
+  // the end's reason: the outcome's text in the page's language where the page has the outcome, else the view's English
+  const why = ctx.outcome && ctx.outcome.text ? ctx.outcome.text : ctx.lang === "en" ? v.end_reason : null;
+  const status = v.phase === "over" ? (why ? t("Over: {why}", { why }) : t("The game is over")) : `${t("Spread {n}", { n: v.spread || "—" })} · ${t(v.phase)} · ${ctx.turn ? ctx.turn.line : t("{seat} to move", { seat: ctx.seatName(v.current) })}` +
     (v.roll ? ` · ${t("rolled {n}", { n: v.roll })}` : "") + (v.variant === "beginner" ? "" : ` · ${t("deck {n}", { n: v.deck_size })}`) +
     (v.turned ? ` · ${t("turned the page")}` : "") + (v.jumped.length ? ` · ${t("jumped {seats}", { seats: v.jumped.map(ctx.seatName).join(", ") })}` : "") +
     (v.productive ? ` · ${t("productive turn")}` : "");

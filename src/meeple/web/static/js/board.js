@@ -42,6 +42,8 @@ import { LANG, t } from "./i18n.js";
  * @property {boolean} interactive false in the debugger and for spectators: draw, offer nothing
  * @property {(command: Command) => string | null} [textOf] the server's text of a legal command
  * @property {Record<string, string>} [words] the game's own words in the page's language (card and place names)
+ * @property {string | null} [picture] the game's own text picture of the table as this seat sees it (the play
+ *   socket's `picture`, asked for on the generic page), in the page's language where the game draws in it
  * @property {(command: Command) => void} play play a legal command
  * @property {() => void} redraw draw the position again
  */
@@ -238,6 +240,8 @@ export function render(ctx) {
   mount(
     ctx.root,
     h("section", { class: "generic" },
+      // the game's own picture of the table, as its render draws it (text: shown as it is, never as markup)
+      ctx.picture ? h("pre", { class: "picture", "aria-label": t("The table") }, ctx.picture) : null,
       told.length ? h("h3", {}, t("What happened")) : null,
       told.length ? h("ol", { class: "told" }, told) : null,
       h("h3", {}, t("Your commands")),

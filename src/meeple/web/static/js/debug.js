@@ -3,9 +3,10 @@
 // the referee or any seat, see each record's events, undo and redo by whole commands, see where verify
 // failed, fork at any record and continue, and diff against another log.
 
-import { ApiError, get, keepSeat, page, post } from "./api.js";
+import { get, keepSeat, page, post } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender, tree } from "./board.js";
 import { h, mount, seatName, toast } from "./dom.js";
+import { failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 import { describeTurn, ruleOf } from "./turns.js";
 
@@ -28,7 +29,7 @@ const state = {
 };
 
 function fail(e) {
-  toast(e instanceof ApiError ? e.message : String(e), "error");
+  toast(failureText(e), "error");
 }
 
 async function openUpload(file, name) {
@@ -189,7 +190,7 @@ function drawPosition() {
     r.seq === bad ? h("p", { class: "error" }, t("verify failed here:"), " ", h("span", { class: "raw" }, state.log.verify.first_bad.reason)) : null,
     h("div", { class: "raw" }, tree(r.command, "command", 1)),
     h("div", { class: "raw" }, r.events.map((/** @type {any} */ e, /** @type {number} */ i) => tree(e, `event ${i}`, 1))),
-    p.outcome ? h("p", {}, t("Outcome:"), " ", h("span", { class: "raw" }, p.outcome.reason)) : null,
+    p.outcome ? h("p", {}, t("Outcome:"), " ", h("span", { class: "reason" }, p.outcome.text || p.outcome.reason)) : null,
     typeof p.as === "number" && p.legal.length ? h("details", {}, h("summary", {}, t("{n} legal commands for seat {seat}", { n: p.legal.length, seat: p.as })),
       h("ul", {}, p.legal.map((/** @type {any} */ c, /** @type {number} */ i) => h("li", {}, label(c, i))))) : null,
   ] : h("p", { class: "muted" }, t("Step forward to see the first record.")));

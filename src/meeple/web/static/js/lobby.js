@@ -2,8 +2,9 @@
 // The lobby page: create a match of any game (variant, seats, bots in chosen seats, a turn clock, rule
 // options), join or watch one.
 
-import { ApiError, get, heldSeat, keepSeat, page, post } from "./api.js";
+import { get, heldSeat, keepSeat, page, post } from "./api.js";
 import { h, mount, toast } from "./dom.js";
+import { failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 import { offered, optionLabel } from "./options.js";
 
@@ -144,7 +145,7 @@ async function create(event) {
     }
     location.href = page(`play/${match.id}`);
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : String(e), "error");
+    toast(failureText(e), "error");
   } finally {
     $("create-button").disabled = false;
   }
@@ -156,7 +157,7 @@ async function join(match, seat) {
     keepSeat(match.id, joined.seat, joined.token);
     location.href = page(`play/${match.id}`);
   } catch (e) {
-    toast(e.message, "error");
+    toast(failureText(e), "error");
     refresh();
   }
 }
@@ -238,7 +239,7 @@ async function fillList(list) {
   const found = await get("api/matches", { status: finished ? "over" : "in_progress", limit: shown[list] + 1 });
   const rows = found.slice(0, shown[list]).map((/** @type {any} */ m) => row(m, finished));
   const more = found.length > shown[list] && shown[list] + PAGE < MOST
-    ? h("button", { class: "more", dataset: { list }, onclick: () => { shown[list] += PAGE; fillList(list).catch((e) => toast(e.message, "error")); } },
+    ? h("button", { class: "more", dataset: { list }, onclick: () => { shown[list] += PAGE; fillList(list).catch((e) => toast(failureText(e), "error")); } },
       t("Show more"))
     : null;
   mount($(list), rows.length ? [rows, more] : h("p", { class: "muted" }, finished ? t("None yet.") : t("None yet: create one.")));
@@ -248,7 +249,7 @@ async function refresh() {
   try {
     await Promise.all([fillList("playing"), fillList("finished")]);
   } catch (e) {
-    toast(e.message, "error");
+    toast(failureText(e), "error");
   }
 }
 

@@ -1,9 +1,10 @@
 // @ts-check
 // The play page: one seat (or a spectator) at one match, over the play socket (docs/protocol.md).
 
-import { ApiError, dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
+import { dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
 import { h, mount, seatName, toast } from "./dom.js";
+import { errorText, failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 import { markBoard, markLog, recentMoves } from "./highlight.js";
 import { describeTurn, ruleOf, seatMark } from "./turns.js";
@@ -27,6 +28,7 @@ const state = {
   toAct: [], // the seats that may act (the server's to_act)
   turn: null, // whose turn it is, as the page says it (turns.js)
   players: [],
+  picture: null, // the game's text picture of the table (asked for on the generic page)
   board: null, // the board module: {render}
   protocol: null, // the play protocol's version, as GET /api gives it
   catalog: null,
@@ -87,6 +89,7 @@ function draw() {
       players: state.players,
       catalog: state.catalog,
       words: state.words,
+      picture: state.picture,
       records: state.records,
       outcome: state.outcome,
       toAct: state.toAct,
@@ -171,14 +174,12 @@ function undoReason(reason) {
 }
 
 /**
- * Why the match ended, in the page's language: the engine's reason is English, so another language reads
- * the sentence the game wrote for the record that ended it.
+ * Why the match ended, in the page's language: the server sends it as the game says it in the language the
+ * page asked for (the outcome's `text`), else the engine's English reason.
  * @param {any} o the outcome
  */
 function outcomeReason(o) {
-  if (LANG === "en") return o.reason;
-  const last = state.records[state.records.length - 1];
-  return (last && last.text) || o.reason;
+  return o.text || o.reason;
 }
 
 function apply(msg) {
@@ -201,9 +202,9 @@ function apply(msg) {
       if (msg.ref !== undefined) state.busy = false;
       if (msg.code === "bad_token") {
         dropSeat(matchId);
-        toast(t("This browser's seat token is not valid here any more; you are watching."), "error");
+        toast(errorText(msg), "error");
       } else if (msg.code !== "stale_cursor") {
-        toast(msg.message, "error");
+        toast(errorText(msg), "error");
       }
       draw();
       return;
@@ -214,7 +215,7 @@ function apply(msg) {
   Object.assign(state, {
     cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, legalText: msg.legal_text || [],
     undo: msg.undo, redo: msg.redo,
-    outcome: msg.outcome, toAct: msg.to_act || [],
+    outcome: msg.outcome, toAct: msg.to_act || [], picture: msg.picture ?? null,
   });
   if (msg.players) state.players = msg.players;
   draw();
@@ -241,6 +242,7 @@ function connect() {
     state.retry = 0;
     $("link").className = "link up";
     const hello = { type: "hello", protocol: state.protocol, lang: LANG };
+    if (!state.board) hello.picture = true; // the generic page shows the game's own picture of the table
     if (held) hello.token = held.token;
     if (state.head !== null && state.records.length === state.cursor) {
       hello.cursor = state.cursor;
@@ -273,7 +275,7 @@ async function join(seat) {
     if (old) old.close();
     connect();
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : String(e), "error");
+    toast(failureText(e), "error");
   }
 }
 
@@ -307,7 +309,7 @@ async function main() {
   try {
     state.match = await get(`api/matches/${encodeURIComponent(matchId)}`);
   } catch (e) {
-    mount($("board"), h("p", { class: "error" }, e.message));
+    mount($("board"), h("p", { class: "error" }, failureText(e)));
     return;
   }
   state.players = state.match.players;
