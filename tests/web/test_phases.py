@@ -61,13 +61,13 @@ def _frames(page: Any) -> list[dict[str, Any]]:
     return [json.loads(f) for f in raw]
 
 
-def _events(page: Any, kind: str) -> list[dict[str, Any]]:
-    """The events of type ``kind`` in the records this page was sent, in order (by record seq, no repeats)."""
+def _events(page: Any, kind: str | None) -> list[dict[str, Any]]:
+    """The events of type ``kind`` (None: all) in the records this page was sent, in order (by record seq)."""
     records: dict[int, dict[str, Any]] = {}
     for msg in _frames(page):
         for r in msg.get("records", []):
             records[r["seq"]] = r
-    return [e for _, r in sorted(records.items()) for e in r["events"] if e["type"] == kind]
+    return [e for _, r in sorted(records.items()) for e in r["events"] if kind is None or e["type"] == kind]
 
 
 def _seq_of(page: Any, kind: str) -> int:
@@ -75,18 +75,22 @@ def _seq_of(page: Any, kind: str) -> int:
     return min(r["seq"] for m in _frames(page) for r in m.get("records", []) if any(e["type"] == kind for e in r["events"]))
 
 
-def test_a_saboteur_round_end_shows_a_summary_that_waits_for_the_player(sized: Any, web_server: ThreadServer) -> None:
+@pytest.mark.parametrize(("variant", "seats"), [("standard", 3), ("deluxe", 4)])
+def test_a_saboteur_round_end_shows_a_summary_that_waits_for_the_player(sized: Any, web_server: ThreadServer,
+                                                                         variant: str, seats: int) -> None:
     page = sized
-    _timed(page, web_server, "saboteur", 3, 0.05)
+    _timed(page, web_server, "saboteur", seats, 0.05, variant)
     page.wait_for_selector("#summary:not([hidden])")
     text = page.inner_text("#summary")
     ended = _events(page, "round_ended")[0]
     assert "Round 1 is over" in text
-    assert ("the miners won" if ended["team"] == "miners" else "the saboteurs won") in text
+    assert f"the {ended['team'].replace('+', ' + ')} won" in text
     roles = page.eval_on_selector_all("#summary .round-table td.role", "(tds) => tds.map((td) => td.textContent)")
-    assert roles == ended["roles"]  # every seat's dwarf card, as the round's end showed them
-    revealed = [e for e in _events(page, "goal_revealed") if e["kind"] == "gold"]
-    if ended["team"] == "miners":
+    assert roles == [r.replace("-", " ") for r in ended["roles"]]  # every dwarf card, as the round's end showed them
+    everything = _events(page, None)
+    round_one = everything[:everything.index(ended)]
+    revealed = [e for e in round_one if e["type"] == "goal_revealed" and e["kind"] == "gold"]
+    if revealed:
         place = ("top", "middle", "bottom")[revealed[0]["goal"]]
         assert f"The gold was under the goal: {place}." in text
     else:
