@@ -97,9 +97,15 @@ def test_a_saboteur_round_end_shows_a_summary_that_waits_for_the_player(sized: A
         assert "Nobody reached the gold" in text
     won = page.eval_on_selector_all("#summary tr.winner", "(trs) => trs.map((tr) => Number(tr.dataset.seat))")
     assert won == ended["winners"]
-    mine = [e for e in _events(page, "gold_paid") + _events(page, "gold_taken") if e["seat"] == 0]
-    if mine:  # seat 0 sees its own gold; the others' stays secret
-        assert "secret" not in page.inner_text("#summary tr[data-seat='0'] td.gold")
+    payout = everything[everything.index(ended):]
+    payout = payout[:next((i for i, e in enumerate(payout) if e["type"] == "dealt"), len(payout))]
+    own = sum((e.get("value") or 0) + (e.get("amount") or 0) for e in payout
+              if e["type"] in ("gold_paid", "gold_taken") and e["seat"] == 0)
+    own += sum(1 if e["seat"] == 0 else -1 for e in payout if e["type"] == "stolen" and 0 in (e["seat"], e["target"]))
+    assert page.inner_text("#summary tr[data-seat='0'] td.total") == str(own)  # seat 0 sees its own gold
+    assert "secret" not in page.inner_text("#summary tr[data-seat='0'] td.gold")
+    for s in range(1, seats):  # the others' stays secret until the end
+        assert page.inner_text(f"#summary tr[data-seat='{s}'] td.total") == "secret"
     box = page.eval_on_selector("#summary", "(e) => e.getBoundingClientRect().right")
     assert box <= SIZES[page.size]["width"]
 

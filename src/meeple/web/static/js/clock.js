@@ -14,6 +14,8 @@ let clock = null;
 let since = 0; // performance.now() when the clock arrived
 /** @type {number | null} */
 let timer = null;
+/** @type {HTMLElement | null} the notice that the clock played for this seat, while it shows */
+let notice = null;
 /** @type {{el: HTMLElement | null, seat: number | null, players: any[]}} */
 const page = { el: null, seat: null, players: [] };
 
@@ -80,7 +82,8 @@ export function setClock(el, value, seat, players) {
  */
 export function noteClockMove(msg, seat) {
   if (msg.type === "update" && msg.cause === "clock" && seat !== null && msg.by === seat) {
-    toast(t("Time ran out: a move was played for you."), "info");
+    if (notice) notice.remove(); // one notice at a time, however often the clock plays
+    notice = toast(t("Time ran out: a move was played for you."), "info");
   }
 }
 

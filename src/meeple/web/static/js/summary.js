@@ -5,8 +5,8 @@
 //
 // Built only from what the seat was sent: the records as it sees them (the round's goal turned over, the
 // roles every player sees at the round's end, the gold handed out, its own amounts and the others' hidden
-// ones) and its view (its own gold; every total once the game is over). The summary of a round stays
-// dismissed in this browser (localStorage) for that match.
+// ones, every total once the last payout says them). The summary of a round stays dismissed in this
+// browser (localStorage) for that match.
 
 import { h, mount, seatName } from "./dom.js";
 import { t } from "./i18n.js";
@@ -124,7 +124,6 @@ export function drawSummary(host, ctx) {
     host.replaceChildren();
     return;
   }
-  const v = ctx.view || {};
   const word = (/** @type {string} */ w) => {
     const said = ctx.word(w);
     return said === w ? w.replace(/-/g, " ") : said;
@@ -157,7 +156,9 @@ export function drawSummary(host, ctx) {
     for (const [how, other] of got.notes) {
       parts.push(how === "stole" ? t("stole 1 from {seat}", { seat: name(other) }) : t("robbed of 1 by {seat}", { seat: name(other) }));
     }
-    const total = over && v.gold ? String(v.gold[s]) : mine && v.my_gold !== null && v.my_gold !== undefined ? String(v.my_gold) : t("secret");
+    // after this round: every total once the game is over (the payout says them), else only this seat's own
+    const total = round.done.gold ? String(round.done.gold[s])
+      : mine ? String(paid.filter((r) => r.number <= round.number).reduce((a, r) => a + gotten(r, s).amount, 0)) : t("secret");
     return h("tr", { class: [ended.winners.includes(s) ? "winner" : "", mine ? "me" : ""], dataset: { seat: s } },
       h("td", {}, name(s)),
       h("td", { class: "role" }, t(ROLE_LABEL[/** @type {keyof ROLE_LABEL} */ (role)] || role)),
