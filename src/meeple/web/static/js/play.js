@@ -128,7 +128,7 @@ function drawLog() {
   mount($("log"), items);
 }
 
-/** The end screen (js/endscreen.js) and the summary of the last round paid (js/summary.js). */
+/** The end screen (js/endscreen.js) and the summary of a round paid and not yet dismissed (js/summary.js). */
 function drawOutcome() {
   const word = (/** @type {string} */ w) => state.words[w] || w;
   drawSummary($("summary"), { game: state.match.game, match: matchId, records: state.records, view: state.view,
