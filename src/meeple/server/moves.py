@@ -84,6 +84,8 @@ class Moves:
             table.own.append((before[0], m.cursor))
             table.stored = (m.cursor, m.head_hash)
             group.committed(table)
+        if cause == "clock":  # the record says it was played for the seat (Table.records)
+            table.by_clock.add(before[0])
         self.mark(table)
         table.moved()
         self.after(table, by=seat)  # clocks first: the messages show the new deadlines

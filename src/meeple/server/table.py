@@ -92,6 +92,8 @@ class Table:
         #: seat -> the version a bot move (or a clock's fallback move) is under way for
         self.pending: dict[int, int] = {}
         self.redo_actor: int | None = None
+        #: The seqs of the records the fallback bot played for a seat out of time (this process's memory only)
+        self.by_clock: set[int] = set()
         #: Whether the lobby holds an undo marker for this match (so a play at the store's end need not look)
         self.marked = False
         #: the JSON text of each legal command met so far (see :meth:`legal_entry`)
@@ -168,6 +170,8 @@ class Table:
     def moved(self) -> None:
         """Record that the position changed (after play, undo, redo or a reload)."""
         self.version += 1
+        if self.by_clock:  # an undo took back records the clock played
+            self.by_clock = {seq for seq in self.by_clock if seq < self.match.cursor}
         self._note_redo()
 
     def next_undone(self) -> tuple[int, Command] | None:
@@ -253,17 +257,30 @@ class Table:
             return None
 
     def clock_for(self, seat: int | None) -> Json:
-        """``{"limit", "remaining"}`` for a seat under a clock (remaining: None unless it is to act), else None."""
+        """``{"limit", "remaining", "running"}`` under a clock, else None.
+
+        ``remaining`` is this seat's time (None unless it is to act),
+        ``running`` every seat's whose clock runs, as ``{"seat", "remaining"}``.
+        """
         if self.row.clock is None:
             return None
-        deadline = self.deadlines.get(seat) if seat is not None else None
-        remaining = None if deadline is None else round(max(0.0, deadline[0] - time.monotonic()), 3)
-        return {"limit": self.row.clock, "remaining": remaining}
+        now = time.monotonic()
+        left = {s: round(max(0.0, d[0] - now), 3) for s, d in sorted(self.deadlines.items())}
+        running: list[Json] = [{"seat": s, "remaining": r} for s, r in left.items()]
+        return {"limit": self.row.clock, "remaining": None if seat is None else left.get(seat), "running": running}
 
     def records(self, seat: int | None, start: int, lang: str = "en") -> list[Json]:
-        """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``."""
-        return [self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
-                for r in self.match.records_for(seat, start)]
+        """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``.
+
+        A record the fallback bot played for a seat out of time says so (``"by_clock": true``).
+        """
+        out: list[Json] = []
+        for r in self.match.records_for(seat, start):
+            record = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+            if r.seq in self.by_clock:
+                record["by_clock"] = True
+            out.append(record)
+        return out
 
     def position(self) -> dict[str, Json]:
         """The fields every position message carries: cursor and masked head hash."""

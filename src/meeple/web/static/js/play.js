@@ -3,10 +3,13 @@
 
 import { dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
+import { clockMark, noteClockMove, setClock } from "./clock.js";
 import { h, mount, seatName, toast } from "./dom.js";
+import { drawEnd } from "./endscreen.js";
 import { errorText, failureText } from "./errors.js";
 import { LANG, setup, t } from "./i18n.js";
 import { markBoard, markLog, recentMoves } from "./highlight.js";
+import { drawSummary } from "./summary.js";
 import { describeTurn, ruleOf, seatMark } from "./turns.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/play/").pop().split("/")[0]);
@@ -141,26 +144,19 @@ function drawLog() {
       h("span", { class: `swatch seat-${r.actor}` }),
       h("b", {}, r.actor === -1 ? t("engine") : seatName(r.actor, state.players)), " ",
       r.text || label(r.command),
+      clockMark(r, state.seat),
     ));
   mount($("log"), items);
   markLog($("log"), recentMoves(state.records, state.seat, state.toAct), t);
 }
 
+/** The end screen (js/endscreen.js) and the summary of a round paid and not yet dismissed (js/summary.js). */
 function drawOutcome() {
-  const o = state.outcome;
-  const box = $("outcome");
-  box.hidden = o === null;
-  if (o === null) return;
-  const won = state.seat !== null && o.winners.includes(state.seat);
-  mount(box,
-    h("h2", {}, won ? t("You won") : t("Over")),
-    h("p", {}, outcomeReason(o)),
-    h("table", { class: "scores" },
-      h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("score")), h("th", {}, "")),
-      o.scores.map((s, i) => h("tr", { class: o.winners.includes(i) ? "winner" : "" },
-        h("td", {}, seatName(i, state.players)), h("td", {}, s), h("td", {}, o.winners.includes(i) ? t("winner") : "")))),
-    h("p", {}, h("a", { href: `debug?match=${encodeURIComponent(matchId)}` }, t("Open this match in the replay debugger"))),
-  );
+  const word = (/** @type {string} */ w) => state.words[w] || w;
+  drawSummary($("summary"), { game: state.match.game, match: matchId, records: state.records, view: state.view,
+    seat: state.seat, players: state.players, word, redraw: draw });
+  drawEnd($("outcome"), { game: state.match.game, match: matchId, outcome: state.outcome, view: state.view,
+    seat: state.seat, players: state.players, records: state.records, word });
 }
 
 /**
@@ -171,15 +167,6 @@ function undoReason(reason) {
   const seat = /^the last command was played by seat (-?\d+), not (\d+)$/.exec(reason);
   if (seat && seat[1] === "-1") return t("the last record is the engine's, not a command of yours");
   return seat ? t("the last command was played by seat {a}, not {b}", { a: seat[1], b: seat[2] }) : t(reason);
-}
-
-/**
- * Why the match ended, in the page's language: the server sends it as the game says it in the language the
- * page asked for (the outcome's `text`), else the engine's English reason.
- * @param {any} o the outcome
- */
-function outcomeReason(o) {
-  return o.text || o.reason;
 }
 
 function apply(msg) {
@@ -218,6 +205,8 @@ function apply(msg) {
     outcome: msg.outcome, toAct: msg.to_act || [], picture: msg.picture ?? null,
   });
   if (msg.players) state.players = msg.players;
+  setClock($("clock"), msg.clock, state.seat, state.players);
+  noteClockMove(msg, state.seat);
   draw();
 }
 
