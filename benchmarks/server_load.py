@@ -258,6 +258,8 @@ def _npm_dir(tmp: str) -> tuple[Path | None, str]:
     where.mkdir()
     for f in ANCHOR.glob("*.mjs"):
         (where / f.name).write_bytes(f.read_bytes())
+    # the load generator applies deltas as the browser does (an ES module: .mjs outside a package of modules)
+    (where / "delta.mjs").write_bytes((ROOT / "src" / "meeple" / "web" / "static" / "js" / "delta.js").read_bytes())
     done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES], cwd=where,
                           capture_output=True, text=True)
     if done.returncode != 0:
