@@ -242,3 +242,23 @@ def test_a_seat_playing_from_deltas_finishes_its_match(server: ThreadServer) -> 
             assert seat.outcome is not None and _deltas(seat)
 
     asyncio.run(scenario())
+
+
+@given(pairs(), st.booleans())
+@settings(max_examples=300)
+def test_the_delta_of_two_positions_turns_the_first_into_the_second_whatever_their_views(pair: tuple[Any, Any],
+                                                                                      objects: bool) -> None:
+    from meeple.server.delta import Shown, delta_text
+
+    old_view, new_view = pair
+    if objects:  # views are objects, whose fields are compared by their texts first
+        old_view, new_view = {"a": old_view, "b": 1}, {"a": new_view, **({"c": new_view} if new_view else {})}
+
+    def shown(view: Any, n: int) -> Shown:
+        state = {"view": view, "undo": {"ok": n > 0, "reason": ""}, "redo": False, "clock": None, "outcome": None}
+        return Shown(state, json.dumps([{"type": "x", "n": i} for i in range(n)]), json.dumps(["x"] * n))
+
+    old, new = shown(old_view, 0), shown(new_view, 2)
+    held = json.loads("{" + old.members + "}")
+    assert strictly_equal(patched(held, json.loads(delta_text(old, new))), json.loads("{" + new.members + "}"))
+    assert json.loads("{" + new.members + "}")["view"] == json.loads(json.dumps(new_view))

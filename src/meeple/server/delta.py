@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.wire import Json
-from .messages import dumps, state_members
+from .messages import dumps
 
 #: One operation of a patch (see the module docstring).
 Op = list[Any]
@@ -59,7 +59,14 @@ def same(a: Json, b: Json) -> bool:
     >>> same([1, {"a": True}], [1, {"a": True}]), same([1], [True]), same(1, 1.0)
     (True, False, False)
     """
-    return a is b or (type(a) is type(b) and a == b and marshal.dumps(a, 2) == marshal.dumps(b, 2))
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b) or a != b:
+        return False
+    if kind is str or kind is int or kind is bool:
+        return True
+    return marshal.dumps(a, 2) == marshal.dumps(b, 2)  # a float's sign of zero, the items of lists and objects
 
 
 def diff(old: Json, new: Json, path: Sequence[str | int] = ()) -> list[Op]:
@@ -196,19 +203,37 @@ class Shown:
     seat and language that were sent the same message share it.
     """
 
-    __slots__ = ("_members", "legal", "legal_text", "state")
+    __slots__ = ("_members", "_parts", "legal", "legal_text", "state")
 
     def __init__(self, state: dict[str, Json], legal: str, legal_text: str) -> None:
         self.state = state
         self.legal = legal
         self.legal_text = legal_text
-        self._members: str | None = None
+        self._parts: tuple[dict[str, str] | None, dict[str, str]] | None = None
+        self._members = ""
+
+    def parts(self) -> tuple[dict[str, str] | None, dict[str, str]]:
+        """The JSON texts of the view's fields (None if the view is not an object) and of the other fields.
+
+        Each is encoded once, when first asked for: the whole message is made
+        of them (:attr:`members`), and a delta compares them before it looks
+        inside any (two values of the same text are the same JSON value).
+        """
+        if self._parts is None:
+            view = self.state["view"]
+            fields = {k: dumps(v) for k, v in view.items()} if isinstance(view, dict) else None
+            rest = {k: dumps(v) for k, v in self.state.items() if k != "view"}
+            rest["legal"], rest["legal_text"] = self.legal, self.legal_text
+            view_text = dumps(view) if fields is None else \
+                "{" + ",".join(f"{_key(k)}:{t}" for k, t in fields.items()) + "}"
+            self._members = f'"view":{view_text}' + "".join(f',"{k}":{t}' for k, t in rest.items())
+            self._parts = (fields, rest)
+        return self._parts
 
     @property
     def members(self) -> str:
-        """The JSON text of the whole position's fields, as members of a message (built once, when first asked)."""
-        if self._members is None:
-            self._members = state_members(self.state, self.legal, self.legal_text)
+        """The JSON text of the whole position's fields, as members of a message (``"view":{...},...``)."""
+        self.parts()
         return self._members
 
 
@@ -216,14 +241,48 @@ def delta_text(old: Shown, new: Shown) -> str:
     """The JSON text of the patch from ``old`` to ``new``.
 
     The position fields are patched as one object: ``{"view", "legal",
-    "legal_text", "undo", "redo", "clock", "outcome"}``; the legal lists,
-    kept as texts, are replaced whole when they differ.
+    "legal_text", "undo", "redo", "clock", "outcome"}``. A field of the view
+    whose text changed is patched inside (:func:`diff`); the other fields,
+    small or (the legal lists) seldom alike, are replaced whole when they
+    differ.
+
+    >>> a = Shown({"view": {"bids": [1], "turn": 0}, "undo": None}, "[]", "[]")
+    >>> b = Shown({"view": {"bids": [1, 2], "turn": 0}, "undo": None}, '[{"type":"call"}]', '["call"]')
+    >>> delta_text(a, b)
+    '[["s",["view","bids"],1,0,[2]],["r",["legal"],[{"type":"call"}]],["r",["legal_text"],["call"]]]'
     """
-    ops = diff(old.state, new.state)
-    raw = [f'["r",["{name}"],{text}]' for name, text, was in
-           (("legal", new.legal, old.legal), ("legal_text", new.legal_text, old.legal_text)) if text != was]
-    if not raw:
-        return dumps(ops)
-    if not ops:
-        return f"[{','.join(raw)}]"
-    return f"{dumps(ops)[:-1]},{','.join(raw)}]"
+    old_fields, old_rest = old.parts()
+    new_fields, new_rest = new.parts()
+    ops: list[Op] = []
+    raw: list[str] = []
+    if old_fields is None or new_fields is None:
+        ops = diff(old.state["view"], new.state["view"], ["view"])
+    else:
+        old_view, new_view = old.state["view"], new.state["view"]
+        assert isinstance(old_view, dict) and isinstance(new_view, dict)
+        for key, text in new_fields.items():
+            was = old_fields.get(key)
+            if was is None:
+                raw.append(f'["r",["view",{_key(key)}],{text}]')
+            elif was != text:
+                _diff(old_view[key], new_view[key], ["view", key], ops)
+        raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
+    raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
+    if ops:
+        raw.insert(0, dumps(ops)[1:-1])
+    return f"[{','.join(raw)}]"
+
+
+#: The JSON text of object keys met so far (the field names of views, mostly); emptied when it holds this many.
+KEYS_KEPT = 4096
+_keys: dict[str, str] = {}
+
+
+def _key(key: str) -> str:
+    """An object key as JSON text."""
+    text = _keys.get(key)
+    if text is None:
+        if len(_keys) >= KEYS_KEPT:
+            _keys.clear()
+        text = _keys[key] = dumps(key)
+    return text

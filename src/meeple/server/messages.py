@@ -224,9 +224,25 @@ ERROR_FIELDS = frozenset({"path", "reason", "cursor", "head", "retry_after"})
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
-def dumps(message: Any) -> str:
-    """A message as the JSON text the server sends (compact, UTF-8 kept)."""
+def _dumps_json(message: Any) -> str:
     return _ENCODER.encode(message)
+
+
+try:  # orjson (the server extra) encodes a view several times faster, and its per-call cost is a tenth of json's
+    import orjson
+
+    def _dumps(message: Any) -> str:
+        try:
+            return orjson.dumps(message).decode()
+        except TypeError:  # what orjson does not take (an integer beyond 64 bits, a lone surrogate): as json does
+            return _ENCODER.encode(message)
+except ImportError:  # pragma: no cover - without the server extra
+    _dumps = _dumps_json
+
+
+def dumps(message: Any) -> str:
+    """A message as the JSON text the server sends (compact, UTF-8 kept); with orjson when it is installed."""
+    return _dumps(message)
 
 
 def with_field(text: str, name: str, json_text: str) -> str:

@@ -315,12 +315,6 @@ class Table:
             client.close(code, reason)
 
 
-#: The shortest the fields of a whole position can be (:func:`~meeple.server.messages.state_members`): a delta
-#: shorter than this is shorter than any whole position, and is sent without building the whole to compare.
-SHORTEST_STATE = len(messages.state_members({"view": 0, "undo": {"ok": True, "reason": ""}, "redo": True,
-                                             "clock": None, "outcome": None}, "[]", "[]"))
-
-
 class _Changes:
     """The messages of one change of a table, to each of its clients: each built once and shared.
 
@@ -353,8 +347,7 @@ class _Changes:
             if text is None:
                 delta = delta_text(base, shown)
                 # the delta message is the whole one with ,"delta":[...] in place of ,<the members>
-                text = self._message(built, None, delta) if len(delta) + 8 < SHORTEST_STATE or \
-                    len(delta) + 8 < len(shown.members) else self._whole(built)
+                text = self._message(built, None, delta) if len(delta) + 8 < len(shown.members) else self._whole(built)
                 built[3].append((base, text))
         if text is None:
             text = self._whole(built)
