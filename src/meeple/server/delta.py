@@ -51,13 +51,14 @@ class PatchError(ValueError):
 def same(a: Json, b: Json) -> bool:
     """Whether two JSON values are the same JSON text's value: ``True`` is not ``1``, ``1`` is not ``1.0``.
 
-    Python's ``==`` holds for both pairs; the wire does not. Equal values are
-    compared once more by their marshal bytes (format 2: no sharing, no
-    interning marks), which keep the types apart; objects whose keys come in
-    another order count as different here (the caller then looks inside).
+    Python's ``==`` holds for both pairs; the wire does not. Equal lists and
+    objects (and floats, for the sign of zero) are compared once more by their
+    text (orjson's, or without it their marshal bytes in format 2: no sharing,
+    no interning marks), which keeps the types apart; objects whose keys come
+    in another order count as different here (the caller then looks inside).
 
-    >>> same([1, {"a": True}], [1, {"a": True}]), same([1], [True]), same(1, 1.0)
-    (True, False, False)
+    >>> same([1, {"a": True}], [1, {"a": True}]), same([1], [True]), same(1, 1.0), same(0.0, -0.0)
+    (True, False, False, False)
     """
     if a is b:
         return True
@@ -66,7 +67,23 @@ def same(a: Json, b: Json) -> bool:
         return False
     if kind is str or kind is int or kind is bool:
         return True
-    return marshal.dumps(a, 2) == marshal.dumps(b, 2)  # a float's sign of zero, the items of lists and objects
+    return _exactly(a, b)
+
+
+def _marshalled(a: Json, b: Json) -> bool:
+    return marshal.dumps(a, 2) == marshal.dumps(b, 2)
+
+
+try:  # orjson's texts are made several times faster than marshal's bytes
+    import orjson
+
+    def _exactly(a: Json, b: Json) -> bool:
+        try:
+            return orjson.dumps(a) == orjson.dumps(b)
+        except TypeError:  # an integer beyond 64 bits: marshal keeps it
+            return _marshalled(a, b)
+except ImportError:  # pragma: no cover - without the server extra
+    _exactly = _marshalled
 
 
 def diff(old: Json, new: Json, path: Sequence[str | int] = ()) -> list[Op]:
@@ -79,19 +96,21 @@ def diff(old: Json, new: Json, path: Sequence[str | int] = ()) -> list[Op]:
     lists, a patch inside each.
     """
     ops: list[Op] = []
-    _diff(old, new, list(path), ops)
+    if not same(old, new):
+        _diff(old, new, list(path), ops)
     return ops
 
 
 def _diff(old: Json, new: Json, path: list[str | int], ops: list[Op]) -> None:
-    if same(old, new):
-        return
+    """Append to ``ops`` the patch at ``path`` from ``old`` to ``new``, which are not :func:`same`."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
             if key not in old:
                 ops.append(["r", [*path, key], value])
             else:
-                _diff(old[key], value, [*path, key], ops)
+                was = old[key]
+                if not same(was, value):
+                    _diff(was, value, [*path, key], ops)
         for key in old:
             if key not in new:
                 ops.append(["d", [*path, key]])
@@ -113,7 +132,8 @@ def _diff(old: Json, new: Json, path: list[str | int], ops: list[Op]) -> None:
                 (isinstance(a, dict) and isinstance(b, dict)) or (isinstance(a, list) and isinstance(b, list))
                 for a, b in zip(before, after, strict=True)):
             for i, (a, b) in enumerate(zip(before, after, strict=True)):
-                _diff(a, b, [*path, start + i], ops)
+                if not same(a, b):
+                    _diff(a, b, [*path, start + i], ops)
             return
         ops.append(["s", path, start, len(before), after])
         return
@@ -237,19 +257,23 @@ class Shown:
         return self._members
 
 
+#: A field of a view whose JSON text is at most this long is replaced whole when it changes, not looked into.
+SMALL = 64
+
+
 def delta_text(old: Shown, new: Shown) -> str:
     """The JSON text of the patch from ``old`` to ``new``.
 
     The position fields are patched as one object: ``{"view", "legal",
     "legal_text", "undo", "redo", "clock", "outcome"}``. A field of the view
-    whose text changed is patched inside (:func:`diff`); the other fields,
-    small or (the legal lists) seldom alike, are replaced whole when they
-    differ.
+    whose text changed is patched inside (:func:`diff`), or replaced whole if
+    its text is :data:`SMALL`; the other fields, small or (the legal lists)
+    seldom alike, are replaced whole when they differ.
 
-    >>> a = Shown({"view": {"bids": [1], "turn": 0}, "undo": None}, "[]", "[]")
-    >>> b = Shown({"view": {"bids": [1, 2], "turn": 0}, "undo": None}, '[{"type":"call"}]', '["call"]')
+    >>> a = Shown({"view": {"bids": list(range(30)), "turn": 0}, "undo": None}, "[]", "[]")
+    >>> b = Shown({"view": {"bids": list(range(31)), "turn": 1}, "undo": None}, '[{"type":"call"}]', '["call"]')
     >>> delta_text(a, b)
-    '[["s",["view","bids"],1,0,[2]],["r",["legal"],[{"type":"call"}]],["r",["legal_text"],["call"]]]'
+    '[["s",["view","bids"],30,0,[30]],["r",["view","turn"],1],["r",["legal"],[{"type":"call"}]],["r",["legal_text"],["call"]]]'
     """
     old_fields, old_rest = old.parts()
     new_fields, new_rest = new.parts()
@@ -262,9 +286,11 @@ def delta_text(old: Shown, new: Shown) -> str:
         assert isinstance(old_view, dict) and isinstance(new_view, dict)
         for key, text in new_fields.items():
             was = old_fields.get(key)
-            if was is None:
+            if was == text:
+                continue
+            if was is None or len(text) <= SMALL:  # a new field, or a small one: replaced whole
                 raw.append(f'["r",["view",{_key(key)}],{text}]')
-            elif was != text:
+            else:
                 _diff(old_view[key], new_view[key], ["view", key], ops)
         raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
     raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
