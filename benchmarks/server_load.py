@@ -39,7 +39,9 @@ store (``benchmarks/anchor/relay.py``). Without Node and npm the
 boardgame.io and relay rows are skipped with a line saying so. Each row
 gives commands/s, p50/p99 from send to the sender's acknowledgement and to
 the other seat's update, the server's CPU time per command (from
-``/proc``), bytes received per command, and the load average at its end.
+``/proc``), bytes received per command, and the load average at its end. The
+load generator speaks protocol 2 (deltas, applied with the browser's
+``delta.js``) to a meeple that speaks it, protocol 1 to an older one (``@base``).
 """
 
 from __future__ import annotations
@@ -258,6 +260,8 @@ def _npm_dir(tmp: str) -> tuple[Path | None, str]:
     where.mkdir()
     for f in ANCHOR.glob("*.mjs"):
         (where / f.name).write_bytes(f.read_bytes())
+    # the load generator applies deltas as the browser does (an ES module: .mjs outside a package of modules)
+    (where / "delta.mjs").write_bytes((ROOT / "src" / "meeple" / "web" / "static" / "js" / "delta.js").read_bytes())
     done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES], cwd=where,
                           capture_output=True, text=True)
     if done.returncode != 0:

@@ -8,8 +8,10 @@
 // load balancer that knows nothing of matches would spread them. GAME (meeple only) is liars-dice (the
 // default) or another bundled game, played with the first legal command. Every command must be answered
 // (an update with its ref, or an error with it): one left unanswered for STALL seconds ends the run with
-// the count of unanswered commands in the figures.
+// the count of unanswered commands in the figures. A meeple server that speaks protocol 2 (its GET /api says
+// so) sends positions as deltas, applied by the browser client's delta.js (copied here as delta.mjs).
 import { createRequire } from 'node:module';
+import { position } from './delta.mjs';
 
 const require = createRequire(import.meta.url);
 const WebSocket = require('ws');
@@ -46,7 +48,7 @@ let finishedCount = () => 0;
 // -- meeple -------------------------------------------------------------------------------
 async function meepleSeat(m, seat, token, done, where) {
   const ws = new WebSocket(`${where.replace('http', 'ws')}/api/matches/${m}/ws`);
-  let legal = [], cursor = 0, pending = null, ref = 0, over = false, ready;
+  let legal = [], cursor = 0, pending = null, ref = 0, over = false, ready, held = null;
   const synced = new Promise((r) => { ready = r; });
   const act = () => {
     if (over || pending || !legal.length || !sentAt.go) return;
@@ -69,25 +71,33 @@ async function meepleSeat(m, seat, token, done, where) {
     }
     if (msg.type !== 'sync' && msg.type !== 'update') return;
     const t = now();
+    held = position(held, msg);
     if (process.env.LOADGEN_DEBUG && pending && msg.ref !== pending.ref) {
       process.stderr.write(`pending ${pending.ref}@${pending.cursor} seat ${seat} got ${msg.type} ref ${msg.ref} by ${msg.by} cause ${msg.cause} cursor ${msg.cursor}\n`);
     }
-    cursor = msg.cursor; legal = msg.legal;
+    cursor = msg.cursor; legal = held.legal;
     if (pending && msg.ref === pending.ref) { acks.push(t - pending.t); commands += 1; pendings.delete(pending); pending = null; }
     else if (msg.type === 'update' && sentAt[m] && msg.cursor >= sentAt[m].cursor && msg.by !== seat) {
       fanouts.push(t - sentAt[m].t);
     }
     if (msg.type === 'sync') ready();
-    if (msg.outcome != null && !over) { over = true; done(m); }
+    if (held.outcome != null && !over) { over = true; done(m); }
     act();
   });
   await new Promise((r, j) => { ws.on('open', r); ws.on('error', j); });
-  ws.send(JSON.stringify({ type: 'hello', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'hello', protocol: speaks, token }));
   await synced;
   return { start: act, close: () => ws.close() };
 }
 
+// the protocol to speak: 2 (deltas) where the server's index says it speaks it, else 1 (the relay has no index)
+let speaks = 1;
+
 async function meeple() {
+  try {
+    const index = await (await fetch(`${bases[0]}/api`)).json();
+    speaks = (index.protocols || [index.protocol]).includes(2) ? 2 : 1;
+  } catch { speaks = 1; }
   const seats = [];
   let finished = 0, allDone;
   const end = new Promise((r) => { allDone = r; });
@@ -190,7 +200,7 @@ const wall = (now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 for (const s of seats) s.close();
 console.log(JSON.stringify({
-  target, game, processes: bases.length, clients: matches * 2, matches, commands,
+  target, game, protocol: target === 'bgio' ? null : speaks, processes: bases.length, clients: matches * 2, matches, commands,
   unanswered: stalled || pendings.size, refused, wall_s: Math.round(wall * 100) / 100,
   commands_per_s: Math.round(10 * commands / wall) / 10,
   ack_p50_ms: pct(acks, 0.5), ack_p99_ms: pct(acks, 0.99),

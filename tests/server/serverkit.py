@@ -213,8 +213,8 @@ def seen_records(match: Match, seat: int | None, lang: str = "en") -> list[dict[
     return [wire.record(r) | {"text": text_of(match.game, r.command, r.events, lang)} for r in match.records_for(seat)]
 
 
-def projection_errors(messages: list[str], match: Match, seat: int | None, states: list[Any] | None = None,
-                      lang: str = "en") -> list[str]:
+def projection_errors(messages: list[str] | list[dict[str, Any]], match: Match, seat: int | None,
+                      states: list[Any] | None = None, lang: str = "en") -> list[str]:
     """Where a position message to ``seat`` is not exactly its projection of ``match`` at that cursor.
 
     Every ``sync``/``update`` record must be ``records_for(seat)``'s, every
@@ -227,7 +227,7 @@ def projection_errors(messages: list[str], match: Match, seat: int | None, state
     expected_records = seen_records(match, seat, lang)
     errors: list[str] = []
     for n, text in enumerate(messages):
-        msg = json.loads(text)
+        msg = json.loads(text) if isinstance(text, str) else text
         if msg.get("type") not in ("sync", "update"):
             continue
         cursor = msg["cursor"]
@@ -315,7 +315,7 @@ def check_table(table: Table, store_path: str) -> Match:
         assert s.records == seen_records(match, s.seat, s.lang)
         assert s.view == to_wire(match.view(s.seat))
         assert scan(s.received, match, s.seat) == []
-        assert projection_errors(s.received, match, s.seat, states, s.lang) == []
+        assert projection_errors(s.positions, match, s.seat, states, s.lang) == []
     report = verify(log_bytes(source(store_path, table.id)))
     assert report.ok, report.summary()
     return match

@@ -120,7 +120,7 @@ def test_the_projection_check_finds_another_seats_view(dice: tuple[list[Seat], M
     assert msg["type"] == "sync"
     msg["view"] = to_wire(match.game.view(states[msg["cursor"]], 1))
     assert projection_errors([json.dumps(msg)], match, 0, states)
-    assert projection_errors(seat0.received, match, 0, states) == []
+    assert projection_errors(seat0.positions, match, 0, states) == []
 
 
 def test_the_head_hash_is_masked_and_names_the_position(dice: tuple[list[Seat], Match]) -> None:

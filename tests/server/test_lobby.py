@@ -23,7 +23,7 @@ def test_a_fresh_server_answers_at_the_root(server: ThreadServer) -> None:
     r = httpx.get(server.base + "/api")
     assert r.status_code == 200
     body = r.json()
-    assert body["name"] == "meeple" and body["protocol"] == 1 and body["matches"] == "/api/matches"
+    assert body["name"] == "meeple" and body["protocol"] == 2 and body["protocols"] == [1, 2] and body["matches"] == "/api/matches"
     assert httpx.get(server.base + "/api/matches").json() == []
 
 

@@ -20,6 +20,9 @@ import pytest
 from serverkit import ThreadServer, scan
 from webkit import click_through, create_from_lobby, fill_lobby, http_json, referee_copy, settle, targets
 
+from meeple.server.delta import patched
+from meeple.server.messages import STATE_FIELDS
+
 #: (game, variant, seats, the board's SVG class or None for the generic page, click at which to take the picture)
 GAMES = [
     ("saboteur", "standard", 3, "saboteur", 24),
@@ -67,10 +70,20 @@ CAUGHT_UP = "(c) => Number(document.body.dataset.cursor) >= c && document.body.d
 MOVED_ON = "(c) => Number(document.body.dataset.cursor) > c || document.body.dataset.over === 'true'"
 
 
+def last_view(frames: list[str]) -> Any:
+    """The view of the last position the page received (its deltas applied, as delta.js does)."""
+    held: Any = None
+    for frame in frames:
+        msg = json.loads(frame)
+        if msg.get("type") in ("sync", "update", "rewind"):
+            held = patched(held, msg["delta"]) if "delta" in msg else {k: msg[k] for k in STATE_FIELDS}
+    return held["view"]
+
+
 def _drawn(page: Any, game: str) -> tuple[dict[str, int], dict[str, int]]:
     """What the board draws and what the seat's last view says it should, counted (read on a settled page)."""
     settle(page)
-    view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
+    view = last_view(page.recorder.frames)
     counts = page.evaluate("""(sels) => Object.fromEntries(sels.map((s) => [s, s === "hand"
         ? [...document.querySelectorAll("#board svg .card")].filter((e) => !e.closest(".laid")).length
         : document.querySelectorAll("#board svg " + s).length]))""", list(DRAWN[game]))
@@ -129,7 +142,7 @@ def test_saboteur_deluxe_shows_fronts_and_only_the_roles_the_seat_knows(page: An
             break
         drawn, expected = _drawn(page, "saboteur")
         assert drawn == expected
-        view = [json.loads(f) for f in page.recorder.frames if '"view"' in f][-1]["view"]
+        view = last_view(page.recorder.frames)
         if view["phase"] != "play":
             continue
         known = {0} | {s for s, _ in view["inspected"]}  # its own role, and those it inspected

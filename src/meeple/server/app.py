@@ -40,7 +40,7 @@ from .hygiene import MAX_OFFSET, check_encodable, clean_name, parse_count
 from .limits import UNLIMITED, Gate, Quotas, client_of
 from .lobby import token_hash
 from .messages import NewMatch, dumps, error, parse_message, pong
-from .protocol import PROTOCOL_VERSION, CloseCode, ErrorCode, Limits, ServerError
+from .protocol import PROTOCOL_VERSION, PROTOCOLS, CloseCode, ErrorCode, Limits, ServerError
 from .web import routes as web_routes
 
 log = logging.getLogger("meeple.server")
@@ -154,6 +154,7 @@ class MeepleServer:
             "name": "meeple",
             "version": __version__,
             "protocol": PROTOCOL_VERSION,
+            "protocols": sorted(PROTOCOLS),
             "games": f"{base}/api/games",
             "matches": f"{base}/api/matches",
             "docs": "docs/protocol.md",
@@ -275,12 +276,14 @@ class MeepleServer:
             hello = parse_message(first.get("text"), first.get("bytes"), limit)
             if hello["type"] != "hello":
                 raise ServerError(ErrorCode.HELLO_FIRST, "the first message on a socket is hello")
-            version = hello.get("protocol", PROTOCOL_VERSION)
-            if version != PROTOCOL_VERSION:
+            version = hello.get("protocol", 1)  # a client that names no version speaks the first
+            if version not in PROTOCOLS:
+                spoken = ", ".join(str(v) for v in sorted(PROTOCOLS))
                 client.send(error(ServerError(ErrorCode.BAD_VERSION,
-                                              f"this server speaks protocol {PROTOCOL_VERSION}, not {version}")))
+                                              f"this server speaks protocol {spoken}, not {version}")))
                 client.close(CloseCode.BAD_VERSION, "protocol version")
                 return
+            client.protocol = version
         except ServerError as e:
             client.send(error(e))
             client.close(CloseCode.HELLO_FIRST, "hello first")

@@ -2,7 +2,7 @@
 
 It keeps what docs/protocol.md says a client keeps (the records it has seen,
 the cursor and head, its view and legal commands) and applies ``sync``,
-``update`` and ``rewind`` as they come. Scripted players, remote bots, the
+``update`` and ``rewind`` as they come, deltas included. Scripted players, remote bots, the
 test suite and the load benchmark use it; other languages follow the same
 page::
 
@@ -30,6 +30,7 @@ from typing import Any
 
 from ..engine.game import Command
 from ..engine.wire import Json, to_wire
+from .delta import PatchError, patched
 from .protocol import PROTOCOL_VERSION
 
 
@@ -137,14 +138,19 @@ class Seat:
         self.to_act: list[int] = []
         self.players: list[dict[str, Any]] = []
         self.received: list[str] = []
+        #: every position message (``sync``, ``update``, ``rewind``) as applied: a delta's with the position it
+        #: gave (``view``, ``legal``, ``legal_text``, ``undo``, ``redo``, ``clock``, ``outcome``) in place of ``delta``
+        self.positions: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self._ids = 0
 
     @classmethod
     async def connect(cls, url: str, token: str | None = None, *, records: list[dict[str, Any]] | None = None,
-                      head: str | None = None, open_timeout: float = 10.0, lang: str | None = None) -> Seat:
+                      head: str | None = None, open_timeout: float = 10.0, lang: str | None = None,
+                      protocol: int = PROTOCOL_VERSION) -> Seat:
         """Open a socket to ``url``, say hello (with ``token``: as that seat), and read the ``sync``.
 
+        ``protocol`` is the version to speak (1: whole positions only, no deltas).
         ``lang`` (``en``, ``ru``) is the language of the records' and legal
         commands' texts (``text``, ``legal_text``) the server writes.
 
@@ -157,7 +163,7 @@ class Seat:
         socket = await websockets.connect(url, open_timeout=open_timeout, max_size=None)
         seat = cls(socket)
         seat.lang = lang or "en"
-        hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
+        hello: dict[str, Any] = {"type": "hello", "protocol": protocol}
         if lang is not None:
             hello["lang"] = lang
         if token is not None:
@@ -229,6 +235,16 @@ class Seat:
             return
         else:
             return
+        if "delta" in msg:
+            held = {"view": self.view, "legal": self.legal, "legal_text": self.legal_text, "undo": self.undo_check,
+                    "redo": self.can_redo, "clock": self.clock, "outcome": self.outcome, "to_act": self.to_act}
+            try:
+                got = patched(held, msg["delta"])
+            except PatchError as e:
+                raise ClientError("client", f"the delta does not apply to the position held: {e}") from None
+            assert isinstance(got, dict)
+            msg = {k: v for k, v in msg.items() if k != "delta"} | got
+        self.positions.append(msg)
         self.cursor, self.head = msg["cursor"], msg["head"]
         self.view, self.legal = msg["view"], msg["legal"]
         self.legal_text = msg.get("legal_text", [])

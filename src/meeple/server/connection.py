@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .delta import Shown
     from .table import Table
 
 #: What waits in a client's queue: a message's text, or a close (code, reason) after which nothing is sent.
@@ -60,7 +61,7 @@ def _deliver(items: list[tuple[Client, Item]]) -> None:
 class Client:
     """One WebSocket connection.
 
-    ``seat``, ``table``, ``cursor``, ``head`` and ``lang`` belong to the
+    ``seat``, ``table``, ``cursor``, ``head``, ``lang`` and ``shown`` belong to the
     engine worker of ``match_id`` (what this client has been shown); ``send``
     and ``close`` may be called from any thread and queue the work on the
     event loop, in order. The socket's writer reads :attr:`queue`.
@@ -85,6 +86,12 @@ class Client:
         self.lang = "en"
         #: whether its position messages carry the seat's text picture (``hello``'s ``picture``)
         self.picture = False
+        #: the protocol version it speaks (``hello``'s ``protocol``; set on the loop before the worker reads it)
+        self.protocol = 1
+        #: the position it was last sent, the base of the next delta (protocol 2 and later; None before the
+        #: first position, and always for older clients): one per connection, shared with the connections
+        #: of the same seat and language that were sent the same message, dropped with the connection
+        self.shown: Shown | None = None
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""

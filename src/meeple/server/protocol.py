@@ -13,8 +13,13 @@ import attrs
 
 from ..engine.errors import Code, MeepleError
 
-#: Raised whenever a message changes meaning; a client sends the version it speaks in ``hello``.
-PROTOCOL_VERSION = 1
+#: Raised whenever a message changes meaning; a client sends the version it speaks in ``hello``. Version 2
+#: sends ``update`` and ``rewind`` as deltas from the position the connection holds (docs/protocol.md).
+PROTOCOL_VERSION = 2
+#: Every version this server speaks: a client of version 1 is sent whole positions, as before deltas.
+PROTOCOLS = frozenset({1, 2})
+#: The first version whose clients are sent deltas.
+DELTAS_SINCE = 2
 
 
 class ErrorCode(enum.StrEnum):

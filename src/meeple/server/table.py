@@ -20,9 +20,10 @@ from ..engine.match import Match
 from ..engine.wire import Json, Wire, to_wire, wire_for
 from . import messages
 from .connection import Client
+from .delta import Shown, delta_text
 from .lobby import Marker, MatchRow, SeatRow
 from .messages import answer, dumps
-from .protocol import CloseCode
+from .protocol import DELTAS_SINCE, CloseCode
 
 #: What a hosted match holds in memory besides its records, in bytes: the match, its seats, bots, hashes
 #: (measured with tracemalloc: 14-20 KB for Liar's Dice, Kings and Saboteur tables of 21 records).
@@ -286,33 +287,25 @@ class Table:
         """The fields every position message carries: cursor and masked head hash."""
         return {"cursor": self.match.cursor, "head": self.masked(self.raw_head())}
 
+    def shown(self, seat: int | None, lang: str, picture: bool = False) -> Shown:
+        """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
+        ``picture``), legal commands and their texts."""
+        return Shown(self.seat_state(seat, lang, picture), self.legal_json(seat), self.legal_text_json(seat, lang))
+
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
         seat, lang = client.seat, client.lang
+        shown = self.shown(seat, lang, client.picture)
         text = messages.sync(match=self.id, game=self.game.info.id, seats=self.match.seats, seat=seat,
                              where=self.position(), start=start, records=self.records(seat, start, lang),
-                             state=self.seat_state(seat, lang, client.picture), players=self.players(),
-                             legal=self.legal_json(seat),
-                             legal_text=self.legal_text_json(seat, lang))
-        self._sent(client)
+                             state=shown.members, players=self.players(), protocol=client.protocol)
+        self._sent(client, shown, self.raw_head())
         client.send(answer(text, ref))
 
-    def change(self, kind: str, cause: str, by: int | None, start: int, seat: int | None, lang: str,
-               picture: bool = False) -> str:
-        """The ``update`` (records added after ``start``) or ``rewind`` message for ``seat``, in ``lang`` (with the
-        seat's text picture where ``picture``)."""
-        legal, legal_text = self.legal_json(seat), self.legal_text_json(seat, lang)
-        if kind == "rewind":
-            return messages.rewind(cause=cause, by=by, where=self.position(), state=self.seat_state(seat, lang, picture),
-                                   legal=legal, legal_text=legal_text)
-        return messages.update(cause=cause, by=by, where=self.position(), start=start,
-                               records=self.records(seat, start, lang), state=self.seat_state(seat, lang, picture),
-                               legal=legal,
-                               legal_text=legal_text)
-
-    def _sent(self, client: Client) -> None:
+    def _sent(self, client: Client, shown: Shown, head: bytes) -> None:
         client.cursor = self.match.cursor
-        client.head = self.raw_head()
+        client.head = head
+        client.shown = shown if client.protocol >= DELTAS_SINCE else None
 
     def broadcast(self, kind: str, cause: str, by: int | None, before: tuple[int, bytes],
                   requester: Client | None = None, ref: Json = None) -> None:
@@ -322,19 +315,13 @@ class Table:
         ``rewind`` (the cursor went back: clients drop the records after it).
         A client that is not at ``before`` (it never should be) gets a full sync.
         """
-        per_seat: dict[tuple[int | None, str, bool], str] = {}  # each seat's message: built, encoded once per language
+        changes = _Changes(self, kind, cause, by)
         for client in list(self.clients):
             if (client.cursor, client.head) != before:
                 self.sync(client)
                 continue
-            key = (client.seat, client.lang, client.picture)
-            text = per_seat.get(key)
-            if text is None:
-                text = per_seat[key] = self.change(kind, cause, by, before[0], client.seat, client.lang, client.picture)
-            if client is requester:
-                text = answer(text, ref)
-            self._sent(client)
-            client.send(text)
+            text = changes.text(client, before[0])
+            client.send(answer(text, ref) if client is requester else text)
 
     def catch_up(self, cause: str) -> None:
         """Bring every client to the current position after the match was read again from the store.
@@ -343,20 +330,14 @@ class Table:
         records after it (an ``update``); any other a whole ``sync``.
         """
         m = self.match
-        per_seat: dict[tuple[int | None, int, str, bool], str] = {}
+        changes = _Changes(self, "update", cause, None)
         for client in list(self.clients):
             if client.cursor > m.cursor or self.raw_head(client.cursor) != client.head:
                 self.sync(client)
                 continue
             if client.cursor == m.cursor:
                 continue
-            key = (client.seat, client.cursor, client.lang, client.picture)
-            text = per_seat.get(key)
-            if text is None:
-                text = per_seat[key] = self.change("update", cause, None, client.cursor, client.seat, client.lang,
-                                                   client.picture)
-            self._sent(client)
-            client.send(text)
+            client.send(changes.text(client, client.cursor))
 
     def players(self) -> list[Json]:
         """The seats as everyone may see them: kind, bot, name, whether taken, how many connections."""
@@ -380,3 +361,54 @@ class Table:
         """Close every client's socket."""
         for client in self.clients:
             client.close(code, reason)
+
+
+class _Changes:
+    """The messages of one change of a table, to each of its clients: each built once and shared.
+
+    A seat's whole message is built once per language (and record start); a
+    delta once per position it starts from (the connections of a seat that were
+    sent the same message hold the same :class:`Shown`). A client of protocol 2
+    that holds a position gets the delta when it is shorter than the whole.
+    """
+
+    def __init__(self, table: Table, kind: str, cause: str, by: int | None) -> None:
+        self.table, self.kind, self.cause, self.by = table, kind, cause, by
+        self.head = table.raw_head()
+        self.where = {"cursor": table.match.cursor, "head": table.masked(self.head)}
+        #: (seat, lang, picture, start) -> [shown, records, the whole message or "", [(base, the message for it)], start]
+        self._built: dict[tuple[int | None, str, bool, int], list[Any]] = {}
+
+    def text(self, client: Client, start: int) -> str:
+        """The message that brings ``client`` from ``start`` to the table's position; noted as sent to it."""
+        table, seat, lang = self.table, client.seat, client.lang
+        key = (seat, lang, client.picture, start)
+        built = self._built.get(key)
+        if built is None:
+            records = table.records(seat, start, lang) if self.kind == "update" else []
+            built = self._built[key] = [table.shown(seat, lang, client.picture), records, "", [], start]
+        shown: Shown = built[0]
+        base = client.shown if client.protocol >= DELTAS_SINCE else None
+        text = None
+        if base is not None:
+            text = next((t for b, t in built[3] if b is base), None)
+            if text is None:
+                delta = delta_text(base, shown)
+                # the delta message is the whole one with ,"delta":[...] in place of ,<the members>
+                text = self._message(built, None, delta) if len(delta) + 8 < len(shown.members) else self._whole(built)
+                built[3].append((base, text))
+        if text is None:
+            text = self._whole(built)
+        table._sent(client, shown, self.head)
+        return text
+
+    def _whole(self, built: list[Any]) -> str:
+        if not built[2]:
+            built[2] = self._message(built, built[0].members, None)
+        return str(built[2])
+
+    def _message(self, built: list[Any], state: str | None, delta: str | None) -> str:
+        if self.kind == "rewind":
+            return messages.rewind(cause=self.cause, by=self.by, where=dict(self.where), state=state, delta=delta)
+        return messages.update(cause=self.cause, by=self.by, where=dict(self.where), start=built[4], records=built[1],
+                               state=state, delta=delta)

@@ -4,6 +4,7 @@
 import { dropSeat, get, heldSeat, keepSeat, post, socketUrl } from "./api.js";
 import { Chooser, describe, makeContext, render as genericRender } from "./board.js";
 import { clockMark, noteClockMove, setClock } from "./clock.js";
+import { position } from "./delta.js";
 import { h, mount, seatName, toast } from "./dom.js";
 import { drawEnd } from "./endscreen.js";
 import { errorText, failureText } from "./errors.js";
@@ -23,6 +24,7 @@ const state = {
   cursor: 0,
   head: null,
   view: null,
+  position: null, // the position fields last received, the base of the next delta (delta.js)
   legal: [],
   legalText: [],
   undo: { ok: false },
@@ -199,13 +201,20 @@ function apply(msg) {
       return;
   }
   if (msg.ref !== undefined) state.busy = false;
+  let pos;
+  try {
+    pos = state.position = position(state.position, msg);
+  } catch {
+    send({ type: "sync" }); // a delta that does not fit what is held (never expected): ask for the whole
+    return;
+  }
   Object.assign(state, {
-    cursor: msg.cursor, head: msg.head, view: msg.view, legal: msg.legal, legalText: msg.legal_text || [],
-    undo: msg.undo, redo: msg.redo,
-    outcome: msg.outcome, toAct: msg.to_act || [], picture: msg.picture ?? null,
+    cursor: msg.cursor, head: msg.head, view: pos.view, legal: pos.legal, legalText: pos.legal_text || [],
+    undo: pos.undo, redo: pos.redo,
+    outcome: pos.outcome, toAct: pos.to_act || [], picture: pos.picture ?? null,
   });
   if (msg.players) state.players = msg.players;
-  setClock($("clock"), msg.clock, state.seat, state.players);
+  setClock($("clock"), pos.clock, state.seat, state.players);
   noteClockMove(msg, state.seat);
   draw();
 }
