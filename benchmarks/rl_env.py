@@ -8,11 +8,19 @@ interleaved (one of each environment, then the next round), so load on the
 machine moves them together; every sample is kept and printed. The ratio to
 ``tictactoe_v3`` is taken per round, then its median and range reported.
 ``raw`` is the engine alone, the same random play through ``Match`` with
-no environment, for what the environment costs on top of it.
+no environment, for what the environment costs on top of it: where the
+engine alone is slower than ``tictactoe_v3``'s whole environment, no
+environment over it can match that. ``saboteur steps`` is Saboteur with
+``actions="steps"``, where an action is one step of a command.
 
     python benchmarks/rl_env.py --rounds 5 --actions 2000
+    python benchmarks/rl_env.py --instructions --actions 1000
 
-One JSON line per sample, then a Markdown table.
+One JSON line per sample, then a Markdown table. ``--instructions`` counts
+the instructions per action of each workload under ``valgrind
+--tool=callgrind`` instead (a run of the actions less a run of none, each
+in a fresh Python with ``PYTHONHASHSEED=0``): a figure the load on a shared
+machine does not move.
 """
 
 from __future__ import annotations
@@ -21,7 +29,10 @@ import argparse
 import json
 import os
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -38,13 +49,14 @@ import meeple.rl  # noqa: E402
 from meeple.engine import ENGINE, Match  # noqa: E402
 from meeple.examples import liars_dice  # noqa: E402, F401  (registers "liars-dice")
 
-#: (label, game, seats, options) of every environment measured.
-TABLES: list[tuple[str, str, int, dict[str, Any]]] = [
-    ("saboteur", "saboteur", 4, {}),
-    ("kings", "kings", 2, {}),
-    ("gophers", "gophers", 2, {}),
-    ("mordred", "mordred", 3, {}),
-    ("liars-dice", "liars-dice", 2, {}),
+#: (label, game, seats, options, action space) of every environment measured.
+TABLES: list[tuple[str, str, int, dict[str, Any], str]] = [
+    ("saboteur", "saboteur", 4, {}, "flat"),
+    ("saboteur steps", "saboteur", 4, {}, "steps"),
+    ("kings", "kings", 2, {}, "flat"),
+    ("gophers", "gophers", 2, {}, "flat"),
+    ("mordred", "mordred", 3, {}, "flat"),
+    ("liars-dice", "liars-dice", 2, {}, "flat"),
 ]
 
 
@@ -95,14 +107,73 @@ def raw_loop(game: str, seats: int, options: dict[str, Any], seed: int) -> Calla
     return run
 
 
+def workload(label: str, view: bool) -> Callable[[int], int]:
+    """The workload of ``label``: ``tictactoe_v3``, an environment of :data:`TABLES`, or ``"<game> raw"``."""
+    if label == "tictactoe_v3":
+        return aec_loop(tictactoe_v3.env, 1)
+    kw: dict[str, Any] = {} if view else {"view": False}  # the default keeps the view
+    for name, game, seats, options, actions in TABLES:
+        if label == name:
+            return aec_loop(lambda g=game, s=seats, o=options, a=actions: meeple.rl.env(
+                g, seats=s, options=o, actions=a, **kw), 1)
+        if label == f"{name} raw":
+            return raw_loop(game, seats, options, 1)
+    raise SystemExit(f"rl_env: no workload {label!r}")
+
+
+def labels() -> list[str]:
+    """Every workload's label, in the order measured."""
+    out = ["tictactoe_v3"]
+    for name, _game, _seats, _options, actions in TABLES:
+        out.append(name)
+        if actions == "flat":  # the engine alone is the same whatever the action space
+            out.append(f"{name} raw")
+    return out
+
+
 def workloads(view: bool) -> dict[str, Callable[[int], int]]:
     """Every workload by its label."""
-    out: dict[str, Callable[[int], int]] = {"tictactoe_v3": aec_loop(tictactoe_v3.env, 1)}
-    kw: dict[str, Any] = {} if view else {"view": False}  # the default keeps the view
-    for label, game, seats, options in TABLES:
-        out[label] = aec_loop(lambda g=game, s=seats, o=options: meeple.rl.env(g, seats=s, options=o, **kw), 1)
-        out[f"{label} raw"] = raw_loop(game, seats, options, 1)
-    return out
+    return {label: workload(label, view) for label in labels()}
+
+
+def inner(label: str, actions: int, view: bool) -> int:
+    """Run one workload's warm-up and ``actions`` actions (in the process callgrind watches)."""
+    work = workload(label, view)
+    work(50)
+    if actions:
+        work(actions)
+    return 0
+
+
+def instructions(labels: list[str], actions: int, view: bool) -> int:
+    """Instructions per action of each workload under callgrind: the run of ``actions`` less the run of none."""
+    if shutil.which("valgrind") is None:
+        print("rl_env: valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+
+    def count(label: str, n: int) -> int:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+             "--inner", label, "--actions", str(n), *(["--view"] if view else [])],
+            capture_output=True, text=True, env=env)
+        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            raise SystemExit(f"rl_env: the run under callgrind failed:\n{done.stderr[-2000:]}")
+        return int(found.group(1))
+
+    per: dict[str, float] = {}
+    for label in labels:
+        per[label] = (count(label, actions) - count(label, 0)) / actions
+        print(json.dumps({"workload": label, "actions": actions, "instructions_per_action": round(per[label])}),
+              flush=True)
+    base = per.get("tictactoe_v3")
+    print(f"\n{actions} actions per workload under callgrind; view={'on' if view else 'off'}\n")
+    print("| environment | instructions / action | / tictactoe_v3 (actions per instruction) |")
+    print("|---|---:|---:|")
+    for label, n in per.items():
+        print(f"| {label} | {n:,.0f} | {base / n:.2f}x |" if base else f"| {label} | {n:,.0f} | |")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,7 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="samples of each workload")
     ap.add_argument("--actions", type=int, default=2000, help="actions per sample")
     ap.add_argument("--view", action="store_true", help="keep the 'view' entry in the observations (default: left out)")
+    ap.add_argument("--instructions", nargs="*", metavar="WORKLOAD",
+                    help="count instructions per action under callgrind instead (load does not move them): "
+                         "of the workloads named, or of all")
+    ap.add_argument("--inner", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.inner:
+        return inner(args.inner, args.actions, args.view)
+    if args.instructions is not None:
+        return instructions(args.instructions or labels(), args.actions, args.view)
     works = workloads(args.view)
     for w in works.values():
         w(50)  # warm caches outside the timing
@@ -132,16 +211,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nload average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
           f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}; view={'on' if args.view else 'off'}; "
           f"{args.rounds} rounds x {args.actions} actions\n")
-    print("| environment | actions / CPU-s (median) | range | CPU s | / tictactoe_v3 (median, range) | env cost / raw |")
-    print("|---|---:|---|---:|---|---:|")
+    print("| environment | actions / CPU-s (median) | range | CPU s | / tictactoe_v3 (median, range) "
+          "| engine alone, actions / CPU-s (median) | env cost / raw |")
+    print("|---|---:|---|---:|---|---:|---:|")
     for label, xs in samples.items():
         if label.endswith(" raw"):
             continue
         ratios = [x / b for x, b in zip(xs, base)]
-        raw = samples.get(f"{label} raw")
-        cost = f"{statistics.median(r / x for r, x in zip(raw, xs)):.1f}x" if raw else ""
+        raw = samples.get(f"{label.split()[0]} raw")
+        alone = f"{statistics.median(raw):,.0f}" if raw else ""
+        # a step is not a command: the cost on top of the engine is given for the flat spaces only
+        cost = f"{statistics.median(r / x for r, x in zip(raw, xs)):.1f}x" if raw and label == label.split()[0] else ""
         print(f"| {label} | {statistics.median(xs):,.0f} | {min(xs):,.0f}-{max(xs):,.0f} | {cpu[label]:.2f} | "
-              f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | {cost} |")
+              f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | {alone} | {cost} |")
     return 0
 
 
