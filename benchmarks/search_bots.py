@@ -14,9 +14,15 @@ per figure, then a Markdown table::
     python benchmarks/search_bots.py --game liars-dice --seats 2 --budgets 25,100,400 --games 200
     python benchmarks/search_bots.py --game saboteur --seats 4 --budgets 50,200 --games 100 --workers 2
     python benchmarks/search_bots.py --game kings --bot pimc --budgets 96 --games 100 --workers 2 --time-decisions 40
+    python benchmarks/search_bots.py --game gophers --bot pimc --budgets 1s-cpu --games 40 --opponents heuristic
+
+A budget ``1s-cpu`` is a second of the searching thread's CPU time per
+decision, the same work however busy the machine is (``1s`` is a second of
+wall-clock time, which other processes eat into).
 
 ``--time-decisions N`` first times the bot's decisions (CPU and wall-clock
-seconds, mean and largest, with the load average) at N positions taken from
+seconds, mean and largest, with the load average, and the playouts a
+decision ran) at N positions taken from
 matches of the opponent against itself, so that a budget in playouts can be
 set against a budget in seconds. For Saboteur, each round's result is also
 split by the role the search bot held (a round's team win), beside the
@@ -46,11 +52,15 @@ from meeple.engine import Match, get_game  # noqa: E402
 
 def time_decisions(game_id: str, seats: int, options: dict[str, int], spec: str, opponent: str, n: int,
                    seed: int) -> dict[str, Any]:
-    """CPU and wall-clock seconds of ``spec``'s decisions at ``n`` positions of ``opponent`` playing itself."""
+    """CPU (the deciding thread's) and wall-clock seconds of ``spec``'s decisions at ``n`` positions of ``opponent`` playing itself.
+
+    Also the playouts (or iterations) each decision ran, where the bot says.
+    """
     game = get_game(game_id)
     bot = bot_factory(game, spec)(seed)
     cpu: list[float] = []
     wall: list[float] = []
+    runs: list[int] = []
     k = 0
     while len(cpu) < n:
         m = Match.start(game_id, seats, seed=seed + k, options=options)
@@ -60,15 +70,17 @@ def time_decisions(game_id: str, seats: int, options: dict[str, int], spec: str,
             seat = m.to_act[0]
             legal, view = m.legal(seat), m.view(seat)
             if len(legal) > 1 and ply % 7 == k % 7:
-                c0, w0 = time.process_time(), time.perf_counter()
+                c0, w0 = time.thread_time(), time.perf_counter()
                 bot.choose(view, legal, seat)
-                cpu.append(time.process_time() - c0)
+                cpu.append(time.thread_time() - c0)
                 wall.append(time.perf_counter() - w0)
+                runs.append(getattr(bot, "last_iterations", 0))
             m.play(seat, others[seat].choose(view, legal, seat))
             ply += 1
         k += 1
     return {"game": game_id, "bot": spec, "decisions": n, "cpu_mean": sum(cpu) / n, "cpu_max": max(cpu),
-            "wall_mean": sum(wall) / n, "wall_max": max(wall), "load": os.getloadavg()}
+            "wall_mean": sum(wall) / n, "wall_max": max(wall), "playouts_mean": sum(runs) / n,
+            "playouts_min": min(runs), "load": os.getloadavg()}
 
 
 def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]]:
@@ -137,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                        "matches": s.matches, "finished": s.finished, "wins": r.wins, "seats_held": r.n,
                        "rate": r.rate, "ci95": [r.low, r.high], "opponent_rate": o.rate,
                        "fair_share": sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats),
+                       "share_multiple": r.rate / (sum(len(x.winners or ()) for x in results)
+                                                   / max(1, s.finished * seats) or 1.0),
                        "seconds": s.seconds, "load": os.getloadavg()}
                 if game.info.id == "saboteur":
                     row["rounds_by_role"] = by_role(results, me)
@@ -146,13 +160,14 @@ def main(argv: list[str] | None = None) -> int:
         if pool is not None:
             pool.shutdown()
     print()
-    print("| bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share |")
-    print("|---|---|---:|---:|---|---:|---:|")
+    print("| bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share "
+          "| x fair share | load |")
+    print("|---|---|---:|---:|---|---:|---:|---:|---:|")
     for r in rows:
         low, high = r["ci95"]
         print(f"| `{r['bot']}` | `{r['opponent']}` | {r['matches']} | {100 * r['rate']:.1f} % | "
               f"[{100 * low:.1f} %, {100 * high:.1f} %] | {100 * r['opponent_rate']:.1f} % | "
-              f"{100 * r['fair_share']:.1f} % |")
+              f"{100 * r['fair_share']:.1f} % | {r['share_multiple']:.2f}x | {r['load'][0]:.1f} |")
     return 0
 
 
