@@ -167,7 +167,7 @@ class PIMC:
             self.last_iterations = 0
             return candidates[0]
         table = self._search(view, seat, candidates)
-        return candidates[self._pick(table)]  # the table's columns are the first candidates
+        return candidates[self.pick(table)]  # the table's columns are the first candidates
 
     def candidates(self, view: Any, legal: Sequence[Command], seat: int) -> list[Command]:
         """The policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
@@ -193,11 +193,23 @@ class PIMC:
             out.append((c, len(worths), sum(worths) / len(worths)))
         return out
 
+    def rounds(self, view: Any, legal: Sequence[Command], seat: int) -> tuple[list[Command], list[list[float]]]:
+        """Search as :meth:`choose` does; the candidates and each round's worths of the first of them.
+
+        The raw table that :meth:`pick` reads: one row per round, holding
+        the worths of the candidates that round played, in their order.
+        """
+        candidates = self.candidates(view, legal, seat)
+        return candidates, self._search(view, seat, candidates)
+
     # -- search ----------------------------------------------------------------------------
-    def _pick(self, table: list[list[float]]) -> int:
+    def pick(self, table: Sequence[Sequence[float]]) -> int:
         """The index of the candidate to play: 0 (the policy's) unless another beat it with confidence.
 
-        A row holds the worths of the first candidates, as many as that round played.
+        A row holds the worths of the first candidates, as many as that round
+        played. A candidate replaces the policy's choice if its mean paired
+        gain over the rounds that played both is above ``confidence``
+        standard errors; among those, the largest gain.
         """
         best, best_gain = 0, 0.0
         for i in range(1, max(len(row) for row in table)):
