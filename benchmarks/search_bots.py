@@ -214,14 +214,15 @@ def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
 
 def table(rows: Sequence[dict[str, Any]]) -> None:
     """Print the figures as a Markdown table."""
-    print("| bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share "
+    print("| game | bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share "
           "| x fair share | load |")
-    print("|---|---|---:|---:|---|---:|---:|---:|---:|")
+    print("|---|---|---|---:|---:|---|---:|---:|---:|---:|")
     for r in rows:
         low, high = r["ci95"]
         load = r["load"]
         loads = f"{load[0]:.1f}" if len(load) == 3 else f"{load[0]:.1f}-{load[1]:.1f}"
-        print(f"| `{r['bot']}` | `{r['opponent']}` | {r['matches']} | {r['wins']}/{r['seats_held']} = "
+        print(f"| {r['game']}, {r['seats']} seats | `{r['bot']}` | `{r['opponent']}` | {r['matches']} | "
+              f"{r['wins']}/{r['seats_held']} = "
               f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {100 * r['opponent_rate']:.1f} % | "
               f"{100 * r['fair_share']:.1f} % | {r['share_multiple']:.2f}x | {loads} |")
 
