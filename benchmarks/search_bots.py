@@ -14,9 +14,36 @@ per figure, then a Markdown table::
     python benchmarks/search_bots.py --game liars-dice --seats 2 --budgets 25,100,400 --games 200
     python benchmarks/search_bots.py --game saboteur --seats 4 --budgets 50,200 --games 100 --workers 2
     python benchmarks/search_bots.py --game kings --bot pimc --budgets 96 --games 100 --workers 2 --time-decisions 40
+    python benchmarks/search_bots.py --game gophers --bot pimc --budgets 1s-cpu --games 40 --opponents heuristic
+
+A budget ``1s-cpu`` is a second of the searching thread's CPU time per
+decision, the same work however busy the machine is (``1s`` is a second of
+wall-clock time, which other processes eat into).
+
+``--sum LOG ...`` adds up the JSON lines of earlier runs (one per figure,
+as this script prints them) by game, bot and opponent, and prints the
+totals with their Wilson intervals: a corpus run in short chunks of
+different seeds, so that a busy machine still leaves finished figures::
+
+    for seed in $(seq 1 20); do python benchmarks/search_bots.py --game kings --bot pimc --budgets 250ms-cpu \
+        --opponents heuristic --games 2 --seed $seed >> kings.log; done
+    python benchmarks/search_bots.py --sum kings.log
+
+``--gains N`` asks where the rollout search could beat its policy at all:
+at N positions of the opponent's matches against itself it plays
+``--rounds`` paired rounds of all of ``pimc``'s candidates, then replays
+its decision on the first K rounds of each (K of ``--decide``) and scores
+the move it would play on the rounds it did not see (held out, so that the
+noise that chose a move does not also grade it). It prints, per kind of
+command, how often another candidate beat the policy's by more than two
+standard errors over all the rounds, and for each K how often the search
+overrode the policy and what the overrides gained on the held-out rounds::
+
+    python benchmarks/search_bots.py --game gophers --gains 40 --rounds 60 --decide 10,20,30
 
 ``--time-decisions N`` first times the bot's decisions (CPU and wall-clock
-seconds, mean and largest, with the load average) at N positions taken from
+seconds, mean and largest, with the load average, and the playouts a
+decision ran) at N positions taken from
 matches of the opponent against itself, so that a budget in playouts can be
 set against a budget in seconds. For Saboteur, each round's result is also
 split by the role the search bot held (a round's team win), beside the
@@ -40,17 +67,22 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 import liars_dice  # noqa: E402, F401  (registers "liars-dice")
 from meeple.batch import MatchResult, Plan, Rate, chunk_size_for, local_executor, run_plan, summarize  # noqa: E402
+from meeple.bots import PIMC  # noqa: E402
 from meeple.catalog import bot_factory  # noqa: E402
 from meeple.engine import Match, get_game  # noqa: E402
 
 
 def time_decisions(game_id: str, seats: int, options: dict[str, int], spec: str, opponent: str, n: int,
                    seed: int) -> dict[str, Any]:
-    """CPU and wall-clock seconds of ``spec``'s decisions at ``n`` positions of ``opponent`` playing itself."""
+    """CPU (the deciding thread's) and wall-clock seconds of ``spec``'s decisions at ``n`` positions of ``opponent`` playing itself.
+
+    Also the playouts (or iterations) each decision ran, where the bot says.
+    """
     game = get_game(game_id)
     bot = bot_factory(game, spec)(seed)
     cpu: list[float] = []
     wall: list[float] = []
+    runs: list[int] = []
     k = 0
     while len(cpu) < n:
         m = Match.start(game_id, seats, seed=seed + k, options=options)
@@ -60,15 +92,17 @@ def time_decisions(game_id: str, seats: int, options: dict[str, int], spec: str,
             seat = m.to_act[0]
             legal, view = m.legal(seat), m.view(seat)
             if len(legal) > 1 and ply % 7 == k % 7:
-                c0, w0 = time.process_time(), time.perf_counter()
+                c0, w0 = time.thread_time(), time.perf_counter()
                 bot.choose(view, legal, seat)
-                cpu.append(time.process_time() - c0)
+                cpu.append(time.thread_time() - c0)
                 wall.append(time.perf_counter() - w0)
+                runs.append(getattr(bot, "last_iterations", 0))
             m.play(seat, others[seat].choose(view, legal, seat))
             ply += 1
         k += 1
     return {"game": game_id, "bot": spec, "decisions": n, "cpu_mean": sum(cpu) / n, "cpu_max": max(cpu),
-            "wall_mean": sum(wall) / n, "wall_max": max(wall), "load": os.getloadavg()}
+            "wall_mean": sum(wall) / n, "wall_max": max(wall), "playouts_mean": sum(runs) / n,
+            "playouts_min": min(runs), "load": os.getloadavg()}
 
 
 def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]]:
@@ -92,6 +126,107 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
     return out
 
 
+def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: int, rounds: int,
+          decide: Sequence[int], seed: int) -> dict[str, Any]:
+    """Where ``pimc``'s candidates beat its policy's choice, and what its overrides gain, at ``n`` positions."""
+    game = get_game(game_id)
+    tables: list[tuple[str, list[list[float]]]] = []
+    k = 0
+    while len(tables) < n:
+        m = Match.start(game_id, seats, seed=seed + k, options=options)
+        others = [bot_factory(game, opponent)(seed + k + s) for s in range(seats)]
+        ply = 0
+        while not m.is_over and len(tables) < n:
+            seat = m.to_act[0]
+            legal, view = m.legal(seat), m.view(seat)
+            if len(legal) > 1 and ply % 11 == k % 11:
+                bot = PIMC(game, seed=seed * 100_003 + len(tables), iterations=4 * rounds)
+                candidates, table = bot.rounds(view, legal, seat)
+                if len(table[0]) > 1:
+                    tables.append((type(candidates[0]).__name__, table))
+            m.play(seat, others[seat].choose(view, legal, seat))
+            ply += 1
+        k += 1
+    judge = PIMC(game, iterations=1, confidence=2.0)
+    kinds: dict[str, list[int]] = {}
+    for kind, table in tables:
+        better, total = kinds.get(kind, [0, 0])
+        kinds[kind] = [better + (judge.pick(table) != 0), total + 1]
+    rows = []
+    bot = PIMC(game, iterations=1)
+    for first in decide:
+        over, gain = 0, 0.0
+        for _, table in tables:
+            held = table[first:]
+            choice = bot.pick(table[:first]) if held else 0
+            if choice:
+                over += 1
+                gain += sum(r[choice] - r[0] for r in held) / len(held)
+        rows.append({"rounds_seen": first, "overrides": over, "held_out_gain": gain,
+                     "gain_per_override": gain / over if over else 0.0})
+    return {"game": game_id, "positions": n, "rounds": rounds, "better_by_2se_over_all_rounds": kinds,
+            "decisions": rows, "load": os.getloadavg()}
+
+
+def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The figures of several runs' JSON lines added up by (game, seats, bot, opponent), with Wilson intervals."""
+    totals: dict[tuple[str, int, str, str], dict[str, Any]] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if not line.startswith("{"):
+                continue
+            row = json.loads(line)
+            if "wins" not in row:  # a timing line
+                continue
+            key = (row["game"], row["seats"], row["bot"], row["opponent"])
+            t = totals.setdefault(key, {"wins": 0, "n": 0, "other_wins": 0.0, "other_n": 0, "winners": 0.0,
+                                        "finished": 0, "matches": 0, "runs": 0, "loads": [], "roles": {}})
+            t["wins"] += row["wins"]
+            t["n"] += row["seats_held"]
+            other_n = row["finished"] * (row["seats"] - 1)
+            t["other_wins"] += row["opponent_rate"] * other_n
+            t["other_n"] += other_n
+            t["winners"] += row["fair_share"] * row["finished"] * row["seats"]
+            t["finished"] += row["finished"]
+            t["matches"] += row["matches"]
+            t["runs"] += 1
+            t["loads"].append(row["load"][0])
+            for role, r in row.get("rounds_by_role", {}).items():
+                won, n = t["roles"].get(role, (0, 0))
+                t["roles"][role] = (won + r["won"], n + r["rounds"])
+    out = []
+    for (game, seats, bot, other), t in sorted(totals.items()):
+        rate = Rate.of(t["wins"], t["n"])
+        fair = t["winners"] / max(1, t["finished"] * seats)
+        roles = {}
+        for role, (won, n) in sorted(t["roles"].items()):
+            r = Rate.of(won, n)
+            roles[role] = {"rounds": n, "won": won, "rate": r.rate, "ci95": [r.low, r.high]}
+        out.append({"game": game, "seats": seats, "bot": bot, "opponent": other, "matches": t["matches"],
+                    "finished": t["finished"], "runs": t["runs"], "wins": t["wins"], "seats_held": t["n"],
+                    "rate": rate.rate, "ci95": [rate.low, rate.high],
+                    "opponent_rate": t["other_wins"] / max(1, t["other_n"]), "fair_share": fair,
+                    "share_multiple": rate.rate / fair if fair else 0.0,
+                    "share_multiple_ci95": [rate.low / fair, rate.high / fair] if fair else [0.0, 0.0],
+                    "load": [min(t["loads"]), max(t["loads"])], **({"rounds_by_role": roles} if roles else {})})
+    return out
+
+
+def table(rows: Sequence[dict[str, Any]]) -> None:
+    """Print the figures as a Markdown table."""
+    print("| game | bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share "
+          "| x fair share | load |")
+    print("|---|---|---|---:|---:|---|---:|---:|---:|---:|")
+    for r in rows:
+        low, high = r["ci95"]
+        load = r["load"]
+        loads = f"{load[0]:.1f}" if len(load) == 3 else f"{load[0]:.1f}-{load[1]:.1f}"
+        print(f"| {r['game']}, {r['seats']} seats | `{r['bot']}` | `{r['opponent']}` | {r['matches']} | "
+              f"{r['wins']}/{r['seats_held']} = "
+              f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {100 * r['opponent_rate']:.1f} % | "
+              f"{100 * r['fair_share']:.1f} % | {r['share_multiple']:.2f}x | {loads} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print every figure."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
@@ -109,7 +244,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (an integer)")
     ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
     ap.add_argument("--workers", type=int, default=1, help="local processes")
+    ap.add_argument("--gains", type=int, default=0, metavar="N",
+                    help="at N positions, where pimc's candidates beat its policy, and what its overrides gain")
+    ap.add_argument("--rounds", type=int, default=60, help="--gains: paired rounds per position")
+    ap.add_argument("--decide", default="10,20,30", help="--gains: the rounds the decision sees, comma-separated")
+    ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     args = ap.parse_args(argv)
+    if args.sum:
+        totals = add_up(args.sum)
+        for row in totals:
+            print(json.dumps(row))
+        print()
+        table(totals)
+        return 0
+    if args.gains:
+        game = get_game(args.game)
+        options = {k: int(v) for k, v in (o.split("=", 1) for o in args.option)}
+        print(json.dumps(gains(game.info.id, args.seats or game.info.min_seats, options,
+                               args.opponents or "heuristic", args.gains, args.rounds,
+                               [int(x) for x in args.decide.split(",")], args.seed)))
+        return 0
     game = get_game(args.game)
     seats = args.seats or game.info.min_seats
     options = {k: int(v) for k, v in (o.split("=", 1) for o in args.option)}
@@ -137,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                        "matches": s.matches, "finished": s.finished, "wins": r.wins, "seats_held": r.n,
                        "rate": r.rate, "ci95": [r.low, r.high], "opponent_rate": o.rate,
                        "fair_share": sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats),
+                       "share_multiple": r.rate / (sum(len(x.winners or ()) for x in results)
+                                                   / max(1, s.finished * seats) or 1.0),
                        "seconds": s.seconds, "load": os.getloadavg()}
                 if game.info.id == "saboteur":
                     row["rounds_by_role"] = by_role(results, me)
@@ -146,13 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         if pool is not None:
             pool.shutdown()
     print()
-    print("| bot | opponent | matches | search bot wins | 95 % interval | opponent wins (per seat) | fair share |")
-    print("|---|---|---:|---:|---|---:|---:|")
-    for r in rows:
-        low, high = r["ci95"]
-        print(f"| `{r['bot']}` | `{r['opponent']}` | {r['matches']} | {100 * r['rate']:.1f} % | "
-              f"[{100 * low:.1f} %, {100 * high:.1f} %] | {100 * r['opponent_rate']:.1f} % | "
-              f"{100 * r['fair_share']:.1f} % |")
+    table(rows)
     return 0
 
 

@@ -187,3 +187,27 @@ def test_bad_arguments_are_refused() -> None:
     for kwargs in ({"iterations": 0}, {"seconds": -1.0}, {"width": 0}, {"confidence": -1.0}, {"margin_weight": -0.5}):
         with pytest.raises(ConfigError):
             PIMC(LD, **kwargs)  # type: ignore[arg-type]
+
+
+# -- the round table and the override rule ------------------------------------------------------------------------------
+
+
+def test_the_override_rule_needs_a_gain_beyond_the_confidence() -> None:
+    bot = PIMC(LD, iterations=10, width=3)
+    clear = [[0.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
+    assert bot.pick(clear) == 1  # candidate 1 won every round the policy's lost, and never lost
+    noisy = [[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]  # gain 0.5, 1.46 errors
+    assert bot.pick(noisy) == 1 and PIMC(LD, iterations=10, confidence=2.0).pick(noisy) == 0
+    assert bot.pick([[1.0, 1.0], [0.0, 0.0]]) == 0  # no gain: the policy's move
+    assert bot.pick([[0.0, 1.0, 1.0], [0.0, 1.0]]) == 1  # a single round of candidate 2 is no evidence
+
+
+def test_rounds_gives_the_table_that_choose_reads() -> None:
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    candidates, table = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3).rounds(state, legal, 0)
+    assert candidates == [Take(1), Take(2), Take(3)] and len(table) == 10 and all(len(r) == 3 for r in table)
+    assert all(r[1] > r[0] for r in table)  # taking two wins in every world, taking one loses
+    again = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
+    assert candidates[again.pick(table)] == again.choose(state, legal, 0) == Take(2)

@@ -48,6 +48,9 @@ MAX_ROLLOUT = 1_000
 MAX_ENGINE_STEPS = 10_000
 #: Seeds are 64-bit.
 MASK64 = (1 << 64) - 1
+#: The clocks a time budget may be measured on: ``wall`` (elapsed time) or ``cpu`` (the searching
+#: thread's CPU time, ``time.thread_time``, which other processes on a shared machine do not eat into).
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
 
 def win_share(outcome: Outcome, seat: int) -> float:
@@ -72,8 +75,13 @@ def advance(game: Game[Any, Any], state: Any, seat: int, command: Command, rng: 
     return state
 
 
-def check_budget(bot: str, iterations: int | None, seconds: float | None) -> None:
-    """Refuse a search budget that is not a positive whole number of iterations or a positive time (:class:`ConfigError`)."""
+def check_budget(bot: str, iterations: int | None, seconds: float | None, clock: str = "wall") -> None:
+    """Refuse a search budget that is not a positive whole number of iterations or a positive time (:class:`ConfigError`).
+
+    ``clock`` must name one of :data:`CLOCKS`.
+    """
+    if clock not in CLOCKS:
+        raise ConfigError(f"{bot}: the clock is one of {', '.join(CLOCKS)}, not {clock!r}")
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ConfigError(f"{bot}: iterations must be a positive integer, not {iterations!r}")
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
@@ -107,7 +115,10 @@ class ISMCTS:
     same order gives the same answers, in any process. A time budget gives
     no such promise (how many iterations fit depends on the machine); it
     guarantees at least one iteration, a legal answer, and a return about
-    one iteration after the deadline.
+    one iteration after the deadline. ``clock`` says what ``seconds``
+    measures: ``"wall"`` (elapsed time, the default) or ``"cpu"`` (the CPU
+    time of the searching thread, so that a search on a shared machine gets
+    the same work done, only later).
 
     ``rollout`` is a bot factory (``factory(seed) -> Bot``) whose bots play
     the rollouts, one per seat, each fed its seat's view of the world; None
@@ -131,15 +142,17 @@ class ISMCTS:
         rollout: Factory | None = None,
         exploration: float = EXPLORATION,
         max_rollout: int = MAX_ROLLOUT,
+        clock: str = "wall",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 500
-        check_budget("ismcts", iterations, seconds)
+        check_budget("ismcts", iterations, seconds, clock)
         if not exploration >= 0:
             raise ConfigError(f"ismcts: the exploration constant must be >= 0, not {exploration!r}")
         self.game: Game[Any, Any] = resolve(game)
         self.iterations = iterations
         self.seconds = seconds
+        self.clock = clock
         self.rollout = rollout
         self.exploration = float(exploration)
         self.max_rollout = max_rollout
@@ -150,7 +163,7 @@ class ISMCTS:
     def __repr__(self) -> str:
         budget = [f"iterations={self.iterations}"] if self.iterations is not None else []
         if self.seconds is not None:
-            budget.append(f"seconds={self.seconds}")
+            budget.append(f"seconds={self.seconds}" + ("" if self.clock == "wall" else f", clock={self.clock!r}"))
         return f"ISMCTS({self.game.info.id!r}, {', '.join(budget)})"
 
     # -- the bot protocol ----------------------------------------------------------------
@@ -189,14 +202,15 @@ class ISMCTS:
         game, rng = self.game, self._rng
         root = _Node(None, None, seat)
         fixed = None if game.info.hidden_information else game.world(view, seat, rng)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        now = CLOCKS[self.clock]
+        deadline = None if self.seconds is None else now() + self.seconds
         done = 0
         while True:
             self._iterate(root, fixed if fixed is not None else game.world(view, seat, rng), seat)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and now() >= deadline:
                 break
         self.last_iterations = done
         return root

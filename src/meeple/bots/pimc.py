@@ -42,7 +42,6 @@ True
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,7 +49,7 @@ from ..engine import ENGINE, Command, Game, Outcome, RandomBot, Rng
 from ..engine.bot import Bot
 from ..engine.errors import ConfigError
 from ..engine.registry import resolve
-from .ismcts import MASK64, Factory, advance, check_budget, win_share
+from .ismcts import CLOCKS, MASK64, Factory, advance, check_budget, win_share
 
 #: How many of the policy's preferred commands are searched by default.
 WIDTH = 4
@@ -94,7 +93,10 @@ class PIMC:
     With a time budget its first round plays two candidates, and it starts
     no round that would end past the budget if its playouts lasted as long
     as the mean one so far, so a decision keeps within ``seconds`` unless
-    its first two playouts alone do not.
+    its first two playouts alone do not. ``clock`` says what ``seconds``
+    measures: ``"wall"`` (elapsed time, the default) or ``"cpu"`` (the
+    searching thread's CPU time, :func:`time.thread_time`: on a machine
+    shared with other work the search then does the same work, only later).
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
@@ -119,10 +121,11 @@ class PIMC:
         confidence: float = CONFIDENCE,
         margin_weight: float = MARGIN,
         max_rollout: int = MAX_ROLLOUT,
+        clock: str = "wall",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
-        check_budget("pimc", iterations, seconds)
+        check_budget("pimc", iterations, seconds, clock)
         if isinstance(width, bool) or not isinstance(width, int) or width < 1:
             raise ConfigError(f"pimc: the width must be a positive integer, not {width!r}")
         if not confidence >= 0:
@@ -135,6 +138,7 @@ class PIMC:
         self.policy: Factory = policy
         self.iterations = iterations
         self.seconds = seconds
+        self.clock = clock
         self.width = width
         self.confidence = float(confidence)
         self.margin_weight = float(margin_weight)
@@ -147,7 +151,7 @@ class PIMC:
     def __repr__(self) -> str:
         budget = [f"iterations={self.iterations}"] if self.iterations is not None else []
         if self.seconds is not None:
-            budget.append(f"seconds={self.seconds}")
+            budget.append(f"seconds={self.seconds}" + ("" if self.clock == "wall" else f", clock={self.clock!r}"))
         return f"PIMC({self.game.info.id!r}, {', '.join(budget)}, width={self.width})"
 
     # -- the bot protocol ----------------------------------------------------------------
@@ -163,7 +167,7 @@ class PIMC:
             self.last_iterations = 0
             return candidates[0]
         table = self._search(view, seat, candidates)
-        return candidates[self._pick(table)]  # the table's columns are the first candidates
+        return candidates[self.pick(table)]  # the table's columns are the first candidates
 
     def candidates(self, view: Any, legal: Sequence[Command], seat: int) -> list[Command]:
         """The policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
@@ -189,11 +193,23 @@ class PIMC:
             out.append((c, len(worths), sum(worths) / len(worths)))
         return out
 
+    def rounds(self, view: Any, legal: Sequence[Command], seat: int) -> tuple[list[Command], list[list[float]]]:
+        """Search as :meth:`choose` does; the candidates and each round's worths of the first of them.
+
+        The raw table that :meth:`pick` reads: one row per round, holding
+        the worths of the candidates that round played, in their order.
+        """
+        candidates = self.candidates(view, legal, seat)
+        return candidates, self._search(view, seat, candidates)
+
     # -- search ----------------------------------------------------------------------------
-    def _pick(self, table: list[list[float]]) -> int:
+    def pick(self, table: Sequence[Sequence[float]]) -> int:
         """The index of the candidate to play: 0 (the policy's) unless another beat it with confidence.
 
-        A row holds the worths of the first candidates, as many as that round played.
+        A row holds the worths of the first candidates, as many as that round
+        played. A candidate replaces the policy's choice if its mean paired
+        gain over the rounds that played both is above ``confidence``
+        standard errors; among those, the largest gain.
         """
         best, best_gain = 0, 0.0
         for i in range(1, max(len(row) for row in table)):
@@ -222,7 +238,8 @@ class PIMC:
         if self.seconds is not None:
             wide = 2
         fixed = None if game.info.hidden_information else game.world(view, seat, rng)
-        start = time.perf_counter()
+        now = CLOCKS[self.clock]
+        start = now()
         table: list[list[float]] = []
         done = 0
         while True:
@@ -231,7 +248,7 @@ class PIMC:
             table.append([self._playout(world, seat, cmd, chance) for cmd in candidates[:wide]])
             done += wide
             if self.seconds is not None:
-                spent = time.perf_counter() - start
+                spent = now() - start
                 pace = spent / done
                 if len(table) == 1:
                     wide = max(2, min(len(candidates), int(self.seconds / pace / MIN_ROUNDS)))

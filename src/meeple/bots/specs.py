@@ -8,8 +8,9 @@ them. Besides a game's own bots (:meth:`Game.bots
 * ``ismcts[:BUDGET[:ROLLOUT]]``: the search bot (:class:`~meeple.bots.ISMCTS`),
   for games that sample worlds from a view (:meth:`Game.world
   <meeple.engine.Game.world>`). ``BUDGET`` is iterations per decision
-  (``200``) or wall-clock time (``0.5s``, ``300ms``), 500 iterations if
-  left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
+  (``200``) or wall-clock time (``0.5s``, ``300ms``), or CPU time of the
+  searching thread (``1s-cpu``, ``250ms-cpu``: the same work on a busy
+  machine as on an idle one), 500 iterations if left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
   bot, such as ``heuristic``), uniformly random if left out;
 * ``pimc[:BUDGET[:POLICY]]``: rollout search over sampled worlds
   (:class:`~meeple.bots.PIMC`), for the same games: it plays the policy's
@@ -26,6 +27,8 @@ them. Besides a game's own bots (:meth:`Game.bots
 0.25
 >>> parse_spec("pimc:1s").seconds, parse_spec("pimc").iterations
 (1.0, 200)
+>>> parse_spec("pimc:250ms-cpu").seconds, parse_spec("pimc:250ms-cpu").clock
+(0.25, 'cpu')
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY]]")
 SEARCH = ("ismcts", "pimc")
 #: Iterations per decision of each search bot when its spec names no budget.
 DEFAULT_ITERATIONS = {"ismcts": 500, "pimc": 200}
-_TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)$")
+_TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)(-cpu)?$")
 
 
 @attrs.frozen
@@ -60,6 +63,8 @@ class BotSpec:
     iterations: int | None = None
     seconds: float | None = None
     rollout: str | None = None
+    #: what a time budget measures: ``wall`` (``1s``) or ``cpu`` (``1s-cpu``: the searching thread's CPU time)
+    clock: str = "wall"
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -77,6 +82,7 @@ def parse_spec(text: str) -> BotSpec:
     budget, _, rollout = rest.partition(":")
     iterations: int | None = None
     seconds: float | None = None
+    clock = "wall"
     if not rest:
         iterations = DEFAULT_ITERATIONS[name]
     elif not budget:
@@ -88,13 +94,14 @@ def parse_spec(text: str) -> BotSpec:
     else:
         m = _TIME.match(budget)
         if m is None:
-            raise ConfigError(f"{text!r}: a budget is iterations (200) or time (0.5s, 300ms), not {budget!r}")
+            raise ConfigError(f"{text!r}: a budget is iterations (200) or time (0.5s, 300ms, 1s-cpu), not {budget!r}")
         seconds = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+        clock = "cpu" if m.group(3) else "wall"
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ConfigError(f"{text!r}: a time budget is more than 0")
     if rollout.startswith(SEARCH) or ":" in rollout:
         raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {rollout!r}")
-    return BotSpec(text, name, iterations, seconds, rollout or None)
+    return BotSpec(text, name, iterations, seconds, rollout or None, clock)
 
 
 def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | None:
@@ -122,16 +129,16 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
             raise ConfigError(f"{text!r}: {game.info.id} has no bot {spec.rollout!r} to play rollouts; "
                               f"bots: {', '.join(sorted({*own, 'random'}))}")
         rollout = own[spec.rollout]
-    iterations, seconds = spec.iterations, spec.seconds
+    iterations, seconds, clock = spec.iterations, spec.seconds, spec.clock
     if spec.name == "pimc":
 
         def make_pimc(seed: int) -> Bot:
-            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout)
+            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock)
 
         return make_pimc
 
     def make(seed: int) -> Bot:
-        return ISMCTS(game, seed, iterations=iterations, seconds=seconds, rollout=rollout)
+        return ISMCTS(game, seed, iterations=iterations, seconds=seconds, rollout=rollout, clock=clock)
 
     return make
 
