@@ -19,6 +19,7 @@ from meeple.engine import to_wire
 from meeple.engine.registry import available
 from meeple.server.client import ClientError, Seat, autoplay
 from meeple.server.delta import PatchError, diff, patched, same
+from meeple.server.messages import STATE_FIELDS
 
 # -- the patch, on any JSON values ---------------------------------------------------------------
 
@@ -187,7 +188,7 @@ def test_a_delta_holds_only_parts_of_the_seats_own_new_position(server: ThreadSe
                 positions = {p["cursor"]: p for p in s.positions}
                 for msg in _deltas(s):
                     new = positions[msg["cursor"]]
-                    state = {k: new[k] for k in ("view", "legal", "legal_text", "undo", "redo", "clock", "outcome")}
+                    state = {k: new[k] for k in STATE_FIELDS}
                     assert _drawn_from(msg["delta"], state) == []
         finally:
             await table.close()

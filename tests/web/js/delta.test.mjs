@@ -40,7 +40,7 @@ test("position takes a whole message's fields, or patches the held position by a
   const sync = { type: "sync", cursor: 1, view: { v: 1 }, legal: [{ type: "a" }], legal_text: ["a"],
     undo: { ok: false, reason: "" }, redo: false, clock: null, outcome: null, players: [] };
   const held = position(null, sync);
-  assert.deepEqual(Object.keys(held), ["view", "legal", "legal_text", "undo", "redo", "clock", "outcome"]);
+  assert.deepEqual(Object.keys(held), ["view", "legal", "legal_text", "undo", "redo", "clock", "outcome", "to_act", "picture"]);
   const next = position(held, { type: "update", cursor: 2, delta: [["r", ["view", "v"], 2], ["r", ["legal"], []]] });
   assert.deepEqual(next.view, { v: 2 });
   assert.deepEqual(next.legal, []);
