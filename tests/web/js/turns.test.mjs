@@ -60,3 +60,10 @@ test("the boards name the elements a record's events touched", () => {
   const laid = { events: [{ type: "path_played", seat: 0, card: 14, col: 2, row: -1, rotated: false }, { type: "drawn", seat: 0, card: null }] };
   assert.deepEqual(saboteur.touched(laid), ['.laid[data-col="2"][data-row="-1"]']);
 });
+
+test("a card in front of a player keeps a short preposition with its word on the badge", () => {
+  assert.equal(saboteur.badge("pickaxe broken"), "pickaxe");
+  assert.equal(saboteur.badge("в ловушке"), "в ловушке");
+  assert.equal(saboteur.badge("кирка сломана"), "кирка");
+  assert.equal(saboteur.badge("thief"), "thief");
+});

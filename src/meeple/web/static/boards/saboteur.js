@@ -22,6 +22,12 @@ const FRONT_LABEL = {
   "broken-pickaxe": "pickaxe broken", "broken-lantern": "lantern broken", "broken-cart": "cart broken",
   trapped: "trapped", theft: "thief",
 };
+/** A card in front of a player, as its badge says it: the label's first word, with a preposition kept with the
+ * word it governs (Russian «в ловушке», not «в»). */
+export function badge(/** @type {string} */ label) {
+  const words = label.split(" ");
+  return words[0].length <= 2 && words.length > 1 ? `${words[0]} ${words[1]}` : words[0];
+}
 const ACTION_COLOUR = {
   break: "#c0392b", repair: "#2e8b57", rockfall: "#7f6a55", map: "#2f6690", theft: "#8e44ad",
   hands_off: "#8e44ad", swap_hand: "#8e44ad", inspection: "#8e44ad", swap_hats: "#8e44ad", trapped: "#8e44ad",
@@ -248,7 +254,7 @@ export function render(ctx) {
     fronts.forEach((f, i) => {
       const item = svg("g", { class: "front", dataset: { front: f } },
         svg("rect", { class: "hit", x: x + 6 + i * 47, y: y + 42, width: 44, height: 16, rx: 3, fill: f.startsWith("broken") ? "#f4c7c3" : "#e5d4f0", stroke: "#a55" }),
-        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small", dataset: { fit: 40 } }, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f).split(" ")[0]));
+        svg("text", { x: x + 28 + i * 47, y: y + 54, "text-anchor": "middle", class: "small", dataset: { fit: 40 } }, badge(t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f))));
       item.append(svg("title", {}, t(FRONT_LABEL[/** @type {keyof FRONT_LABEL} */ (f)] || f)));
       ctx.offer(item, legal.filter((c) => c.type === "clear" && s === v.seat && c.removed === f && (sel === null || (c.cards || []).includes(sel))));
       g.append(item);
