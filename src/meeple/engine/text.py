@@ -114,4 +114,20 @@ def reword(texts: Texts, lang: str, sentence: str, msgids: Sequence[str]) -> str
     return sentence
 
 
-__all__ = ["LANGUAGES", "Texts", "language", "reword", "told"]
+
+
+def rewording(texts: Texts, msgids: Sequence[str]) -> Callable[[Any, str], str]:
+    """A game's ``outcome_text``: why a match ended (its outcome's English ``reason``, which the rules built from
+    one of ``msgids``) in a language, by :func:`reword`.
+
+    >>> from types import SimpleNamespace
+    >>> said = rewording(Texts({"ru": {"{seat} won": "{seat} победило", "seat {n}": "место {n}"}}), ["{seat} won"])
+    >>> said(SimpleNamespace(reason="seat 1 won"), "ru")
+    'место 1 победило'
+    """
+    def outcome_text(outcome: Any, lang: str = "en") -> str:
+        return reword(texts, lang, outcome.reason, msgids)
+
+    return outcome_text
+
+__all__ = ["LANGUAGES", "Texts", "language", "reword", "rewording", "told"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event, Outcome
-from meeple.engine.text import Texts, reword, told
+from meeple.engine import Command, Event
+from meeple.engine.text import Texts, rewording, told
 
 from .commands import DrawCamp, DrawDeck, Play, Retreat, SetUp
 from .data import CARDS, Mine
@@ -193,11 +193,8 @@ OUTCOMES = (
     "the deck ran out; seat {seat} has the most points ({n})",
     "the deck ran out; seats {seats} tie on {n} points and developed mines",
 )
-
-
-def outcome_text(outcome: Outcome, lang: str = "en") -> str:
-    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
-    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+#: Why the match ended (the rules' English ``outcome.reason``) in a language.
+outcome_text = rewording(TEXTS, OUTCOMES)
 
 
 __all__ = ["ABOUT", "ABOUT_RU", "OUTCOMES", "PICTURE", "TEXTS", "mine", "offer", "outcome_text", "squad", "tell", "text"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event, Outcome
-from meeple.engine.text import Texts, reword, told
+from meeple.engine import Command, Event
+from meeple.engine.text import Texts, rewording, told
 
 from .commands import Attack, Build, EndTurn, Place, Roll, Start
 from .data import AREAS
@@ -232,11 +232,8 @@ OUTCOMES = (
     "{why}; {side} wins ({warriors} warriors against {buildings} buildings); seat {seat} wins with the {label}",
     "{why}; {side} wins ({warriors} warriors against {buildings} buildings); a draw between seats {seats}",
 )
-
-
-def outcome_text(outcome: Outcome, lang: str = "en") -> str:
-    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
-    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+#: Why the match ended (the rules' English ``outcome.reason``) in a language.
+outcome_text = rewording(TEXTS, OUTCOMES)
 
 
 __all__ = ["ABOUT", "ABOUT_RU", "AREAS_RU", "OUTCOMES", "PICTURE", "TEXTS", "area", "offer", "outcome_text", "tell", "text"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine import Command, Event, Outcome
-from meeple.engine.text import Texts, reword, told
+from meeple.engine import Command, Event
+from meeple.engine.text import Texts, rewording, told
 
 from .commands import (
     BreakTool,
@@ -370,11 +370,8 @@ OUTCOMES = (
     "after three rounds seat {seat} holds the most gold ({n} nuggets)",
     "after three rounds {seats} share the most gold ({n} nuggets)",
 )
-
-
-def outcome_text(outcome: Outcome, lang: str = "en") -> str:
-    """Why the match ended (the rules' English ``outcome.reason``) in ``lang``."""
-    return reword(TEXTS, lang, outcome.reason, OUTCOMES)
+#: Why the match ended (the rules' English ``outcome.reason``) in a language.
+outcome_text = rewording(TEXTS, OUTCOMES)
 
 
 __all__ = ["ABOUT", "ABOUT_RU", "NAMES_RU", "OUTCOMES", "PICTURE", "TEXTS", "offer", "outcome_text", "tell", "text"]
