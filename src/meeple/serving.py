@@ -49,27 +49,21 @@ def _rate(text: str) -> str:
     return text.strip().lower()
 
 
-def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+def _positive(kind: type[int] | type[float], least: int = 0) -> Callable[[str], int | float]:
+    """An argument parser of a number of ``kind`` that is ``least`` or more."""
     def parse(text: str) -> int | float:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"must be 0 or more, not {text!r}")
+            raise argparse.ArgumentTypeError(f"not a {'whole ' if kind is int else ''}number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be {least} or more, not {text!r}")
         return value
 
     return parse
 
 
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
-    return value
+_at_least_one = _positive(int, 1)
 
 
 def _hosts(text: str) -> tuple[str, ...]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
@@ -36,7 +35,7 @@ from ..store.errors import StoreError
 from .connection import Client
 from .guard import Guard
 from .hub import Hub
-from .hygiene import MAX_OFFSET, check_encodable, clean_name, parse_count
+from .hygiene import MAX_OFFSET, clean_name, json_object, parse_count
 from .limits import UNLIMITED, Gate, Quotas, client_of
 from .lobby import token_hash
 from .messages import NewMatch, dumps, error, parse_message, pong
@@ -134,14 +133,7 @@ class MeepleServer:
                 raise ServerError(ErrorCode.TOO_LARGE, f"a request body is at most {limit} bytes")
         if not data:
             return {}
-        try:
-            body = json.loads(data)
-        except (ValueError, RecursionError):
-            raise ServerError(ErrorCode.BAD_JSON, "the request body is not JSON") from None
-        if not isinstance(body, dict):
-            raise ServerError(ErrorCode.BAD_JSON, "the request body is a JSON object")
-        check_encodable(body, "the request body")
-        return body
+        return json_object(data)
 
     def _base(self, request: Request) -> str:
         return str(request.scope.get("root_path", "")).rstrip("/")

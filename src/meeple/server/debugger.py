@@ -66,7 +66,7 @@ from ..engine.reader import LoadedLog, VerifyReport, read_log, verify_loaded
 from ..engine.records import Record, seen_by
 from ..engine.text import language
 from ..engine.wire import Json, to_wire
-from .hygiene import check_encodable, clean_name, parse_count
+from .hygiene import clean_name, json_object, parse_count
 from .limits import Quotas, client_of
 from .messages import NewMatch
 from .protocol import ErrorCode, ServerError
@@ -627,11 +627,4 @@ def _encode(value: Json) -> bytes:
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
     data = await _raw_body(request, limit)
-    try:
-        body = json.loads(data) if data else {}
-    except (ValueError, RecursionError):
-        raise ServerError(ErrorCode.BAD_JSON, "the request body is not JSON") from None
-    if not isinstance(body, dict):
-        raise ServerError(ErrorCode.BAD_JSON, "the request body is a JSON object")
-    check_encodable(body, "the request body")
-    return body
+    return json_object(data) if data else {}

@@ -55,6 +55,18 @@ def check_encodable(value: Any, what: str = "the message") -> None:
         return
 
 
+def json_object(data: bytes | str, what: str = "the request body") -> dict[str, Any]:
+    """``data`` decoded as a JSON object whose strings are all Unicode text, else BAD_JSON naming ``what``."""
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ServerError(ErrorCode.BAD_JSON, f"{what} is not JSON") from None
+    if not isinstance(body, dict):
+        raise ServerError(ErrorCode.BAD_JSON, f"{what} is a JSON object")
+    check_encodable(body, what)
+    return body
+
+
 def clean_name(text: Any, name: str, limit: int, *, code: ErrorCode = ErrorCode.BAD_MESSAGE) -> str:
     """``text`` NFC-normalised, checked to be 1..``limit`` characters of visible text, else ``code``."""
     if not isinstance(text, str):

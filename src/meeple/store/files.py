@@ -157,10 +157,10 @@ def _os_error(what: str, path: Path, e: OSError) -> StoreError:
     return StoreError(f"cannot {what} {path}: {e.strerror or e}")
 
 
-def _open_rw(path: Path, missing: str) -> int:
-    """Open ``path`` for reading and writing; MatchNotFound (``missing``) or StoreError."""
+def _open(path: Path, missing: str = "no such match", flags: int = os.O_RDONLY) -> int:
+    """Open ``path`` with ``flags`` (for reading unless told); MatchNotFound (``missing``) or StoreError."""
     try:
-        return os.open(path, os.O_RDWR)
+        return os.open(path, flags)
     except FileNotFoundError:
         raise MatchNotFound(f"{missing}: {path}") from None
     except OSError as e:
@@ -230,12 +230,7 @@ def _read_all(fd: int, path: Path) -> bytes:
 
 
 def _read_path(path: Path) -> bytes:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        raise MatchNotFound(f"no such match: {path}") from None
-    except OSError as e:
-        raise _os_error("open", path, e) from None
+    fd = _open(path)
     try:
         return _read_all(fd, path)
     finally:
@@ -431,7 +426,7 @@ def repair(path: str | os.PathLike[str]) -> RepairReport:
     (1, 3)
     """
     p = Path(path)
-    fd = _open_rw(p, "no such log file")
+    fd = _open(p, "no such log file", os.O_RDWR)
     try:
         _lock(fd, p)
         data = _read_all(fd, p)
@@ -652,7 +647,7 @@ class FileStore:
     def delete(self, match_id: str) -> None:
         """Remove a match's file (:class:`MatchNotFound` if none, :class:`StoreConflict` while a writer holds it)."""
         path = self.path(match_id)
-        fd = _open_rw(path, "no such match")
+        fd = _open(path, flags=os.O_RDWR)
         try:
             _lock(fd, path)
             path.unlink()
@@ -675,7 +670,7 @@ class FileStore:
     def open_path(self, path: str | os.PathLike[str]) -> Match:
         """:meth:`open` for a log file at any ``path``: the explicit call for a file outside the store's directory."""
         path = Path(path)
-        fd = _open_rw(path, "no such match")
+        fd = _open(path, flags=os.O_RDWR)
         try:
             _lock(fd, path)
             data = _read_all(fd, path)
@@ -706,12 +701,7 @@ class FileStore:
         ``created`` and ``updated`` are both the file's modification time.
         """
         path = self.path(match_id)
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            raise MatchNotFound(f"no such match: {path}") from None
-        except OSError as e:
-            raise _os_error("open", path, e) from None
+        fd = _open(path)
         try:
             when = dt.datetime.fromtimestamp(os.fstat(fd).st_mtime, dt.UTC)
             log = _decode(_read_all(fd, path), path)
