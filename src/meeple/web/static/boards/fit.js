@@ -16,3 +16,13 @@ export function fit(root) {
     }
   }
 }
+
+/**
+ * Put a board's drawing `root` on the page in place of the last one (`host`), then fit its texts.
+ * @param {Element} host
+ * @param {Element} root
+ */
+export function show(host, root) {
+  host.replaceChildren(root);
+  fit(root);
+}

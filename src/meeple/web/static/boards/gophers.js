@@ -11,7 +11,7 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
-import { fit } from "./fit.js";
+import { show } from "./fit.js";
 
 const KIND_COLOUR = { acorn: "#8d5524", berry: "#7b2d8b", wheat: "#c9a227", dig: "#6b6b6b" };
 const LETTER = { acorn: "A", berry: "B", wheat: "W", dig: "D" };
@@ -222,8 +222,7 @@ export function render(ctx) {
       root.append(g);
     });
   }
-  ctx.root.replaceChildren(root);
-  fit(root);
+  show(ctx.root, root);
 }
 
 const KIND_OF = { A: "acorn", B: "berry", W: "wheat" };

@@ -8,7 +8,7 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
-import { fit } from "./fit.js";
+import { show } from "./fit.js";
 
 const PEOPLE_COLOUR = { orcs: "#5a8f29", goblins: "#a3a019", dwarves: "#a4492f", giants: "#4f6d8f" };
 const MINE_W = 96, MINE_H = 118, CARD_W = 62, CARD_H = 74;
@@ -141,8 +141,7 @@ export function render(ctx) {
     if (usable.has(id)) ctx.selects(g, id);
     root.append(g);
   });
-  ctx.root.replaceChildren(root);
-  fit(root);
+  show(ctx.root, root);
 }
 
 /**

@@ -7,7 +7,7 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
-import { fit } from "./fit.js";
+import { show } from "./fit.js";
 
 const TILE = 86, GAP = 8, LEFT = 10, TOP = 34;
 const TERRAIN = { forest: "#5d8c4a", mountains: "#9a8c7a", castle: "#3b2f2a" };
@@ -157,8 +157,7 @@ export function render(ctx) {
     ctx.offer(g, ends);
     root.append(g);
   }
-  ctx.root.replaceChildren(root);
-  fit(root);
+  show(ctx.root, root);
 }
 
 /**

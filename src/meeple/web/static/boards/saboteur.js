@@ -10,7 +10,7 @@
 
 /** @typedef {import("../js/board.js").BoardContext} Ctx */
 
-import { fit } from "./fit.js";
+import { show } from "./fit.js";
 
 const N = 1, E = 2, S = 4, W = 8;
 const CELL = 52; // a board cell, in SVG units
@@ -320,8 +320,7 @@ export function render(ctx) {
   if (lastResult && v.phase !== "play") {
     root.append(svg("text", { x: mazeW + 10, y: v.offer.length ? 120 : 40, class: "label", dataset: { fit: aside - 14 } }, t("Round {n}: the {team} won", { n: lastResult.number, team: ctx.word(lastResult.team) })));
   }
-  ctx.root.replaceChildren(root);
-  fit(root);
+  show(ctx.root, root);
 }
 
 /**
