@@ -121,3 +121,26 @@ def test_the_lists_show_a_page_at_a_time(page: Any, web_server: ThreadServer) ->
     assert page.locator("#playing .match-row").count() == 13
     assert page.query_selector("#playing button.more") is None
     assert sorted(page.eval_on_selector_all("#playing .match-row", "(rs) => rs.map((r) => r.dataset.match)")) == sorted(made)
+
+
+def test_each_row_links_to_its_games_rules_where_it_has_a_page(page: Any, web_server: ThreadServer) -> None:
+    over = web_server.lobby.create(game="mordred", seats=3, bots={"0": "random", "1": "random", "2": "random"})
+    waiting = web_server.lobby.create(game="kings", seats=2, bots={"1": "random"})
+    unruled = web_server.lobby.create(game="gophers", seats=2, bots={"1": "random"})
+    # a game without a rules page: the board info says so (rules: null) and its row offers no link
+    info = httpx.get(f"{web_server.base}/api/web/boards/gophers").json()
+    page.route("**/api/web/boards/gophers*", lambda route: route.fulfill(json={**info, "rules": None}))
+    page.goto(web_server.base + "/")
+    page.evaluate("() => localStorage.setItem('meeple.lang', 'ru')")
+    page.reload()
+    page.wait_for_selector(f"#finished [data-match='{over['id']}']", timeout=60_000)
+    settle(page, f"#playing [data-match='{waiting['id']}'] a.rules")
+    links = {m["id"]: page.eval_on_selector_all(f"[data-match='{m['id']}'] a.rules", "(as) => as.map((a) => [a.getAttribute('href'), a.textContent])")
+             for m in (over, waiting, unruled)}
+    assert links == {over["id"]: [["rules/mordred", "Правила"]], waiting["id"]: [["rules/kings", "Правила"]], unruled["id"]: []}
+    with page.expect_popup() as opened:
+        page.click(f"#playing [data-match='{waiting['id']}'] a.rules")
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url == f"{web_server.base}/rules/kings"
+    assert httpx.get(f"{web_server.base}/rules/kings").status_code == 200

@@ -17,6 +17,10 @@ what it then offers is measured too. On every drawing (:data:`MEASURE`):
 * every offered element (``.act``) is the topmost element at its centre;
 * no block of the page's panels is wider than its box where it does not scroll.
 
+At desktop size every text of the drawing is also read at no less than
+:data:`MIN_TEXT_PX` CSS pixels (its font size times the drawing's scale on
+the page; :data:`SMALLEST`).
+
 The debugger's diff box is measured the same way with a diff of two long logs.
 """
 
@@ -113,6 +117,24 @@ MEASURE = """() => {
     if (!hit || !(hit === a || a.contains(hit))) out.push(`offered ${say(a)} is covered at its centre by ${hit ? say(hit) : 'nothing (outside the window)'}`);
   }
   return [...new Set(out)];
+}"""
+
+
+#: The least size, in CSS pixels, at which a text of a board is read at desktop size.
+MIN_TEXT_PX = 9.0
+#: The smallest text of the drawing in #board as the page shows it: [font size times the drawing's scale, its text].
+SMALLEST = """() => {
+  let least = null;
+  for (const root of document.querySelectorAll('#board svg')) {
+    const scale = root.getScreenCTM().a;
+    for (const t of root.querySelectorAll('text')) {
+      if (!t.textContent.trim() || t.getClientRects().length === 0) continue;
+      if (t.checkVisibility && !t.checkVisibility({ visibilityProperty: true })) continue;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (least === null || px < least[0]) least = [Math.round(px * 100) / 100, t.textContent.trim().slice(0, 40)];
+    }
+  }
+  return least;
 }"""
 
 
@@ -233,3 +255,29 @@ def test_kings_offers_every_mine_a_seat_owns_on_the_drawing(browser: Any, web_se
         context.close()
     assert sorted(offered) == [1, 5, 9, 10, 11, 16, 18, 19, 22, 25, 26, 27, 28, 29, 30]
     assert {card: problems for card, problems in found.items() if problems} == {}
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+@pytest.mark.parametrize(("name", "game", "variant", "seats", "seed"), BOARDS, ids=[b[0] for b in BOARDS])
+def test_every_board_reads_at_desktop_size(browser: Any, web_server: ThreadServer,
+                                            name: str, game: str, variant: str, seats: int, seed: int, lang: str) -> None:
+    # drawings 630-1050 units wide were shrunk to the window's height: their small text read at 5-8 px
+    m = played(game, seats, seed, options=meeple.get_game(game).variant_options(variant))
+    opened = http_json(web_server.base, "/api/debug/logs", raw=m.to_bytes())
+    context = browser.new_context(viewport=SIZES["desktop"], locale=LOCALES[lang])
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    smallest: dict[str, tuple[float, str]] = {}
+    try:
+        page.goto(web_server.base + "/")
+        for where, at in _positions(game, m).items():
+            fork = m.fork(at, seed=1)
+            _host(page, web_server.base, opened["id"], at, fork.to_act[0] if fork.to_act else None)
+            least = page.evaluate(SMALLEST)
+            assert least is not None, f"no text on the board at {where}"
+            smallest[where] = (least[0], least[1])
+    finally:
+        context.close()
+    print(name, lang, min(px for px, _ in smallest.values()))
+    small = {where: least for where, least in smallest.items() if least[0] < MIN_TEXT_PX}
+    assert small == {}, json.dumps(small, ensure_ascii=False)

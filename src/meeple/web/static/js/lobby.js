@@ -162,7 +162,28 @@ async function join(match, seat) {
   }
 }
 
-function row(match, finished) {
+/** Each game's rules page (GET /api/web/boards/GAME's `rules`: its address, or null), asked once per game. */
+const rulesPages = new Map();
+
+/**
+ * The address of a game's rules page, or null where it has none (or the server could not say).
+ * @param {string} game
+ * @returns {Promise<string | null>}
+ */
+function rulesPage(game) {
+  if (!rulesPages.has(game)) {
+    rulesPages.set(game, get(`api/web/boards/${encodeURIComponent(game)}`).then((info) => info.rules || null, () => null));
+  }
+  return rulesPages.get(game);
+}
+
+/**
+ * One match's row: its name and facts, and what can be done with it.
+ * @param {any} match
+ * @param {boolean} finished
+ * @param {string | null} rules the game's rules page, or null
+ */
+function row(match, finished, rules) {
   const held = heldSeat(match.id);
   const known = games.find((g) => g.id === match.game);
   const title = known ? t(known.title) : match.game;
@@ -175,6 +196,7 @@ function row(match, finished) {
         ...(held ? [] : match.open_seats.map((/** @type {number} */ s) => h("button", { class: "join", onclick: () => join(match, s) }, t("Join seat {n}", { n: s })))),
         h("a", { class: "button", href: `play/${encodeURIComponent(match.id)}` }, t("Watch")),
       ];
+  if (rules) actions.push(h("a", { class: "button rules", href: rules, target: "_blank" }, t("Rules")));
   return h("div", { class: "match-row", "data-match": match.id },
     h("div", {}, h("b", {}, match.name || title), " ", h("span", { class: "muted" }, `${title} · ${t(match.variant)} · ${t("{n} seats", { n: match.seats })} · ${who}`),
       h("div", { class: "match-facts" }, facts(match, finished).map(([cls, text]) => h("span", { class: cls }, text)))),
@@ -237,7 +259,10 @@ const shown = { playing: PAGE, finished: PAGE };
 async function fillList(list) {
   const finished = list === "finished";
   const found = await get("api/matches", { status: finished ? "over" : "in_progress", limit: shown[list] + 1 });
-  const rows = found.slice(0, shown[list]).map((/** @type {any} */ m) => row(m, finished));
+  const listed = found.slice(0, shown[list]);
+  const ids = [...new Set(listed.map((/** @type {any} */ m) => String(m.game)))];
+  const pages = new Map(await Promise.all(ids.map(async (g) => /** @type {[string, string | null]} */ ([g, await rulesPage(g)]))));
+  const rows = listed.map((/** @type {any} */ m) => row(m, finished, pages.get(String(m.game)) ?? null));
   const more = found.length > shown[list] && shown[list] + PAGE < MOST
     ? h("button", { class: "more", dataset: { list }, onclick: () => { shown[list] += PAGE; fillList(list).catch((e) => toast(failureText(e), "error")); } },
       t("Show more"))

@@ -3,12 +3,17 @@
 // scrolls it up and down, its box side to side), a zoom control sets that scale, and the side panels fold.
 //
 // Independent of play.js and of the boards: it watches #board for a new drawing and gives the SVG its
-// natural width (the viewBox's, as --board-w); the stylesheet multiplies it by --zoom at phone width only.
+// natural size (the viewBox's, as --board-w and --board-h); the stylesheet multiplies the width by --zoom at
+// phone width only. Wider than a phone, the drawing fits its column but never shrinks below --board-least,
+// the scale at which its smallest text reads at DESK_TEXT CSS px (the page scrolls it up and down, and where
+// the column is narrower than that, its box side to side).
 
 /** The zoom steps at phone width, times the board's least scale (FLOOR): the player's choice. */
 export const STEPS = [1, 1.25, 1.5, 2, 2.5];
 /** The least scale keeps the board's smallest text at MIN_TEXT and its smallest target at MIN_TAP CSS px. */
 const MIN_TEXT = 11, MIN_TAP = 40, MAX_FLOOR = 2;
+/** The least size of a board's text wider than a phone, in CSS px. */
+const DESK_TEXT = 9;
 const PHONE = window.matchMedia("(max-width: 600px)");
 const KEY = "meeple.zoom";
 
@@ -16,13 +21,19 @@ const board = document.getElementById("board");
 let step = Math.max(0, STEPS.indexOf(Number(localStorage.getItem(KEY))));
 let floor = 1.25; // raised, never lowered, as drawings with smaller text or targets come
 
-/** The scale a drawing needs: its smallest text and smallest clickable, in SVG units, at their CSS sizes. */
-function needed(el) {
-  let need = 1;
+/** The least scale at which a drawing's smallest text (in SVG units) reads at `px` CSS pixels. */
+function textScale(el, px) {
+  let need = 0;
   for (const t of el.querySelectorAll("text")) {
     const size = parseFloat(getComputedStyle(t).fontSize);
-    if (size > 0 && t.textContent.trim()) need = Math.max(need, MIN_TEXT / size);
+    if (size > 0 && t.textContent.trim()) need = Math.max(need, px / size);
   }
+  return need;
+}
+
+/** The scale a drawing needs: its smallest text and smallest clickable, in SVG units, at their CSS sizes. */
+function needed(el) {
+  let need = Math.max(1, textScale(el, MIN_TEXT));
   for (const a of el.querySelectorAll(".act")) {
     const box = a.getBBox ? a.getBBox() : null;
     const side = box ? Math.min(box.width, box.height) : 0;
@@ -33,8 +44,12 @@ function needed(el) {
 
 function measure() {
   for (const el of /** @type {NodeListOf<SVGSVGElement>} */ (board.querySelectorAll(":scope > svg[viewBox]"))) {
-    const width = el.viewBox.baseVal && el.viewBox.baseVal.width;
-    if (width && el.style.getPropertyValue("--board-w") !== String(width)) el.style.setProperty("--board-w", String(width));
+    const box = el.viewBox.baseVal;
+    if (box && box.width && box.height) {
+      el.style.setProperty("--board-w", String(box.width));
+      el.style.setProperty("--board-h", String(box.height));
+      el.style.setProperty("--board-least", String(Math.ceil(textScale(el, DESK_TEXT) * 100) / 100));
+    }
     if (PHONE.matches) {
       const need = needed(el);
       if (need > floor) {
