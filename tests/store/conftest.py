@@ -69,14 +69,17 @@ KillWriter = Callable[..., tuple[int, list[str], bool]]
 
 
 def run_and_kill(kind: str, target: str | Path, delay: float, durability: str = "flush",
-                 meanwhile: Callable[[], None] | None = None) -> tuple[int, list[str], bool]:
+                 meanwhile: Callable[[], None] | None = None, stop: int | None = None) -> tuple[int, list[str], bool]:
     """Start ``crash_child.py KIND TARGET``, SIGKILL it ``delay`` seconds after it is ready.
 
     Returns the last number it acknowledged (``ack N`` or ``ready N``), every
     line it printed, and whether its match reached the end. ``meanwhile``
-    runs while the writer is alive (after it is ready).
+    runs while the writer is alive (after it is ready). With ``stop``, the
+    writer pauses inside the write that reaches its ``stop``-th byte and is
+    killed there, once it says so (``delay`` is not used).
     """
-    proc = subprocess.Popen([sys.executable, str(CHILD), kind, str(target), durability],
+    proc = subprocess.Popen([sys.executable, str(CHILD), kind, str(target), durability,
+                             *([] if stop is None else [str(stop)])],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True)
     assert proc.stdout is not None
     first = proc.stdout.readline()
@@ -85,11 +88,21 @@ def run_and_kill(kind: str, target: str | Path, delay: float, durability: str = 
         raise AssertionError(f"the writer did not start: {first!r} {proc.stderr.read() if proc.stderr else ''}")
     if meanwhile is not None:
         meanwhile()
-    time.sleep(delay)
+    before: list[str] = []
+    if stop is None:
+        time.sleep(delay)
+    else:
+        while (line := proc.stdout.readline()) and line.strip() != "paused":
+            before.append(line.strip())
+        assert line, f"the writer ended before it paused: {proc.stderr.read() if proc.stderr else ''}"
     proc.send_signal(signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
+    # read the rest through the same buffered reader: communicate() would read the pipe beneath it and lose
+    # the lines readline() had already buffered (the "created" lines a busy machine lets pile up)
+    out = proc.stdout.read()
+    err = proc.stderr.read() if proc.stderr else ""
+    proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL, f"the writer ended by itself ({proc.returncode}): {err[-2000:]}"
-    lines = [first.strip(), *out.splitlines()]
+    lines = [first.strip(), *before, *out.splitlines()]
     acks = [int(line.split()[1]) for line in lines if line.split()[:1] in (["ack"], ["ready"])]
     return max(acks), lines, "over" in lines
 

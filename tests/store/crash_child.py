@@ -1,6 +1,6 @@
 """A writer process for the crash tests: writes into a store until it is killed.
 
-Run as ``python crash_child.py KIND TARGET [fsync]``:
+Run as ``python crash_child.py KIND TARGET [fsync|flush [STOP]]``:
 
 * ``file PATH``: plays a long liars-dice match into the log file PATH
   (created if missing, else opened and continued);
@@ -14,6 +14,9 @@ lands in the middle of a frame (or of a new file's header). After each
 acknowledged ``play`` it prints ``ack N`` (N: the records the match now
 holds) and flushes; ``ready N`` once the match is open; ``error ...`` when a
 store error stops it (it then waits to be killed, as it does at the end).
+With STOP, the writer stops once it has written STOP bytes, inside that
+write, prints ``paused`` and waits to be killed there: a kill that lands
+inside a write whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def main(argv: list[str]) -> int:
 
     kind, target = argv[0], argv[1]
     durability: Any = "fsync" if len(argv) > 2 and argv[2] == "fsync" else "flush"
+    stop = int(argv[3]) if len(argv) > 3 else None
+    written = [0]
 
     class TearingSink(FileSink):
         @staticmethod
@@ -40,6 +45,11 @@ def main(argv: list[str]) -> int:
             while view:
                 done = os.write(fd, view[:5])
                 view = view[done:]
+                written[0] += done
+                if stop is not None and written[0] >= stop and view:
+                    print("paused", flush=True)
+                    while True:  # inside this write until killed
+                        time.sleep(60)
                 time.sleep(0.0002)
 
     options = {"dice": 5, "sides": 12}

@@ -79,7 +79,10 @@ def test_sigkill_inside_create_leaves_nothing_or_a_whole_new_match(tmp_path: Pat
     cut_short = 0  # kills that left a partly written new file (only ever under a temporary name)
     for kill in range(KILLS_CREATE):
         d = tmp_path / f"run{kill}"
-        _, lines, _ = kill_writer("create", d, rnd.uniform(0.0, 0.08))
+        # every third kill waits until the writer stands inside a write (at a random byte of it), so that
+        # some kills land inside a create however busy the machine is; the others come at a random moment
+        stop = rnd.randrange(1, 400) if kill % 3 == 0 else None
+        _, lines, _ = kill_writer("create", d, rnd.uniform(0.0, 0.08), stop=stop)
         created = [line.split()[1] for line in lines if line.startswith("created")]
         store = FileStore(d)
         for mid in store.ids():  # every file there is a whole, valid log of a new match
@@ -89,6 +92,8 @@ def test_sigkill_inside_create_leaves_nothing_or_a_whole_new_match(tmp_path: Pat
         assert set(created) <= set(store.ids()), "an acknowledged create is missing"
         pending = f"c{len(created)}"  # the create the kill interrupted
         temps = sorted(p.name for p in d.iterdir() if p.name.endswith(TEMP_SUFFIX)) if d.exists() else []
+        if stop is not None:
+            assert temps, f"a kill inside a create's write (at byte {stop}) left no temporary file"
         cut_short += bool(temps)
         try:
             store.create("liars-dice", 6, seed=len(created), options={"dice": 5, "sides": 12}, match_id=pending)
@@ -97,7 +102,7 @@ def test_sigkill_inside_create_leaves_nothing_or_a_whole_new_match(tmp_path: Pat
         store.close()
         assert meeple.verify(d / f"{pending}.meeple").ok
         left = [p.name for p in d.iterdir() if p.name.endswith(TEMP_SUFFIX)]
-        assert left == [], f"the next create did not clear what the crash left: {left}"
+        assert left == [], f"the next create did not clear what the crash left: {left} (kill {kill}, stop {stop}, lines {lines[-3:]}, temps before {temps})"
     assert cut_short >= 3, f"only {cut_short} of {KILLS_CREATE} kills landed inside a create's write"
 
 
