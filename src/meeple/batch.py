@@ -239,23 +239,40 @@ def run_chunks(
         return
     limit = window or 8
     pending: set[cf.Future[R]] = set()
+    asked: dict[cf.Future[R], tuple[Any, ...]] = {}
     it = iter(args)
-    watch = executor.watch if isinstance(executor, DaskExecutor) else None
+    dask = executor if isinstance(executor, DaskExecutor) else None
+
+    def submit(a: tuple[Any, ...]) -> None:
+        f = executor.submit(fn, *a)
+        asked[f] = a
+        pending.add(f)
+
     try:
         for a in it:
-            pending.add(executor.submit(fn, *a))
+            submit(a)
             if len(pending) >= limit:
                 break
         while pending:
-            done, pending = cf.wait(pending, timeout=WATCH_SECONDS if watch else None,
+            done, pending = cf.wait(pending, timeout=WATCH_SECONDS if dask else None,
                                     return_when=cf.FIRST_COMPLETED)
-            if watch is not None:
-                watch(len(pending))
+            if dask is not None:
+                dask.watch(len(pending))
             for f in done:
+                a = asked.pop(f)
+                try:
+                    result = f.result()
+                except Exception:
+                    # a call whose worker left may fail inside Dask's own bookkeeping, not in fn: while the
+                    # cluster has no worker it is work left unfinished (asked again, and watched), not an error
+                    if dask is None or dask.has_workers():
+                        raise
+                    submit(a)
+                    continue
                 nxt = next(it, None)
                 if nxt is not None:
-                    pending.add(executor.submit(fn, *nxt))
-                yield f.result()
+                    submit(nxt)
+                yield result
     finally:
         for f in pending:
             f.cancel()
@@ -326,6 +343,10 @@ class DaskExecutor(cf.Executor):
             raise ClusterError(f"the Dask cluster at {self.address} has had no worker for "
                                f"{now - self._lost_since:.0f} s; {pending} chunk{'s' if pending != 1 else ''} "
                                "of work left unfinished (start a worker, or run again)")
+
+    def has_workers(self) -> bool:
+        """Whether the cluster has a worker now (a round trip to the scheduler)."""
+        return bool(self.client.nthreads())
 
     def warm(self, games: Sequence[str]) -> None:
         """Have every worker load ``games`` and their bots once, before the first chunk (not inside its time).

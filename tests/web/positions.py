@@ -5,13 +5,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from meeple.server.delta import patched
+from meeple.server.messages import STATE_FIELDS
+
 #: The position messages: each carries cursor, view, legal and the seats to act.
 POSITION = ("sync", "update", "rewind")
 
 
+def whole(frames: list[str]) -> list[dict[str, Any]]:
+    """Every JSON message of ``frames``, in order, a position message that carries a ``delta`` (protocol 2) given
+    the whole position instead: the one held, patched by it, as the page's delta.js does."""
+    out: list[dict[str, Any]] = []
+    held: Any = None
+    for frame in frames:
+        msg = json.loads(frame)
+        if msg.get("type") in POSITION:
+            if "delta" in msg:
+                held = patched(held, msg.pop("delta"))
+            else:
+                held = {k: msg[k] for k in (*STATE_FIELDS, "picture") if k in msg}
+            msg = {**msg, **held}
+        out.append(msg)
+    return out
+
+
 def messages(page: Any) -> list[dict[str, Any]]:
-    """Every JSON message the page received on its sockets, in order."""
-    return [json.loads(f) for f in page.recorder.frames]
+    """Every JSON message the page received on its sockets, in order (positions whole: :func:`whole`)."""
+    return whole(page.recorder.frames)
 
 
 def records(page: Any) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ referee's, is sent none.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from positions import whole
 from serverkit import ThreadServer
 from webkit import create_from_lobby, settle
 
@@ -21,7 +21,7 @@ from meeple.server.messages import POSITION_EXTRA, SERVER_MESSAGES
 
 def _pictures(page: Any) -> list[dict[str, Any]]:
     """The position messages the page received, decoded."""
-    return [m for m in map(json.loads, page.recorder.frames) if m.get("type") in ("sync", "update", "rewind")]
+    return [m for m in whole(page.recorder.frames) if m.get("type") in ("sync", "update", "rewind")]
 
 
 def test_the_generic_page_shows_the_games_own_picture_of_the_table(page: Any, new_page: Any,

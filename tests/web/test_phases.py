@@ -10,11 +10,11 @@ clock played, the final view.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from positions import whole
 from serverkit import ThreadServer
 from webkit import http_json
 
@@ -58,7 +58,7 @@ def _timed(page: Any, server: ThreadServer, game: str, seats: int, clock: float,
 def _frames(page: Any) -> list[dict[str, Any]]:
     """Every message the page's socket received (a ``sized`` page's or a ``page`` fixture's)."""
     raw = page.frames_seen if hasattr(page, "frames_seen") else page.recorder.frames
-    return [json.loads(f) for f in raw]
+    return whole(raw)
 
 
 def _events(page: Any, kind: str | None) -> list[dict[str, Any]]:
