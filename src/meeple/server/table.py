@@ -24,6 +24,7 @@ from .delta import Shown, delta_text
 from .lobby import Marker, MatchRow, SeatRow
 from .messages import answer, dumps
 from .protocol import DELTAS_SINCE, CloseCode
+from .views import Encoded, ViewCoder
 
 #: What a hosted match holds in memory besides its records, in bytes: the match, its seats, bots, hashes
 #: (measured with tracemalloc: 14-20 KB for Liar's Dice, Kings and Saboteur tables of 21 records).
@@ -34,6 +35,29 @@ RECORD_BYTES = 500
 
 #: The most legal commands' JSON texts a table keeps (they repeat from one position to the next).
 LEGAL_KEPT = 4096
+#: The most whole lists of legal commands kept as JSON texts, for all tables (see :func:`_joined`).
+JOINED_KEPT = 512
+#: (id of a tuple of legal commands, game, language or "" for the commands) -> (the tuple, its list's JSON text)
+_joined_texts: dict[tuple[int, int, str], tuple[Sequence[Command], Game[Any, Any], str]] = {}
+
+
+def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Callable[[], str]) -> str:
+    """The JSON text of a list of legal commands (``lang`` ""), or of their texts in ``lang``: ``build()``, kept.
+
+    A game that hands out the same tuple for the same choices (Liar's Dice's bids above a bid) has its list
+    built once for every table of it; a list that is not a tuple, or a tuple met for the first time, is built.
+    """
+    if legal.__class__ is not tuple:
+        return build()
+    key = (id(legal), id(game), lang)
+    kept = _joined_texts.get(key)
+    if kept is not None and kept[0] is legal and kept[1] is game:
+        return kept[2]
+    text = build()
+    if len(_joined_texts) >= JOINED_KEPT:
+        _joined_texts.clear()
+    _joined_texts[key] = (legal, game, text)  # both are held, so their ids name no others while kept
+    return text
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
@@ -101,6 +125,8 @@ class Table:
         self._legal_texts: dict[Command, str] = {}
         #: the JSON text of what a player reads for each legal command met so far, by language
         self._legal_said: dict[tuple[Command, str], str] = {}
+        #: the views' fields, encoded once (see meeple.server.views)
+        self._views = ViewCoder(match.game.view_type)
         self._note_redo()
 
     def footprint(self) -> int:
@@ -195,9 +221,13 @@ class Table:
         """The JSON text of ``seat``'s legal commands: each command's text is built once and kept."""
         if seat is None:
             return "[]"
+        legal = self.match.legal(seat)
+        return _joined(legal, self.game, "", lambda: self._legal_list(legal)) if legal else "[]"
+
+    def _legal_list(self, legal: Sequence[Command]) -> str:
         texts = self._legal_texts
         out = []
-        for c in self.match.legal(seat):
+        for c in legal:
             text = texts.get(c)
             if text is None:
                 if len(texts) >= LEGAL_KEPT:
@@ -210,9 +240,13 @@ class Table:
         """The JSON text of what a player reads for each of ``seat``'s legal commands, in ``lang``, kept too."""
         if seat is None:
             return "[]"
+        legal = self.match.legal(seat)
+        return _joined(legal, self.game, lang, lambda: self._legal_texts_list(legal, lang)) if legal else "[]"
+
+    def _legal_texts_list(self, legal: Sequence[Command], lang: str) -> str:
         said = self._legal_said
         out = []
-        for c in self.match.legal(seat):
+        for c in legal:
             text = said.get((c, lang))
             if text is None:
                 if len(said) >= LEGAL_KEPT:
@@ -222,15 +256,22 @@ class Table:
         return f"[{','.join(out)}]"
 
     def seat_state(self, seat: int | None, lang: str = "en", picture: bool = False) -> dict[str, Json]:
+        """The part of every position message that depends on the seat (see :meth:`seat_state_encoded`)."""
+        return self.seat_state_encoded(seat, lang, picture)[0]
+
+    def seat_state_encoded(self, seat: int | None, lang: str = "en",
+                           picture: bool = False) -> tuple[dict[str, Json], Encoded]:
         """The part of every position message that depends on the seat: view, undo, redo, clock, outcome (its
         ``text`` in ``lang``), the seats to act (the same for every seat: who may act is public, as the lobby's
         ``to_act``), and with ``picture`` the seat's text picture (:meth:`picture`).
 
         The legal commands and their texts are added from texts kept from one message to the next
-        (:meth:`legal_json`, :meth:`legal_text_json`).
+        (:meth:`legal_json`, :meth:`legal_text_json`). The view comes with its fields' texts
+        (:class:`~meeple.server.views.Encoded`).
         """
         m = self.match
-        state: dict[str, Json] = {"view": to_wire(m.view(seat))}
+        view = self._views.encode(m.view(seat))
+        state: dict[str, Json] = {"view": view.wire}
         if seat is None:
             state["undo"] = {"ok": False, "reason": "spectators do not undo"}
             state["redo"] = False
@@ -243,7 +284,7 @@ class Table:
         state["to_act"] = [s for s in m.to_act if s != ENGINE]
         if picture:
             state["picture"] = self.picture(seat, lang)
-        return state
+        return state, view
 
     def picture(self, seat: int | None, lang: str) -> str | None:
         """The game's text picture of the position as ``seat`` sees it (``Game.render``), in ``lang`` where the game
@@ -290,7 +331,8 @@ class Table:
     def shown(self, seat: int | None, lang: str, picture: bool = False) -> Shown:
         """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
         ``picture``), legal commands and their texts."""
-        return Shown(self.seat_state(seat, lang, picture), self.legal_json(seat), self.legal_text_json(seat, lang))
+        state, view = self.seat_state_encoded(seat, lang, picture)
+        return Shown(state, self.legal_json(seat), self.legal_text_json(seat, lang), view.texts, view.grown)
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
