@@ -75,12 +75,13 @@ def histories(draw: st.DrawFn) -> list[View]:
     return views
 
 
-@given(histories())
-@settings(max_examples=200)
-def test_a_view_encoded_by_the_coder_is_what_to_wire_gives_field_for_field(views: list[View]) -> None:
+@given(histories(), st.lists(st.none() | st.integers(0, 2), min_size=8, max_size=8))
+@settings(max_examples=300)
+def test_a_view_encoded_by_the_coder_is_what_to_wire_gives_field_for_field(views: list[View],
+                                                                          seats: list[int | None]) -> None:
     coder = ViewCoder(View)
-    for view in views:
-        encoded = coder.encode(view)
+    for view, seat in zip(views, seats, strict=False):
+        encoded = coder.encode(view, seat)
         assert encoded.wire == to_wire(view)
         assert json.dumps(encoded.wire) == json.dumps(to_wire(view))  # True and 1 told apart, order kept
         assert encoded.texts == {k: dumps(v) for k, v in to_wire(view).items()}
@@ -135,3 +136,12 @@ def test_a_legal_list_handed_out_again_is_joined_once_and_a_list_each_time() -> 
     assert _joined(legal, game, "", build) == _joined(legal, game, "", build) == "[1]" and len(calls) == 1
     assert _joined(legal, game, "hy", build) == "[1]" and len(calls) == 2  # another language
     assert _joined([1], game, "", build) == _joined([1], game, "", build) and len(calls) == 4
+
+
+def test_a_list_changed_in_place_is_encoded_anew_though_it_is_the_same_object() -> None:
+    coder = ViewCoder(View)
+    scratch = [1]
+    view = View((), (), frozenset(), 0, None, None, scratch, (0, ""))
+    assert coder.encode(view, 0).wire["scratch"] == [1]
+    scratch.append(2)  # no game should; the wire must follow anyway
+    assert coder.encode(view, 0).wire["scratch"] == [1, 2]

@@ -270,7 +270,7 @@ class Table:
         (:class:`~meeple.server.views.Encoded`).
         """
         m = self.match
-        view = self._views.encode(m.view(seat))
+        view = self._views.encode(m.view(seat), seat)
         state: dict[str, Json] = {"view": view.wire}
         if seat is None:
             state["undo"] = {"ok": False, "reason": "spectators do not undo"}
