@@ -10,6 +10,7 @@ built only from the public ``Match`` API as its seat may see it:
 from __future__ import annotations
 
 import hashlib
+import operator
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -311,17 +312,28 @@ class Table:
         running: list[Json] = [{"seat": s, "remaining": r} for s, r in left.items()]
         return {"limit": self.row.clock, "remaining": None if seat is None else left.get(seat), "running": running}
 
-    def records(self, seat: int | None, start: int, lang: str = "en") -> list[Json]:
+    def records(self, seat: int | None, start: int, lang: str = "en",
+                seen: dict[tuple[int, str], list[tuple[Any, Json]]] | None = None) -> list[Json]:
         """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``.
 
-        A record the fallback bot played for a seat out of time says so (``"by_clock": true``).
+        A record the fallback bot played for a seat out of time says so (``"by_clock": true``). With ``seen``
+        (one per change, for all its clients), a record another seat sees as this one does (the same command
+        and event objects: nothing of it hidden from either) is built once.
         """
         out: list[Json] = []
         for r in self.match.records_for(seat, start):
-            record = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
-            if r.seq in self.by_clock:
-                record["by_clock"] = True
-            out.append(record)
+            built = None
+            if seen is not None:
+                alike = seen.setdefault((r.seq, lang), [])
+                built = next((record for s, record in alike if s.command is r.command and len(s.events) ==
+                              len(r.events) and all(map(operator.is_, s.events, r.events))), None)
+            if built is None:
+                built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+                if r.seq in self.by_clock:
+                    built["by_clock"] = True
+                if seen is not None:
+                    alike.append((r, built))  # the record is held: its objects' ids stay theirs
+            out.append(built)
         return out
 
     def position(self) -> dict[str, Json]:
@@ -420,6 +432,7 @@ class _Changes:
         self.where = {"cursor": table.match.cursor, "head": table.masked(self.head)}
         #: (seat, lang, picture, start) -> [shown, records, the whole message or "", [(base, the message for it)], start]
         self._built: dict[tuple[int | None, str, bool, int], list[Any]] = {}
+        self._seen: dict[tuple[int, str], list[tuple[Any, Json]]] = {}  # records built, for the seats that see them alike
 
     def text(self, client: Client, start: int) -> str:
         """The message that brings ``client`` from ``start`` to the table's position; noted as sent to it."""
@@ -427,7 +440,7 @@ class _Changes:
         key = (seat, lang, client.picture, start)
         built = self._built.get(key)
         if built is None:
-            records = table.records(seat, start, lang) if self.kind == "update" else []
+            records = table.records(seat, start, lang, self._seen) if self.kind == "update" else []
             built = self._built[key] = [table.shown(seat, lang, client.picture), records, "", [], start]
         shown: Shown = built[0]
         base = client.shown if client.protocol >= DELTAS_SINCE else None
