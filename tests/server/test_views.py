@@ -53,8 +53,11 @@ def histories(draw: st.DrawFn) -> list[View]:
     for _ in range(draw(st.integers(1, 8))):
         if views and draw(st.booleans()):
             prev = views[draw(st.integers(0, len(views) - 1))]
-            grow = draw(st.sampled_from(["append", "same", "new", "copy"]))
-            if grow == "append":
+            grow = draw(st.sampled_from(["append", "same", "new", "copy", "change"]))
+            if grow == "change" and prev.log:  # one item replaced, or dropped, the others kept in place
+                at = draw(st.integers(0, len(prev.log) - 1))
+                log = (*prev.log[:at], *draw(st.lists(ENTRIES, max_size=1)), *prev.log[at + 1:])
+            elif grow == "append":
                 log = (*prev.log, *draw(st.lists(ENTRIES, max_size=3)))
             elif grow == "same":
                 log = prev.log
@@ -145,3 +148,15 @@ def test_a_list_changed_in_place_is_encoded_anew_though_it_is_the_same_object() 
     assert coder.encode(view, 0).wire["scratch"] == [1]
     scratch.append(2)  # no game should; the wire must follow anyway
     assert coder.encode(view, 0).wire["scratch"] == [1, 2]
+
+
+def test_a_tuple_changed_in_one_place_keeps_the_wire_of_the_others_and_its_delta_patches_that_place() -> None:
+    coder = ViewCoder(View)
+    piles = tuple(Pile(Suit.CUPS, (i,)) for i in range(10))
+    first = View((), piles, frozenset(), 0, None, None, [], (0, ""))
+    second = attrs.evolve(first, piles=(*piles[:4], Pile(Suit.COINS, (4,)), *piles[5:]))
+    a, b = coder.encode(first, 0), coder.encode(second, 0)
+    assert b.wire == to_wire(second) and b.texts["piles"] == dumps(to_wire(second)["piles"])
+    assert all(b.wire["piles"][i] is a.wire["piles"][i] for i in range(10) if i != 4)
+    old, new = (Shown({"view": e.wire}, "[]", "[]", e.texts, e.grown) for e in (a, b))
+    assert delta_text(old, new) == '[["r",["view","piles",4,"suit"],"coins"]]'

@@ -11,7 +11,9 @@ looked at; one that is a value met before costs nothing; a tuple that
 extends the newest one met before (its first items the same objects)
 costs its new items only, and says so (:attr:`Encoded.grown`), so that the
 delta to a connection that was shown the shorter one is the splice that
-appends them (:func:`meeple.server.delta.delta_text`). Any other field, and
+appends them (:func:`meeple.server.delta.delta_text`); in a tuple changed
+in places, the items still at their places keep their wire values (the
+very objects, which the delta then passes over at once). Any other field, and
 a list (which might have changed in place), is encoded as
 :func:`~meeple.engine.wire.to_wire` encodes it: the result is always
 :func:`~meeple.engine.wire.to_wire`'s, field for field.
@@ -161,6 +163,16 @@ class ViewCoder:
                 if n <= size and (not n or old[-1] is value[n - 1]) and all(map(operator.is_, old, value)):
                     base = k
                     break
+        if base is None and itemwise and kind is tuple and kept and kept[0].value.__class__ is tuple:
+            # a tuple changed in places (a mine of the table): the items still at their places keep their wire
+            old, wires = kept[0].value, kept[0].wire
+            if old and value and (old[0] is value[0] or old[-1] is value[-1]):
+                size = len(old)
+                wire = [wires[i] if i < size and old[i] is x else encode((x,))[0] for i, x in enumerate(value)]
+                new = _Kept(value, wire, dumps(wire))
+                kept.insert(0, new)
+                del kept[KEPT:]
+                return new
         if base is None:
             wire = encode(value)
             new = _Kept(value, wire, dumps(wire))
