@@ -42,6 +42,19 @@ JOINED_KEPT = 512
 _joined_texts: dict[tuple[int, int, str], tuple[Sequence[Command], Game[Any, Any], str]] = {}
 
 
+#: game -> the JSON texts of its commands, and of what a player reads for them by language (see Table)
+_game_texts: dict[Game[Any, Any], tuple[dict[Command, str], dict[tuple[Command, str], str]]] = {}
+
+
+def _command_texts(game: Game[Any, Any]) -> tuple[dict[Command, str], dict[tuple[Command, str], str]]:
+    """The texts of ``game``'s legal commands met so far, kept for all its tables (each dict emptied when it
+    holds :data:`LEGAL_KEPT`)."""
+    kept = _game_texts.get(game)
+    if kept is None:
+        kept = _game_texts[game] = ({}, {})
+    return kept
+
+
 def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Callable[[], str]) -> str:
     """The JSON text of a list of legal commands (``lang`` ""), or of their texts in ``lang``: ``build()``, kept.
 
@@ -122,10 +135,9 @@ class Table:
         self.by_clock: set[int] = set()
         #: Whether the lobby holds an undo marker for this match (so a play at the store's end need not look)
         self.marked = False
-        #: the JSON text of each legal command met so far (see :meth:`legal_entry`)
-        self._legal_texts: dict[Command, str] = {}
-        #: the JSON text of what a player reads for each legal command met so far, by language
-        self._legal_said: dict[tuple[Command, str], str] = {}
+        #: the JSON text of each legal command met so far (see :meth:`legal_entry`), and of what a player reads
+        #: for it by language: the game's, shared by all its tables (a command's texts depend on nothing else)
+        self._legal_texts, self._legal_said = _command_texts(match.game)
         #: the views' fields, encoded once (see meeple.server.views)
         self._views = ViewCoder(match.game.view_type)
         self._note_redo()
