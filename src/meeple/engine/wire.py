@@ -129,6 +129,15 @@ def to_wire(value: Any) -> Json:
     return _encoder_of(value.__class__)(value)
 
 
+def encoder_for(tp: Any) -> Callable[[Any], Json]:
+    """The wire encoder of values annotated ``tp`` (a field's type): what :func:`to_wire` applies to such a field.
+
+    >>> encoder_for(tuple[frozenset[int], ...])((frozenset({2, 1}),))
+    [[1, 2]]
+    """
+    return _encoder_of(tp)
+
+
 def _encoder_of(tp: Any) -> _Encoder:
     fn = _encoders.get(tp)
     if fn is None:

@@ -12,6 +12,7 @@ slow (``CloseCode.TOO_SLOW``) instead of holding memory for ever.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import threading
 from collections.abc import Callable
@@ -45,17 +46,53 @@ class Outbox:
         """Forget everything queued (what a failed group commit would have sent)."""
         self._items = []
 
-    def flush(self) -> None:
-        """Hand everything queued to the event loop, in order."""
-        if self._items:
+    def flush(self, then: Callable[[], None] | None = None) -> None:
+        """Hand everything queued to the event loop, in order, and ``then()`` after it there (one wake-up)."""
+        if self._items or then is not None:
             items, self._items = self._items, []
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
-                self.loop.call_soon_threadsafe(_deliver, items)
+                self.loop.call_soon_threadsafe(_deliver, items, then)
 
 
-def _deliver(items: list[tuple[Client, Item]]) -> None:
+def _deliver(items: list[tuple[Client, Item]], then: Callable[[], None] | None = None) -> None:
     for client, item in items:
         client._push(item)
+    if then is not None:
+        then()
+
+
+class Mailbox:
+    """What waits to be sent on one socket, in order: :class:`asyncio.Queue`'s ``put_nowait``, ``get`` and
+    ``qsize`` for one reader, at a fraction of their cost (every message of every client passes here)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._items: collections.deque[Item] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        """How many items wait."""
+        return len(self._items)
+
+    def put_nowait(self, item: Item) -> None:
+        """Add ``item`` at the end (on the loop), waking the reader."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> Item:
+        """The first item, once there is one."""
+        while not self._items:
+            waiter = self._waiter = self._loop.create_future()
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.popleft()
 
 
 class Client:
@@ -72,7 +109,7 @@ class Client:
         self.loop = loop
         self.outbox = outbox
         self.limit = limit
-        self.queue: asyncio.Queue[Item] = asyncio.Queue()
+        self.queue = Mailbox(loop)
         self._on_overflow = on_overflow
         self.closed = False
         #: the match this connection is for (from its address)

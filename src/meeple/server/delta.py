@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import marshal
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,7 +64,11 @@ def same(a: Json, b: Json) -> bool:
     if a is b:
         return True
     kind = type(a)
-    if kind is not type(b) or a != b:
+    if kind is not type(b):
+        return False
+    if kind is list and len(a) == len(b) and all(map(operator.is_, a, b)):
+        return True  # the same items (a view's wire values share what did not change)
+    if a != b:
         return False
     if kind is str or kind is int or kind is bool:
         return True
@@ -223,12 +228,17 @@ class Shown:
     seat and language that were sent the same message share it.
     """
 
-    __slots__ = ("_members", "_parts", "legal", "legal_text", "state")
+    __slots__ = ("_members", "_parts", "_texts", "grown", "legal", "legal_text", "state")
 
-    def __init__(self, state: dict[str, Json], legal: str, legal_text: str) -> None:
+    def __init__(self, state: dict[str, Json], legal: str, legal_text: str, texts: dict[str, str] | None = None,
+                 grown: dict[str, tuple[Json, int, str]] | None = None) -> None:
         self.state = state
         self.legal = legal
         self.legal_text = legal_text
+        #: the view's fields' JSON texts where they are known already (meeple.server.views)
+        self._texts = texts
+        #: the view's fields that extend a list shown before: (that list's wire value, its length, the items' text)
+        self.grown = grown or {}
         self._parts: tuple[dict[str, str] | None, dict[str, str]] | None = None
         self._members = ""
 
@@ -241,7 +251,9 @@ class Shown:
         """
         if self._parts is None:
             view = self.state["view"]
-            fields = {k: dumps(v) for k, v in view.items()} if isinstance(view, dict) else None
+            fields = self._texts
+            if fields is None and isinstance(view, dict):
+                fields = {k: dumps(v) for k, v in view.items()}
             rest = {k: dumps(v) for k, v in self.state.items() if k != "view"}
             rest["legal"], rest["legal_text"] = self.legal, self.legal_text
             view_text = dumps(view) if fields is None else \
@@ -267,8 +279,10 @@ def delta_text(old: Shown, new: Shown) -> str:
     The position fields are patched as one object: ``{"view", "legal",
     "legal_text", "undo", "redo", "clock", "outcome"}``. A field of the view
     whose text changed is patched inside (:func:`diff`), or replaced whole if
-    its text is :data:`SMALL`; the other fields, small or (the legal lists)
-    seldom alike, are replaced whole when they differ.
+    its text is :data:`SMALL`; one that extends the list ``old`` holds
+    (:attr:`Shown.grown`) is the splice that appends the new items, with no
+    comparison. The other fields, small or (the legal lists) seldom alike,
+    are replaced whole when they differ.
 
     >>> a = Shown({"view": {"bids": list(range(30)), "turn": 0}, "undo": None}, "[]", "[]")
     >>> b = Shown({"view": {"bids": list(range(31)), "turn": 1}, "undo": None}, '[{"type":"call"}]', '["call"]')
@@ -277,26 +291,34 @@ def delta_text(old: Shown, new: Shown) -> str:
     """
     old_fields, old_rest = old.parts()
     new_fields, new_rest = new.parts()
-    ops: list[Op] = []
+    inside: list[str] = []  # the patches inside fields, first
     raw: list[str] = []
     if old_fields is None or new_fields is None:
         ops = diff(old.state["view"], new.state["view"], ["view"])
+        if ops:
+            inside.append(dumps(ops)[1:-1])
     else:
         old_view, new_view = old.state["view"], new.state["view"]
         assert isinstance(old_view, dict) and isinstance(new_view, dict)
+        grown = new.grown
         for key, text in new_fields.items():
             was = old_fields.get(key)
             if was == text:
                 continue
             if was is None or len(text) <= SMALL:  # a new field, or a small one: replaced whole
                 raw.append(f'["r",["view",{_key(key)}],{text}]')
-            else:
-                _diff(old_view[key], new_view[key], ["view", key], ops)
+                continue
+            appended = grown.get(key)
+            if appended is not None and appended[0] is old_view[key]:  # the items appended to the list it holds
+                inside.append(f'["s",["view",{_key(key)}],{appended[1]},0,{appended[2]}]')
+                continue
+            ops = []
+            _diff(old_view[key], new_view[key], ["view", key], ops)
+            if ops:
+                inside.append(dumps(ops)[1:-1])
         raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
     raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
-    if ops:
-        raw.insert(0, dumps(ops)[1:-1])
-    return f"[{','.join(raw)}]"
+    return f"[{','.join(inside + raw)}]"
 
 
 #: The JSON text of object keys met so far (the field names of views, mostly); emptied when it holds this many.

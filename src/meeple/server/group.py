@@ -18,7 +18,6 @@ transaction holds the database while it runs.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -97,10 +96,8 @@ def _commit(refresh: Callable[[Table], None]) -> None:
             log.error("the lobby could not note a committed command (%s); it is corrected on reload", e)
     outbox = worker.outbox
     assert outbox is not None
-    outbox.flush()
-    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-        outbox.loop.call_soon_threadsafe(_settle, [(done, *outcome) for (done, _), outcome in
-                                                   zip(items, outcomes, strict=True)])
+    settled = [(done, *outcome) for (done, _), outcome in zip(items, outcomes, strict=True)]
+    outbox.flush(lambda: _settle(settled))  # what they say, then their answers: one wake-up of the loop
 
 
 def _undo(worker: Worker, error: StoreError, refresh: Callable[[Table], None]) -> None:

@@ -57,7 +57,8 @@ def parse_message(text: str | None, data: bytes | None, limit: int) -> dict[str,
         raise ServerError(ErrorCode.BAD_JSON, f"not JSON: {e}" if isinstance(e, ValueError) else "JSON nested too deeply") from None
     if not isinstance(msg, dict):
         raise ServerError(ErrorCode.BAD_JSON, "a message is a JSON object with a \"type\"")
-    check_encodable(msg)
+    if not text.isascii() or "\\u" in text:  # else no string in it can be a lone surrogate
+        check_encodable(msg)
     kind = msg.get("type")
     ref = msg.get("id")
     fields = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None

@@ -10,6 +10,7 @@ built only from the public ``Match`` API as its seat may see it:
 from __future__ import annotations
 
 import hashlib
+import operator
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from .delta import Shown, delta_text
 from .lobby import Marker, MatchRow, SeatRow
 from .messages import answer, dumps
 from .protocol import DELTAS_SINCE, CloseCode
+from .views import Encoded, ViewCoder
 
 #: What a hosted match holds in memory besides its records, in bytes: the match, its seats, bots, hashes
 #: (measured with tracemalloc: 14-20 KB for Liar's Dice, Kings and Saboteur tables of 21 records).
@@ -34,6 +36,42 @@ RECORD_BYTES = 500
 
 #: The most legal commands' JSON texts a table keeps (they repeat from one position to the next).
 LEGAL_KEPT = 4096
+#: The most whole lists of legal commands kept as JSON texts, for all tables (see :func:`_joined`).
+JOINED_KEPT = 512
+#: (id of a tuple of legal commands, game, language or "" for the commands) -> (the tuple, its list's JSON text)
+_joined_texts: dict[tuple[int, int, str], tuple[Sequence[Command], Game[Any, Any], str]] = {}
+
+
+#: game -> the JSON texts of its commands, and of what a player reads for them by language (see Table)
+_game_texts: dict[Game[Any, Any], tuple[dict[Command, str], dict[tuple[Command, str], str]]] = {}
+
+
+def _command_texts(game: Game[Any, Any]) -> tuple[dict[Command, str], dict[tuple[Command, str], str]]:
+    """The texts of ``game``'s legal commands met so far, kept for all its tables (each dict emptied when it
+    holds :data:`LEGAL_KEPT`)."""
+    kept = _game_texts.get(game)
+    if kept is None:
+        kept = _game_texts[game] = ({}, {})
+    return kept
+
+
+def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Callable[[], str]) -> str:
+    """The JSON text of a list of legal commands (``lang`` ""), or of their texts in ``lang``: ``build()``, kept.
+
+    A game that hands out the same tuple for the same choices (Liar's Dice's bids above a bid) has its list
+    built once for every table of it; a list that is not a tuple, or a tuple met for the first time, is built.
+    """
+    if legal.__class__ is not tuple:
+        return build()
+    key = (id(legal), id(game), lang)
+    kept = _joined_texts.get(key)
+    if kept is not None and kept[0] is legal and kept[1] is game:
+        return kept[2]
+    text = build()
+    if len(_joined_texts) >= JOINED_KEPT:
+        _joined_texts.clear()
+    _joined_texts[key] = (legal, game, text)  # both are held, so their ids name no others while kept
+    return text
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
@@ -97,10 +135,11 @@ class Table:
         self.by_clock: set[int] = set()
         #: Whether the lobby holds an undo marker for this match (so a play at the store's end need not look)
         self.marked = False
-        #: the JSON text of each legal command met so far (see :meth:`legal_entry`)
-        self._legal_texts: dict[Command, str] = {}
-        #: the JSON text of what a player reads for each legal command met so far, by language
-        self._legal_said: dict[tuple[Command, str], str] = {}
+        #: the JSON text of each legal command met so far (see :meth:`legal_entry`), and of what a player reads
+        #: for it by language: the game's, shared by all its tables (a command's texts depend on nothing else)
+        self._legal_texts, self._legal_said = _command_texts(match.game)
+        #: the views' fields, encoded once (see meeple.server.views)
+        self._views = ViewCoder(match.game.view_type)
         self._note_redo()
 
     def footprint(self) -> int:
@@ -195,9 +234,13 @@ class Table:
         """The JSON text of ``seat``'s legal commands: each command's text is built once and kept."""
         if seat is None:
             return "[]"
+        legal = self.match.legal(seat)
+        return _joined(legal, self.game, "", lambda: self._legal_list(legal)) if legal else "[]"
+
+    def _legal_list(self, legal: Sequence[Command]) -> str:
         texts = self._legal_texts
         out = []
-        for c in self.match.legal(seat):
+        for c in legal:
             text = texts.get(c)
             if text is None:
                 if len(texts) >= LEGAL_KEPT:
@@ -210,9 +253,13 @@ class Table:
         """The JSON text of what a player reads for each of ``seat``'s legal commands, in ``lang``, kept too."""
         if seat is None:
             return "[]"
+        legal = self.match.legal(seat)
+        return _joined(legal, self.game, lang, lambda: self._legal_texts_list(legal, lang)) if legal else "[]"
+
+    def _legal_texts_list(self, legal: Sequence[Command], lang: str) -> str:
         said = self._legal_said
         out = []
-        for c in self.match.legal(seat):
+        for c in legal:
             text = said.get((c, lang))
             if text is None:
                 if len(said) >= LEGAL_KEPT:
@@ -222,15 +269,22 @@ class Table:
         return f"[{','.join(out)}]"
 
     def seat_state(self, seat: int | None, lang: str = "en", picture: bool = False) -> dict[str, Json]:
+        """The part of every position message that depends on the seat (see :meth:`seat_state_encoded`)."""
+        return self.seat_state_encoded(seat, lang, picture)[0]
+
+    def seat_state_encoded(self, seat: int | None, lang: str = "en",
+                           picture: bool = False) -> tuple[dict[str, Json], Encoded]:
         """The part of every position message that depends on the seat: view, undo, redo, clock, outcome (its
         ``text`` in ``lang``), the seats to act (the same for every seat: who may act is public, as the lobby's
         ``to_act``), and with ``picture`` the seat's text picture (:meth:`picture`).
 
         The legal commands and their texts are added from texts kept from one message to the next
-        (:meth:`legal_json`, :meth:`legal_text_json`).
+        (:meth:`legal_json`, :meth:`legal_text_json`). The view comes with its fields' texts
+        (:class:`~meeple.server.views.Encoded`).
         """
         m = self.match
-        state: dict[str, Json] = {"view": to_wire(m.view(seat))}
+        view = self._views.encode(m.view(seat), seat)
+        state: dict[str, Json] = {"view": view.wire}
         if seat is None:
             state["undo"] = {"ok": False, "reason": "spectators do not undo"}
             state["redo"] = False
@@ -243,7 +297,7 @@ class Table:
         state["to_act"] = [s for s in m.to_act if s != ENGINE]
         if picture:
             state["picture"] = self.picture(seat, lang)
-        return state
+        return state, view
 
     def picture(self, seat: int | None, lang: str) -> str | None:
         """The game's text picture of the position as ``seat`` sees it (``Game.render``), in ``lang`` where the game
@@ -270,17 +324,28 @@ class Table:
         running: list[Json] = [{"seat": s, "remaining": r} for s, r in left.items()]
         return {"limit": self.row.clock, "remaining": None if seat is None else left.get(seat), "running": running}
 
-    def records(self, seat: int | None, start: int, lang: str = "en") -> list[Json]:
+    def records(self, seat: int | None, start: int, lang: str = "en",
+                seen: dict[tuple[int, str], list[tuple[Any, Json]]] | None = None) -> list[Json]:
         """The records ``start..cursor`` as ``seat`` sees them, in wire form, each with its ``text`` in ``lang``.
 
-        A record the fallback bot played for a seat out of time says so (``"by_clock": true``).
+        A record the fallback bot played for a seat out of time says so (``"by_clock": true``). With ``seen``
+        (one per change, for all its clients), a record another seat sees as this one does (the same command
+        and event objects: nothing of it hidden from either) is built once.
         """
         out: list[Json] = []
         for r in self.match.records_for(seat, start):
-            record = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
-            if r.seq in self.by_clock:
-                record["by_clock"] = True
-            out.append(record)
+            built = None
+            if seen is not None:
+                alike = seen.setdefault((r.seq, lang), [])
+                built = next((record for s, record in alike if s.command is r.command and len(s.events) ==
+                              len(r.events) and all(map(operator.is_, s.events, r.events))), None)
+            if built is None:
+                built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+                if r.seq in self.by_clock:
+                    built["by_clock"] = True
+                if seen is not None:
+                    alike.append((r, built))  # the record is held: its objects' ids stay theirs
+            out.append(built)
         return out
 
     def position(self) -> dict[str, Json]:
@@ -290,7 +355,8 @@ class Table:
     def shown(self, seat: int | None, lang: str, picture: bool = False) -> Shown:
         """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
         ``picture``), legal commands and their texts."""
-        return Shown(self.seat_state(seat, lang, picture), self.legal_json(seat), self.legal_text_json(seat, lang))
+        state, view = self.seat_state_encoded(seat, lang, picture)
+        return Shown(state, self.legal_json(seat), self.legal_text_json(seat, lang), view.texts, view.grown)
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
@@ -378,6 +444,7 @@ class _Changes:
         self.where = {"cursor": table.match.cursor, "head": table.masked(self.head)}
         #: (seat, lang, picture, start) -> [shown, records, the whole message or "", [(base, the message for it)], start]
         self._built: dict[tuple[int | None, str, bool, int], list[Any]] = {}
+        self._seen: dict[tuple[int, str], list[tuple[Any, Json]]] = {}  # records built, for the seats that see them alike
 
     def text(self, client: Client, start: int) -> str:
         """The message that brings ``client`` from ``start`` to the table's position; noted as sent to it."""
@@ -385,7 +452,7 @@ class _Changes:
         key = (seat, lang, client.picture, start)
         built = self._built.get(key)
         if built is None:
-            records = table.records(seat, start, lang) if self.kind == "update" else []
+            records = table.records(seat, start, lang, self._seen) if self.kind == "update" else []
             built = self._built[key] = [table.shown(seat, lang, client.picture), records, "", [], start]
         shown: Shown = built[0]
         base = client.shown if client.protocol >= DELTAS_SINCE else None
