@@ -75,7 +75,7 @@ class ByIdentity(Generic[_T]):
     the memo starts afresh. ``make`` must read nothing but its arguments.
     """
 
-    __slots__ = ("get", "_answers", "_held", "_make", "_limit")
+    __slots__ = ("_answers", "_held", "_limit", "_make", "get")
 
     def __init__(self, make: Callable[..., _T], limit: int = 512) -> None:
         self._answers: dict[tuple[int, ...], _T] = {}

@@ -27,7 +27,7 @@ from meeple.games.gophers.options import GophersOptions
 from meeple.games.gophers.state import Phase
 from meeple.games.gophers.view import View
 
-from ..encoding import Actions, Encoding, Observation, Segment, ByIdentity
+from ..encoding import Actions, ByIdentity, Encoding, Observation, Segment
 
 #: Seats a walk may jump (the game seats at most four).
 MAX_SEATS = 4
@@ -106,7 +106,7 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
     def fill(view: View, seat: int, out: bytearray) -> list[tuple[int, float]]:
         out[o_seat + seat] = 1
         phase = view.phase
-        out[o_phase + _PHASE_INDEX[phase]] = 1
+        out[o_phase + _PHASES.index(phase)] = 1
         spread, roll = view.spread, view.roll
         if 1 <= spread <= len(SPREADS):
             out[o_spread + spread - 1] = 1
