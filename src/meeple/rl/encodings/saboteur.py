@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from meeple.engine import Command, get_game
 from meeple.games.saboteur.board import shape
@@ -79,6 +79,7 @@ _HARM = (Action.BREAK, Action.TRAPPED)
 _HELP = (Action.REPAIR, Action.FREE)
 #: Cell channels of the board segment.
 _CHANNELS = ("card", "north", "east", "south", "west", "through")
+_DEPTH, _NKINDS, _NGOALS, _NFRONTS, _NROLES = len(_CHANNELS), len(KINDS), len(_GOALS), len(_FRONTS), len(_ROLES)
 
 
 def _position(col: int, row: int) -> int:
@@ -154,34 +155,63 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
     cards = len(deck(deluxe))
     roles = len(DELUXE_ROLES if deluxe else base_roles(n))
 
+    c0, r0 = COLS[0], ROWS[0]
+    # per command (by identity; the entry holds it): its card kind and its id in each slot, or None and its
+    # one id whatever the hand, or (None, None) where ``index`` must say (a placement outside the window)
+    by_command: dict[int, tuple[Command, int | None, Any]] = {}
+
+    def ids_of(command: Command) -> tuple[Command, int | None, Any]:
+        what, c = type(command), cast(Any, command)
+        entry: tuple[Command, int | None, Any] = (command, None, None)
+        if what is PlayPath:
+            col, row = c.col - c0, c.row - r0
+            if 0 <= col < _WIDTH and 0 <= row < _HEIGHT:
+                cell = (col * _HEIGHT + row) * 2 + (1 if c.rotated else 0)
+                entry = (command, c.card, tuple(o_path + s * POSITIONS * 2 + cell for s in range(SLOTS)))
+        elif what is Discard and len(c.cards) == 1:
+            entry = (command, c.cards[0], tuple(o_discard + _DISCARD_ID[1 << s] for s in range(SLOTS)))
+        elif what in _ON_SEAT:
+            entry = (command, c.card, tuple(o_on_seat + s * n + c.target for s in range(SLOTS)))
+        elif what is RepairTool:
+            tool = _TOOLS.index(c.tool)
+            entry = (command, c.card, tuple(o_repair + (s * n + c.target) * 3 + tool for s in range(SLOTS)))
+        elif what is Rockfall:
+            col, row = c.col - c0, c.row - r0
+            if 0 <= col < _WIDTH and 0 <= row < _HEIGHT:
+                entry = (command, None, o_rockfall + col * _HEIGHT + row)
+        elif what is PeekGoal:
+            entry = (command, None, start["map"] + c.goal)
+        elif what is TakeGold:
+            entry = (command, None, start["take"] + c.value - 1)
+        elif what is Steal:
+            entry = (command, None, start["steal"] + c.target)
+        if len(by_command) >= 1 << 16:
+            by_command.clear()
+        by_command[id(command)] = entry
+        return entry
+
     def index_all(commands: Sequence[Command], view: View, seat: int) -> list[int]:
         first: dict[int, int] = {}  # card kind -> the first slot holding it, worked out once for all the commands
         for i, kind in enumerate(view.hand[:SLOTS]):
             first.setdefault(kind, i)
         out: list[int] = []
-        c0, r0 = COLS[0], ROWS[0]
+        get = by_command.get
         for command in commands:
-            what = type(command)
-            if what is PlayPath:
-                path: Any = command
-                slot = first.get(path.card)
-                col, row = path.col - c0, path.row - r0
-                if slot is None or not (0 <= col < _WIDTH and 0 <= row < _HEIGHT):
-                    out.append(index(command, view, seat))  # raises, saying why
-                else:
-                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if path.rotated else 0))
-            elif what is Discard and len(cards := command.cards) == 1:  # type: ignore[attr-defined]
-                slot = first.get(cards[0])
-                out.append(index(command, view, seat) if slot is None else o_discard + _DISCARD_ID[1 << slot])
-            elif what in _ON_SEAT:
-                played: Any = command
-                slot = first.get(played.card)
-                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + played.target)
+            entry = get(id(command))
+            if entry is None:
+                entry = ids_of(command)
+            _, card, ids = entry
+            if card is not None:
+                slot = first.get(card)
+                out.append(ids[slot] if slot is not None else index(command, view, seat))  # no slot: raises
+            elif ids is not None:
+                out.append(ids)
             else:
                 out.append(index(command, view, seat))
         return out
 
-    board_memo: list[Any] = [(), bytes(_WIDTH * _HEIGHT * len(_CHANNELS))]  # the last cells encoded, their bytes
+    board_memo: list[Any] = [()]  # the last cells encoded (their bytes: board_bytes, written over in place)
+    board_bytes = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS))
     deeds_memo: list[Any] = [None, {}]  # the last deeds counted, and their counts
 
     def _deed_counts(deeds: tuple[Any, ...], before: Any, counted: dict[tuple[int, int, int], int]
@@ -230,22 +260,23 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         if view.role is not None:
             out[o_role + _ROLES.index(view.role)] = 1
         for i, kind in enumerate(view.hand[:SLOTS]):
-            out[o_hand + i * len(KINDS) + kind] = 1
+            out[o_hand + i * _NKINDS + kind] = 1
         board = view.board
         cells = board.cells
         if board_memo[0] is not cells:  # the cells change only when a card is laid or removed
-            board_memo[:] = [cells, _board_bytes(cells, *board_memo)]
-        out[o_board:o_goals] = board_memo[1]
+            _board_bytes(cells, board_memo[0], board_bytes)
+            board_memo[0] = cells
+        out[o_board:o_goals] = board_bytes
         known = dict(view.known_goals) if view.known_goals else {}
         for i, g in enumerate(board.goals):
-            out[o_goals + i * len(_GOALS) + _GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
+            out[o_goals + i * _NGOALS + _GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
         for s, items in enumerate(view.front):
             if items:
-                row = o_front + (s - seat) % n * len(_FRONTS)
+                row = o_front + (s - seat) % n * _NFRONTS
                 for f in items:
                     out[row + _FRONTS.index(f)] = 1
         for t, seen in view.inspected:
-            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLES.index(seen)] = 1
+            out[o_inspected + (t - seat) % n * _NROLES + _ROLES.index(seen)] = 1
         deeds = view.deeds
         if deeds:
             if deeds_memo[0] is not deeds:
@@ -311,6 +342,7 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
     order = [tuple((r + seat) % n for r in range(n)) for seat in range(n)]  # per seat, the seats from it
     o_path, o_on_seat, o_discard = start["path"], start["on_seat"], start["discard"]
+    o_rockfall, o_repair = start["rockfall"], start["repair"]
     return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill),
                     steps=step_space(n))
 
@@ -405,21 +437,20 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
 _ON_SEAT = frozenset((BreakTool, TargetAction, SwapHand, Inspect))
 
 
-def _board_bytes(cells: tuple[Any, ...], before: tuple[Any, ...], encoded: bytes) -> bytes:
-    """The board segment of ``cells``: per window cell, its channels (see the layout).
+def _board_bytes(cells: tuple[Any, ...], before: tuple[Any, ...], out: bytearray) -> None:
+    """Make ``out``, the board segment of ``before``, that of ``cells``: per window cell, its channels.
 
-    ``encoded`` is the segment of ``before``: where ``cells`` are ``before`` and more (cards laid), only
-    the new cells are written into a copy of it.
+    Where ``cells`` are ``before`` and more (cards laid), only the new cells are written.
     """
     if len(before) <= len(cells) and cells[:len(before)] == before:
-        out, new = bytearray(encoded), cells[len(before):]
+        new = cells[len(before):]
     else:
-        out, new = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS)), cells
+        out[:] = bytes(len(out))
+        new = cells
     for cell in new:
         if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
-            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * len(_CHANNELS)
-            out[at:at + len(_CHANNELS)] = _planes(cell.kind, cell.rotated)
-    return bytes(out)
+            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * _DEPTH
+            out[at:at + _DEPTH] = _planes(cell.kind, cell.rotated)
 
 
 @functools.cache
