@@ -158,3 +158,17 @@ def test_by_identity_makes_once_per_seat_and_objects_and_never_answers_for_equal
     assert len(made) == 3
     memo.add(2, a)  # the fourth entry: the memo starts afresh, holding only the newest
     assert memo.get((0, id(a))) is None and memo.get((2, id(a))) == b"\x03\x04"
+
+
+def test_a_tables_ids_all_at_once_hold_for_equal_objects_and_unknown_ones_raise() -> None:
+    @attrs.frozen
+    class Bid:
+        n: int
+
+    acts = Actions.table([Bid(1), Bid(2), Bid(3)])
+    assert acts.index_all is not None
+    same, equal = Bid(2), Bid(2)
+    for _ in range(2):  # the first time and once the objects are known
+        assert acts.index_all([Bid(3), same, equal, Bid(1)], None, 0) == [2, 1, 1, 0]
+        with pytest.raises(EncodingError, match="not in the action table"):
+            acts.index_all([same, Bid(4)], None, 0)

@@ -273,12 +273,23 @@ class Actions:
         def label(action: int) -> str:
             return describe(table[action])
 
+        # the id of each command object seen (the entry holds it, so its id names no other object): a game
+        # hands out the same command objects again and again, and a hash of one is Python code (attrs)
+        by_object: dict[int, tuple[Any, int]] = {}
+
         def index_all(commands: Sequence[Any], view: Any, seat: int) -> list[int]:
-            try:
-                return [ids[c] for c in commands]
-            except KeyError:
-                missing = next(c for c in commands if c not in ids)
-                raise EncodingError(f"{missing!r} has no action id: it is not in the action table") from None
+            out: list[int] = []
+            get = by_object.get
+            for command in commands:
+                hit = get(id(command))
+                if hit is None:
+                    if command not in ids:
+                        raise EncodingError(f"{command!r} has no action id: it is not in the action table")
+                    if len(by_object) >= 1 << 16:
+                        by_object.clear()
+                    hit = by_object[id(command)] = (command, ids[command])
+                out.append(hit[1])
+            return out
 
         return cls(len(table), index, label, index_all=index_all)
 
