@@ -12,6 +12,7 @@ import meeple.rl as rl
 from meeple.engine import ConfigError, get_game
 from meeple.rl.encoding import (
     Actions,
+    ByIdentity,
     Encoding,
     EncodingError,
     Observation,
@@ -137,3 +138,37 @@ def test_a_bundled_game_is_found_by_its_module_in_meeple_rl_encodings(monkeypatc
     monkeypatch.setitem(sys.modules, "meeple.rl.encodings.kings", None)  # as if the module were not there
     with pytest.raises(rl.NoEncoding):
         encoding_factory("kings")
+
+
+def test_by_identity_makes_once_per_seat_and_objects_and_never_answers_for_equal_ones() -> None:
+    made: list[tuple[int, tuple[int, ...]]] = []
+
+    def make(seat: int, values: tuple[int, ...]) -> bytes:
+        made.append((seat, values))
+        return bytes(v + seat for v in values)
+
+    memo = ByIdentity(make, limit=3)
+    a, b = (1, 2), tuple([1, 2])  # equal, not the same object
+    assert a == b and a is not b
+    assert memo.get((0, id(a))) is None
+    assert memo.add(0, a) == b"\x01\x02" and memo.get((0, id(a))) == b"\x01\x02"
+    assert memo.get((1, id(a))) is None and memo.add(1, a) == b"\x02\x03"  # another seat, made again
+    assert memo.get((0, id(b))) is None  # an equal tuple is another object: no answer for it
+    memo.add(0, b)
+    assert len(made) == 3
+    memo.add(2, a)  # the fourth entry: the memo starts afresh, holding only the newest
+    assert memo.get((0, id(a))) is None and memo.get((2, id(a))) == b"\x03\x04"
+
+
+def test_a_tables_ids_all_at_once_hold_for_equal_objects_and_unknown_ones_raise() -> None:
+    @attrs.frozen
+    class Bid:
+        n: int
+
+    acts = Actions.table([Bid(1), Bid(2), Bid(3)])
+    assert acts.index_all is not None
+    same, equal = Bid(2), Bid(2)
+    for _ in range(2):  # the first time and once the objects are known
+        assert acts.index_all([Bid(3), same, equal, Bid(1)], None, 0) == [2, 1, 1, 0]
+        with pytest.raises(EncodingError, match="not in the action table"):
+            acts.index_all([same, Bid(4)], None, 0)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 from typing import Any
 
+import attrs
 import pytest
 from pettingzoo.test import api_test, seed_test
 from rlkit import heuristic_positions
 
 import meeple.rl as rl
 from meeple import Match
-from meeple.engine import get_game
+from meeple.engine import ENGINE, get_game
 from meeple.games.gophers.commands import Add, Subtract
 from meeple.games.saboteur.commands import Discard, PlayPath
 from meeple.rl.check import observe
@@ -68,6 +70,33 @@ def test_a_saboteur_path_id_is_a_hand_slot_a_position_and_a_turn() -> None:
         or view.hand[0] == view.hand[1]
 
 
+@pytest.mark.parametrize(("seats", "options"), [(4, {}), (3, {"edition": "deluxe", "pass_discards": 3})])
+def test_saboteur_ids_all_at_once_are_the_ids_one_by_one_in_every_hand(seats: int, options: dict[str, Any]) -> None:
+    # index_all remembers what each command object's id is in each slot; the slot comes from the hand
+    # of the moment, so the same command object in another hand gets the id of its slot there
+    m = Match.start("saboteur", seats, seed=5, options=options)
+    enc = rl.encoding_for("saboteur", seats, m.options)
+    acts = enc.actions
+    assert acts.index_all is not None
+    rng = random.Random(5)
+    checked, kinds = 0, set()
+    while m.outcome is None and checked < 400:
+        seat = next((s for s in m.to_act if s != ENGINE), None)
+        if seat is None:
+            break
+        view, legal = m.view(seat), m.legal(seat)
+        assert acts.index_all(legal, view, seat) == [acts.index(c, view, seat) for c in legal]
+        hand = view.hand
+        if len(hand) > 1 and hand[0] != hand[-1]:  # the same commands in the hand reversed: other slots
+            other = attrs.evolve(view, hand=tuple(reversed(hand)))
+            held = [c for c in legal if getattr(c, "card", hand[0]) in hand]
+            assert acts.index_all(held, other, seat) == [acts.index(c, other, seat) for c in held]
+        kinds.update(type(c).__name__ for c in legal)
+        checked += 1
+        m.play(seat, legal[rng.randrange(len(legal))])
+    assert {"PlayPath", "Discard", "Rockfall", "PeekGoal"} <= kinds and checked > 50
+
+
 def test_a_saboteur_placement_outside_the_window_says_so() -> None:
     m = Match.start("saboteur", 4, seed=2)
     seat = m.to_act[0]
@@ -77,6 +106,10 @@ def test_a_saboteur_placement_outside_the_window_says_so() -> None:
     far = PlayPath(path.card, saboteur_enc.COLS[1] + 1, 0, False)
     with pytest.raises(EncodingError, match="outside the action window"):
         enc.actions.index(far, view, seat)
+    assert enc.actions.index_all is not None
+    for _ in range(2):  # and all at once, the first time and once the command is known
+        with pytest.raises(EncodingError, match="outside the action window"):
+            enc.actions.index_all([path, far], view, seat)
 
 
 def test_gophers_collections_are_laid_card_by_card_in_a_bounded_table() -> None:

@@ -42,7 +42,7 @@ import importlib.util
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from importlib import metadata
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 
@@ -58,6 +58,41 @@ ManyIndexer = Callable[[Sequence[Any], Any, int], list[int]]
 #: ``fill(view, seat, out)``: write the observation into ``out``, a zeroed ``bytearray`` of the layout's size,
 #: each segment at its offset; return the values that are not whole numbers 0..255 as ``(index, value)`` pairs.
 Filler = Callable[[Any, int, bytearray], "Iterable[tuple[int, float]] | None"]
+_T = TypeVar("_T")
+
+
+class ByIdentity(Generic[_T]):
+    """What ``make(seat, *values)`` gives, remembered by the seat and the identity of each value: for fills.
+
+    A game's views share the tuples a move leaves alone (the piles, the
+    scores, the board), so a fill asks about the same objects again and
+    again: what it makes of them (some segments' bytes, say) is made once
+    per seat and set of objects. Look up with ``memo.get((seat, id(a),
+    id(b)))`` (a dict's own ``get``, no call of Python code when the answer
+    is known) and, on None, ``memo.add(seat, a, b)`` makes and keeps it.
+    The objects are held while their entry lives, so their ids name no
+    other objects meanwhile (a key of ids is enough); at ``limit`` entries
+    the memo starts afresh. ``make`` must read nothing but its arguments.
+    """
+
+    __slots__ = ("_answers", "_held", "_limit", "_make", "get")
+
+    def __init__(self, make: Callable[..., _T], limit: int = 512) -> None:
+        self._answers: dict[tuple[int, ...], _T] = {}
+        self._held: list[tuple[Any, ...]] = []
+        self._make = make
+        self._limit = limit
+        self.get = self._answers.get
+
+    def add(self, seat: int, *values: Any) -> _T:
+        """Make the answer for ``seat`` and ``values``, remember it under ``(seat, *ids)``, and return it."""
+        if len(self._answers) >= self._limit:
+            self._answers.clear()
+            self._held.clear()
+        made = self._make(seat, *values)
+        self._answers[(seat, *map(id, values))] = made
+        self._held.append(values)
+        return made
 
 
 class NoEncoding(ConfigError):
@@ -238,12 +273,23 @@ class Actions:
         def label(action: int) -> str:
             return describe(table[action])
 
+        # the id of each command object seen (the entry holds it, so its id names no other object): a game
+        # hands out the same command objects again and again, and a hash of one is Python code (attrs)
+        by_object: dict[int, tuple[Any, int]] = {}
+
         def index_all(commands: Sequence[Any], view: Any, seat: int) -> list[int]:
-            try:
-                return [ids[c] for c in commands]
-            except KeyError:
-                missing = next(c for c in commands if c not in ids)
-                raise EncodingError(f"{missing!r} has no action id: it is not in the action table") from None
+            out: list[int] = []
+            get = by_object.get
+            for command in commands:
+                hit = get(id(command))
+                if hit is None:
+                    if command not in ids:
+                        raise EncodingError(f"{command!r} has no action id: it is not in the action table")
+                    if len(by_object) >= 1 << 16:
+                        by_object.clear()
+                    hit = by_object[id(command)] = (command, ids[command])
+                out.append(hit[1])
+            return out
 
         return cls(len(table), index, label, index_all=index_all)
 

@@ -27,7 +27,7 @@ from meeple.games.gophers.options import GophersOptions
 from meeple.games.gophers.state import Phase
 from meeple.games.gophers.view import View
 
-from ..encoding import Actions, Encoding, Observation, Segment
+from ..encoding import Actions, ByIdentity, Encoding, Observation, Segment
 
 #: Seats a walk may jump (the game seats at most four).
 MAX_SEATS = 4
@@ -67,22 +67,51 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
     faces = len(FACES)
     most = max(COPIES, DIG_CARDS) * 4
 
-    def fill(view: View, seat: int, out: bytearray) -> list[tuple[int, float]]:
-        extra: list[tuple[int, float]] = []
+    def rows(out: bytearray, at: int, per_seat: tuple[tuple[Any, ...], ...], seat: int) -> None:
+        """Per seat from the observer, the counts of each face in its cards, from ``out[at]``."""
+        for s, cards in enumerate(per_seat):
+            if cards and s < n:
+                r = (s - seat) % n
+                out[at + r * faces:at + (r + 1) * faces] = _count_row(cards, most)
 
-        def put(i: int, v: int) -> None:  # a byte where it fits, else an extra value
+    def table_part(seat: int, plus: tuple[tuple[Any, ...], ...], minus: tuple[tuple[Any, ...], ...],
+                   bank: tuple[Any, ...], digs: tuple[int, ...], baskets: tuple[int, ...], scores: tuple[int, ...]
+                   ) -> tuple[bytes, bytes, tuple[tuple[int, int], ...]]:
+        """The segments ``plus``, ``minus``, ``bank``, ``own_digs``, ``baskets`` (one after the other), the
+        segment ``scores`` capped to +-SCORE_CAP, and the (index, value) of the scores a byte cannot hold."""
+        out = bytearray(size)
+        rows(out, o_plus, plus, seat)
+        rows(out, o_minus, minus, seat)
+        if bank:
+            out[o_bank:o_bank + faces] = _count_row(bank, most)
+        for s, d in enumerate(digs[:n]):
+            out[o_digs + (s - seat) % n] = d
+        for s, b in enumerate(baskets[:n]):
+            out[o_baskets + (s - seat) % n * n + (b - seat) % n] = 1
+        wide = []
+        for s, v in enumerate(scores[:n]):
+            v = max(-SCORE_CAP, min(SCORE_CAP, v))
             if 0 <= v <= 255:
-                out[i] = v
+                out[o_scores + (s - seat) % n] = v
             else:
-                extra.append((i, v))
+                wide.append((o_scores + (s - seat) % n, v))
+        return bytes(out[o_plus:o_gift]), bytes(out[o_scores:o_scores + n]), tuple(wide)
 
+    def deck_part(seat: int, known_deck: tuple[tuple[int, Any], ...]) -> bytes:
+        """The segment ``known_deck``."""
+        return _count_row(tuple(c for _, c in known_deck), most)
+
+    table_of, deck_of = ByIdentity(table_part), ByIdentity(deck_part)
+
+    def fill(view: View, seat: int, out: bytearray) -> list[tuple[int, float]]:
         out[o_seat + seat] = 1
         phase = view.phase
-        out[o_phase + _PHASE_INDEX[phase]] = 1
-        if 1 <= view.spread <= len(SPREADS):
-            out[o_spread + view.spread - 1] = 1
-        if 1 <= view.roll <= 6:
-            out[o_roll + view.roll - 1] = 1
+        out[o_phase + _PHASES.index(phase)] = 1
+        spread, roll = view.spread, view.roll
+        if 1 <= spread <= len(SPREADS):
+            out[o_spread + spread - 1] = 1
+        if 1 <= roll <= 6:
+            out[o_roll + roll - 1] = 1
         if phase is Phase.COLLECT and view.collectors:
             out[o_to_act + (view.collectors[0] - seat) % n] = 1
         elif phase in _MOVER_PHASES:
@@ -90,28 +119,28 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
         for s, h in enumerate(view.positions):
             if h >= 0:
                 out[o_positions + (s - seat) % n * HOLES + h] = 1
-        out[o_hand:o_hand + faces] = _count_row(view.hand, most)
-        for s in range(n):
-            r = (s - seat) % n
-            if s < len(view.known_hands) and view.known_hands[s]:
-                out[o_known + r * faces:o_known + (r + 1) * faces] = _count_row(view.known_hands[s], most)
-            if s < len(view.plus) and view.plus[s]:
-                out[o_plus + r * faces:o_plus + (r + 1) * faces] = _count_row(view.plus[s], most)
-            if s < len(view.minus) and view.minus[s]:
-                out[o_minus + r * faces:o_minus + (r + 1) * faces] = _count_row(view.minus[s], most)
-            if s < len(view.hand_sizes):
-                out[o_sizes + r] = min(HAND_CAP, view.hand_sizes[s])
-            if s < len(view.scores):
-                put(o_scores + r, max(-SCORE_CAP, min(SCORE_CAP, view.scores[s])))
-            if s < len(view.own_digs):
-                out[o_digs + r] = view.own_digs[s]
-            if s < len(view.baskets):
-                out[o_baskets + r * n + (view.baskets[s] - seat) % n] = 1
-        put(o_deck_size, view.deck_size)
-        if view.known_deck:
-            out[o_known_deck:o_known_deck + faces] = _count_row(tuple(c for _, c in view.known_deck), most)
-        if view.bank:
-            out[o_bank:o_bank + faces] = _count_row(view.bank, most)
+        out[o_hand:o_sizes] = _count_row(view.hand, most)
+        for s, k in enumerate(view.hand_sizes[:n]):
+            out[o_sizes + (s - seat) % n] = k if k < HAND_CAP else HAND_CAP
+        known = view.known_hands
+        if any(known):
+            rows(out, o_known, known, seat)
+        plus, minus, bank, digs, baskets, scores = view.plus, view.minus, view.bank, view.own_digs, view.baskets, \
+            view.scores
+        table = table_of.get((seat, id(plus), id(minus), id(bank), id(digs), id(baskets), id(scores)))
+        if table is None:
+            table = table_of.add(seat, plus, minus, bank, digs, baskets, scores)
+        out[o_plus:o_gift], out[o_scores:o_scores + n], wide = table
+        extra: list[tuple[int, float]] = list(wide) if wide else []
+        deck_size = view.deck_size
+        if 0 <= deck_size <= 255:
+            out[o_deck_size] = deck_size
+        else:
+            extra.append((o_deck_size, deck_size))
+        known_deck = view.known_deck
+        if known_deck:
+            part = deck_of.get((0, id(known_deck)))
+            out[o_known_deck:o_known_deck + faces] = part if part is not None else deck_of.add(0, known_deck)
         if view.gift_offer:
             out[o_gift:o_gift + faces] = _count_row(view.gift_offer, most)
             out[o_gift_hidden] = sum(c is None for c in view.gift_offer)
@@ -120,12 +149,17 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
             out[o_added:o_added + faces] = _count_row(added, most)
         if subtracted:
             out[o_subtracted:o_subtracted + faces] = _count_row(subtracted, most)
-        for s in view.turn.jumped:
+        turn = view.turn
+        for s in turn.jumped:
             out[o_jumped + (s - seat) % n] = 1
-        out[o_flags] = int(view.turned)
-        out[o_flags + 1] = int(view.productive)
-        out[o_flags + 2] = int(view.turn.gift_used)
-        put(o_idle, min(view.idle, 400))
+        out[o_flags] = view.turned
+        out[o_flags + 1] = view.productive
+        out[o_flags + 2] = turn.gift_used
+        idle = view.idle
+        if 0 <= idle <= 255:
+            out[o_idle] = idle
+        else:
+            extra.append((o_idle, min(idle, 400)))
         return extra
 
     deck = len(FACES) * most
@@ -164,6 +198,7 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
     o_plus, o_minus, o_bank, o_digs, o_baskets = at["plus"], at["minus"], at["bank"], at["own_digs"], at["baskets"]
     o_gift, o_gift_hidden, o_added, o_subtracted = at["gift_offer"], at["gift_hidden"], at["added"], at["subtracted"]
     o_jumped, o_flags, o_scores, o_idle = at["jumped"], at["flags"], at["scores"], at["idle"]
+    size = sum(s.size for s in layout)
     return Encoding(Actions.table(commands(), describe=get_game("gophers").describe), Observation.filled(layout, fill))
 
 

@@ -21,7 +21,6 @@ from meeple.games.mordred.commands import Attack, Build, EndTurn, Place, Roll
 from meeple.games.mordred.data import (
     AREA_CODES,
     BUILDINGS,
-    KIND_INDEX,
     KINDS,
     LAND_INDICES,
     MONEY,
@@ -70,8 +69,8 @@ def encoding(seats: int, options: MordredOptions) -> Encoding:
             return hit[1]
         if len(buildings_memo) >= 1024:
             buildings_memo.clear()
-        found = [o_buildings + i * owners + (b.owner - seat) % seats * kinds + KIND_INDEX[b.kind]
-                 for i, b in enumerate(buildings) if b is not None]
+        at = cells[seat]
+        found = [at[i][b.owner] + KINDS.index(b.kind) for i, b in enumerate(buildings) if b is not None]
         buildings_memo[id(buildings), seat] = (buildings, found)
         return found
 
@@ -79,31 +78,31 @@ def encoding(seats: int, options: MordredOptions) -> Encoding:
         n = seats
         out[o_seat + seat] = 1
         phase = view.phase
-        out[o_phase + _PHASE_INDEX[phase]] = 1
-        if phase is not Phase.SETUP and phase is not Phase.OVER:
-            out[o_to_act + (view.turn - seat) % n] = 1
+        out[o_phase + _PHASES.index(phase)] = 1
         if phase is not Phase.SETUP:
+            if phase is not Phase.OVER:
+                out[o_to_act + (view.turn - seat) % n] = 1
             out[o_first + (view.first - seat) % n] = 1
         for i in building_writes(view.buildings, seat):
             out[i] = 1
         out[o_warriors:o_warriors + areas] = bytes(view.warriors)
         out[o_supply] = view.supply
         out[o_hand] = view.hand
-        extra: list[tuple[int, float]] = []
-        for s in range(n):
-            r = (s - seat) % n
-            row = o_standing + r * kinds
-            out[row:row + kinds] = bytes(view.standing[s])
-            out[o_money + r] = min(view.money[s], MONEY_CAP)
-            if view.road[s]:
-                extra.append((o_road + r, view.road[s]))  # negative behind the dragon
+        seats_in_order = order[seat]
+        standing, money, road = view.standing, view.money, view.road
+        out[o_standing:o_money] = b"".join([bytes(standing[s]) for s in seats_in_order])
+        out[o_money:o_road] = bytes([min(money[s], MONEY_CAP) for s in seats_in_order])
+        # negative behind the dragon
+        extra: list[tuple[int, float]] = [(o_road + r, road[s]) for r, s in enumerate(seats_in_order) if road[s]]
         last = view.last_roll
         if last is not None:
             out[o_roll_seat + (last.seat - seat) % n] = 1
-            out[o_roll_row + _ROW_INDEX[last.row]] = 1
-            for k, d in enumerate(last.dice):
-                if 1 <= d <= 6:
-                    out[o_roll_dice + k * 6 + d - 1] = 1
+            out[o_roll_row + _ROWS.index(last.row)] = 1
+            d1, d2 = last.dice
+            if 1 <= d1 <= 6:
+                out[o_roll_dice + d1 - 1] = 1
+            if 1 <= d2 <= 6:
+                out[o_roll_dice + 5 + d2] = 1
             out[o_roll_money] = last.money
             out[o_roll_warriors] = last.warriors
         if view.ended is not None:
@@ -139,6 +138,11 @@ def encoding(seats: int, options: MordredOptions) -> Encoding:
         at["standing"], at["money"], at["road"]
     o_roll_seat, o_roll_row, o_roll_dice, o_roll_money, o_roll_warriors, o_ended = at["roll_seat"], at["roll_row"], \
         at["roll_dice"], at["roll_money"], at["roll_warriors"], at["ended"]
+    # per seat, per area, per owner: where that owner's village goes (a town, a castle: the next places)
+    cells = [[[o_buildings + i * owners + (owner - seat) % seats * kinds for owner in range(seats)]
+              for i in range(areas)] for seat in range(seats)]
+    # per seat, the seats in the observer's order (0 is the seat itself)
+    order = [tuple((r + seat) % seats for r in range(seats)) for seat in range(seats)]
     return Encoding(Actions.table(commands(), describe=get_game("mordred").describe), Observation.filled(layout, fill))
 
 

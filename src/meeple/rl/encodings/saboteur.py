@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from meeple.engine import Command, get_game
 from meeple.games.saboteur.board import shape
@@ -56,7 +56,7 @@ from meeple.games.saboteur.data import DELUXE_ROLES, GOLD_CARDS, KINDS, Action, 
 from meeple.games.saboteur.state import Edition, Front, Phase, SaboteurOptions
 from meeple.games.saboteur.view import View
 
-from ..encoding import Actions, Encoding, EncodingError, Observation, Segment, Steps
+from ..encoding import Actions, ByIdentity, Encoding, EncodingError, Observation, Segment, Steps
 
 #: Hand slots an action may name (no hand holds more than six cards).
 SLOTS = 6
@@ -79,6 +79,7 @@ _HARM = (Action.BREAK, Action.TRAPPED)
 _HELP = (Action.REPAIR, Action.FREE)
 #: Cell channels of the board segment.
 _CHANNELS = ("card", "north", "east", "south", "west", "through")
+_DEPTH, _NKINDS, _NGOALS, _NFRONTS, _NROLES = len(_CHANNELS), len(KINDS), len(_GOALS), len(_FRONTS), len(_ROLES)
 
 
 def _position(col: int, row: int) -> int:
@@ -154,34 +155,63 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
     cards = len(deck(deluxe))
     roles = len(DELUXE_ROLES if deluxe else base_roles(n))
 
+    c0, r0 = COLS[0], ROWS[0]
+    # per command (by identity; the entry holds it): its card kind and its id in each slot, or None and its
+    # one id whatever the hand, or (None, None) where ``index`` must say (a placement outside the window)
+    by_command: dict[int, tuple[Command, int | None, Any]] = {}
+
+    def ids_of(command: Command) -> tuple[Command, int | None, Any]:
+        what, c = type(command), cast(Any, command)
+        entry: tuple[Command, int | None, Any] = (command, None, None)
+        if what is PlayPath:
+            col, row = c.col - c0, c.row - r0
+            if 0 <= col < _WIDTH and 0 <= row < _HEIGHT:
+                cell = (col * _HEIGHT + row) * 2 + (1 if c.rotated else 0)
+                entry = (command, c.card, tuple(o_path + s * POSITIONS * 2 + cell for s in range(SLOTS)))
+        elif what is Discard and len(c.cards) == 1:
+            entry = (command, c.cards[0], tuple(o_discard + _DISCARD_ID[1 << s] for s in range(SLOTS)))
+        elif what in _ON_SEAT:
+            entry = (command, c.card, tuple(o_on_seat + s * n + c.target for s in range(SLOTS)))
+        elif what is RepairTool:
+            tool = _TOOLS.index(c.tool)
+            entry = (command, c.card, tuple(o_repair + (s * n + c.target) * 3 + tool for s in range(SLOTS)))
+        elif what is Rockfall:
+            col, row = c.col - c0, c.row - r0
+            if 0 <= col < _WIDTH and 0 <= row < _HEIGHT:
+                entry = (command, None, o_rockfall + col * _HEIGHT + row)
+        elif what is PeekGoal:
+            entry = (command, None, start["map"] + c.goal)
+        elif what is TakeGold:
+            entry = (command, None, start["take"] + c.value - 1)
+        elif what is Steal:
+            entry = (command, None, start["steal"] + c.target)
+        if len(by_command) >= 1 << 16:
+            by_command.clear()
+        by_command[id(command)] = entry
+        return entry
+
     def index_all(commands: Sequence[Command], view: View, seat: int) -> list[int]:
         first: dict[int, int] = {}  # card kind -> the first slot holding it, worked out once for all the commands
         for i, kind in enumerate(view.hand[:SLOTS]):
             first.setdefault(kind, i)
         out: list[int] = []
-        c0, r0 = COLS[0], ROWS[0]
+        get = by_command.get
         for command in commands:
-            what = type(command)
-            if what is PlayPath:
-                path: Any = command
-                slot = first.get(path.card)
-                col, row = path.col - c0, path.row - r0
-                if slot is None or not (0 <= col < _WIDTH and 0 <= row < _HEIGHT):
-                    out.append(index(command, view, seat))  # raises, saying why
-                else:
-                    out.append(o_path + (slot * POSITIONS + col * _HEIGHT + row) * 2 + (1 if path.rotated else 0))
-            elif what is Discard and len(cards := command.cards) == 1:  # type: ignore[attr-defined]
-                slot = first.get(cards[0])
-                out.append(index(command, view, seat) if slot is None else o_discard + _DISCARD_ID[1 << slot])
-            elif what in _ON_SEAT:
-                played: Any = command
-                slot = first.get(played.card)
-                out.append(index(command, view, seat) if slot is None else o_on_seat + slot * n + played.target)
+            entry = get(id(command))
+            if entry is None:
+                entry = ids_of(command)
+            _, card, ids = entry
+            if card is not None:
+                slot = first.get(card)
+                out.append(ids[slot] if slot is not None else index(command, view, seat))  # no slot: raises
+            elif ids is not None:
+                out.append(ids)
             else:
                 out.append(index(command, view, seat))
         return out
 
-    board_memo: list[Any] = [None, b""]  # the last board encoded, and its bytes
+    board_memo: list[Any] = [()]  # the last cells encoded (their bytes: board_bytes, written over in place)
+    board_bytes = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS))
     deeds_memo: list[Any] = [None, {}]  # the last deeds counted, and their counts
 
     def _deed_counts(deeds: tuple[Any, ...], before: Any, counted: dict[tuple[int, int, int], int]
@@ -189,10 +219,10 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         """How often each seat harmed or helped each seat, by (segment offset, seat, target), in ``deeds``.
 
         The deeds of a round only grow: when ``before`` (counted as ``counted``) begins ``deeds``, only the
-        new ones are counted.
+        new ones are counted, and ``counted`` itself is the answer when none of them harms or helps.
         """
         if before is not None and len(before) <= len(deeds) and deeds[:len(before)] == before:
-            counts, new = dict(counted), deeds[len(before):]
+            counts, new = counted, deeds[len(before):]
         else:
             counts, new = {}, deeds
         for d in new:
@@ -201,15 +231,26 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
                 table = o_harmed if action in _HARM else o_helped if action in _HELP else None
                 if table is not None:
                     key = (table, d.seat, d.target)
+                    if counts is counted:
+                        counts = dict(counted)
                     counts[key] = counts.get(key, 0) + 1
         return counts
+
+    def deeds_part(seat: int, counts: dict[tuple[int, int, int], int]) -> bytes:
+        """The segments ``harmed`` and ``helped`` (one after the other) of the counts, for ``seat``."""
+        out = bytearray(2 * n * n)
+        for (table, s, t), count in counts.items():
+            out[table - o_harmed + (s - seat) % n * n + (t - seat) % n] = min(3, count)
+        return bytes(out)
+
+    deeds_of = ByIdentity(deeds_part)
 
     def fill(view: View, seat: int, out: bytearray) -> None:
         out[o_seat + seat] = 1
         if 0 <= view.round < 4:
             out[o_round + view.round] = 1
         phase = view.phase
-        out[o_phase + _PHASE_INDEX[phase]] = 1
+        out[o_phase + _PHASES.index(phase)] = 1
         if phase is Phase.PLAY:
             out[o_to_act + (view.turn - seat) % n] = 1
         elif phase is Phase.CHOOSE and view.chooser >= 0:
@@ -217,37 +258,48 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         elif phase is Phase.THEFT and view.theft_queue:
             out[o_to_act + (view.theft_queue[0] - seat) % n] = 1
         if view.role is not None:
-            out[o_role + _ROLE_INDEX[view.role]] = 1
+            out[o_role + _ROLES.index(view.role)] = 1
         for i, kind in enumerate(view.hand[:SLOTS]):
-            out[o_hand + i * len(KINDS) + kind] = 1
+            out[o_hand + i * _NKINDS + kind] = 1
         board = view.board
-        if board_memo[0] is not board:  # the board changes only when a card is laid or removed
-            board_memo[0], board_memo[1] = board, _board_bytes(board)
-        out[o_board:o_board + board_size] = board_memo[1]
+        cells = board.cells
+        if board_memo[0] is not cells:  # the cells change only when a card is laid or removed
+            _board_bytes(cells, board_memo[0], board_bytes)
+            board_memo[0] = cells
+        out[o_board:o_goals] = board_bytes
         known = dict(view.known_goals) if view.known_goals else {}
-        for i, g in enumerate(view.board.goals):
-            out[o_goals + i * len(_GOALS) + _GOAL_INDEX[g.kind if g.kind is not None else known.get(i)]] = 1
+        for i, g in enumerate(board.goals):
+            out[o_goals + i * _NGOALS + _GOALS.index(g.kind if g.kind is not None else known.get(i))] = 1
         for s, items in enumerate(view.front):
-            row = o_front + (s - seat) % n * len(_FRONTS)
-            for f in items:
-                out[row + _FRONT_INDEX[f]] = 1
+            if items:
+                row = o_front + (s - seat) % n * _NFRONTS
+                for f in items:
+                    out[row + _FRONTS.index(f)] = 1
         for t, seen in view.inspected:
-            out[o_inspected + (t - seat) % n * len(_ROLES) + _ROLE_INDEX[seen]] = 1
+            out[o_inspected + (t - seat) % n * _NROLES + _ROLES.index(seen)] = 1
         deeds = view.deeds
         if deeds:
             if deeds_memo[0] is not deeds:
                 deeds_memo[:] = [deeds, _deed_counts(deeds, deeds_memo[0], deeds_memo[1])]
-            for (table, s, t), count in deeds_memo[1].items():
-                out[table + (s - seat) % n * n + (t - seat) % n] = min(3, count)
-        holds = view.holds_gold
-        for s in range(n):
-            r = (s - seat) % n
-            if s < len(view.hand_sizes):
-                out[o_hand_sizes + r] = view.hand_sizes[s]
-            if s < len(view.discard_counts):
-                out[o_discards + r] = view.discard_counts[s]
-            if holds is not None and holds[s]:
-                out[o_holds + r] = 1
+            counts = deeds_memo[1]
+            if counts:
+                part = deeds_of.get((seat, id(counts)))
+                out[o_harmed:o_hand_sizes] = part if part is not None else deeds_of.add(seat, counts)
+        seats_in_order = order[seat]
+        sizes, discards, holds = view.hand_sizes, view.discard_counts, view.holds_gold
+        if len(sizes) == len(discards) == n:
+            out[o_hand_sizes:o_discards] = bytes([sizes[s] for s in seats_in_order])
+            out[o_discards:o_pile] = bytes([discards[s] for s in seats_in_order])
+        else:
+            for r, s in enumerate(seats_in_order):
+                if s < len(sizes):
+                    out[o_hand_sizes + r] = sizes[s]
+                if s < len(discards):
+                    out[o_discards + r] = discards[s]
+        if holds is not None:
+            for r, s in enumerate(seats_in_order):
+                if holds[s]:
+                    out[o_holds + r] = 1
         out[o_pile] = view.pile_size
         out[o_leftover] = view.leftover_roles_count
         out[o_my_gold] = min(view.my_gold or 0, 50)
@@ -288,8 +340,9 @@ def encoding(seats: int, options: SaboteurOptions) -> Encoding:
         at["inspected"], at["harmed"], at["helped"]
     o_hand_sizes, o_discards, o_pile, o_leftover, o_my_gold, o_holds, o_offer = at["hand_sizes"], at["discards"], \
         at["pile"], at["leftover_roles"], at["my_gold"], at["holds_gold"], at["offer"]
-    board_size = _WIDTH * _HEIGHT * len(_CHANNELS)
+    order = [tuple((r + seat) % n for r in range(n)) for seat in range(n)]  # per seat, the seats from it
     o_path, o_on_seat, o_discard = start["path"], start["on_seat"], start["discard"]
+    o_rockfall, o_repair = start["rockfall"], start["repair"]
     return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill),
                     steps=step_space(n))
 
@@ -381,29 +434,31 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
     return {}
 
 
-_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
-_ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
-_GOAL_INDEX = {g: i for i, g in enumerate(_GOALS)}
-_FRONT_INDEX = {f: i for i, f in enumerate(_FRONTS)}
 _ON_SEAT = frozenset((BreakTool, TargetAction, SwapHand, Inspect))
 
 
-def _board_bytes(board: Any) -> bytes:
-    """The board segment of ``board``: per window cell, its channels (see the layout)."""
-    out = bytearray(_WIDTH * _HEIGHT * len(_CHANNELS))
-    for cell in board.cells:
+def _board_bytes(cells: tuple[Any, ...], before: tuple[Any, ...], out: bytearray) -> None:
+    """Make ``out``, the board segment of ``before``, that of ``cells``: per window cell, its channels.
+
+    Where ``cells`` are ``before`` and more (cards laid), only the new cells are written.
+    """
+    if len(before) <= len(cells) and cells[:len(before)] == before:
+        new = cells[len(before):]
+    else:
+        out[:] = bytes(len(out))
+        new = cells
+    for cell in new:
         if COLS[0] <= cell.col <= COLS[1] and ROWS[0] <= cell.row <= ROWS[1]:
-            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * len(_CHANNELS)
-            out[at:at + len(_CHANNELS)] = bytes(_planes(cell.kind, cell.rotated))
-    return bytes(out)
+            at = ((cell.col - COLS[0]) * _HEIGHT + cell.row - ROWS[0]) * _DEPTH
+            out[at:at + _DEPTH] = _planes(cell.kind, cell.rotated)
 
 
 @functools.cache
-def _planes(kind: int, rotated: bool) -> tuple[int, ...]:
+def _planes(kind: int, rotated: bool) -> bytes:
     """The board channels of a path card: it lies there, its open edges N, E, S, W, a tunnel through it."""
     tile = shape(kind, rotated)
     edges = tile.edges
-    return (1, edges & 1, edges >> 1 & 1, edges >> 2 & 1, edges >> 3 & 1, int(bool(tile.groups)))
+    return bytes((1, edges & 1, edges >> 1 & 1, edges >> 2 & 1, edges >> 3 & 1, int(bool(tile.groups))))
 
 
 def describe(command: Command) -> str:
