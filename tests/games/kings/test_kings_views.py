@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 import meeple
 from meeple.engine import Rng
+from meeple.engine.memo import clear_all
 from meeple.games.kings import GAME
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play
 from meeple.games.kings.data import CARDS
 from meeple.games.kings.events import DeckShuffled, DrewFromCamp, DrewFromDeck, HandDealt, MineTurned, Retreated
-from meeple.games.kings.view import backs
+from meeple.games.kings.scoring import scores
+from meeple.games.kings.state import Phase, State
+from meeple.games.kings.view import KingsView, MineView, backs
 
 
 def _midgame(seed: int = 4, seats: int = 3, steps: int = 40) -> meeple.Match:
@@ -143,3 +148,32 @@ def test_cards_taken_from_the_camp_stay_visible_in_the_hand() -> None:
     m.play(0, DrawDeck())
     m.play(1, Play(taken, next(p.mine for p in m.legal(1) if isinstance(p, Play) and p.card == taken)))
     assert m.view(0).open_hands[1] == ()
+
+
+def _plain_view(state: State, seat: int) -> KingsView:
+    """The view worked out from the state with nothing remembered: what the shared parts must equal."""
+    return KingsView(
+        seat=seat, seats=state.seats, options=state.options, phase=state.phase, turn=state.turn,
+        peoples=state.peoples, hand=state.hands[seat], hand_backs=tuple(backs(h) for h in state.hands),
+        open_hands=state.open_cards, deck_size=len(state.deck),
+        deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
+        mines=tuple(MineView(m.number, m.owner, CARDS[m.card].mine, m.stack) for m in state.mines),
+        developed=tuple(tuple(CARDS[c].mine for c in dev) for dev in state.developed),
+        camp=state.camp, discard=state.discard, scores=scores(state), must_draw_deck=state.retreated,
+    )
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_view_of_a_match_equals_the_plain_one_though_its_parts_are_shared(seats: int) -> None:
+    # the views share parts remembered by the state's tuples (viewparts): every view of every seat through
+    # whole matches, built while those memos fill, empty and refill, must be the one made from nothing
+    for seed in range(2):
+        m = meeple.Match.start("kings", seats=seats, seed=seed)
+        bot = meeple.RandomBot(seed)
+        while m.outcome is None:
+            for s in range(seats):
+                assert m.view(s) == _plain_view(m.state, s)
+            seat = m.to_act[0]
+            m.play(seat, bot.choose(None, m.legal(seat), seat))
+        clear_all()  # a cleared memo gives the same views
+        assert all(m.view(s) == _plain_view(m.state, s) for s in range(seats))

@@ -20,25 +20,15 @@ from __future__ import annotations
 import attrs
 
 from meeple.engine import Event, Rng
-from meeple.engine.memo import cached
 
 from .data import CARDS, Mine, People, backs
 from .events import DeckShuffled, DrewFromDeck, HandDealt, MineTurned
-from .scoring import scores
 from .state import KingsOptions, MineSlot, Phase, State
+from .tables import MINE
+from .viewparts import MineView, developed_sides, hand_backs, mine_views, table_scores
 
 
-@attrs.frozen
-class MineView:
-    """A mine on the table as everybody sees it: number, owner, mine side, squads on it."""
-
-    number: int
-    owner: int | None
-    mine: Mine
-    stack: tuple[int, ...]
-
-
-@attrs.frozen
+@attrs.frozen(slots=False)
 class KingsView:
     """What one seat (``None``: a spectator) knows of a match.
 
@@ -71,48 +61,40 @@ class KingsView:
     scores: tuple[int, ...]
     must_draw_deck: bool
 
+    # A view is made for every position a seat is shown: with its fields in a __dict__ rather than
+    # slots, attrs's __init__ stores them with one dict write each instead of a call each, about half
+    # the cost. It is frozen all the same.
+
+
+_SETUP = Phase.SETUP
+
 
 def view(state: State, seat: int | None) -> KingsView:
     """Return what ``seat`` may know of ``state``."""
     own = state.hands[seat] if seat is not None and seat < len(state.hands) else ()
-    return KingsView(
-        seat=seat,
-        seats=state.seats,
-        options=state.options,
-        phase=state.phase,
-        turn=state.turn,
-        peoples=state.peoples,
-        hand=own,
-        hand_backs=tuple([_backs(h) for h in state.hands]),
-        open_hands=state.open_cards,
-        deck_size=len(state.deck),
-        deck_top=CARDS[state.deck[0]].mine if state.deck and state.phase is not Phase.SETUP else None,
-        mines=tuple([_mine_view(m.number, m.owner, m.card, m.stack) for m in state.mines]),
-        developed=tuple([_sides(dev) for dev in state.developed]),
-        camp=state.camp,
-        discard=state.discard,
-        scores=scores(state) if state.peoples else (),
-        must_draw_deck=state.retreated,
+    return KingsView(  # the fields by position, in the class's order (a call with keywords costs more)
+        seat,  # seat
+        state.seats,  # seats
+        state.options,  # options
+        state.phase,  # phase
+        state.turn,  # turn
+        state.peoples,  # peoples
+        own,  # hand
+        hand_backs(state.hands),  # hand_backs
+        state.open_cards,  # open_hands
+        len(state.deck),  # deck_size
+        MINE[state.deck[0]] if state.deck and state.phase is not _SETUP else None,  # deck_top
+        mine_views(state.mines),  # mines
+        developed_sides(state.developed),  # developed
+        state.camp,  # camp
+        state.discard,  # discard
+        table_scores(state) if state.peoples else (),  # scores
+        state.retreated,  # must_draw_deck
     )
 
 
 # A view is built for every move a bot or a client is shown, and most of the table is as it was
-# one move before: the mines and hands it shows are remembered (they are frozen values).
-
-
-@cached("kings: mine views", limit=4096)
-def _mine_view(number: int, owner: int | None, card: int, stack: tuple[int, ...]) -> MineView:
-    return MineView(number, owner, CARDS[card].mine, stack)
-
-
-@cached("kings: sides of developed mines", limit=4096)
-def _sides(cards: tuple[int, ...]) -> tuple[Mine, ...]:
-    return tuple([CARDS[c].mine for c in cards])
-
-
-@cached("kings: backs of hands", limit=4096)
-def _backs(hand: tuple[int, ...]) -> tuple[Mine, ...]:
-    return backs(hand)
+# one move before: the parts above are remembered in .viewparts (they are frozen values).
 
 
 def redact(event: Event, seat: int | None) -> Event | None:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.engine import get_game
+from meeple.engine.memo import Table
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
 from meeple.games.kings.state import KingsOptions, Phase
@@ -103,22 +104,17 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
     sides, width = len(SIDES), where_columns
 
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
-        slot: dict[int, int] = {}  # mine number -> slot, worked out once for all the commands
-        central = own = 0
-        for m in view.mines:
-            if m.owner is None:
-                slot[m.number] = central
-                central += 1
-            elif m.owner == seat:
-                if own < slots - CENTRAL_MINES:
-                    slot[m.number] = CENTRAL_MINES + own
-                own += 1
+        slot: dict[int, int] | None = None  # mine number -> slot, from the table's plan (made once per table)
         out: list[int] = []
         for command in commands:
             kind = type(command)
             if kind is Play:
+                if slot is None:
+                    slot = _plan(view.mines).slot_of(seat)
                 at = slot.get(command.mine)
-                out.append(command.card * slots + (slot_of(command.mine, view, seat) if at is None else at))
+                if at is None or at >= slots:
+                    at = slot_of(command.mine, view, seat)  # raises: the mine is beyond the slots
+                out.append(command.card * slots + at)
             elif kind is DrawDeck:
                 out.append(draw_deck)
             else:
@@ -130,7 +126,7 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         out[o_seat + seat] = 1
         for s, p in enumerate(view.peoples):
             out[o_peoples + (s - seat) % n * len(PEOPLES) + p.index] = 1
-        phase = _PHASE_INDEX.get(view.phase)
+        phase = _PHASE_INDEX.get(id(view.phase))
         if phase is not None:
             out[o_phase + phase] = 1
         if phase == 1 or phase == 2:  # play, draw
@@ -144,40 +140,21 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
                 col = o_cards + (s - seat) % n
                 for c in known:
                     out[col + c * width] = 1
+        # the mines: their stacks (a column of the cards), the central slots and each owner's, from the table's plan
+        plan = _plan(view.mines)
         col = o_cards + n
-        counts = [0] * n
-        at_centre = 0
-        for m in view.mines:
-            hit = _MINES.get(id(m))
-            if hit is None or hit[0] is not m:
-                hit = _mine(m)
-            _, side, squads, top = hit
-            stack = m.stack
-            for c in stack:
-                out[col + c * width] = 1
-            owner = m.owner
-            if owner is None:
-                if at_centre >= CENTRAL_MINES:
-                    at_centre += 1
-                    continue
-                at = o_central + at_centre * _SLOT
-                at_centre += 1
-            else:
-                r = (owner - seat) % n
-                k = counts[r]
-                counts[r] = k + 1
-                if k >= OWN_SHOWN:
-                    continue
-                at = o_owned + (r * OWN_SHOWN + k) * _SLOT
-            out[at + side] = 1
-            if squads:
-                out[at + len(SIDES)] = squads
-                out[at + top] = 1
+        out[col:col + cards_span:width] = plan.stacks
+        out[o_central:o_central + len(plan.central)] = plan.central
+        for owner, (count, block) in plan.owned.items():
+            r = (owner - seat) % n
+            at = o_owned + r * owned_span
+            out[at:at + len(block)] = block
+            out[o_owned_count + r] = count
         col += 1  # the camp and the discard, whole columns remembered by the tuples' identity
-        out[col:col + DECK_SIZE * width:width] = _column(view.camp, True)
+        out[col:col + cards_span:width] = _column(view.camp, True)
         col += 1
         if view.discard:
-            out[col:col + DECK_SIZE * width:width] = _column(view.discard, False)
+            out[col:col + cards_span:width] = _column(view.discard, False)
         for s, hand in enumerate(view.hand_backs):  # a row of counts per hand's backs, remembered
             if hand:
                 row = o_backs + (s - seat) % n * sides
@@ -186,9 +163,6 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
             if dev:
                 row = o_developed + (s - seat) % n * sides
                 out[row:row + sides] = _side_counts(dev)
-        for r, k in enumerate(counts):
-            if k:
-                out[o_owned_count + r] = k
         out[o_deck_size] = view.deck_size
         if view.deck_top is not None:
             out[o_deck_top + _side(view.deck_top)] = 1
@@ -231,6 +205,7 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
     o_central, o_owned, o_owned_count, o_developed = at["central"], at["owned"], at["owned_count"], at["developed"]
     o_camp_size, o_camp_top, o_scores = at["camp_size"], at["camp_top"], at["scores"]
     camp_memo: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
+    cards_span, owned_span = DECK_SIZE * width, OWN_SHOWN * _SLOT
 
     def _camp_writes(camp: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
         """The sizes and top squads of the camp piles as writes, remembered by the camp's identity."""
@@ -251,9 +226,10 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
     return {}
 
 
-_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+#: A phase's index by its identity (an enum member's hash is a Python-level call).
+_PHASE_INDEX = {id(p): i for i, p in enumerate(_PHASES)}
 #: A mine side's index by the identity of the game's own Mine objects (an attrs hash costs more than the lookup).
-_SIDE_ID = {id(m): _SIDE[m] for m in {*MINE_SIDES, *(c.mine for c in CARDS)}}
+_SIDE_ID = {id(m): _SIDE[m] for m in (*MINE_SIDES, *(c.mine for c in CARDS))}  # every object, not a set of them
 _KEEP = (MINE_SIDES, CARDS)  # the objects whose identities key _SIDE_ID stay alive with this module
 _COUNTS_OF: dict[int, tuple[tuple[Mine, ...], bytes]] = {}
 
@@ -294,14 +270,76 @@ def _column(cards: Any, piles: bool) -> bytes:
     return _COLUMNS[id(cards)][1]
 
 
-#: Per mine on the table (by identity: the view shares them): its side index, squads on it, the column of its top squad.
-_MINES: dict[int, tuple[MineView, int, int, int]] = {}
+#: Per mine on the table (by identity: views share them): its slot in the observation, as bytes.
+_MINE_SLOTS: Table[int, tuple[MineView, bytes]] = Table("kings: observed mine slots", limit=256)
 
 
-def _mine(m: MineView) -> tuple[MineView, int, int, int]:
-    if len(_MINES) >= 4096:
-        _MINES.clear()
+def _mine_slot(m: MineView) -> bytes:
+    """A mine's slot in the observation: one-hot side, squads on it, one-hot strength of the top squad."""
+    hit = _MINE_SLOTS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    row = bytearray(_SLOT)
+    row[_side(m.mine)] = 1
     stack = m.stack
-    top = len(SIDES) + 1 + CARDS[stack[-1]].strength if stack else 0
-    hit = _MINES[id(m)] = (m, _side(m.mine), len(stack), top)
-    return hit
+    if stack:
+        row[len(SIDES)] = len(stack)
+        row[len(SIDES) + 1 + CARDS[stack[-1]].strength] = 1
+    return _MINE_SLOTS.put(id(m), (m, bytes(row)))[1]
+
+
+class Plan:
+    """What the observation and the action ids read of the mines on the table, worked out once per table.
+
+    ``stacks`` is 1 at every card in a mine's stack (a column of the
+    ``cards`` segment); ``central`` the slots of the first central mines,
+    back to back; ``owned`` by owner (the seat, not yet turned to an
+    observer), how many mines it owns and the slots of its first
+    :data:`OWN_SHOWN`; ``numbers`` the central mines' numbers and each
+    owner's, in number order (a mine's slot is its place there).
+    """
+
+    __slots__ = ("_slots", "central", "numbers", "owned", "stacks")
+
+    def __init__(self, stacks: bytes, central: bytes, owned: dict[int, tuple[int, bytes]],
+                 numbers: dict[int | None, list[int]]) -> None:
+        self.stacks, self.central, self.owned, self.numbers = stacks, central, owned, numbers
+        self._slots: dict[int, dict[int, int]] = {}
+
+    def slot_of(self, seat: int) -> dict[int, int]:
+        """Mine number -> slot for ``seat``: the central mines 0..3 in number order, then its own from 4."""
+        found = self._slots.get(seat)
+        if found is None:
+            found = {number: i for i, number in enumerate(self.numbers.get(None, ())) if i < CENTRAL_MINES}
+            found.update({number: CENTRAL_MINES + j for j, number in enumerate(self.numbers.get(seat, ()))})
+            self._slots[seat] = found
+        return found
+
+
+_PLANS: Table[int, tuple[tuple[MineView, ...], Plan]] = Table("kings: observed tables of mines", limit=256)
+
+
+def _plan(mines: tuple[MineView, ...]) -> Plan:
+    """The :class:`Plan` of the view's ``mines``, remembered by the tuple's identity (views share it)."""
+    hit = _PLANS.get(id(mines))
+    if hit is not None and hit[0] is mines:
+        return hit[1]
+    stacks = bytearray(DECK_SIZE)
+    numbers: dict[int | None, list[int]] = {}
+    rows: dict[int | None, list[bytes]] = {}
+    for m in mines:
+        for c in m.stack:
+            stacks[c] = 1
+        owner = m.owner
+        got = numbers.get(owner)
+        if got is None:
+            got = numbers[owner] = []
+            rows[owner] = []
+        got.append(m.number)
+        if len(got) <= (CENTRAL_MINES if owner is None else OWN_SHOWN):
+            rows[owner].append(_mine_slot(m))
+    central = b"".join(rows.pop(None, ()))
+    owned = {owner: (len(numbers[owner]), b"".join(row)) for owner, row in rows.items() if owner is not None}
+    plan = Plan(bytes(stacks), central, owned, numbers)
+    _PLANS.put(id(mines), (mines, plan))
+    return plan
