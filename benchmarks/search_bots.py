@@ -202,6 +202,13 @@ def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
         for role, (won, n) in sorted(t["roles"].items()):
             r = Rate.of(won, n)
             roles[role] = {"rounds": n, "won": won, "rate": r.rate, "ci95": [r.low, r.high]}
+        for role, r in roles.items():
+            side, _, name = role.partition(":")
+            theirs = roles.get(f"others:{name}", {}).get("rate", 0.0)
+            if side == "bot" and theirs:  # the role's fair share: what the opponents won in it
+                r["fair_share"] = theirs
+                r["share_multiple"] = r["rate"] / theirs
+                r["share_multiple_ci95"] = [r["ci95"][0] / theirs, r["ci95"][1] / theirs]
         out.append({"game": game, "seats": seats, "bot": bot, "opponent": other, "matches": t["matches"],
                     "finished": t["finished"], "runs": t["runs"], "wins": t["wins"], "seats_held": t["n"],
                     "rate": rate.rate, "ci95": [rate.low, rate.high],
@@ -210,6 +217,29 @@ def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
                     "share_multiple_ci95": [rate.low / fair, rate.high / fair] if fair else [0.0, 0.0],
                     "load": [min(t["loads"]), max(t["loads"])], **({"rounds_by_role": roles} if roles else {})})
     return out
+
+
+def role_table(rows: Sequence[dict[str, Any]]) -> None:
+    """Print the rounds won by role (Saboteur), the search bot's beside the opponents' in the same role, as a Markdown table.
+
+    The opponents' rate in a role is that role's fair share: what the
+    search bot would win in it if it played as they do.
+    """
+    print("| game | bot | role | search bot rounds won | 95 % interval | opponents' rounds won | x their rate "
+          "| 95 % interval of the multiple |")
+    print("|---|---|---|---:|---|---:|---:|---|")
+    for row in rows:
+        roles = row.get("rounds_by_role", {})
+        for key, r in roles.items():
+            side, _, name = key.partition(":")
+            other = roles.get(f"others:{name}")
+            if side != "bot" or other is None or "share_multiple" not in r:
+                continue
+            low, high = r["ci95"]
+            m_low, m_high = r["share_multiple_ci95"]
+            print(f"| {row['game']}, {row['seats']} seats | `{row['bot']}` | {name} | {r['won']}/{r['rounds']} = "
+                  f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {other['won']}/{other['rounds']} = "
+                  f"{100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | [{m_low:.2f}x, {m_high:.2f}x] |")
 
 
 def table(rows: Sequence[dict[str, Any]]) -> None:
@@ -256,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(row))
         print()
         table(totals)
+        if any("rounds_by_role" in row for row in totals):
+            print()
+            role_table(totals)
         return 0
     if args.gains:
         game = get_game(args.game)

@@ -329,3 +329,24 @@ def test_the_plain_check_accepts_enum_members_exactly_as_the_round_trip_does() -
             assert back == cmd and back.people is value
         else:
             assert back is None or back != cmd or back.people is not value
+
+
+def test_search_bot_logs_add_up_with_each_roles_multiple_of_the_opponents_rate(tmp_path: Path) -> None:
+    search_bots = _bench_module("search_bots")
+    line = {"game": "saboteur", "seats": 3, "bot": "pimc:10", "opponent": "heuristic", "matches": 3, "finished": 3,
+            "wins": 1, "seats_held": 3, "opponent_rate": 0.5, "fair_share": 1 / 3, "load": [1.0, 1.0, 1.0],
+            "rounds_by_role": {"bot:miner": {"won": 3, "rounds": 4}, "others:miner": {"won": 4, "rounds": 10},
+                               "bot:saboteur": {"won": 1, "rounds": 2}, "others:saboteur": {"won": 0, "rounds": 4}}}
+    log = tmp_path / "chunk.log"
+    log.write_text(json.dumps(line) + "\n" + json.dumps({**line, "wins": 2}) + "\n")
+    (row,) = search_bots.add_up([str(log)])
+    assert (row["wins"], row["seats_held"], row["matches"]) == (3, 6, 6)
+    assert row["share_multiple"] == pytest.approx(0.5 / (1 / 3))
+    miner = row["rounds_by_role"]["bot:miner"]
+    assert (miner["won"], miner["rounds"]) == (6, 8)
+    assert miner["fair_share"] == pytest.approx(0.4) and miner["share_multiple"] == pytest.approx(0.75 / 0.4)
+    assert "share_multiple" not in row["rounds_by_role"]["bot:saboteur"]  # the opponents never won as saboteurs
+    out = io.StringIO()
+    with redirect_stdout(out):
+        search_bots.role_table([row])
+    assert "| saboteur, 3 seats | `pimc:10` | miner | 6/8 = 75.0 % |" in out.getvalue()

@@ -11,10 +11,11 @@ import meeple
 from meeple.bots import ISMCTS
 from meeple.engine import ENGINE, Command, Rng
 from meeple.games.saboteur import GAME
-from meeple.games.saboteur.bot import HeuristicBot
+from meeple.games.saboteur import world as saboteur_world
+from meeple.games.saboteur.bot import HeuristicBot, Suspicion
 from meeple.games.saboteur.commands import Discard, SwapHand
-from meeple.games.saboteur.data import deck
-from meeple.games.saboteur.state import State
+from meeple.games.saboteur.data import Role, deck
+from meeple.games.saboteur.state import Phase, State
 from meeple.testing import Playout, check_worlds, playout
 
 DELUXE = {"edition": "deluxe"}
@@ -135,3 +136,43 @@ def test_deck_holds_every_card_a_world_deals() -> None:
     w = GAME.world(m.view(2), 2, Rng(1))
     dealt = Counter(w.pile) + sum((Counter(h) for h in w.hands), Counter())
     assert dealt == Counter(deck(False))
+
+
+def _suspect_position() -> tuple[meeple.Match, int, int, int]:
+    """A heuristic match in play where a digger's view scores one other player as suspect and another as trusted."""
+    for seed in range(1, 40):
+        m = meeple.Match.start("saboteur", 3, seed=seed)
+        bots = [HeuristicBot(seed * 31 + s) for s in range(3)]
+        while not m.is_over:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            view = m.view(seat)
+            if m.state.phase is Phase.PLAY and view.role is Role.MINER and len(view.deeds) >= 4:
+                suspicion = Suspicion()
+                suspicion.update(view, me_digger=True)
+                scores = suspicion.others(view, seat)
+                hi, lo = max(scores, key=scores.__getitem__), min(scores, key=scores.__getitem__)
+                if scores[hi] >= 2 and scores[lo] <= -1 and not view.inspected:
+                    return m, seat, hi, lo
+            m.play(seat, bots[seat].choose(view, m.legal(seat), seat))
+    raise AssertionError("no suspect in 40 heuristic matches")
+
+
+def test_a_suspected_player_is_dealt_the_saboteur_more_often_than_a_trusted_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m, seat, suspect, trusted = _suspect_position()
+    view = m.view(seat)
+
+    def saboteurs() -> Counter[int]:
+        out: Counter[int] = Counter()
+        for k in range(300):
+            w = GAME.world(view, seat, Rng(k))
+            assert GAME.view(w, seat) == view
+            out.update(s for s in range(3) if w.deal.roles[s] is Role.SABOTEUR)
+        return out
+
+    weighed = saboteurs()
+    monkeypatch.setattr(saboteur_world, "SUSPICION_WEIGHT", 0.0)
+    uniform = saboteurs()
+    assert weighed[seat] == uniform[seat] == 0  # the seat knows its own card
+    assert abs(uniform[suspect] - uniform[trusted]) < 45  # both a third of the time, with no weighing
+    assert weighed[suspect] > 1.5 * uniform[suspect] and weighed[trusted] < 0.67 * uniform[trusted]

@@ -12,6 +12,14 @@ edition and the seat count, so the unseen cards are the deck less every
 card played face up this round (``deeds``), the seat's own hand and its own
 discards.
 
+Roles are not dealt uniformly: a seat has watched the round, and a player
+who laid dead ends across the tunnel is likelier the saboteur. Among a few
+uniform deals of the roles the seat cannot see, :func:`world` takes one with
+odds that grow with the heuristic bot's suspicion of each player dealt a
+saboteur (:class:`~.bot.Suspicion`, read from the view's deeds: ``e`` to the
+power ``SUSPICION_WEIGHT`` times the score), so a search over worlds plays
+against the saboteurs the table's deeds point at, as the heuristic bot does.
+
 What other seats learned in secret is only partly rebuilt: their
 Inspections are replayed from the deeds (the roles they saw follow the
 world's roles), but the goals they looked at and the hands a swap showed
@@ -23,15 +31,22 @@ view does not keep which gold cards went where.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from meeple.engine import Rng
 from meeple.engine.copies import own_dict
 
 from . import data
+from .bot import Suspicion
 from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
 from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, SpentRole, State
-from .view import View, determinize
+from .view import View, _redeal_roles, determinize
+
+#: How much a point of suspicion multiplies the odds that a player holds a saboteur card, as a power of e.
+SUSPICION_WEIGHT = 0.5
+#: Uniform deals of the unseen roles among which :func:`world` takes one by those odds.
+ROLE_DRAWS = 8
 
 
 def world(view: View, seat: int | None, rng: Rng) -> State:
@@ -76,7 +91,34 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
         purse=_purse(view, me, rng, deluxe),
         results=view.results,
     ))
-    return determinize(skeleton, me, rng)
+    return _suspected(determinize(skeleton, me, rng), view, me, rng)
+
+
+def _suspected(state: State, view: View, me: int | None, rng: Rng) -> State:
+    """``state`` with the unseen roles dealt again, saboteur cards likelier to players the seat suspects.
+
+    Takes one of ``ROLE_DRAWS`` deals (``state``'s own and uniform re-deals)
+    with a weight of ``exp(SUSPICION_WEIGHT * score)`` for each player dealt
+    a saboteur, the score being the heuristic bot's suspicion of that player
+    as the seat itself would read the round (an Inspection's answer is kept
+    as it is: those roles are not dealt again).
+    """
+    if me is None or state.phase is not Phase.PLAY or not view.deeds:
+        return state
+    suspicion = Suspicion()
+    suspicion.update(view, me_digger=view.role is not Role.SABOTEUR)
+    scores = {s: v for s, v in suspicion.others(view, me).items() if v}
+    if not scores:
+        return state
+    deals = [state, *(_redeal_roles(state, me, rng) for _ in range(ROLE_DRAWS - 1))]
+    weights = [math.exp(SUSPICION_WEIGHT * sum(v for s, v in scores.items() if d.deal.roles[s] is Role.SABOTEUR))
+               for d in deals]
+    pick = rng.below(1 << 30) / (1 << 30) * sum(weights)
+    for d, w in zip(deals, weights, strict=True):
+        pick -= w
+        if pick < 0:
+            return d
+    return deals[-1]
 
 
 def _cards(view: View, me: int | None, rng: Rng, deluxe: bool) -> tuple[
