@@ -41,6 +41,12 @@ overrode the policy and what the overrides gained on the held-out rounds::
 
     python benchmarks/search_bots.py --game gophers --gains 40 --rounds 60 --decide 10,20,30
 
+``--widths 2,4`` replays each decision among the policy's first two, then
+first four candidates, on the same playouts (a narrower search sees more
+rounds of fewer candidates)::
+
+    python benchmarks/search_bots.py --game gophers --gains 120 --rounds 60 --decide 8,12 --widths 2,4
+
 ``--time-decisions N`` first times the bot's decisions (CPU and wall-clock
 seconds, mean and largest, with the load average, and the playouts a
 decision ran) at N positions taken from
@@ -127,8 +133,14 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
 
 
 def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: int, rounds: int,
-          decide: Sequence[int], seed: int) -> dict[str, Any]:
-    """Where ``pimc``'s candidates beat its policy's choice, and what its overrides gain, at ``n`` positions."""
+          decide: Sequence[int], seed: int, widths: Sequence[int] = (4,)) -> dict[str, Any]:
+    """Where ``pimc``'s candidates beat its policy's choice, and what its overrides gain, at ``n`` positions.
+
+    Each width ``w`` of ``widths`` replays the decision among the policy's
+    first ``w`` candidates on as many playouts as ``K`` rounds of four
+    (``4 K / w`` rounds, K of ``decide``), so that widths are compared at
+    one budget.
+    """
     game = get_game(game_id)
     tables: list[tuple[str, list[list[float]]]] = []
     k = 0
@@ -154,16 +166,18 @@ def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: i
         kinds[kind] = [better + (judge.pick(table) != 0), total + 1]
     rows = []
     bot = PIMC(game, iterations=1)
-    for first in decide:
-        over, gain = 0, 0.0
-        for _, table in tables:
-            held = table[first:]
-            choice = bot.pick(table[:first]) if held else 0
-            if choice:
-                over += 1
-                gain += sum(r[choice] - r[0] for r in held) / len(held)
-        rows.append({"rounds_seen": first, "overrides": over, "held_out_gain": gain,
-                     "gain_per_override": gain / over if over else 0.0})
+    for width in widths:
+        for playouts in decide:
+            first = max(2, playouts * 4 // width)
+            over, gain = 0, 0.0
+            for _, table in tables:
+                held = table[first:]
+                choice = bot.pick([r[:width] for r in table[:first]]) if held else 0
+                if choice:
+                    over += 1
+                    gain += sum(r[choice] - r[0] for r in held) / len(held)
+            rows.append({**({"width": width} if widths != (4,) else {}), "rounds_seen": first, "overrides": over,
+                         "held_out_gain": gain, "gain_per_override": gain / over if over else 0.0})
     return {"game": game_id, "positions": n, "rounds": rounds, "better_by_2se_over_all_rounds": kinds,
             "decisions": rows, "load": os.getloadavg()}
 
@@ -278,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="at N positions, where pimc's candidates beat its policy, and what its overrides gain")
     ap.add_argument("--rounds", type=int, default=60, help="--gains: paired rounds per position")
     ap.add_argument("--decide", default="10,20,30", help="--gains: the rounds the decision sees, comma-separated")
+    ap.add_argument("--widths", default="4", help="--gains: the candidates a decision searches, comma-separated "
+                    "(a narrower one sees more rounds: as many playouts as --decide rounds of four)")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     args = ap.parse_args(argv)
     if args.sum:
@@ -295,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         options = {k: int(v) for k, v in (o.split("=", 1) for o in args.option)}
         print(json.dumps(gains(game.info.id, args.seats or game.info.min_seats, options,
                                args.opponents or "heuristic", args.gains, args.rounds,
-                               [int(x) for x in args.decide.split(",")], args.seed)))
+                               [int(x) for x in args.decide.split(",")], args.seed,
+                               tuple(int(x) for x in args.widths.split(",")))))
         return 0
     game = get_game(args.game)
     seats = args.seats or game.info.min_seats

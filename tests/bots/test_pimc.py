@@ -183,6 +183,29 @@ def test_the_factory_makes_the_rollout_bot_with_the_games_heuristic_by_default()
         bot_factory(kings, "pimc:10:clever")
 
 
+def test_the_spec_may_name_how_many_candidates_are_searched() -> None:
+    assert parse_spec("pimc:1s-cpu:heuristic:2").width == 2 and parse_spec("pimc:1s").width is None
+    assert (parse_spec("pimc:1s::3").rollout, parse_spec("pimc:1s::3").width) == (None, 3)  # the default policy
+    for bad in ("pimc:1s:heuristic:0", "pimc:1s:heuristic:two", "pimc:1s:heuristic:2:2", "ismcts:10:heuristic:2"):
+        with pytest.raises(ConfigError):
+            parse_spec(bad)
+    kings = get_game("kings")
+    narrow = bot_factory(kings, "pimc:40::2")(1)
+    assert isinstance(narrow, PIMC) and narrow.width == 2 and narrow.policy is kings.bots()["heuristic"]
+    wide = bot_factory(kings, "pimc:40")(1)
+    assert isinstance(wide, PIMC) and wide.width == 4
+
+
+def test_a_narrow_time_budgeted_search_plays_only_the_policys_first_two_choices() -> None:
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    candidates, table = PIMC(game, seed=1, seconds=0.05, policy=_TakeOne, width=2).rounds(state, legal, 0)
+    assert candidates == [Take(1), Take(2)] and all(len(row) == 2 for row in table)
+    assert all(len(row) == 3 for row in PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3).rounds(
+        state, legal, 0)[1])
+
+
 def test_bad_arguments_are_refused() -> None:
     for kwargs in ({"iterations": 0}, {"seconds": -1.0}, {"width": 0}, {"confidence": -1.0}, {"margin_weight": -0.5}):
         with pytest.raises(ConfigError):

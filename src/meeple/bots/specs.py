@@ -12,12 +12,14 @@ them. Besides a game's own bots (:meth:`Game.bots
   searching thread (``1s-cpu``, ``250ms-cpu``: the same work on a busy
   machine as on an idle one), 500 iterations if left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
   bot, such as ``heuristic``), uniformly random if left out;
-* ``pimc[:BUDGET[:POLICY]]``: rollout search over sampled worlds
+* ``pimc[:BUDGET[:POLICY[:WIDTH]]]``: rollout search over sampled worlds
   (:class:`~meeple.bots.PIMC`), for the same games: it plays the policy's
   move unless playouts show a better one. ``BUDGET`` is playouts per
   decision (``200``, the default) or time (``1s``); ``POLICY`` names the
   bot that proposes the candidates and plays the playouts, the game's
-  ``heuristic`` where it has one (uniformly random otherwise) if left out.
+  ``heuristic`` where it has one (uniformly random otherwise) if left out
+  (or empty, ``pimc:1s::2``); ``WIDTH`` is how many of the policy's
+  preferred commands are searched (4 if left out).
 
 >>> import meeple
 >>> spec = parse_spec("ismcts:200:heuristic")
@@ -29,6 +31,8 @@ them. Besides a game's own bots (:meth:`Game.bots
 (1.0, 200)
 >>> parse_spec("pimc:250ms-cpu").seconds, parse_spec("pimc:250ms-cpu").clock
 (0.25, 'cpu')
+>>> parse_spec("pimc:1s-cpu:heuristic:2").width, parse_spec("pimc:1s-cpu::2").rollout, parse_spec("pimc").width
+(2, None, None)
 """
 
 from __future__ import annotations
@@ -43,10 +47,10 @@ import attrs
 from ..engine import ConfigError, Game, RandomBot
 from ..engine.bot import Bot
 from .ismcts import ISMCTS
-from .pimc import PIMC
+from .pimc import PIMC, WIDTH
 
 #: How the names of the bots every game has read in an error message.
-GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY]]")
+GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY[:WIDTH]]]")
 #: The search bots every game that samples worlds has, by spec name.
 SEARCH = ("ismcts", "pimc")
 #: Iterations per decision of each search bot when its spec names no budget.
@@ -65,19 +69,21 @@ class BotSpec:
     rollout: str | None = None
     #: what a time budget measures: ``wall`` (``1s``) or ``cpu`` (``1s-cpu``: the searching thread's CPU time)
     clock: str = "wall"
+    #: ``pimc``: how many of the policy's preferred commands are searched (None: the bot's default)
+    width: int | None = None
 
 
 def parse_spec(text: str) -> BotSpec:
     """Parse ``name[:args]``; :class:`ConfigError` naming the problem for a malformed search bot spec.
 
     Names without a colon are returned as they are (a game's own bots take no arguments).
-    For ``pimc`` the ``rollout`` field holds the policy bot.
+    For ``pimc`` the ``rollout`` field holds the policy bot, and ``width`` the candidates searched.
     """
     name, _, rest = text.partition(":")
     if name not in SEARCH:
         if rest:
             raise ConfigError(f"bot {name!r} takes no arguments (only the search bots do: "
-                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:POLICY])")
+                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:POLICY[:WIDTH]])")
         return BotSpec(text, name)
     budget, _, rollout = rest.partition(":")
     iterations: int | None = None
@@ -99,9 +105,15 @@ def parse_spec(text: str) -> BotSpec:
         clock = "cpu" if m.group(3) else "wall"
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ConfigError(f"{text!r}: a time budget is more than 0")
+    width: int | None = None
+    if name == "pimc" and ":" in rollout:
+        rollout, _, wide = rollout.partition(":")
+        if not wide.isdigit() or int(wide) < 1:
+            raise ConfigError(f"{text!r}: the width (pimc:BUDGET:POLICY:WIDTH) is a positive integer, not {wide!r}")
+        width = int(wide)
     if rollout.startswith(SEARCH) or ":" in rollout:
         raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {rollout!r}")
-    return BotSpec(text, name, iterations, seconds, rollout or None, clock)
+    return BotSpec(text, name, iterations, seconds, rollout or None, clock, width)
 
 
 def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | None:
@@ -131,9 +143,10 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
         rollout = own[spec.rollout]
     iterations, seconds, clock = spec.iterations, spec.seconds, spec.clock
     if spec.name == "pimc":
+        width = WIDTH if spec.width is None else spec.width
 
         def make_pimc(seed: int) -> Bot:
-            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock)
+            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock, width=width)
 
         return make_pimc
 
