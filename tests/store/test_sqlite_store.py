@@ -327,3 +327,18 @@ def test_the_store_may_be_shared_by_threads(tmp_path: Path) -> None:
         t.join()
     assert errors == [] and [i.records for i in store.find()] == [11] * 4
     assert os.path.exists(store.path)
+
+
+def test_writes_in_a_batch_name_their_savepoints_by_depth(store: SqliteStore) -> None:
+    # every write of a batch is a savepoint; one name per depth keeps the same few statements prepared
+    # (a new name for every write was a new statement to compile each time)
+    m = store.create("liars-dice", 2, seed=5, match_id="m")
+    said: list[str] = []
+    store._db.set_trace_callback(said.append)  # the store's own connection, where its writes run
+    with store.batch():
+        for seat, bid in enumerate([ld.Bid(1, 2), ld.Bid(1, 3), ld.Bid(1, 4), ld.Bid(1, 5)]):
+            m.play(seat % 2, bid)
+    named = {s.split()[-1] for s in said if s.startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))}
+    assert len([s for s in said if s.startswith("SAVEPOINT")]) == 4
+    assert named == {"meeple_w1"}
+    assert meeple.verify(store.log_bytes("m")).ok and store.info("m").records == m.cursor
