@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import threading
 import weakref
@@ -43,6 +44,8 @@ from .errors import MatchExists, MatchNotFound, ReadOnlyStore, StoreClosed, Stor
 
 #: A record row as stored: (match id, seq, body, chain hash).
 Row = tuple[str, int, bytes, bytes]
+
+_OVER, _IN_PROGRESS = Status.OVER.value, Status.IN_PROGRESS.value
 
 
 def state_blob(state: Any) -> bytes:
@@ -136,6 +139,8 @@ class SqlStore:
         self._subscriptions: list[Subscription] = []
         #: The cursor of the transaction :meth:`batch` holds open, if any.
         self._batch: Any = None
+        #: The time its writes note as the matches' ``updated`` (the batch's start, as the database takes it).
+        self._batch_time: Any = None
         #: How many savepoints are open inside the batch (each is named by its depth, see :meth:`_savepoint`).
         self._savepoints = 0
         #: The sink of each match this store attached (for :meth:`catch_up`).
@@ -165,6 +170,17 @@ class SqlStore:
         carry them hands them to listeners (:meth:`Subscription.recent`).
         """
         raise NotImplementedError
+
+    def _change(self, cur: Any, match_id: str, start: int, stop: int) -> int | None:
+        """Announce a command's records ``start..stop`` before they are written, where the feed is a table.
+
+        Called inside the writing transaction before anything else of the
+        write: the value of the match row's ``changed`` column (the feed's
+        entry), which the row's one update then sets too. None where the
+        dialect announces after the write instead (:meth:`_announce`, which
+        may carry the records).
+        """
+        return None
 
     def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
         raise NotImplementedError
@@ -197,7 +213,8 @@ class SqlStore:
         block ends: whoever acknowledges a command written in a batch does so
         after it. If the commit fails, the block raises :class:`StoreError` and
         nothing of it is stored. Other threads wait for the store until then;
-        a batch inside a batch is the outer one.
+        a batch inside a batch is the outer one. The matches it writes to note
+        the time the batch began as their last update.
         """
         if self.readonly:
             raise ReadOnlyStore(f"{self.where} was opened read-only")
@@ -207,11 +224,11 @@ class SqlStore:
                 yield
                 return
             with self._transaction(True) as cur:
-                self._batch = cur
+                self._batch, self._batch_time = cur, self._time_param(dt.datetime.now(dt.UTC))
                 try:
                     yield
                 finally:
-                    self._batch = None
+                    self._batch = self._batch_time = None
 
     @property
     def in_batch(self) -> bool:
@@ -324,6 +341,21 @@ class SqlStore:
     def _q(self, sql: str) -> str:
         return sql if self.P == "?" else sql.replace("?", self.P)
 
+    # the statements of every command, in the dialect's placeholders once
+    @functools.cached_property
+    def _sql_update(self) -> str:
+        return self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
+                       "WHERE id = ? AND records = ? AND head = ?")
+
+    @functools.cached_property
+    def _sql_update_changed(self) -> str:
+        return self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ?, changed = ? "
+                       "WHERE id = ? AND records = ? AND head = ?")
+
+    @functools.cached_property
+    def _sql_record(self) -> str:
+        return self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)")
+
     # -- matches ------------------------------------------------------------------------
     def create(
         self,
@@ -402,17 +434,22 @@ class SqlStore:
         """One command's records, in one transaction that first checks nobody else wrote (see the module docstring)."""
         mid = sink.match_id
         end = start + len(rows)
-        status = Status.OVER if winners is not None else Status.IN_PROGRESS
-        now = self._time_param(dt.datetime.now(dt.UTC))
+        status = _OVER if winners is not None else _IN_PROGRESS
         with self._write() as cur:
+            now = self._batch_time
+            if now is None:
+                now = self._time_param(dt.datetime.now(dt.UTC))
             # the check and the row's update are one statement: it locks the row, and a writer that waited
-            # for another one's commit finds the row changed and updates nothing
-            cur.execute(
-                self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
-                        "WHERE id = ? AND records = ? AND head = ?"),
-                (end, head, status.value, json.dumps(list(winners)) if winners is not None else None, now, mid,
-                 sink.known, sink.head),
-            )
+            # for another one's commit finds the row changed and updates nothing (a change entry written
+            # before it goes with the write's undo)
+            changed = self._change(cur, mid, start, end)
+            if changed is None:
+                cur.execute(self._sql_update, (end, head, status, json.dumps(list(winners)) if winners is not None
+                                               else None, now, mid, sink.known, sink.head))
+            else:
+                cur.execute(self._sql_update_changed, (end, head, status, json.dumps(list(winners)) if winners
+                                                       is not None else None, now, changed, mid, sink.known,
+                                                       sink.head))
             if cur.rowcount != 1:
                 cur.execute(self._q("SELECT records FROM matches WHERE id = ?"), (mid,))
                 row = cur.fetchone()
@@ -426,14 +463,18 @@ class SqlStore:
                 cur.execute(self._q("DELETE FROM records WHERE match = ? AND seq >= ?"), (mid, start))
                 cur.execute(self._q("DELETE FROM snapshots WHERE match = ? AND seq > ?"), (mid, start))
             try:
-                cur.executemany(self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)"), rows)
+                if len(rows) == 1:  # the common case: one statement, without executemany's own overhead
+                    cur.execute(self._sql_record, rows[0])
+                else:
+                    cur.executemany(self._sql_record, rows)
                 if snaps:
                     cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
             except Exception as e:
                 if self._is_duplicate(e):
                     raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
                 raise
-            self._announce(cur, mid, start, end, rows)
+            if changed is None:
+                self._announce(cur, mid, start, end, rows)
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:
         check_id(match_id)
