@@ -359,7 +359,7 @@ def test_a_command_in_a_batch_is_one_row_update_between_its_feed_entry_and_its_r
     kinds = [" ".join(s.split()[:3]) for s in said]
     one = ["SAVEPOINT meeple_w1", "INSERT INTO changes", "UPDATE matches SET", "INSERT INTO records",
            "RELEASE SAVEPOINT meeple_w1"]
-    assert kinds == ["BEGIN IMMEDIATE"] + one + one + ["COMMIT"]
+    assert kinds == ["BEGIN IMMEDIATE", *one, *one, "COMMIT"]
     db = sqlite3.connect(store.path)
     feed = db.execute("SELECT seq, match, start, stop FROM changes ORDER BY seq DESC LIMIT 2").fetchall()
     assert [r[1:] for r in feed] == [("m2", 1, 2), ("m1", 1, 2)]
