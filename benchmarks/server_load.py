@@ -39,7 +39,8 @@ store (``benchmarks/anchor/relay.py``). Without Node and npm the
 boardgame.io and relay rows are skipped with a line saying so. Each row
 gives commands/s, p50/p99 from send to the sender's acknowledgement and to
 the other seat's update, the server's CPU time per command (from
-``/proc``), bytes received per command, and the load average at its end. The
+``/proc``; split into the event loop's thread, the engine threads and the
+rest), bytes received per command, and the load average at its end. The
 load generator speaks protocol 2 (deltas, applied with the browser's
 ``delta.js``) to a meeple that speaks it, protocol 1 to an older one (``@base``).
 """
@@ -235,6 +236,25 @@ def _cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def _thread_cpu(pid: int) -> dict[str, float]:
+    """A process's CPU seconds by part: ``loop`` (its main thread, the event loop), ``engine`` (the threads
+    named ``meeple-engine-*``) and ``all`` (every thread, ended ones too); from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"loop": 0.0, "engine": 0.0, "all": _cpu_seconds(pid)}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:  # the thread ended meanwhile
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if task.name == str(pid):
+            out["loop"] += seconds
+        elif name.startswith("meeple-engine"):
+            out["engine"] += seconds
+    return out
+
+
 def _wait_http(url: str, proc: subprocess.Popen[Any]) -> None:
     deadline = time.monotonic() + 60
     while True:
@@ -329,11 +349,13 @@ def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
         line = gen.stdout.readline()
         if line.strip() != "ready":
             raise RuntimeError(f"the load generator failed before the start ({config}, {clients} clients)")
-        cpu = sum(_cpu_seconds(p.pid) for p in procs)
+        before = [_thread_cpu(p.pid) for p in procs]
         gen.stdin.write("go\n")
         gen.stdin.flush()
         result = json.loads(gen.stdout.readline())
-        cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu
+        after = [_thread_cpu(p.pid) for p in procs]
+        parts = {k: sum(a[k] - b[k] for a, b in zip(after, before, strict=True)) for k in ("all", "loop", "engine")}
+        cpu = parts["all"]
         gen.wait(timeout=60)
     finally:
         for proc in procs:
@@ -344,7 +366,12 @@ def _anchor_one(config: str, clients: int, tmp: str, npm: Path, pg: str | None,
             except subprocess.TimeoutExpired:
                 proc.kill()
     result.pop("target", None)
-    return {"config": config, **result, "server_cpu_ms_per_command": round(1000 * cpu / max(1, result["commands"]), 3),
+    per = 1000 / max(1, result["commands"])
+    return {"config": config, **result, "server_cpu_ms_per_command": round(per * cpu, 3),
+            # the same split by thread: the event loop (main thread), the engine threads, the rest (listeners,
+            # the executor's other threads, ended ones); an engine of old or another server has no engine row
+            "cpu_ms_loop": round(per * parts["loop"], 3), "cpu_ms_engine": round(per * parts["engine"], 3),
+            "cpu_ms_rest": round(per * (cpu - parts["loop"] - parts["engine"]), 3),
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -383,7 +410,7 @@ def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | Non
                 pg_server.remove()
     if rows:
         print(f"\n{'server':<22}{'game':>11}{'clients':>8}{'cmd/s':>9}{'spread':>12}{'ack p50':>9}{'ack p99':>9}{'fan p99':>9}"
-              f"{'cpu ms':>8}{'B/cmd':>8}{'load':>7}{'n':>3}")
+              f"{'cpu ms':>8}{'loop':>6}{'engine':>7}{'rest':>6}{'B/cmd':>8}{'load':>7}{'n':>3}")
         for n, game, config in ((n, g, c) for n in clients for g in games for c in only):
             got = [r for r in rows if r["config"] == config and r["clients"] == n and r["game"] == game]
             if not got:
@@ -396,7 +423,8 @@ def anchor(clients: list[int], only: list[str], baselines: dict[str, Path] | Non
             rates = [r["commands_per_s"] for r in got]
             print(f"{config:<22}{game:>11}{n:>8}{med('commands_per_s'):>9}{f'{min(rates):.0f}-{max(rates):.0f}':>12}"
                   f"{med('ack_p50_ms'):>9}{med('ack_p99_ms'):>9}{med('fanout_p99_ms'):>9}"
-                  f"{med('server_cpu_ms_per_command'):>8}{med('bytes_per_command'):>8}"
+                  f"{med('server_cpu_ms_per_command'):>8}{med('cpu_ms_loop'):>6}{med('cpu_ms_engine'):>7}"
+                  f"{med('cpu_ms_rest'):>6}{med('bytes_per_command'):>8}"
                   f"{statistics.median(r['load_average'][0] for r in got):>7.1f}{len(got):>3}")
         print(f"\nLiar's Dice {DICE} dice of {SIDES} faces, 2 seats a match; python {sys.version.split()[0]}, "
               f"{os.cpu_count()} cores")

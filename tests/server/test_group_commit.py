@@ -8,12 +8,15 @@ the one commit that stores them all.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from serverkit import ThreadServer, referee
 
 from meeple.server.client import ClientError, Seat
@@ -138,3 +141,12 @@ def test_a_group_whose_commit_fails_acknowledges_nothing_and_brings_its_clients_
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread names for the system: Linux's prctl")
+def test_engine_threads_carry_their_name_for_the_system_too(server: ThreadServer) -> None:
+    # what tools outside the process see (top -H, /proc): benchmarks/server_load.py splits the CPU time by it
+    engine = server.meeple.hub.engine_of("any")
+    tid = engine.executor.submit(threading.get_native_id).result(timeout=60)
+    assert Path(f"/proc/self/task/{tid}/comm").read_text().strip() == f"meeple-engine-{engine.index}"
+    assert Path(f"/proc/self/task/{threading.get_native_id()}/comm").read_text().strip() != "meeple-engine-0"

@@ -342,3 +342,51 @@ def test_writes_in_a_batch_name_their_savepoints_by_depth(store: SqliteStore) ->
     assert len([s for s in said if s.startswith("SAVEPOINT")]) == 4
     assert named == {"meeple_w1"}
     assert meeple.verify(store.log_bytes("m")).ok and store.info("m").records == m.cursor
+
+
+def test_a_command_in_a_batch_is_one_row_update_between_its_feed_entry_and_its_record(store: SqliteStore) -> None:
+    # the feed's entry comes first, so the match row's one update notes it too (a second update of the row
+    # for its ``changed`` column was a statement more for every command); every write of the batch notes the
+    # batch's time
+    m1 = store.create("liars-dice", 2, seed=5, match_id="m1")
+    m2 = store.create("liars-dice", 2, seed=6, match_id="m2")
+    said: list[str] = []
+    store._db.set_trace_callback(said.append)
+    with store.batch():
+        m1.play(0, ld.Bid(1, 2))
+        m2.play(0, ld.Bid(1, 2))
+    store._db.set_trace_callback(None)
+    kinds = [" ".join(s.split()[:3]) for s in said]
+    one = ["SAVEPOINT meeple_w1", "INSERT INTO changes", "UPDATE matches SET", "INSERT INTO records",
+           "RELEASE SAVEPOINT meeple_w1"]
+    assert kinds == ["BEGIN IMMEDIATE", *one, *one, "COMMIT"]
+    db = sqlite3.connect(store.path)
+    feed = db.execute("SELECT seq, match, start, stop FROM changes ORDER BY seq DESC LIMIT 2").fetchall()
+    assert [r[1:] for r in feed] == [("m2", 1, 2), ("m1", 1, 2)]
+    rows = dict(db.execute("SELECT id, changed FROM matches").fetchall())
+    assert rows == {"m2": feed[0][0], "m1": feed[1][0]}
+    assert store.info("m1").updated == store.info("m2").updated  # the batch's time
+    db.close()
+    assert store.open("m1").records == m1.records and meeple.verify(store.log_bytes("m2")).ok
+
+
+def test_a_full_change_feed_is_trimmed_now_and_then_not_on_every_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, minimal: Play
+) -> None:
+    from meeple.store import sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHANGES_KEPT", 1280)  # trimmed every 10th entry once full
+    store = SqliteStore(tmp_path / "m.db", "flush")
+    db = sqlite3.connect(store.path)
+    db.executemany("INSERT INTO changes (match, start, stop) VALUES ('x', 0, 0)", [()] * 1300)
+    db.commit()
+    said: list[str] = []
+    store._db.set_trace_callback(said.append)
+    minimal(store.create("liars-dice", 2, seed=3, match_id="m"), 20)
+    store._db.set_trace_callback(None)
+    count, last = db.execute("SELECT count(*), max(seq) FROM changes").fetchone()
+    assert last > 1310  # the match's writes: entries 1301...
+    trims = [s for s in said if s.startswith("DELETE FROM changes")]
+    assert trims == [f"DELETE FROM changes WHERE seq <= {seq - 1280}" for seq in range(1310, last + 1, 10)]
+    assert 1280 <= count < 1290
+    db.close()

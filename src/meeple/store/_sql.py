@@ -1,7 +1,7 @@
 """What the SQLite and PostgreSQL stores share: the tables, the sink, and every query but the dialect's own.
 
 Both keep three tables (``matches``, ``records`` keyed by ``(match, seq)``,
-``snapshots``) and write each command in one transaction that first updates
+``snapshots``) and write each command in one transaction that updates
 the match's row only if it still has the record count and head hash the
 writing copy last saw (that update locks the row until the commit). A subclass gives the connection,
 its transactions, the placeholder, how times travel and how a commit is
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import threading
 import weakref
@@ -43,6 +44,8 @@ from .errors import MatchExists, MatchNotFound, ReadOnlyStore, StoreClosed, Stor
 
 #: A record row as stored: (match id, seq, body, chain hash).
 Row = tuple[str, int, bytes, bytes]
+
+_OVER, _IN_PROGRESS = Status.OVER.value, Status.IN_PROGRESS.value
 
 
 def state_blob(state: Any) -> bytes:
@@ -83,6 +86,54 @@ class SqlSink:
         self.store._append(self, start, rows, snaps, prev, outcome.winners if outcome is not None else None)
         self.known = start + len(rows)
         self.head = prev
+
+
+class _Savepoint:
+    """One write inside a :meth:`SqlStore.batch`: a savepoint, released when the block ends and rolled back to
+    if it raises (a driver's error then raised as the store's :class:`StoreError`).
+
+    Named by its depth, not by a running count: ROLLBACK TO and RELEASE name the
+    innermost savepoint of that name on SQLite and PostgreSQL alike, and the
+    same few statements stay prepared in the connection's cache (a new name for
+    every write had each one compiled anew, about 8% of the engine thread's
+    time under a server's load). A class rather than a generator: it frames
+    every command of a group commit.
+    """
+
+    __slots__ = ("cur", "name", "store")
+
+    def __init__(self, store: SqlStore, cur: Any) -> None:
+        self.store = store
+        self.cur = cur
+        self.name = ""
+
+    def __enter__(self) -> Any:
+        store = self.store
+        store._savepoints += 1
+        self.name = f"meeple_w{store._savepoints}"
+        try:
+            self.cur.execute(f"SAVEPOINT {self.name}")
+        except BaseException:
+            store._savepoints -= 1
+            raise
+        return self.cur
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> None:
+        store, cur, name = self.store, self.cur, self.name
+        try:
+            if error is None:
+                cur.execute(f"RELEASE SAVEPOINT {name}")
+                return
+            try:
+                cur.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                cur.execute(f"RELEASE SAVEPOINT {name}")
+            except Exception as undo:
+                raise StoreError(f"cannot undo a failed write to {store.where}: {undo}") from None
+            translated = store._translate(error)
+            if translated is not None:
+                raise translated from None
+        finally:
+            store._savepoints -= 1
 
 
 class SqlCursor:
@@ -136,6 +187,8 @@ class SqlStore:
         self._subscriptions: list[Subscription] = []
         #: The cursor of the transaction :meth:`batch` holds open, if any.
         self._batch: Any = None
+        #: The time its writes note as the matches' ``updated`` (the batch's start, as the database takes it).
+        self._batch_time: Any = None
         #: How many savepoints are open inside the batch (each is named by its depth, see :meth:`_savepoint`).
         self._savepoints = 0
         #: The sink of each match this store attached (for :meth:`catch_up`).
@@ -165,6 +218,17 @@ class SqlStore:
         carry them hands them to listeners (:meth:`Subscription.recent`).
         """
         raise NotImplementedError
+
+    def _change(self, cur: Any, match_id: str, start: int, stop: int) -> int | None:
+        """Announce a command's records ``start..stop`` before they are written, where the feed is a table.
+
+        Called inside the writing transaction before anything else of the
+        write: the value of the match row's ``changed`` column (the feed's
+        entry), which the row's one update then sets too. None where the
+        dialect announces after the write instead (:meth:`_announce`, which
+        may carry the records).
+        """
+        return None
 
     def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
         raise NotImplementedError
@@ -197,7 +261,8 @@ class SqlStore:
         block ends: whoever acknowledges a command written in a batch does so
         after it. If the commit fails, the block raises :class:`StoreError` and
         nothing of it is stored. Other threads wait for the store until then;
-        a batch inside a batch is the outer one.
+        a batch inside a batch is the outer one. The matches it writes to note
+        the time the batch began as their last update.
         """
         if self.readonly:
             raise ReadOnlyStore(f"{self.where} was opened read-only")
@@ -207,43 +272,16 @@ class SqlStore:
                 yield
                 return
             with self._transaction(True) as cur:
-                self._batch = cur
+                self._batch, self._batch_time = cur, self._time_param(dt.datetime.now(dt.UTC))
                 try:
                     yield
                 finally:
-                    self._batch = None
+                    self._batch = self._batch_time = None
 
     @property
     def in_batch(self) -> bool:
         """Whether a :meth:`batch` is open (its writes are not durable yet)."""
         return self._batch is not None
-
-    @contextlib.contextmanager
-    def _savepoint(self, cur: Any) -> Iterator[Any]:
-        # Named by its depth, not by a running count: ROLLBACK TO and RELEASE name the innermost savepoint of
-        # that name on SQLite and PostgreSQL alike, and the same few statements stay prepared in the
-        # connection's cache (a new name for every write had each one compiled anew, about 8% of the
-        # engine thread's time under a server's load).
-        self._savepoints += 1
-        name = f"meeple_w{self._savepoints}"
-        try:
-            cur.execute(f"SAVEPOINT {name}")
-            try:
-                yield cur
-            except BaseException as e:
-                try:
-                    cur.execute(f"ROLLBACK TO SAVEPOINT {name}")
-                    cur.execute(f"RELEASE SAVEPOINT {name}")
-                except Exception as undo:
-                    raise StoreError(f"cannot undo a failed write to {self.where}: {undo}") from None
-                translated = self._translate(e)
-                if translated is not None:
-                    raise translated from None
-                raise
-            else:
-                cur.execute(f"RELEASE SAVEPOINT {name}")
-        finally:
-            self._savepoints -= 1
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[Any]:
@@ -252,7 +290,7 @@ class SqlStore:
         with self._lock:
             self._check_open()
             if self._batch is not None:
-                with self._savepoint(self._batch) as cur:
+                with _Savepoint(self, self._batch) as cur:
                     yield cur
                 return
             with self._transaction(True) as cur:
@@ -323,6 +361,21 @@ class SqlStore:
 
     def _q(self, sql: str) -> str:
         return sql if self.P == "?" else sql.replace("?", self.P)
+
+    # the statements of every command, in the dialect's placeholders once
+    @functools.cached_property
+    def _sql_update(self) -> str:
+        return self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
+                       "WHERE id = ? AND records = ? AND head = ?")
+
+    @functools.cached_property
+    def _sql_update_changed(self) -> str:
+        return self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ?, changed = ? "
+                       "WHERE id = ? AND records = ? AND head = ?")
+
+    @functools.cached_property
+    def _sql_record(self) -> str:
+        return self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)")
 
     # -- matches ------------------------------------------------------------------------
     def create(
@@ -400,39 +453,61 @@ class SqlStore:
         winners: tuple[int, ...] | None,
     ) -> None:
         """One command's records, in one transaction that first checks nobody else wrote (see the module docstring)."""
+        # what _write does, without its generator: this runs for every command
+        if self.readonly:
+            raise ReadOnlyStore(f"{self.where} was opened read-only")
+        with self._lock:
+            self._check_open()
+            batch = self._batch
+            if batch is None:
+                with self._transaction(True) as cur:
+                    self._command(cur, sink, start, rows, snaps, head, winners,
+                                  self._time_param(dt.datetime.now(dt.UTC)))
+            else:
+                with _Savepoint(self, batch):
+                    self._command(batch, sink, start, rows, snaps, head, winners, self._batch_time)
+
+    def _command(
+        self, cur: Any, sink: SqlSink, start: int, rows: list[Row], snaps: list[tuple[str, int, bytes]], head: bytes,
+        winners: tuple[int, ...] | None, now: Any,
+    ) -> None:
+        """The statements of :meth:`_append`, in its transaction or savepoint."""
         mid = sink.match_id
         end = start + len(rows)
-        status = Status.OVER if winners is not None else Status.IN_PROGRESS
-        now = self._time_param(dt.datetime.now(dt.UTC))
-        with self._write() as cur:
-            # the check and the row's update are one statement: it locks the row, and a writer that waited
-            # for another one's commit finds the row changed and updates nothing
-            cur.execute(
-                self._q("UPDATE matches SET records = ?, head = ?, status = ?, winners = ?, updated = ? "
-                        "WHERE id = ? AND records = ? AND head = ?"),
-                (end, head, status.value, json.dumps(list(winners)) if winners is not None else None, now, mid,
-                 sink.known, sink.head),
+        status = _OVER if winners is not None else _IN_PROGRESS
+        # the check and the row's update are one statement: it locks the row, and a writer that waited
+        # for another one's commit finds the row changed and updates nothing (a change entry written
+        # before it goes with the write's undo)
+        changed = self._change(cur, mid, start, end)
+        won = json.dumps(list(winners)) if winners is not None else None
+        if changed is None:
+            cur.execute(self._sql_update, (end, head, status, won, now, mid, sink.known, sink.head))
+        else:
+            cur.execute(self._sql_update_changed, (end, head, status, won, now, changed, mid, sink.known, sink.head))
+        if cur.rowcount != 1:
+            cur.execute(self._q("SELECT records FROM matches WHERE id = ?"), (mid,))
+            row = cur.fetchone()
+            if row is None:
+                raise MatchNotFound(f"match {mid!r} is no longer in {self.where}")
+            raise StoreConflict(
+                f"match {mid!r} has {row[0]} records in the store; this copy expected {sink.known}: "
+                "another writer played first. Reopen the match to continue."
             )
-            if cur.rowcount != 1:
-                cur.execute(self._q("SELECT records FROM matches WHERE id = ?"), (mid,))
-                row = cur.fetchone()
-                if row is None:
-                    raise MatchNotFound(f"match {mid!r} is no longer in {self.where}")
-                raise StoreConflict(
-                    f"match {mid!r} has {row[0]} records in the store; this copy expected {sink.known}: "
-                    "another writer played first. Reopen the match to continue."
-                )
-            if start < sink.known:  # a new branch after an undo
-                cur.execute(self._q("DELETE FROM records WHERE match = ? AND seq >= ?"), (mid, start))
-                cur.execute(self._q("DELETE FROM snapshots WHERE match = ? AND seq > ?"), (mid, start))
-            try:
-                cur.executemany(self._q("INSERT INTO records (match, seq, body, hash) VALUES (?, ?, ?, ?)"), rows)
-                if snaps:
-                    cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
-            except Exception as e:
-                if self._is_duplicate(e):
-                    raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
-                raise
+        if start < sink.known:  # a new branch after an undo
+            cur.execute(self._q("DELETE FROM records WHERE match = ? AND seq >= ?"), (mid, start))
+            cur.execute(self._q("DELETE FROM snapshots WHERE match = ? AND seq > ?"), (mid, start))
+        try:
+            if len(rows) == 1:  # the common case: one statement, without executemany's own overhead
+                cur.execute(self._sql_record, rows[0])
+            else:
+                cur.executemany(self._sql_record, rows)
+            if snaps:
+                cur.executemany(self._q("INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?)"), snaps)
+        except Exception as e:
+            if self._is_duplicate(e):
+                raise StoreConflict(f"match {mid!r}: record {start} is already stored") from None
+            raise
+        if changed is None:
             self._announce(cur, mid, start, end, rows)
 
     def _fetch(self, match_id: str) -> tuple[bytes, list[tuple[int, bytes, bytes]], list[tuple[int, bytes]]]:

@@ -26,7 +26,7 @@ Tables (``PRAGMA user_version`` 3):
   hash in the log before it is used.
 * ``changes``: one row per committed write (match, first record, record
   count after it) or note (match, kind, origin; :meth:`SqliteStore.note`),
-  the last :data:`CHANGES_KEPT` kept, for :meth:`SqliteStore.listen`.
+  at least the last :data:`CHANGES_KEPT` kept, for :meth:`SqliteStore.listen`.
 
 A database of version 1 or 2 is upgraded when it is opened for writing.
 
@@ -67,7 +67,7 @@ from .base import ChangeCallback, Durability, MatchInfo, NoteCallback, Status, S
 from .errors import MatchNotFound, NotSupported, StoreConflict, StoreError
 
 SCHEMA_VERSION = 3
-#: How many entries of the ``changes`` table are kept for listeners that fall behind.
+#: How many entries of the ``changes`` table are kept (at least) for listeners that fall behind.
 CHANGES_KEPT = 10_000
 
 _TABLES = """
@@ -163,6 +163,17 @@ def transaction(db: sqlite3.Connection, place: str, write: bool) -> Iterator[sql
     finally:
         with contextlib.suppress(sqlite3.Error):
             cur.close()
+
+
+def _trim(cur: sqlite3.Cursor, seq: int) -> None:
+    """Drop the feed's entries older than the last :data:`CHANGES_KEPT` after entry ``seq`` was written.
+
+    Once the feed is full, every 128th part of it at a time (not one entry per
+    write: a statement more for every command), so it holds up to that many
+    more entries between two trims.
+    """
+    if seq > CHANGES_KEPT and not seq % max(1, CHANGES_KEPT // 128):
+        cur.execute("DELETE FROM changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
 
 
 def _ro_uri(path: Path) -> str:
@@ -265,18 +276,19 @@ class SqliteStore(SqlStore):
         return dt.datetime.fromisoformat(value)
 
     def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
-        cur.execute("INSERT INTO changes (match, start, stop) VALUES (?, ?, ?)", (match_id, start, stop))
-        seq = cur.lastrowid
+        seq = self._change(cur, match_id, start, stop)
         cur.execute("UPDATE matches SET changed = ? WHERE id = ?", (seq, match_id))
-        if seq > CHANGES_KEPT:
-            cur.execute("DELETE FROM changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
+
+    def _change(self, cur: Any, match_id: str, start: int, stop: int) -> int:
+        cur.execute("INSERT INTO changes (match, start, stop) VALUES (?, ?, ?)", (match_id, start, stop))
+        seq: int = cur.lastrowid
+        _trim(cur, seq)
+        return seq
 
     def _note(self, cur: Any, match_id: str, kind: str, origin: str) -> None:
         cur.execute("INSERT INTO changes (match, start, stop, kind, origin) VALUES (?, 0, 0, ?, ?)",
                     (match_id, kind, origin))
-        seq = cur.lastrowid
-        if seq > CHANGES_KEPT:
-            cur.execute("DELETE FROM changes WHERE seq <= ?", (seq - CHANGES_KEPT,))
+        _trim(cur, cur.lastrowid)
 
     def _subscribe(self, callback: ChangeCallback, notes: NoteCallback | None) -> Subscription:
         if self.version < 2:
