@@ -30,6 +30,7 @@ from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
 from meeple.games.kings.state import KingsOptions, Phase
 from meeple.games.kings.view import KingsView, MineView
+from meeple.games.kings.viewparts import changed_one
 
 from ..encoding import Actions, Encoding, EncodingError, Observation, Segment
 
@@ -250,8 +251,10 @@ def _side_counts(mines: tuple[Mine, ...]) -> bytes:
     if len(_COUNTS_OF) >= 4096:
         _COUNTS_OF.clear()
     row = bytearray(len(SIDES))
+    by_id = _SIDE_ID
     for m in mines:
-        row[_side(m)] += 1
+        side = by_id.get(id(m))
+        row[_SIDE[m] if side is None else side] += 1
     _COUNTS_OF[id(mines)] = (mines, bytes(row))
     return _COUNTS_OF[id(mines)][1]
 
@@ -351,14 +354,7 @@ def _patched(mines: tuple[MineView, ...]) -> Plan | None:
     replaced where it is shown. None where the tables differ otherwise.
     """
     old, last = _LAST[0]
-    if len(old) != len(mines):
-        return None
-    changed = -1
-    for i, (a, b) in enumerate(zip(old, mines)):
-        if a is not b:
-            if changed >= 0:
-                return None
-            changed = i
+    changed = changed_one(old, mines)
     if changed < 0:
         return None
     was, now = old[changed], mines[changed]
