@@ -177,3 +177,31 @@ def test_every_view_of_a_match_equals_the_plain_one_though_its_parts_are_shared(
             m.play(seat, bot.choose(None, m.legal(seat), seat))
         clear_all()  # a cleared memo gives the same views
         assert all(m.view(s) == _plain_view(m.state, s) for s in range(seats))
+
+
+def test_patched_mine_views_and_scores_are_those_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A play replaces one slot of the table: the mines' views and the scores of the next table are patched from
+    # the last table's; at every position of a few random matches they must be what the state says, and the
+    # patches must have been taken (not only the full build).
+    from meeple.games.kings import viewparts
+
+    taken = []
+    real = viewparts.changed_one
+
+    def spy(old: tuple[object, ...], new: tuple[object, ...]) -> int:
+        i = real(old, new)
+        taken.append(i)
+        return i
+
+    monkeypatch.setattr(viewparts, "changed_one", spy)
+    for seed in (1, 2):
+        m = meeple.Match.start("kings", seats=3, seed=seed)
+        bot = meeple.RandomBot(seed)
+        while m.outcome is None:
+            seat = m.to_act[0]
+            st = m.state
+            v = m.view(seat)
+            assert v.mines == tuple(MineView(s.number, s.owner, CARDS[s.card].mine, s.stack) for s in st.mines)
+            assert v.scores == scores(st)
+            m.play(seat, bot.choose(None, m.legal(seat), seat))
+    assert sum(i >= 0 for i in taken) > 100

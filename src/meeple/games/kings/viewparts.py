@@ -16,9 +16,17 @@ cannot pass to other objects while remembered), never hashed:
   developed mines by the state's ``developed`` tuple;
 * the scores by the state's ``mines`` and ``developed`` tuples, which are
   all :func:`~.scoring.scores` reads.
+
+A play replaces one slot of the ``mines`` tuple: the views of the mines on
+a new table are patched from the last table's (one view made), and its
+scores are the last table's where that slot kept its owner and card (a
+squad added changes no score).
 """
 
 from __future__ import annotations
+
+from operator import is_not
+from typing import Any
 
 import attrs
 
@@ -29,7 +37,7 @@ from .scoring import scores
 from .state import MineSlot, State
 from .tables import MINE
 
-__all__ = ["MineView", "developed_sides", "hand_backs", "mine_views", "table_scores"]
+__all__ = ["MineView", "changed_one", "developed_sides", "hand_backs", "mine_views", "table_scores"]
 
 
 @attrs.frozen
@@ -54,20 +62,48 @@ _SCORES: Table[tuple[int, int], tuple[tuple[MineSlot, ...], tuple[tuple[int, ...
 _KEEP = MINE_SIDES  # the mine sides the views share live with this module
 
 
+def changed_one(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
+    """The index of the one item of ``new`` that is not (by identity) the item of ``old`` there, else -1.
+
+    -1 too where the tuples differ in length or in more than one item.
+    Read in C (``map`` of :func:`operator.is_not`): a play replaces one
+    slot of the table's tuple of mines and leaves the others as they were.
+    """
+    if len(old) != len(new):
+        return -1
+    flags = list(map(is_not, old, new))
+    return flags.index(True) if flags.count(True) == 1 else -1
+
+
+#: The table of mines whose views were made last and those views: a play changes one slot of it.
+_LAST_TABLE: list[tuple[tuple[MineSlot, ...], tuple[MineView, ...]]] = []
+
+
 def mine_views(mines: tuple[MineSlot, ...]) -> tuple[MineView, ...]:
     """The views of the state's ``mines``: number, owner, mine side and stack of each, in their order."""
     hit = _TABLES.get(id(mines))
     if hit is not None and hit[0] is mines:
         return hit[1]
     slots = _SLOTS
-    out = []
-    for m in mines:
+    last = _LAST_TABLE[0] if _LAST_TABLE else None  # read once: another thread may replace it
+    i = changed_one(last[0], mines) if last is not None else -1
+    if last is not None and i >= 0:  # one slot replaced: the views of the others carry over
+        out = list(last[1])
+        m = mines[i]
         seen = slots.get(id(m))
         if seen is None or seen[0] is not m:
             seen = slots.put(id(m), (m, MineView(m.number, m.owner, MINE[m.card], m.stack)))
-        out.append(seen[1])
+        out[i] = seen[1]
+    else:
+        out = []
+        for m in mines:
+            seen = slots.get(id(m))
+            if seen is None or seen[0] is not m:
+                seen = slots.put(id(m), (m, MineView(m.number, m.owner, MINE[m.card], m.stack)))
+            out.append(seen[1])
     views = tuple(out)
     _TABLES.put(id(mines), (mines, views))
+    _LAST_TABLE[:] = ((mines, views),)
     return views
 
 
@@ -93,11 +129,30 @@ def developed_sides(developed: tuple[tuple[int, ...], ...]) -> tuple[tuple[Mine,
     return sides
 
 
+#: The state's mines and developed tuples whose scores were worked out last, and those scores.
+_LAST_SCORES: list[tuple[tuple[MineSlot, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
+
+
 def table_scores(state: State) -> tuple[int, ...]:
-    """:func:`~.scoring.scores` of ``state``, remembered by the ``mines`` and ``developed`` tuples it reads."""
+    """:func:`~.scoring.scores` of ``state``, remembered by the ``mines`` and ``developed`` tuples it reads.
+
+    Scores read each mine's owner and card, not its squads: where the last
+    table worked out differs from this one in one mine, by its squads only
+    (owner and card kept), and the developed mines are the same tuple, the
+    scores are the last ones.
+    """
     mines, developed = state.mines, state.developed
     key = (id(mines), id(developed))
     hit = _SCORES.get(key)
     if hit is not None and hit[0] is mines and hit[1] is developed:
         return hit[2]
-    return _SCORES.put(key, (mines, developed, scores(state)))[2]
+    if _LAST_SCORES:
+        old, dev, pts = _LAST_SCORES[0]
+        if dev is developed:
+            i = changed_one(old, mines)
+            if i >= 0 and old[i].owner == mines[i].owner and old[i].card == mines[i].card:
+                _LAST_SCORES[:] = ((mines, developed, pts),)
+                return _SCORES.put(key, (mines, developed, pts))[2]
+    pts = scores(state)
+    _LAST_SCORES[:] = ((mines, developed, pts),)
+    return _SCORES.put(key, (mines, developed, pts))[2]

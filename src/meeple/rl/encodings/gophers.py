@@ -114,7 +114,7 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
             out[o_roll + roll - 1] = 1
         if phase is Phase.COLLECT and view.collectors:
             out[o_to_act + (view.collectors[0] - seat) % n] = 1
-        elif phase in _MOVER_PHASES:
+        elif id(phase) in _MOVER_PHASES:  # by identity: an enum member's hash is a Python-level call
             out[o_to_act + (view.current - seat) % n] = 1
         for s, h in enumerate(view.positions):
             if h >= 0:
@@ -207,7 +207,8 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
 
 
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
-_MOVER_PHASES = frozenset((Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT))
+#: The phases where the mover acts, by identity.
+_MOVER_PHASES = frozenset(map(id, (Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT)))
 _ROWS: dict[int, tuple[Any, bytes]] = {}
 
 

@@ -30,6 +30,7 @@ from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
 from meeple.games.kings.state import KingsOptions, Phase
 from meeple.games.kings.view import KingsView, MineView
+from meeple.games.kings.viewparts import changed_one
 
 from ..encoding import Actions, Encoding, EncodingError, Observation, Segment
 
@@ -106,19 +107,19 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
         slot: dict[int, int] | None = None  # mine number -> slot, from the table's plan (made once per table)
         out: list[int] = []
+        append = out.append
         for command in commands:
-            kind = type(command)
-            if kind is Play:
+            if type(command) is Play:
                 if slot is None:
                     slot = _plan(view.mines).slot_of(seat)
-                at = slot.get(command.mine)
-                if at is None or at >= slots:
+                at = slot.get(command.mine, slots)
+                if at >= slots:
                     at = slot_of(command.mine, view, seat)  # raises: the mine is beyond the slots
-                out.append(command.card * slots + at)
-            elif kind is DrawDeck:
-                out.append(draw_deck)
+                append(command.card * slots + at)
+            elif type(command) is DrawDeck:
+                append(draw_deck)
             else:
-                out.append(index(command, view, seat))
+                append(index(command, view, seat))
         return out
 
     def fill(view: KingsView, seat: int, out: bytearray) -> list[tuple[int, float]]:
@@ -155,14 +156,17 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         col += 1
         if view.discard:
             out[col:col + cards_span:width] = _column(view.discard, False)
-        for s, hand in enumerate(view.hand_backs):  # a row of counts per hand's backs, remembered
+        counted = _COUNTS_OF.get  # a row of counts per hand's backs and per seat's developed sides, remembered
+        for s, hand in enumerate(view.hand_backs):
             if hand:
                 row = o_backs + (s - seat) % n * sides
-                out[row:row + sides] = _side_counts(hand)
+                hit = counted(id(hand))
+                out[row:row + sides] = hit[1] if hit is not None and hit[0] is hand else _side_counts(hand)
         for s, dev in enumerate(view.developed):
             if dev:
                 row = o_developed + (s - seat) % n * sides
-                out[row:row + sides] = _side_counts(dev)
+                hit = counted(id(dev))
+                out[row:row + sides] = hit[1] if hit is not None and hit[0] is dev else _side_counts(dev)
         out[o_deck_size] = view.deck_size
         if view.deck_top is not None:
             out[o_deck_top + _side(view.deck_top)] = 1
@@ -247,8 +251,10 @@ def _side_counts(mines: tuple[Mine, ...]) -> bytes:
     if len(_COUNTS_OF) >= 4096:
         _COUNTS_OF.clear()
     row = bytearray(len(SIDES))
+    by_id = _SIDE_ID
     for m in mines:
-        row[_side(m)] += 1
+        side = by_id.get(id(m))
+        row[_SIDE[m] if side is None else side] += 1
     _COUNTS_OF[id(mines)] = (mines, bytes(row))
     return _COUNTS_OF[id(mines)][1]
 
@@ -296,15 +302,20 @@ class Plan:
     back to back; ``owned`` by owner (the seat, not yet turned to an
     observer), how many mines it owns and the slots of its first
     :data:`OWN_SHOWN`; ``numbers`` the central mines' numbers and each
-    owner's, in number order (a mine's slot is its place there).
+    owner's, in number order (a mine's slot is its place there). ``rows``
+    (the shown slots by owner, None for the central ones) and ``places``
+    (per mine of the table, its owner and its place among that owner's)
+    let the plan of the next table be patched from this one.
     """
 
-    __slots__ = ("_slots", "central", "numbers", "owned", "stacks")
+    __slots__ = ("_slots", "central", "numbers", "owned", "places", "rows", "stacks")
 
-    def __init__(self, stacks: bytes, central: bytes, owned: dict[int, tuple[int, bytes]],
-                 numbers: dict[int | None, list[int]]) -> None:
-        self.stacks, self.central, self.owned, self.numbers = stacks, central, owned, numbers
-        self._slots: dict[int, dict[int, int]] = {}
+    def __init__(self, stacks: bytes, rows: dict[int | None, list[bytes]], numbers: dict[int | None, list[int]],
+                 places: tuple[tuple[int | None, int], ...], slots: dict[int, dict[int, int]] | None = None) -> None:
+        self.stacks, self.rows, self.numbers, self.places = stacks, rows, numbers, places
+        self.central = b"".join(rows.get(None, ()))
+        self.owned = {owner: (len(numbers[owner]), b"".join(row)) for owner, row in rows.items() if owner is not None}
+        self._slots: dict[int, dict[int, int]] = {} if slots is None else slots
 
     def slot_of(self, seat: int) -> dict[int, int]:
         """Mine number -> slot for ``seat``: the central mines 0..3 in number order, then its own from 4."""
@@ -317,6 +328,8 @@ class Plan:
 
 
 _PLANS: Table[int, tuple[tuple[MineView, ...], Plan]] = Table("kings: observed tables of mines", limit=256)
+#: The table of the plan made last and that plan: a play changes one mine of it, so the next plan is patched from it.
+_LAST: list[tuple[tuple[MineView, ...], Plan]] = []
 
 
 def _plan(mines: tuple[MineView, ...]) -> Plan:
@@ -324,9 +337,49 @@ def _plan(mines: tuple[MineView, ...]) -> Plan:
     hit = _PLANS.get(id(mines))
     if hit is not None and hit[0] is mines:
         return hit[1]
+    plan = _patched(mines) if _LAST else None
+    if plan is None:
+        plan = _made(mines)
+    _PLANS.put(id(mines), (mines, plan))
+    _LAST[:] = ((mines, plan),)
+    return plan
+
+
+def _patched(mines: tuple[MineView, ...]) -> Plan | None:
+    """The plan of ``mines`` from the last plan made, where they differ in one mine, its number and owner kept.
+
+    The numbers and places stay those of the last plan (its slots by seat
+    too, shared); the changed mine's cards leave the stacks column and its
+    new ones enter it (a card lies in one stack at most), and its row is
+    replaced where it is shown. None where the tables differ otherwise.
+    """
+    old, last = _LAST[0]
+    changed = changed_one(old, mines)
+    if changed < 0:
+        return None
+    was, now = old[changed], mines[changed]
+    if was.number != now.number or was.owner != now.owner:
+        return None
+    stacks = bytearray(last.stacks)
+    for c in was.stack:
+        stacks[c] = 0
+    for c in now.stack:
+        stacks[c] = 1
+    owner, k = last.places[changed]
+    rows = last.rows
+    if k < len(rows[owner]):
+        rows = dict(rows)
+        row = rows[owner] = list(rows[owner])
+        row[k] = _mine_slot(now)
+    return Plan(bytes(stacks), rows, last.numbers, last.places, last._slots)
+
+
+def _made(mines: tuple[MineView, ...]) -> Plan:
+    """The plan of ``mines``, worked out mine by mine."""
     stacks = bytearray(DECK_SIZE)
     numbers: dict[int | None, list[int]] = {}
     rows: dict[int | None, list[bytes]] = {}
+    places: list[tuple[int | None, int]] = []
     for m in mines:
         for c in m.stack:
             stacks[c] = 1
@@ -335,11 +388,8 @@ def _plan(mines: tuple[MineView, ...]) -> Plan:
         if got is None:
             got = numbers[owner] = []
             rows[owner] = []
+        places.append((owner, len(got)))
         got.append(m.number)
         if len(got) <= (CENTRAL_MINES if owner is None else OWN_SHOWN):
             rows[owner].append(_mine_slot(m))
-    central = b"".join(rows.pop(None, ()))
-    owned = {owner: (len(numbers[owner]), b"".join(row)) for owner, row in rows.items() if owner is not None}
-    plan = Plan(bytes(stacks), central, owned, numbers)
-    _PLANS.put(id(mines), (mines, plan))
-    return plan
+    return Plan(bytes(stacks), rows, numbers, tuple(places))
