@@ -133,13 +133,16 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
 
 
 def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: int, rounds: int,
-          decide: Sequence[int], seed: int, widths: Sequence[int] = (4,)) -> dict[str, Any]:
+          decide: Sequence[int], seed: int, widths: Sequence[int] = (4,), horizon: bool = True) -> dict[str, Any]:
     """Where ``pimc``'s candidates beat its policy's choice, and what its overrides gain, at ``n`` positions.
 
     Each width ``w`` of ``widths`` replays the decision among the policy's
     first ``w`` candidates on as many playouts as ``K`` rounds of four
     (``4 K / w`` rounds, K of ``decide``), so that widths are compared at
-    one budget.
+    one budget. ``horizon`` False plays every playout to the match's end
+    (``PIMC(horizon=False)``). Also: how often a round's candidates did not
+    all score the same (``rounds_that_differ``), and the mean standard
+    error of the paired differences to the policy's choice.
     """
     game = get_game(game_id)
     tables: list[tuple[str, list[list[float]]]] = []
@@ -152,7 +155,7 @@ def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: i
             seat = m.to_act[0]
             legal, view = m.legal(seat), m.view(seat)
             if len(legal) > 1 and ply % 11 == k % 11:
-                bot = PIMC(game, seed=seed * 100_003 + len(tables), iterations=4 * rounds)
+                bot = PIMC(game, seed=seed * 100_003 + len(tables), iterations=4 * rounds, horizon=horizon)
                 candidates, table = bot.rounds(view, legal, seat)
                 if len(table[0]) > 1:
                     tables.append((type(candidates[0]).__name__, table))
@@ -178,8 +181,22 @@ def gains(game_id: str, seats: int, options: dict[str, int], opponent: str, n: i
                     gain += sum(r[choice] - r[0] for r in held) / len(held)
             rows.append({**({"width": width} if widths != (4,) else {}), "rounds_seen": first, "overrides": over,
                          "held_out_gain": gain, "gain_per_override": gain / over if over else 0.0})
-    return {"game": game_id, "positions": n, "rounds": rounds, "better_by_2se_over_all_rounds": kinds,
+    differ = sum(len(set(r)) > 1 for _, t in tables for r in t) / sum(len(t) for _, t in tables)
+    errors = [_paired_error(t, i) for _, t in tables for i in range(1, len(t[0]))]
+    return {"game": game_id, "positions": n, "rounds": rounds, "horizon": horizon,
+            "rounds_that_differ": differ, "paired_se_mean": sum(errors) / len(errors),
+            "better_by_2se_over_all_rounds": kinds,
             "decisions": rows, "load": os.getloadavg()}
+
+
+def _paired_error(table: Sequence[Sequence[float]], i: int) -> float:
+    """The standard error of the mean paired difference of candidate ``i`` to the first, over ``table``'s rounds."""
+    diffs = [r[i] - r[0] for r in table if len(r) > i]
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    return (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5
 
 
 def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
@@ -294,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decide", default="10,20,30", help="--gains: the rounds the decision sees, comma-separated")
     ap.add_argument("--widths", default="4", help="--gains: the candidates a decision searches, comma-separated "
                     "(a narrower one sees more rounds: as many playouts as --decide rounds of four)")
+    ap.add_argument("--whole-match", action="store_true",
+                    help="--gains: play every playout to the match's end (no horizon at the game's breaks in play)")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     args = ap.parse_args(argv)
     if args.sum:
@@ -312,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(gains(game.info.id, args.seats or game.info.min_seats, options,
                                args.opponents or "heuristic", args.gains, args.rounds,
                                [int(x) for x in args.decide.split(",")], args.seed,
-                               tuple(int(x) for x in args.widths.split(",")))))
+                               tuple(int(x) for x in args.widths.split(",")), not args.whole_match)))
         return 0
     game = get_game(args.game)
     seats = args.seats or game.info.min_seats

@@ -350,3 +350,12 @@ def test_search_bot_logs_add_up_with_each_roles_multiple_of_the_opponents_rate(t
     with redirect_stdout(out):
         search_bots.role_table([row])
     assert "| saboteur, 3 seats | `pimc:10` | miner | 6/8 = 75.0 % |" in out.getvalue()
+
+
+def test_the_gains_screen_reports_the_paired_error_of_each_candidate_against_the_policy() -> None:
+    search_bots = _bench_module("search_bots")
+    # differences to the first column: 1, 0, 1, 0 (mean 0.5, sample sd 0.577, standard error 0.289)
+    table = [[0.0, 1.0], [1.0, 1.0], [0.0, 1.0], [1.0, 1.0]]
+    assert search_bots._paired_error(table, 1) == pytest.approx((1 / 3) ** 0.5 / 2)
+    assert search_bots._paired_error([[0.0, 1.0], [0.0, 1.0]], 1) == 0.0  # the same gain every round
+    assert search_bots._paired_error([[0.0, 1.0], [0.0]], 1) == 0.0  # one round played it: no spread to tell

@@ -20,7 +20,11 @@ plays through the game protocol alone:
   playouts is the candidate alone;
 * a playout is worth :func:`win_share` to the seat, plus a small term for
   its score margin (``margin``), which separates two wins (or two losses)
-  by how safe they were;
+  by how safe they were; with ``horizon`` (the default) a playout ends at
+  the first break in play where the game states its standings
+  (:meth:`Game.interim <meeple.engine.Game.interim>`: the end of a round
+  in Saboteur), and is worth those standings, so that the next rounds'
+  deals neither cost time nor add noise;
 * the answer is the policy's own first choice, unless another candidate did
   better in the same worlds by more than ``confidence`` standard errors of
   the paired differences: search only overrides the policy where the
@@ -47,9 +51,9 @@ from typing import Any
 
 from ..engine import ENGINE, Command, Game, Outcome, RandomBot, Rng
 from ..engine.bot import Bot
-from ..engine.errors import ConfigError
+from ..engine.errors import ConfigError, MeepleError
 from ..engine.registry import resolve
-from .ismcts import CLOCKS, MASK64, Factory, advance, check_budget, win_share
+from .ismcts import CLOCKS, MASK64, MAX_ENGINE_STEPS, Factory, advance, check_budget, win_share
 
 #: How many of the policy's preferred commands are searched by default.
 WIDTH = 4
@@ -97,6 +101,10 @@ class PIMC:
     measures: ``"wall"`` (elapsed time, the default) or ``"cpu"`` (the
     searching thread's CPU time, :func:`time.thread_time`: on a machine
     shared with other work the search then does the same work, only later).
+    ``horizon`` (True by default) ends each playout at the first break in
+    play the game marks (:meth:`Game.interim <meeple.engine.Game.interim>`,
+    the end of a Saboteur round), worth its standings; False plays every
+    playout to the match's end, as games without breaks always do.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
@@ -122,6 +130,7 @@ class PIMC:
         margin_weight: float = MARGIN,
         max_rollout: int = MAX_ROLLOUT,
         clock: str = "wall",
+        horizon: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -143,6 +152,7 @@ class PIMC:
         self.confidence = float(confidence)
         self.margin_weight = float(margin_weight)
         self.max_rollout = max_rollout
+        self.horizon = bool(horizon)
         self._rng = Rng(seed & MASK64)
         self._prior = policy(self._rng.next64())
         #: playouts run by the last :meth:`choose` (0 when it had one legal command)
@@ -266,8 +276,11 @@ class PIMC:
         seeds = Rng(chance ^ _GOLDEN).next64()
         state = self._step(world, seat, command, rng)
         bots: dict[int, Bot] = {}
+        horizon = self.horizon
         for _ in range(self.max_rollout):
             out = game.outcome(state)
+            if out is None and horizon:
+                out = game.interim(state)
             if out is not None:
                 return win_share(out, seat) + self.margin_weight * margin(out, seat)
             mover = next((s for s in game.to_act(state) if s != ENGINE), None)
@@ -288,5 +301,19 @@ class PIMC:
         return 0.0 if out is None else win_share(out, seat) + self.margin_weight * margin(out, seat)
 
     def _step(self, state: Any, seat: int, command: Command, rng: Rng) -> Any:
-        """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``."""
-        return advance(self.game, state, seat, command, rng)
+        """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``.
+
+        With ``horizon`` the engine's steps stop at a break in play
+        (:meth:`Game.interim <meeple.engine.Game.interim>`), which ends the playout.
+        """
+        if not self.horizon:
+            return advance(self.game, state, seat, command, rng)
+        game = self.game
+        _, state = game.decide_and_fold(state, seat, command, rng)
+        guard = 0
+        while ENGINE in game.to_act(state) and game.interim(state) is None:
+            _, state = game.decide_and_fold(state, ENGINE, game.auto_command(state), rng)
+            guard += 1
+            if guard > MAX_ENGINE_STEPS:
+                raise MeepleError(f"{game.info.id}: the engine seat acted {MAX_ENGINE_STEPS} times in a row")
+        return state

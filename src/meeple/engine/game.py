@@ -328,6 +328,15 @@ class Game(abc.ABC, Generic[S, O]):
     def outcome(self, state: S) -> Outcome | None:
         """Return the :class:`Outcome` once the match is over, else None."""
 
+    def interim(self, state: S) -> Outcome | None:
+        """The standings at a break in play (a round just paid, the next not dealt) as an :class:`Outcome`; else None.
+
+        What the match's outcome would be if it stopped there: search bots may
+        end a playout at the first break instead of playing the match out
+        (``PIMC(horizon=True)``). The default has no breaks: None everywhere.
+        """
+        return None
+
     def variant_options(self, variant: str) -> dict[str, Any]:
         """Return the options that select ``variant`` (one of ``info.variants``).
 

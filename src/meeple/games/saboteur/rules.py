@@ -553,6 +553,15 @@ class SaboteurRules(Game[State, SaboteurOptions]):
         verb = "holds" if len(winners) == 1 else "share"
         return Outcome(winners, gold, f"after three rounds {names} {verb} the most gold ({best} nuggets)")
 
+    def interim(self, state: State) -> Outcome | None:
+        """Between rounds (a round paid, the next not dealt): the most gold so far leads; else None."""
+        if state.phase is not Phase.DEAL or state.round < 1:
+            return None
+        gold = state.purse.gold
+        best = max(gold)
+        winners = tuple(s for s in range(state.seats) if gold[s] == best)
+        return Outcome(winners, gold, f"after round {state.round} the most gold is {best} nuggets")
+
     def variant_options(self, variant: str) -> dict[str, Any]:
         """``standard`` is the base game; ``deluxe`` is ``{"edition": "deluxe"}``."""
         if variant == "standard":
