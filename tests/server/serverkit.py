@@ -26,6 +26,7 @@ from meeple.engine.match import derive_salt
 from meeple.server import MeepleServer
 from meeple.server.client import Lobby, Seat, autoplay
 from meeple.server.table import text_of
+from meeple.server.transport import FastWebSocketProtocol
 from meeple.store import load_log, log_bytes
 
 HERE = Path(__file__).resolve().parent
@@ -51,7 +52,9 @@ class ThreadServer:
         self.store = store
         self.meeple = MeepleServer(store, **kwargs)
         config = uvicorn.Config(self.meeple.app if app is None else app(self.meeple), host="127.0.0.1",
-                                port=self.port, lifespan="on", log_level="warning", ws_max_size=1 << 20)
+                                port=self.port, lifespan="on", log_level="warning", ws_max_size=1 << 20,
+                                # the WebSocket protocol meeple serve runs (meeple.server.run)
+                                ws=FastWebSocketProtocol, ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
         self.thread.start()

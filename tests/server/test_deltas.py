@@ -263,3 +263,52 @@ def test_the_delta_of_two_positions_turns_the_first_into_the_second_whatever_the
     held = json.loads("{" + old.members + "}")
     assert strictly_equal(patched(held, json.loads(delta_text(old, new))), json.loads("{" + new.members + "}"))
     assert json.loads("{" + new.members + "}")["view"] == json.loads(json.dumps(new_view))
+
+
+@given(VALUES, st.dictionaries(st.from_regex(r"[a-z_]{1,6}", fullmatch=True).filter(lambda k: k != "view"), VALUES,
+                       max_size=4), st.booleans())
+@settings(max_examples=200)
+def test_a_positions_size_is_the_length_of_its_whole_text(view: Any, rest: dict[str, Any], texts: bool) -> None:
+    from meeple.server.delta import Shown
+    from meeple.server.messages import dumps
+
+    state = {"view": view, **rest}
+    fields = {k: dumps(v) for k, v in view.items()} if texts and isinstance(view, dict) else None
+    shown = Shown(state, "[]", '["a \\"b\\""]', fields)
+    size = shown.size()  # before the whole text is built, then after
+    assert size == len(shown.members) == shown.size()
+    assert json.loads("{" + shown.members + "}") == json.loads(json.dumps({**state, "legal": [], "legal_text": ['a "b"']}))
+
+
+@pytest.mark.parametrize("game", ["liars-dice", "kings"])
+def test_the_state_texts_a_table_keeps_are_those_of_its_state(game: str) -> None:
+    import meeple.examples.liars_dice  # noqa: F401  (registers liars-dice)
+    from meeple.server.lobby import MatchRow, SeatRow
+    from meeple.server.messages import dumps
+    from meeple.server.table import Table
+
+    seats = 2
+    m = Match.start(game, seats, seed=3)
+    row = MatchRow("m", game, "standard", seats, {}, 30.0, "random", "in_progress", "now")
+    table = Table(row, [SeatRow(s, "human") for s in range(seats)], m, {})
+    rng = random.Random(3)
+    redone = 0
+    for step in range(40):
+        for seat in [*range(seats), None]:
+            shown = table.shown(seat, "en", picture=seat == 0)
+            _, rest = shown.parts()
+            assert rest == {**{k: dumps(v) for k, v in shown.state.items() if k != "view"},
+                            "legal": shown.legal, "legal_text": shown.legal_text}
+            redone += shown.state["redo"] is True
+        if m.is_over:
+            break
+        if step % 4 == 3 and m.can_redo():  # after an undo: the next step plays again
+            m.redo()
+        else:
+            seat = next(s for s in m.to_act if s >= 0)
+            legal = list(m.legal(seat))
+            m.play(seat, legal[0] if game == "liars-dice" else rng.choice(legal))  # Liar's Dice: no early call
+            if step % 4 == 2 and m.can_undo(seat).ok:  # the undo answers, and a seat that may redo
+                m.undo(seat)
+        table.moved()
+    assert redone  # the texts were checked where a seat may redo too

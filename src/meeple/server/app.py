@@ -32,7 +32,7 @@ from .._version import __version__
 from ..engine.wire import Json
 from ..store import Durability
 from ..store.errors import StoreError
-from .connection import Client
+from .connection import SEND_TEXT, Client
 from .guard import Guard
 from .hub import Hub
 from .hygiene import MAX_OFFSET, clean_name, json_object, parse_count
@@ -240,6 +240,7 @@ class MeepleServer:
             await _close(websocket, 1011, "the server could not start")
             return
         client = self.hub.client(match_id, overflow)
+        client.direct = websocket.scope.get("extensions", {}).get(SEND_TEXT)
         writer = asyncio.ensure_future(_write(websocket, client))
         try:
             await self._session(websocket, client)

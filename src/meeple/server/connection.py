@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from .delta import Shown
     from .table import Table
 
+#: The ASGI scope extension under which a server offers a direct sender of text messages (see
+#: :class:`meeple.server.transport.FastWebSocketProtocol`): a function of the text that writes it at once and
+#: returns True, or returns False, having written nothing, when the message must wait its turn.
+SEND_TEXT = "meeple.send_text"
+
 #: What waits in a client's queue: a message's text, or a close (code, reason) after which nothing is sent.
 Item = str | tuple[int, str]
 
@@ -73,6 +78,10 @@ class Mailbox:
     def qsize(self) -> int:
         """How many items wait."""
         return len(self._items)
+
+    def idle(self) -> bool:
+        """Whether nothing waits and the reader waits for the next item (so it has nothing in hand either)."""
+        return self._waiter is not None and not self._items
 
     def put_nowait(self, item: Item) -> None:
         """Add ``item`` at the end (on the loop), waking the reader."""
@@ -129,6 +138,9 @@ class Client:
         #: first position, and always for older clients): one per connection, shared with the connections
         #: of the same seat and language that were sent the same message, dropped with the connection
         self.shown: Shown | None = None
+        #: writes a text to the socket at once, or returns False when it must be queued (set on the loop by the
+        #: socket's owner when the server offers it: :data:`SEND_TEXT`)
+        self.direct: Callable[[str], bool] | None = None
 
     def send(self, text: str) -> None:
         """Queue ``text`` for this client (thread-safe; order is kept)."""
@@ -150,8 +162,12 @@ class Client:
             return
         if isinstance(item, tuple):
             self.closed = True
-        elif self.queue.qsize() >= self.limit:
-            self.closed = True
-            self._on_overflow(self)
-            return
+        else:
+            direct = self.direct
+            if direct is not None and self.queue.idle() and direct(item):
+                return  # written: nothing was queued before it, nor is any being written
+            if self.queue.qsize() >= self.limit:
+                self.closed = True
+                self._on_overflow(self)
+                return
         self.queue.put_nowait(item)

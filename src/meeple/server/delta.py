@@ -224,19 +224,22 @@ class Shown:
 
     ``state`` holds ``view``, ``undo``, ``redo``, ``clock`` and ``outcome`` as
     wire values; ``legal`` and ``legal_text`` are the JSON texts of those
-    lists. A connection keeps one (the last it was sent); connections of one
-    seat and language that were sent the same message share it.
+    lists; ``rest``, where given, the JSON texts of the state's fields other
+    than the view (each ``dumps`` of its value). A connection keeps one (the
+    last it was sent); connections of one seat and language that were sent the
+    same message share it.
     """
 
-    __slots__ = ("_members", "_parts", "_texts", "grown", "legal", "legal_text", "state")
+    __slots__ = ("_members", "_parts", "_rest", "_texts", "grown", "legal", "legal_text", "state")
 
     def __init__(self, state: dict[str, Json], legal: str, legal_text: str, texts: dict[str, str] | None = None,
-                 grown: dict[str, tuple[Json, int, str]] | None = None) -> None:
+                 grown: dict[str, tuple[Json, int, str]] | None = None, rest: dict[str, str] | None = None) -> None:
         self.state = state
         self.legal = legal
         self.legal_text = legal_text
         #: the view's fields' JSON texts where they are known already (meeple.server.views)
         self._texts = texts
+        self._rest = rest
         #: the view's fields that extend a list shown before: (that list's wire value, its length, the items' text)
         self.grown = grown or {}
         self._parts: tuple[dict[str, str] | None, dict[str, str]] | None = None
@@ -254,19 +257,32 @@ class Shown:
             fields = self._texts
             if fields is None and isinstance(view, dict):
                 fields = {k: dumps(v) for k, v in view.items()}
-            rest = {k: dumps(v) for k, v in self.state.items() if k != "view"}
+            rest = self._rest
+            rest = {k: dumps(v) for k, v in self.state.items() if k != "view"} if rest is None else dict(rest)
             rest["legal"], rest["legal_text"] = self.legal, self.legal_text
-            view_text = dumps(view) if fields is None else \
-                "{" + ",".join(f"{_key(k)}:{t}" for k, t in fields.items()) + "}"
-            self._members = f'"view":{view_text}' + "".join(f',"{k}":{t}' for k, t in rest.items())
             self._parts = (fields, rest)
         return self._parts
 
     @property
     def members(self) -> str:
         """The JSON text of the whole position's fields, as members of a message (``"view":{...},...``)."""
-        self.parts()
+        if not self._members:
+            fields, rest = self.parts()
+            view_text = dumps(self.state["view"]) if fields is None else \
+                "{" + ",".join(f"{_key(k)}:{t}" for k, t in fields.items()) + "}"
+            self._members = f'"view":{view_text}' + "".join(f',"{k}":{t}' for k, t in rest.items())
         return self._members
+
+    def size(self) -> int:
+        """The length of :attr:`members`, without building it where it is not built yet."""
+        if self._members:
+            return len(self._members)
+        fields, rest = self.parts()
+        if fields is None:
+            return len(self.members)
+        # "view":{ + "key":text, each but the last without its comma + } + each ,"name":text
+        return (8 + sum(map(len, map(_key, fields))) + sum(map(len, fields.values())) + (2 * len(fields) or 1)
+                + sum(map(len, rest)) + sum(map(len, rest.values())) + 4 * len(rest))
 
 
 #: A field of a view whose JSON text is at most this long is replaced whole when it changes, not looked into.

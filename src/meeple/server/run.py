@@ -21,7 +21,7 @@ from .app import MeepleServer
 from .limits import Quotas, Rate
 from .protocol import Limits
 from .stores import open_store, server_store
-from .transport import protocol_class
+from .transport import FastWebSocketProtocol, protocol_class
 
 #: uvicorn closes a socket whose frame is larger than this (close code 1009); below it, the
 #: server answers a message over ``Limits.max_message_bytes`` with a ``too_large`` error.
@@ -109,6 +109,8 @@ def serve(store: str | None, host: str, port: int, *, bot_delay: float | None = 
         limit_concurrency=most,
         proxy_headers=chosen.forwarded_allow_ips is not None,
         forwarded_allow_ips=chosen.forwarded_allow_ips,
+        # uvicorn's websockets-sansio, with a short way for whole text frames (meeple.server.transport)
+        ws=FastWebSocketProtocol,
         ws_max_size=max(WS_MAX_FRAME, 2 * limits.max_message_bytes),
         # compressing every message cost more CPU than everything else the server does for it
         # (docs/server.md); a deployment short of bandwidth rather than CPU can serve the app itself

@@ -74,6 +74,22 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
     return text
 
 
+#: The most small values' JSON texts kept (see :func:`_kept_text`).
+SMALL_KEPT = 1024
+_small_texts: dict[Any, str] = {}
+
+
+def _kept_text(key: Any, value: Json) -> str:
+    """The JSON text of ``value``, a small value that repeats (an undo answer, the seats to act), named by ``key``
+    (hashable, and the same only for values of the same text): encoded once, kept."""
+    text = _small_texts.get(key)
+    if text is None:
+        if len(_small_texts) >= SMALL_KEPT:
+            _small_texts.clear()
+        text = _small_texts[key] = dumps(value)
+    return text
+
+
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
     """What a player reads for a legal command (``events`` None) or a record seen by its seat, in ``lang``.
 
@@ -282,22 +298,34 @@ class Table:
         (:meth:`legal_json`, :meth:`legal_text_json`). The view comes with its fields' texts
         (:class:`~meeple.server.views.Encoded`).
         """
+        state, view, _ = self._seat_state(seat, lang, picture)
+        return state, view
+
+    def _seat_state(self, seat: int | None, lang: str,
+                    picture: bool) -> tuple[dict[str, Json], Encoded, dict[str, str]]:
+        """:meth:`seat_state_encoded`, and the JSON texts of its fields other than the view (kept where they
+        repeat: the undo answers, the seats to act)."""
         m = self.match
         view = self._views.encode(m.view(seat), seat)
-        state: dict[str, Json] = {"view": view.wire}
         if seat is None:
-            state["undo"] = {"ok": False, "reason": "spectators do not undo"}
-            state["redo"] = False
+            undo: Json = {"ok": False, "reason": "spectators do not undo"}
+            redo = False
         else:
             check = m.can_undo(seat)
-            state["undo"] = {"ok": check.ok, "reason": check.reason}
-            state["redo"] = self.redo_actor == seat
-        state["clock"] = self.clock_for(seat)
-        state["outcome"] = outcome_json(self.game, m.outcome, lang)
-        state["to_act"] = [s for s in m.to_act if s != ENGINE]
+            undo = {"ok": check.ok, "reason": check.reason}
+            redo = self.redo_actor == seat
+        clock = self.clock_for(seat)
+        outcome = outcome_json(self.game, m.outcome, lang)
+        to_act = [s for s in m.to_act if s != ENGINE]
+        state: dict[str, Json] = {"view": view.wire, "undo": undo, "redo": redo, "clock": clock, "outcome": outcome,
+                                  "to_act": to_act}
+        texts = {"undo": _kept_text(("undo", undo["ok"], undo["reason"]), undo), "redo": "true" if redo else "false",
+                 "clock": "null" if clock is None else dumps(clock),
+                 "outcome": "null" if outcome is None else dumps(outcome), "to_act": _kept_text(("to_act", *to_act), to_act)}
         if picture:
             state["picture"] = self.picture(seat, lang)
-        return state, view
+            texts["picture"] = dumps(state["picture"])
+        return state, view, texts
 
     def picture(self, seat: int | None, lang: str) -> str | None:
         """The game's text picture of the position as ``seat`` sees it (``Game.render``), in ``lang`` where the game
@@ -355,8 +383,8 @@ class Table:
     def shown(self, seat: int | None, lang: str, picture: bool = False) -> Shown:
         """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
         ``picture``), legal commands and their texts."""
-        state, view = self.seat_state_encoded(seat, lang, picture)
-        return Shown(state, self.legal_json(seat), self.legal_text_json(seat, lang), view.texts, view.grown)
+        state, view, texts = self._seat_state(seat, lang, picture)
+        return Shown(state, self.legal_json(seat), self.legal_text_json(seat, lang), view.texts, view.grown, texts)
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
@@ -462,7 +490,7 @@ class _Changes:
             if text is None:
                 delta = delta_text(base, shown)
                 # the delta message is the whole one with ,"delta":[...] in place of ,<the members>
-                text = self._message(built, None, delta) if len(delta) + 8 < len(shown.members) else self._whole(built)
+                text = self._message(built, None, delta) if len(delta) + 8 < shown.size() else self._whole(built)
                 built[3].append((base, text))
         if text is None:
             text = self._whole(built)
