@@ -20,8 +20,9 @@ CN`` times one process's commands. Two placements of a match's two seats:
 
 Samples are paired by their order (the k-th one-process sample of a game
 with its k-th two-process sample, run one after the other in the same
-round), so a change of the machine's load falls on both alike. Each figure
-is the median over the pairs with its range (lowest-highest).
+round; a pair is left out if either had a command unanswered or refused),
+so a change of the machine's load falls on both alike. Each figure is the
+median over the pairs with its range (lowest-highest).
 """
 
 from __future__ import annotations
@@ -33,17 +34,30 @@ import sys
 from typing import Any, TextIO
 
 
-def samples(lines: TextIO) -> list[dict[str, Any]]:
-    """The samples of a run: every JSON object line with a server CPU figure."""
-    out = []
+def samples(lines: TextIO, out: TextIO | None = None) -> list[dict[str, Any]]:
+    """The samples of a run: every JSON object line with a server CPU figure and every command answered.
+
+    A sample with a command unanswered or refused is left out (and named on ``out``): its CPU was spent
+    on a run that did not finish as the others did.
+    """
+    kept = []
+    seen: dict[tuple[str, str], int] = {}
     for line in lines:
         line = line.strip()
         if not line.startswith("{"):
             continue
         row = json.loads(line)
-        if row.get("server_cpu_ms_per_command") is not None:
-            out.append(row)
-    return out
+        if row.get("server_cpu_ms_per_command") is None:
+            continue
+        key = (row["config"], row.get("game", "liars-dice"))
+        row["round"] = seen[key] = seen.get(key, -1) + 1  # the k-th sample of its configuration
+        if row.get("unanswered") or row.get("refused"):
+            if out is not None:
+                print(f"left out: {row['config']} {row.get('game')} (unanswered {row.get('unanswered')}, "
+                      f"refused {row.get('refused')})", file=out)
+            continue
+        kept.append(row)
+    return kept
 
 
 def spread(values: list[float], digits: int = 3) -> str:
@@ -63,10 +77,11 @@ def report(rows: list[dict[str, Any]], one: str, two: str, out: TextIO) -> int:
     games = list(dict.fromkeys(r.get("game", "liars-dice") for r in rows))
     done = 0
     for game in games:
-        c1s = [r["server_cpu_ms_per_command"] for r in rows if r["config"] == one and r.get("game", "liars-dice") == game]
-        c2s = [r["server_cpu_ms_per_command"] for r in rows if r["config"] == two and r.get("game", "liars-dice") == game]
+        of = {config: {r["round"]: r["server_cpu_ms_per_command"] for r in rows
+                       if r["config"] == config and r.get("game", "liars-dice") == game} for config in (one, two)}
+        c1s, c2s = list(of[one].values()), list(of[two].values())
         loads = [r["load_average"][0] for r in rows if r["config"] in (one, two) and r.get("game", "liars-dice") == game]
-        pairs = list(zip(c1s, c2s, strict=False))
+        pairs = [(of[one][k], of[two][k]) for k in sorted(of[one]) if k in of[two]]
         if not pairs:
             continue
         done += 1
@@ -92,9 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.files:
         for name in args.files:
             with open(name, encoding="utf-8") as f:
-                rows += samples(f)
+                rows += samples(f, sys.stdout)
     else:
-        rows = samples(sys.stdin)
+        rows = samples(sys.stdin, sys.stdout)
     if not report(rows, args.one, args.two, sys.stdout):
         print(f"no samples of both {args.one} and {args.two}", file=sys.stderr)
         return 1
