@@ -330,3 +330,66 @@ def test_wire_is_cached_per_game() -> None:
     game = meeple.get_game("kings")
     assert wire_for(game) is wire_for(game)
     assert isinstance(wire_for(game).command({"type": "draw_deck"}), Command)
+
+
+@attrs.frozen
+class _Tree:
+    """A recursive type, whose encoder refers to itself."""
+
+    label: str
+    children: tuple[_Tree, ...] = ()
+
+
+def test_a_thread_never_meets_an_encoder_another_is_still_building(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from meeple.engine import wire
+
+    started, go, progress = threading.Event(), threading.Event(), threading.Event()
+    make = wire._make_encoder
+
+    def slow_make(tp: Any) -> Any:  # the first thread stops in the middle of building _Tree's encoder
+        if tp is _Tree and threading.current_thread().name == "first":
+            started.set()
+            go.wait()
+        return make(tp)
+
+    class Watched:  # the lock (if there is one) says when the second thread waits for it
+        def __init__(self, lock: Any) -> None:
+            self.lock = lock
+
+        def __enter__(self) -> Any:
+            if threading.current_thread().name == "second":
+                progress.set()
+            return self.lock.__enter__()
+
+        def __exit__(self, *exc: Any) -> Any:
+            return self.lock.__exit__(*exc)
+
+    monkeypatch.setattr(wire, "_make_encoder", slow_make)
+    monkeypatch.setattr(wire, "_building_lock", Watched(getattr(wire, "_building_lock", threading.RLock())),
+                        raising=False)
+    tree = _Tree("root", (_Tree("leaf"),))
+    got: dict[str, Any] = {}
+
+    def encode(name: str) -> None:
+        try:
+            got[name] = to_wire(tree)
+        except Exception as e:
+            got[name] = e
+        finally:
+            if name == "second":
+                progress.set()
+
+    first = threading.Thread(target=encode, args=("first",), name="first")
+    second = threading.Thread(target=encode, args=("second",), name="second")
+    first.start()
+    started.wait()
+    second.start()
+    progress.wait()  # the second thread waits for the build, or has already met the half-built encoder
+    go.set()
+    first.join()
+    second.join()
+    expected = {"label": "root", "children": [{"label": "leaf", "children": []}]}
+    assert got == {"first": expected, "second": expected}
+    assert to_wire(tree) == expected

@@ -180,3 +180,40 @@ def test_a_match_listed_from_another_store_object_sees_the_same_rows(postgres_ds
         m = a.create("liars-dice", 3, seed=2, match_id="m", options={"dice": 2})
         assert b.info("m") == a.info("m") and b.info("m").options["dice"] == 2
         assert Match.from_bytes(b.log_bytes("m")).records == m.records
+
+
+def test_the_records_kept_from_notifications_are_the_latest_consecutive_ones() -> None:
+    from base64 import b64encode
+
+    from meeple.store import postgres
+
+    listener: Any = postgres._Listen.__new__(postgres._Listen)  # the feed's bookkeeping alone, no connection
+    listener._tails, listener._tails_lock, listener._stop = postgres.OrderedDict(), threading.Lock(), threading.Event()
+    listener._callback, listener._notes = (lambda *a: None), None
+
+    def row(seq: int, branch: str = "a") -> list[str]:
+        return [b64encode(f"{branch}{seq}".encode()).decode(), b64encode(bytes([seq % 256]) * 16).decode()]
+
+    def heard(start: int, stop: int, branch: str = "a", carried: bool = True) -> None:
+        tail = [[row(s, branch) for s in range(start, stop)]] if carried else []
+        listener._handle(postgres.json.dumps(["m", start, stop, *tail]))
+
+    def bodies(start: int) -> list[bytes] | None:
+        got = listener.recent("m", start)
+        return None if got is None else [body for _, body, _ in got]
+
+    heard(0, 2)
+    heard(2, 5)
+    assert bodies(1) == [b"a1", b"a2", b"a3", b"a4"] and bodies(5) is None
+    heard(3, 4, "b")  # a new branch from record 3: what was kept after it is gone
+    assert bodies(2) == [b"a2", b"b3"] and bodies(4) is None
+    heard(4, 6, carried=False)  # announced, too long to carry: kept up to record 3 only
+    assert bodies(3) == [b"b3"] and bodies(4) is None
+    heard(9, 10)  # after a gap: only what follows the gap
+    assert bodies(3) is None and bodies(9) == [b"a9"]
+    heard(10, 10 + postgres.TAIL_RECORDS + 3)
+    assert bodies(10) is None and len(bodies(13) or []) == postgres.TAIL_RECORDS
+    listener._handle(postgres.json.dumps(["m", 0, 0]))  # deleted
+    assert bodies(13) is None
+    listener._handle(postgres.json.dumps(["m", 0, 1, [[1, 2]]]))  # malformed records: read the store instead
+    assert listener.recent("m", 0) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -221,6 +221,56 @@ def read_frames_after(game: Game[Any, Any], header: Header, frames: bytes, seq: 
     if reveal is not None:
         raise CorruptLog("a reveal frame among the records that continue a log", record=seq + len(out[0]))
     return out[0], out[1], out[2]
+
+
+def setup_table(game: Game[Any, Any], header: Header) -> TypeTable:
+    """The type table that decodes the records of a log with ``header`` (its header checked as :func:`read_log` does).
+
+    For a caller that decodes one match's records again and again (a store
+    catching a match up, :func:`read_rows_after`): it keeps the table instead
+    of setting it up for every batch.
+    """
+    return _setup(game, header)[1]
+
+
+def read_rows_after(game: Game[Any, Any], header: Header, rows: Sequence[tuple[int, bytes, bytes]], prev: bytes,
+                    table: TypeTable | None = None) -> tuple[list[Record], list[bytes | None]]:
+    """Decode stored records ``rows`` (``(seq, body, hash)``, consecutive) that continue a log chained up to ``prev``.
+
+    :func:`read_frames_after` on the rows as a store holds them, without
+    framing them first: the same checks (frame sizes, the chain from
+    ``prev``, canonical bodies, record numbers and shapes, checkpoint
+    places, no reveal frame), raising :class:`CorruptLog` naming the first
+    problem. ``table`` is :func:`setup_table`'s for ``header``, if the
+    caller keeps it. Returns the records and their checkpoints (the chain
+    hashes are the rows').
+    """
+    if table is None:
+        table = _setup(game, header)[1]
+    every = header.checkpoint_every
+    records: list[Record] = []
+    checkpoints: list[bytes | None] = []
+    for seq, body, h in rows:
+        if seq != (rows[0][0] + len(records)):
+            raise CorruptLog(f"record {seq} where {rows[0][0] + len(records)} was expected", record=seq)
+        if not 0 < len(body) <= MAX_FRAME - HASH_SIZE or len(h) != HASH_SIZE:
+            raise CorruptLog(f"impossible frame length {len(body) + len(h)}", record=seq)
+        if chain_hash(body, prev) != h:
+            raise CorruptLog("hash chain broken: the frame's bytes were changed", record=seq)
+        prev = h
+        try:
+            raw = decode_body(body)
+        except BodyError as e:
+            raise CorruptLog(str(e), record=seq) from None
+        if isinstance(raw, dict):
+            raise CorruptLog("a reveal frame among the records that continue a log", record=seq)
+        try:
+            rec, ck = _record(raw, table, seq, every)
+        except DecodeError as e:
+            raise CorruptLog(f"malformed record: {e}", record=seq) from None
+        records.append(rec)
+        checkpoints.append(ck)
+    return records, checkpoints
 
 
 _Records = tuple[list[Record], list["bytes | None"], list[bytes], list[int], "Reveal | None"]

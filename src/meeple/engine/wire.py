@@ -55,6 +55,7 @@ from __future__ import annotations
 import base64
 import binascii
 import enum
+import threading
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -115,6 +116,10 @@ def _kind(v: Any) -> str:
 # -- encoding: annotation-directed where annotations say more than the value ----------
 
 _encoders: dict[Any, _Encoder] = {}
+#: the encoders being built (placeholders), and those built, by the build under way (see _encoder_of)
+_building: dict[Any, _Encoder] = {}
+_built: dict[Any, _Encoder] = {}
+_building_lock = threading.RLock()
 
 
 def to_wire(value: Any) -> Json:
@@ -140,11 +145,29 @@ def encoder_for(tp: Any) -> Callable[[Any], Json]:
 
 def _encoder_of(tp: Any) -> _Encoder:
     fn = _encoders.get(tp)
-    if fn is None:
-        _encoders[tp] = lambda v: fn(v)  # type: ignore[misc]  # placeholder for recursive types
-        fn = _make_encoder(tp)
-        _encoders[tp] = fn
-    return fn
+    if fn is not None:
+        return fn
+    # Built by one thread at a time (a server encodes in several threads), and published only when the
+    # outermost build is whole: an encoder of a recursive type calls its own placeholder, which another
+    # thread must never meet before the encoder behind it exists.
+    with _building_lock:
+        fn = _encoders.get(tp) or _built.get(tp) or _building.get(tp)
+        if fn is not None:
+            return fn
+        made: list[_Encoder] = []
+        _building[tp] = lambda v: made[0](v)
+        done = False
+        try:
+            made.append(_make_encoder(tp))
+            _built[tp] = made[0]
+            done = True
+        finally:
+            del _building[tp]
+            if not _building:  # the outermost build: publish what it made, or drop it
+                if done:
+                    _encoders.update(_built)
+                _built.clear()
+        return made[0]
 
 
 def _runtime(v: Any) -> Json:

@@ -10,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.errors import CorruptLog, MeepleError
-from ..engine.log import HASH_SIZE, MAX_FRAME, Header, framed, state_checkpoint
+from ..engine.log import HASH_SIZE, MAX_FRAME, Header, state_checkpoint
 from ..engine.match import Match
-from ..engine.reader import LoadedLog, _fold, read_frames_after
+from ..engine.reader import LoadedLog, _fold, read_rows_after
+from ..engine.records import TypeTable
 from .base import Status
 from .errors import StoreError
 
@@ -109,20 +110,21 @@ def build_match(
     return log.rebuilt(initial, state, dict(snapshots), bodies=list(bodies), hashes=list(log.hashes))
 
 
-def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]], header: Header | None = None) -> None:
+def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]], header: Header | None = None,
+                 table: TypeTable | None = None) -> None:
     """Append stored records ``rows`` (``(seq, body, hash)``, the first right after the match's last record) to ``match``.
 
-    What another writer added, read back: the frames are checked as a log
+    What another writer added, read back: the records are checked as a log
     reader checks them (the chain from the match's last hash, each body, the
     checkpoints against the folded states) and folded onto the state after
     the match's last record; the cursor goes to the new end. Raises
     :class:`CorruptLog` (and leaves the match as it was) if anything is amiss.
-    ``header`` is the match's log header, if the caller keeps it (else it is made again).
+    ``header`` is the match's log header and ``table`` the type table that
+    decodes its records (:func:`~meeple.engine.reader.setup_table`), if the
+    caller keeps them (else they are made again).
     """
     n = rows[0][0]
-    frames = b"".join(framed(body, h) for _, body, h in rows)
-    records, checkpoints, hashes = read_frames_after(match.game, header or match.header(), frames, n,
-                                                     match.record_hash(n - 1))
+    records, checkpoints = read_rows_after(match.game, header or match.header(), rows, match.record_hash(n - 1), table)
     if match.cursor != n:
         match.seek(n)
     state = match.state
@@ -134,7 +136,7 @@ def extend_match(match: Match, rows: Sequence[tuple[int, bytes, bytes]], header:
             if ck != state_checkpoint(state):
                 raise CorruptLog("a stored state checkpoint does not match the folded events", record=r.seq)
             snapshots[r.seq + 1] = state
-    match._extended(records, state, snapshots, [body for _, body, _ in rows], hashes)
+    match._extended(records, state, snapshots, [body for _, body, _ in rows], [h for _, _, h in rows])
 
 
 def finish_interrupted_command(match: Match) -> None:

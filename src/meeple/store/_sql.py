@@ -26,7 +26,7 @@ from ..engine.errors import CorruptLog
 from ..engine.game import Game
 from ..engine.log import HASH_SIZE, MAX_FRAME, chain_hash, framed, header_frame
 from ..engine.match import Match, codec_for
-from ..engine.reader import LoadedLog, read_log
+from ..engine.reader import LoadedLog, read_log, setup_table
 from ._common import (
     build_match,
     check_body_size,
@@ -58,6 +58,12 @@ def log_of(header: bytes, records: Sequence[tuple[int, bytes, bytes]]) -> bytes:
     return header + b"".join(framed(body, h) for _, body, h in records)
 
 
+def _decoding(match: Match) -> tuple[Any, Any]:
+    """A match's log header and the type table that decodes its records (kept by its sink for catch_up)."""
+    header = match.header()
+    return header, setup_table(match.game, header)
+
+
 class SqlSink:
     """Writes one match's records to a database store (the :class:`~meeple.engine.match.Sink` of SQL stores)."""
 
@@ -67,6 +73,7 @@ class SqlSink:
         self.known = known  # records this copy believes the store holds
         self.head = head  # and the chain hash of the last of them
         self.header: Any = None  # the match's log header, once catch_up needed it
+        self.table: Any = None  # and the type table that decodes its records
 
     def write(
         self, match: Match, start: int, bodies: Sequence[bytes], *, snapshots: Mapping[int, Any], state: Any
@@ -608,10 +615,10 @@ class SqlStore:
             return self.open(sink.match_id)
         known = sink.known
         if recent and recent[0][0] == known:
-            if sink.header is None:
-                sink.header = match.header()
             try:
-                extend_match(match, recent, sink.header)
+                if sink.table is None:
+                    sink.header, sink.table = _decoding(match)
+                extend_match(match, recent, sink.header, sink.table)
             except CorruptLog:
                 pass  # not this copy's chain (the feed ran ahead of it, or a new branch): read the store
             else:
@@ -628,9 +635,9 @@ class SqlStore:
                 len(b) + HASH_SIZE > MAX_FRAME or len(h) != HASH_SIZE for _, b, h in new):
             return self.open(sink.match_id)  # _fetch names what is wrong, if anything is
         if new:
-            if sink.header is None:
-                sink.header = match.header()
-            guarded(f"match {sink.match_id!r}", extend_match, match, new, sink.header)
+            if sink.table is None:
+                sink.header, sink.table = guarded(f"match {sink.match_id!r}", _decoding, match)
+            guarded(f"match {sink.match_id!r}", extend_match, match, new, sink.header, sink.table)
             sink.known, sink.head = known + len(new), new[-1][2]
         elif match.cursor != known:
             match.seek(known)

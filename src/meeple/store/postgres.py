@@ -320,9 +320,9 @@ class _Listen(Subscription):
     def __init__(self, store: PostgresStore, callback: ChangeCallback, notes: NoteCallback | None) -> None:
         super().__init__(callback, f"meeple-listen-{store.schema}", notes)
         self._store = store
-        #: match -> {seq: (body, hash)} in base64 (decoded when asked for: most are a process's own records):
-        #: the last records each notification carried, as of the last one heard
-        self._tails: OrderedDict[str, dict[int, tuple[str, str]]] = OrderedDict()
+        #: match -> (seq, [[body, hash], ...]) in base64 (decoded when asked for: most are a process's own
+        #: records): the last records the notifications carried, consecutive from seq, as of the last one heard
+        self._tails: OrderedDict[str, tuple[int, list[Any]]] = OrderedDict()
         self._tails_lock = threading.Lock()
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
@@ -331,35 +331,31 @@ class _Listen(Subscription):
     def recent(self, match_id: str, start: int) -> list[tuple[int, bytes, bytes]] | None:
         """The records ``start...`` of a match as the notifications carried them (see :meth:`Subscription.recent`)."""
         with self._tails_lock:
-            tail = self._tails.get(match_id)
-            if not tail or start not in tail:
-                return None
-            out = []
-            seq = start
-            try:
-                while seq in tail:
-                    body, h = tail[seq]
-                    out.append((seq, b64decode(body, validate=True), b64decode(h, validate=True)))
-                    seq += 1
-            except ValueError:  # a malformed notification: read the store instead
-                return None
-            return out
+            found = self._tails.get(match_id)
+        if found is None or not found[0] <= start < found[0] + len(found[1]):
+            return None
+        first, kept = found
+        try:
+            return [(seq, b64decode(body, validate=True), b64decode(h, validate=True))
+                    for seq, (body, h) in enumerate(kept[start - first:], start)]
+        except (ValueError, TypeError):  # a malformed notification: read the store instead
+            return None
 
     def _note_tail(self, match_id: str, records: range, carried: Any) -> None:
         """Keep what a notification carried: records ``records`` replace every kept record from ``records.start`` on."""
+        start = records.start
         with self._tails_lock:
-            tail = self._tails.pop(match_id, None) or {}
-            for seq in [s for s in tail if s >= records.start]:
-                del tail[seq]
-            if records.stop == 0:
-                return
-            if isinstance(carried, list) and len(carried) == len(records):
-                for seq, (body, h) in zip(records, carried, strict=True):
-                    tail[seq] = (str(body), str(h))
-            for seq in sorted(tail)[:-TAIL_RECORDS]:
-                del tail[seq]
-            if tail:
-                self._tails[match_id] = tail
+            first, kept = self._tails.pop(match_id, (start, []))
+            if not first <= start <= first + len(kept):  # not joined to what is kept: start again from these
+                first, kept = start, []
+            kept = kept[:start - first]
+            if isinstance(carried, list) and len(carried) == len(records) and all(
+                    isinstance(c, list) and len(c) == 2 for c in carried):
+                kept += carried  # (records announced but not carried: what is kept ends before them)
+            if len(kept) > TAIL_RECORDS:
+                first, kept = first + len(kept) - TAIL_RECORDS, kept[-TAIL_RECORDS:]
+            if records.stop != 0 and kept:
+                self._tails[match_id] = (first, kept)
                 while len(self._tails) > TAILS_KEPT:
                     self._tails.popitem(last=False)
 
