@@ -40,6 +40,7 @@ from typing import Any
 
 from ..engine.wire import Json
 from .messages import dumps
+from .texts import Kept
 
 #: One operation of a patch (see the module docstring).
 Op = list[Any]
@@ -339,14 +340,9 @@ def delta_text(old: Shown, new: Shown) -> str:
 
 #: The JSON text of object keys met so far (the field names of views, mostly); emptied when it holds this many.
 KEYS_KEPT = 4096
-_keys: dict[str, str] = {}
+_keys = Kept(KEYS_KEPT)
 
 
 def _key(key: str) -> str:
     """An object key as JSON text."""
-    text = _keys.get(key)
-    if text is None:
-        if len(_keys) >= KEYS_KEPT:
-            _keys.clear()
-        text = _keys[key] = dumps(key)
-    return text
+    return _keys.text(key, key)

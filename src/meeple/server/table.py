@@ -25,6 +25,7 @@ from .delta import Shown, delta_text
 from .lobby import Marker, MatchRow, SeatRow
 from .messages import answer, dumps
 from .protocol import DELTAS_SINCE, CloseCode
+from .texts import Kept
 from .views import Encoded, ViewCoder
 
 #: What a hosted match holds in memory besides its records, in bytes: the match, its seats, bots, hashes
@@ -76,18 +77,13 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
 
 #: The most small values' JSON texts kept (see :func:`_kept_text`).
 SMALL_KEPT = 1024
-_small_texts: dict[Any, str] = {}
+_small_texts = Kept(SMALL_KEPT)
 
 
 def _kept_text(key: Any, value: Json) -> str:
     """The JSON text of ``value``, a small value that repeats (an undo answer, the seats to act), named by ``key``
     (hashable, and the same only for values of the same text): encoded once, kept."""
-    text = _small_texts.get(key)
-    if text is None:
-        if len(_small_texts) >= SMALL_KEPT:
-            _small_texts.clear()
-        text = _small_texts[key] = dumps(value)
-    return text
+    return _small_texts.text(key, value)
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
