@@ -75,15 +75,9 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
     return text
 
 
-#: The most small values' JSON texts kept (see :func:`_kept_text`).
+#: The JSON texts of small values that repeat (an undo answer, the seats to act), by a key naming the value.
 SMALL_KEPT = 1024
 _small_texts = Kept(SMALL_KEPT)
-
-
-def _kept_text(key: Any, value: Json) -> str:
-    """The JSON text of ``value``, a small value that repeats (an undo answer, the seats to act), named by ``key``
-    (hashable, and the same only for values of the same text): encoded once, kept."""
-    return _small_texts.text(key, value)
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
@@ -315,9 +309,9 @@ class Table:
         to_act = [s for s in m.to_act if s != ENGINE]
         state: dict[str, Json] = {"view": view.wire, "undo": undo, "redo": redo, "clock": clock, "outcome": outcome,
                                   "to_act": to_act}
-        texts = {"undo": _kept_text(("undo", undo["ok"], undo["reason"]), undo), "redo": "true" if redo else "false",
+        texts = {"undo": _small_texts.text(("undo", undo["ok"], undo["reason"]), undo), "redo": "true" if redo else "false",
                  "clock": "null" if clock is None else dumps(clock),
-                 "outcome": "null" if outcome is None else dumps(outcome), "to_act": _kept_text(("to_act", *to_act), to_act)}
+                 "outcome": "null" if outcome is None else dumps(outcome), "to_act": _small_texts.text(("to_act", *to_act), to_act)}
         if picture:
             state["picture"] = self.picture(seat, lang)
             texts["picture"] = dumps(state["picture"])

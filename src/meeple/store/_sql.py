@@ -196,7 +196,7 @@ class SqlStore:
         self._batch: Any = None
         #: The time its writes note as the matches' ``updated`` (the batch's start, as the database takes it).
         self._batch_time: Any = None
-        #: How many savepoints are open inside the batch (each is named by its depth, see :meth:`_savepoint`).
+        #: How many savepoints are open inside the batch (each is named by its depth, see :class:`_Savepoint`).
         self._savepoints = 0
         #: The sink of each match this store attached (for :meth:`catch_up`).
         self._attached: weakref.WeakKeyDictionary[Match, SqlSink] = weakref.WeakKeyDictionary()
