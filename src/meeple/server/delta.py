@@ -226,7 +226,9 @@ class Shown:
     ``state`` holds ``view``, ``undo``, ``redo``, ``clock`` and ``outcome`` as
     wire values; ``legal`` and ``legal_text`` are the JSON texts of those
     lists; ``rest``, where given, the JSON texts of the state's fields other
-    than the view (each ``dumps`` of its value). A connection keeps one (the
+    than the view (each ``dumps`` of its value), in the state's order; where
+    it has ``legal`` and ``legal_text`` too (last, and the same texts), it is
+    taken as it is, not copied. A connection keeps one (the
     last it was sent); connections of one seat and language that were sent the
     same message share it.
     """
@@ -259,7 +261,13 @@ class Shown:
             if fields is None and isinstance(view, dict):
                 fields = {k: dumps(v) for k, v in view.items()}
             rest = self._rest
-            rest = {k: dumps(v) for k, v in self.state.items() if k != "view"} if rest is None else dict(rest)
+            if rest is None:
+                rest = {k: dumps(v) for k, v in self.state.items() if k != "view"}
+            elif "legal" not in rest:
+                rest = dict(rest)
+            else:  # the texts of every field, the legal lists' last (Table.shown): taken as they are
+                self._parts = (fields, rest)
+                return self._parts
             rest["legal"], rest["legal_text"] = self.legal, self.legal_text
             self._parts = (fields, rest)
         return self._parts
@@ -284,6 +292,15 @@ class Shown:
         # "view":{ + "key":text, each but the last without its comma + } + each ,"name":text
         return (8 + sum(map(len, map(_key, fields))) + sum(map(len, fields.values())) + (2 * len(fields) or 1)
                 + sum(map(len, rest)) + sum(map(len, rest.values())) + 4 * len(rest))
+
+    def longer_than(self, n: int) -> bool:
+        """Whether :attr:`members` is longer than ``n`` characters: ``size() > n``, mostly told from the lengths
+        of the fields' texts alone (a part of it), without the names'."""
+        if not self._members:
+            fields, rest = self.parts()
+            if fields is not None and sum(map(len, fields.values())) + sum(map(len, rest.values())) > n:
+                return True
+        return self.size() > n
 
 
 #: A field of a view whose JSON text is at most this long is replaced whole when it changes, not looked into.
