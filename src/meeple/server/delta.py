@@ -233,11 +233,15 @@ class Shown:
     same message share it.
     """
 
-    __slots__ = ("_members", "_parts", "_rest", "_texts", "grown", "legal", "legal_text", "state")
+    __slots__ = ("_members", "_parts", "_rest", "_texts", "grown", "legal", "legal_text", "since", "state")
 
     def __init__(self, state: dict[str, Json], legal: str, legal_text: str, texts: dict[str, str] | None = None,
-                 grown: dict[str, tuple[Json, int, str]] | None = None, rest: dict[str, str] | None = None) -> None:
+                 grown: dict[str, tuple[Json, int, str]] | None = None, rest: dict[str, str] | None = None,
+                 since: tuple[dict[str, str], list[str]] | None = None) -> None:
         self.state = state
+        #: where ``texts`` is a copy of another view's texts with a few fields set: that view's texts and the names
+        #: of those fields (:attr:`meeple.server.views.Encoded.since`); a delta from it looks at those alone
+        self.since = since
         self.legal = legal
         self.legal_text = legal_text
         #: the view's fields' JSON texts where they are known already (meeple.server.views)
@@ -335,7 +339,10 @@ def delta_text(old: Shown, new: Shown) -> str:
         old_view, new_view = old.state["view"], new.state["view"]
         assert isinstance(old_view, dict) and isinstance(new_view, dict)
         grown = new.grown
-        for key, text in new_fields.items():
+        since = new.since
+        alike = since is not None and since[0] is old_fields  # the other fields' texts are old's very strings
+        for key in since[1] if alike else new_fields:  # type: ignore[index]
+            text = new_fields[key]
             was = old_fields.get(key)
             if was == text:
                 continue
@@ -350,7 +357,8 @@ def delta_text(old: Shown, new: Shown) -> str:
             _diff(old_view[key], new_view[key], ["view", key], ops)
             if ops:
                 inside.append(dumps(ops)[1:-1])
-        raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
+        if not alike:  # else both have the same fields
+            raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
     raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
     return f"[{','.join(inside + raw)}]"
 

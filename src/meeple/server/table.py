@@ -133,6 +133,7 @@ class Table:
         # the key that masks chain hashes for clients: derived from the seeds, which no client knows
         self._head_key = hashlib.blake2b(pack([list(s) for s in seeds]), key=b"meeple-server-head",
                                          digest_size=16).digest()
+        self._head_hasher = hashlib.blake2b(key=self._head_key, digest_size=16)  # copied for each hash (see masked)
         self._factories = bots
         self._bots: dict[tuple[int, str], Any] = {}
         #: seat -> (monotonic deadline, key) for every taken human seat to act, when the match has a clock
@@ -198,7 +199,9 @@ class Table:
         masked hash names the position just as well (it changes with every
         record and every branch) and reveals nothing.
         """
-        return hashlib.blake2b(raw, key=self._head_key, digest_size=16).hexdigest()
+        hasher = self._head_hasher.copy()  # the key's block compressed once, not for every hash
+        hasher.update(raw)
+        return hasher.hexdigest()
 
     def marker(self) -> Marker | None:
         """The lobby's undo marker for the current position (None when the cursor is at the store's end)."""
@@ -325,7 +328,7 @@ class Table:
             undo = {"ok": ok, "reason": reason}
             undo_text = _small_texts.text(("undo", ok, reason), undo)
             redo = self.redo_actor == seat
-        clock = self.clock_for(seat)
+        clock = None if self.row.clock is None else self.clock_for(seat)
         if common is None:
             common = {}
         shared = common.get(lang)
@@ -384,9 +387,16 @@ class Table:
         for r in self.match.records_for(seat, start):
             built = None
             if seen is not None:
-                alike = seen.setdefault((r.seq, lang), [])
-                built = next((record for s, record in alike if s.command is r.command and len(s.events) ==
-                              len(r.events) and all(map(operator.is_, s.events, r.events))), None)
+                alike = seen.get((r.seq, lang))
+                if alike is None:
+                    alike = seen[(r.seq, lang)] = []
+                else:
+                    command, events = r.command, r.events
+                    for s, record in alike:
+                        if s.command is command and len(s.events) == len(events) and \
+                                all(map(operator.is_, s.events, events)):
+                            built = record
+                            break
             if built is None:
                 built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
                 if r.seq in self.by_clock:
@@ -405,7 +415,7 @@ class Table:
         """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
         ``picture``), legal commands and their texts. ``common``: as for :meth:`_seat_state`."""
         state, view, texts = self._seat_state(seat, lang, picture, common)
-        return Shown(state, texts["legal"], texts["legal_text"], view.texts, view.grown, texts)
+        return Shown(state, texts["legal"], texts["legal_text"], view.texts, view.grown, texts, view.since)
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""

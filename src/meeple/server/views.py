@@ -59,14 +59,20 @@ _MUTABLE = frozenset({list, dict, set, bytearray})
 class Encoded:
     """One view in wire form: ``wire`` (what :func:`to_wire` gives), ``texts`` (each field's JSON text by name;
     None for a view that is no object) and ``grown``: for each field that extends a value encoded before, the
-    wire value it extends (shared, not copied), that value's length and the JSON text of the items appended."""
+    wire value it extends (shared, not copied), that value's length and the JSON text of the items appended.
 
-    __slots__ = ("grown", "texts", "wire")
+    ``since``, where known, is ``(texts, names)``: the ``texts`` of the seat's view encoded before this one, and
+    the names of the only fields whose texts may differ from those (the others are the very same strings).
+    """
 
-    def __init__(self, wire: Json, texts: dict[str, str] | None, grown: dict[str, tuple[Json, int, str]]) -> None:
+    __slots__ = ("grown", "since", "texts", "wire")
+
+    def __init__(self, wire: Json, texts: dict[str, str] | None, grown: dict[str, tuple[Json, int, str]],
+                 since: tuple[dict[str, str], list[str]] | None = None) -> None:
         self.wire = wire
         self.texts = texts
         self.grown = grown
+        self.since = since
 
 
 class _Kept:
@@ -119,12 +125,16 @@ class ViewCoder:
         values = self._values(view)
         fields = self._fields
         last = self._last.get(seat)
+        since = None
         if last is None:  # every field, into dicts whose keys are in order already
             out, out_texts = dict(self._blank[0]), dict(self._blank[1])
             changed: Any = range(len(fields))
         else:  # the fields that are not the very objects of the seat's last view, into copies of its dicts
             out, out_texts = last[1].copy(), last[2].copy()
-            changed = [*itertools.compress(range(len(fields)), map(operator.is_not, values, last[0])), *self._always]
+            changed = [*itertools.compress(range(len(fields)), map(operator.is_not, values, last[0]))]
+            if self._always:  # in the fields' order, each once (a delta patches them in that order)
+                changed = sorted({*changed, *self._always})
+            since = (last[2], [fields[i][0] for i in changed])
         grown: dict[str, tuple[Json, int, str]] = {}
         for i in changed:
             name, encode, itemwise, kept = fields[i]
@@ -138,7 +148,7 @@ class ViewCoder:
         if len(self._last) >= KEPT_SEATS and seat not in self._last:
             self._last.clear()
         self._last[seat] = (values, out, out_texts)  # copied before the next view changes them
-        return Encoded(out, out_texts, grown)
+        return Encoded(out, out_texts, grown, since)
 
     @staticmethod
     def _find(value: Any, encode: Any, itemwise: bool, kept: list[_Kept]) -> _Kept:
