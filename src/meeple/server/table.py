@@ -386,11 +386,13 @@ class Table:
         out: list[Json] = []
         for r in self.match.records_for(seat, start):
             built = None
+            alike: list[tuple[Any, Json]] = []
             if seen is not None:
-                alike = seen.get((r.seq, lang))
-                if alike is None:
-                    alike = seen[(r.seq, lang)] = []
+                known = seen.get((r.seq, lang))
+                if known is None:
+                    seen[(r.seq, lang)] = alike
                 else:
+                    alike = known
                     command, events = r.command, r.events
                     for s, record in alike:
                         if s.command is command and len(s.events) == len(events) and \
@@ -401,8 +403,7 @@ class Table:
                 built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
                 if r.seq in self.by_clock:
                     built["by_clock"] = True
-                if seen is not None:
-                    alike.append((r, built))  # the record is held: its objects' ids stay theirs
+                alike.append((r, built))  # the record is held: its objects' ids stay theirs
             out.append(built)
         return out
 
