@@ -359,7 +359,10 @@ def delta_text(old: Shown, new: Shown) -> str:
                 inside.append(dumps(ops)[1:-1])
         if not alike:  # else both have the same fields
             raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
-    raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
+    for name, text in new_rest.items():
+        was = old_rest.get(name)
+        if was is not text and was != text:  # mostly the very texts kept from one position to the next
+            raw.append(f'["r",["{name}"],{text}]')
     return f"[{','.join(inside + raw)}]"
 
 
