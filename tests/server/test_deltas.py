@@ -312,3 +312,32 @@ def test_the_state_texts_a_table_keeps_are_those_of_its_state(game: str) -> None
                 m.undo(seat)
         table.moved()
     assert redone  # the texts were checked where a seat may redo too
+
+
+def test_a_changes_records_are_shared_only_by_the_seats_that_see_them_alike() -> None:
+    import meeple.examples.liars_dice  # noqa: F401  (registers liars-dice)
+    from meeple.server.lobby import MatchRow, SeatRow
+    from meeple.server.table import Table, _Changes
+
+    m = Match.start("liars-dice", 3, seed=5, options={"dice": 3})
+    m.play(0, m.legal(0)[0])
+    row = MatchRow("m", "liars-dice", "standard", 3, {"dice": 3}, None, "random", "in_progress", "now")
+    table = Table(row, [SeatRow(s, "human") for s in range(3)], m, {})
+
+    class Conn:  # what the table reads of a connection
+        def __init__(self, seat: int | None) -> None:
+            self.seat, self.lang, self.picture, self.protocol, self.shown = seat, "en", False, 2, None
+            self.cursor, self.head = 0, b""
+
+    changes = _Changes(table, "update", "play", 0)
+    dice = {e.seat: list(e.dice) for e in m.records[0].events}
+    for seat in (0, 1, None, 2):  # the roll shows each seat its own dice; the bid is the same for all
+        message = json.loads(changes.text(Conn(seat), 0))  # type: ignore[arg-type]
+        assert message["records"] == table.records(seat, 0)
+        shown = [e["dice"] for e in message["records"][0]["events"]]
+        assert shown == [dice[s] if s == seat else None for s in range(3)]
+    assert len(changes._records) == 4  # four lists of records: none alike (the roll differs), each its own text
+    bid = _Changes(table, "update", "play", 0)
+    for seat in (0, 1, None):
+        bid.text(Conn(seat), 1)  # type: ignore[arg-type]
+    assert len(bid._records) == 1  # the bid alone: one text for every seat

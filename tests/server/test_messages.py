@@ -173,3 +173,33 @@ def test_every_position_message_names_the_seats_to_act_the_same_for_everyone(ser
                 await s.close()
 
     asyncio.run(scenario())
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=5),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                       max_leaves=12)
+
+
+@given(st.sampled_from(["update", "rewind"]), st.sampled_from(["play", "bot", "undo", "redo"]), st.none() | st.integers(0, 9),
+       st.integers(0, 999), st.lists(JSONISH, max_size=3), st.integers(0, 999), st.text(max_size=8),
+       st.none() | st.just('[["r",["turn"],1]]'), st.none() | st.integers() | st.text(max_size=4))
+@settings(max_examples=200)
+def test_a_change_put_together_from_texts_is_the_message_encoded_whole(kind: str, cause: str, by: int | None, start: int,
+                                                                       records: list[Any], cursor: int, head: str,
+                                                                       delta: str | None, ref: Any) -> None:
+    from meeple.server.messages import answer, change, change_opening, dumps, where_members
+
+    state = '"view":{"turn":1},"undo":{"ok":false,"reason":""},"legal":[],"legal_text":[]'
+    body: dict[str, Any] = {"type": kind, "cause": cause, "by": by}
+    if kind == "update":
+        body |= {"from": start, "records": records}
+    body |= {"cursor": cursor, "head": head}
+    whole = dumps(body)  # the message as it was encoded whole, then the state or the delta spliced in
+    expected = f'{whole[:-1]},"delta":{delta}}}' if delta is not None else f"{whole[:-1]},{state}}}"
+    update = kind == "update"
+    built = change(change_opening(kind, cause, by), where_members(cursor, head), start=start if update else None,
+                   records=dumps(records) if update else None, state=state, delta=delta)
+    assert built == expected
+    assert change(change_opening(kind, cause, by), where_members(cursor, head), start=start if update else None,
+                  records=dumps(records) if update else None, state=state, delta=delta,
+                  ref=None if ref is None else dumps(ref)) == answer(expected, ref)

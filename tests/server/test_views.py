@@ -160,3 +160,23 @@ def test_a_tuple_changed_in_one_place_keeps_the_wire_of_the_others_and_its_delta
     assert all(b.wire["piles"][i] is a.wire["piles"][i] for i in range(10) if i != 4)
     old, new = (Shown({"view": e.wire}, "[]", "[]", e.texts, e.grown) for e in (a, b))
     assert delta_text(old, new) == '[["r",["view","piles",4,"suit"],"coins"]]'
+
+
+@given(histories(), st.lists(st.none() | st.integers(0, 2), min_size=8, max_size=8))
+@settings(max_examples=300)
+def test_a_views_encoding_leaves_those_before_it_as_they_were_and_its_delta_looks_at_its_changed_fields_alone(
+        views: list[View], seats: list[int | None]) -> None:
+    coder = ViewCoder(View)
+    held: dict[int | None, tuple[Any, str, dict[str, str]]] = {}  # seat -> (its last Encoded, its wire, its texts)
+    for view, seat in zip(views, seats, strict=False):
+        encoded = coder.encode(view, seat)
+        for before, wire, texts in held.values():  # each encoding has dicts of its own (the next copies them)
+            assert json.dumps(before.wire) == wire and before.texts == texts
+        last = held.get(seat)
+        if last is not None:
+            assert encoded.since is not None and encoded.since[0] is last[0].texts
+            old = Shown({"view": last[0].wire}, "[]", "[]", last[0].texts, last[0].grown)
+            new = Shown({"view": encoded.wire}, "[]", "[]", encoded.texts, encoded.grown, since=encoded.since)
+            whole = Shown(new.state, "[]", "[]", encoded.texts, encoded.grown)  # every field compared
+            assert delta_text(old, new) == delta_text(old, whole)  # the same operations, in the same order
+        held[seat] = (encoded, json.dumps(encoded.wire), dict(encoded.texts or {}))

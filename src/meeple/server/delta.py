@@ -226,16 +226,22 @@ class Shown:
     ``state`` holds ``view``, ``undo``, ``redo``, ``clock`` and ``outcome`` as
     wire values; ``legal`` and ``legal_text`` are the JSON texts of those
     lists; ``rest``, where given, the JSON texts of the state's fields other
-    than the view (each ``dumps`` of its value). A connection keeps one (the
+    than the view (each ``dumps`` of its value), in the state's order; where
+    it has ``legal`` and ``legal_text`` too (last, and the same texts), it is
+    taken as it is, not copied. A connection keeps one (the
     last it was sent); connections of one seat and language that were sent the
     same message share it.
     """
 
-    __slots__ = ("_members", "_parts", "_rest", "_texts", "grown", "legal", "legal_text", "state")
+    __slots__ = ("_members", "_parts", "_rest", "_texts", "grown", "legal", "legal_text", "since", "state")
 
     def __init__(self, state: dict[str, Json], legal: str, legal_text: str, texts: dict[str, str] | None = None,
-                 grown: dict[str, tuple[Json, int, str]] | None = None, rest: dict[str, str] | None = None) -> None:
+                 grown: dict[str, tuple[Json, int, str]] | None = None, rest: dict[str, str] | None = None,
+                 since: tuple[dict[str, str], list[str]] | None = None) -> None:
         self.state = state
+        #: where ``texts`` is a copy of another view's texts with a few fields set: that view's texts and the names
+        #: of those fields (:attr:`meeple.server.views.Encoded.since`); a delta from it looks at those alone
+        self.since = since
         self.legal = legal
         self.legal_text = legal_text
         #: the view's fields' JSON texts where they are known already (meeple.server.views)
@@ -259,7 +265,13 @@ class Shown:
             if fields is None and isinstance(view, dict):
                 fields = {k: dumps(v) for k, v in view.items()}
             rest = self._rest
-            rest = {k: dumps(v) for k, v in self.state.items() if k != "view"} if rest is None else dict(rest)
+            if rest is None:
+                rest = {k: dumps(v) for k, v in self.state.items() if k != "view"}
+            elif "legal" not in rest:
+                rest = dict(rest)
+            else:  # the texts of every field, the legal lists' last (Table.shown): taken as they are
+                self._parts = (fields, rest)
+                return self._parts
             rest["legal"], rest["legal_text"] = self.legal, self.legal_text
             self._parts = (fields, rest)
         return self._parts
@@ -284,6 +296,15 @@ class Shown:
         # "view":{ + "key":text, each but the last without its comma + } + each ,"name":text
         return (8 + sum(map(len, map(_key, fields))) + sum(map(len, fields.values())) + (2 * len(fields) or 1)
                 + sum(map(len, rest)) + sum(map(len, rest.values())) + 4 * len(rest))
+
+    def longer_than(self, n: int) -> bool:
+        """Whether :attr:`members` is longer than ``n`` characters: ``size() > n``, mostly told from the lengths
+        of the fields' texts alone (a part of it), without the names'."""
+        if not self._members:
+            fields, rest = self.parts()
+            if fields is not None and sum(map(len, fields.values())) + sum(map(len, rest.values())) > n:
+                return True
+        return self.size() > n
 
 
 #: A field of a view whose JSON text is at most this long is replaced whole when it changes, not looked into.
@@ -318,7 +339,10 @@ def delta_text(old: Shown, new: Shown) -> str:
         old_view, new_view = old.state["view"], new.state["view"]
         assert isinstance(old_view, dict) and isinstance(new_view, dict)
         grown = new.grown
-        for key, text in new_fields.items():
+        since = new.since
+        alike = since is not None and since[0] is old_fields  # the other fields' texts are old's very strings
+        for key in since[1] if alike else new_fields:  # type: ignore[index]
+            text = new_fields[key]
             was = old_fields.get(key)
             if was == text:
                 continue
@@ -333,8 +357,12 @@ def delta_text(old: Shown, new: Shown) -> str:
             _diff(old_view[key], new_view[key], ["view", key], ops)
             if ops:
                 inside.append(dumps(ops)[1:-1])
-        raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
-    raw.extend(f'["r",["{name}"],{text}]' for name, text in new_rest.items() if old_rest.get(name) != text)
+        if not alike:  # else both have the same fields
+            raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
+    for name, text in new_rest.items():
+        was = old_rest.get(name)
+        if was is not text and was != text:  # mostly the very texts kept from one position to the next
+            raw.append(f'["r",["{name}"],{text}]')
     return f"[{','.join(inside + raw)}]"
 
 

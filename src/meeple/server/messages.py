@@ -273,13 +273,9 @@ def state_members(state: dict[str, Json], legal: str, legal_text: str) -> str:
     return f'{dumps(state)[1:-1]},"legal":{legal},"legal_text":{legal_text}'
 
 
-def _position(body: dict[str, Json], where: dict[str, Json], state: str | None, delta: str | None = None) -> str:
+def _position(body: dict[str, Json], where: dict[str, Json], state: str) -> str:
     body.update(where)
-    text = dumps(body)
-    if delta is not None:
-        return with_field(text, "delta", delta)
-    assert state is not None
-    return f"{text[:-1]},{state}}}"
+    return f"{dumps(body)[:-1]},{state}}}"
 
 
 def sync(*, match: str, game: str, seats: int, seat: int | None, where: dict[str, Json], start: int,
@@ -294,21 +290,73 @@ def sync(*, match: str, game: str, seats: int, seat: int | None, where: dict[str
     return _position(body, where, state)
 
 
+def where_members(cursor: int, head: str) -> str:
+    """The JSON text of a position message's ``cursor`` and ``head``, as members of an object (no braces).
+
+    >>> where_members(3, "ab")
+    '"cursor":3,"head":"ab"'
+    """
+    return f'"cursor":{int(cursor)},"head":{dumps(head)}'
+
+
+def change_opening(kind: str, cause: str, by: int | None) -> str:
+    """The beginning of an ``update`` or ``rewind`` (``kind``) for ``cause`` and ``by``: the text that every
+    client's message of one change starts with (see :func:`change`).
+
+    >>> change_opening("rewind", "undo", 1)
+    '{"type":"rewind","cause":"undo","by":1'
+    """
+    return f'{{"type":{dumps(kind)},"cause":{dumps(cause)},"by":{dumps(by)}'
+
+
+def change(opening: str, where: str, *, start: int | None = None, records: str | None = None,
+           state: str | None = None, delta: str | None = None, ref: str | None = None) -> str:
+    """An ``update`` or ``rewind`` put together from JSON texts built once for every client they are alike for.
+
+    ``opening`` is :func:`change_opening`'s, ``where`` :func:`where_members`'; an ``update`` has ``start`` and
+    ``records`` (the JSON text of its list of records), a ``rewind`` neither. It carries ``state``
+    (:func:`state_members`) or ``delta``, and with ``ref`` (a JSON text) it answers the request whose ``id`` that
+    is. The text is :func:`update`'s or :func:`rewind`'s for the same values, byte for byte, with
+    :func:`answer`'s ``ref``.
+
+    >>> change(change_opening("update", "play", 0), where_members(2, "ab"), start=1, records="[]", delta="[]", ref="7")
+    '{"type":"update","cause":"play","by":0,"from":1,"records":[],"cursor":2,"head":"ab","delta":[],"ref":7}'
+    """
+    parts = [opening]
+    if records is not None:
+        parts.append(f',"from":{int(start or 0)},"records":{records}')
+    parts += (",", where)
+    if delta is not None:
+        parts += (',"delta":', delta)
+    else:
+        assert state is not None
+        parts += (",", state)
+    if ref is not None:
+        parts += (',"ref":', ref)
+    parts.append("}")
+    return "".join(parts)
+
+
 def update(*, cause: str, by: int | None, where: dict[str, Json], start: int, records: list[Json],
            state: str | None, delta: str | None = None) -> str:
     """``update``: records were added after cursor ``start`` (``cause``: play, bot, clock, redo or remote).
 
     It carries ``state`` (:func:`state_members`) or, with ``delta`` (the JSON text of a patch,
-    :mod:`meeple.server.delta`), that instead.
+    :mod:`meeple.server.delta`), that instead. (:func:`change` builds the same text from parts encoded before.)
     """
-    body: dict[str, Json] = {"type": "update", "cause": cause, "by": by, "from": start, "records": records}
-    return _position(body, where, state, delta)
+    return change(change_opening("update", cause, by), _where(where), start=start, records=dumps(records),
+                  state=state, delta=delta)
 
 
 def rewind(*, cause: str, by: int | None, where: dict[str, Json], state: str | None, delta: str | None = None) -> str:
     """``rewind``: the cursor went back to ``where["cursor"]`` (an undo); ``state`` or ``delta`` as for :func:`update`."""
-    body: dict[str, Json] = {"type": "rewind", "cause": cause, "by": by}
-    return _position(body, where, state, delta)
+    return change(change_opening("rewind", cause, by), _where(where), state=state, delta=delta)
+
+
+def _where(where: dict[str, Json]) -> str:
+    cursor, head = where["cursor"], where["head"]
+    assert type(cursor) is int and isinstance(head, str) and len(where) == 2
+    return where_members(cursor, head)
 
 
 def players(rows: list[Json]) -> str:

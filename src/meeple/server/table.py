@@ -78,6 +78,9 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
 #: The JSON texts of small values that repeat (an undo answer, the seats to act), by a key naming the value.
 SMALL_KEPT = 1024
 _small_texts = Kept(SMALL_KEPT)
+#: What a spectator's position says of undo, and its text.
+_SPECTATOR_UNDO: Json = {"ok": False, "reason": "spectators do not undo"}
+_SPECTATOR_UNDO_TEXT = dumps(_SPECTATOR_UNDO)
 
 
 def text_of(game: Game[Any, Any], command: Command, events: Sequence[Event] | None, lang: str) -> str:
@@ -130,6 +133,7 @@ class Table:
         # the key that masks chain hashes for clients: derived from the seeds, which no client knows
         self._head_key = hashlib.blake2b(pack([list(s) for s in seeds]), key=b"meeple-server-head",
                                          digest_size=16).digest()
+        self._head_hasher = hashlib.blake2b(key=self._head_key, digest_size=16)  # copied for each hash (see masked)
         self._factories = bots
         self._bots: dict[tuple[int, str], Any] = {}
         #: seat -> (monotonic deadline, key) for every taken human seat to act, when the match has a clock
@@ -195,7 +199,9 @@ class Table:
         masked hash names the position just as well (it changes with every
         record and every branch) and reveals nothing.
         """
-        return hashlib.blake2b(raw, key=self._head_key, digest_size=16).hexdigest()
+        hasher = self._head_hasher.copy()  # the key's block compressed once, not for every hash
+        hasher.update(raw)
+        return hasher.hexdigest()
 
     def marker(self) -> Marker | None:
         """The lobby's undo marker for the current position (None when the cursor is at the store's end)."""
@@ -262,6 +268,17 @@ class Table:
         legal = self.match.legal(seat)
         return _joined(legal, self.game, lang, lambda: self._legal_texts_list(legal, lang)) if legal else "[]"
 
+    def _legal_pair(self, seat: int | None, lang: str) -> tuple[str, str]:
+        """:meth:`legal_json` and :meth:`legal_text_json` of ``seat``, from one call of ``Match.legal``."""
+        if seat is None:
+            return "[]", "[]"
+        legal = self.match.legal(seat)
+        if not legal:
+            return "[]", "[]"
+        game = self.game
+        return (_joined(legal, game, "", lambda: self._legal_list(legal)),
+                _joined(legal, game, lang, lambda: self._legal_texts_list(legal, lang)))
+
     def _legal_texts_list(self, legal: Sequence[Command], lang: str) -> str:
         said = self._legal_said
         out = []
@@ -291,30 +308,46 @@ class Table:
         state, view, _ = self._seat_state(seat, lang, picture)
         return state, view
 
-    def _seat_state(self, seat: int | None, lang: str,
-                    picture: bool) -> tuple[dict[str, Json], Encoded, dict[str, str]]:
+    def _seat_state(self, seat: int | None, lang: str, picture: bool,
+                    common: dict[Any, tuple[Json, str]] | None = None) -> tuple[dict[str, Json], Encoded, dict[str, str]]:
         """:meth:`seat_state_encoded`, and the JSON texts of its fields other than the view (kept where they
-        repeat: the undo answers, the seats to act)."""
+        repeat: the undo answers, the seats to act), then of the legal commands and their texts.
+
+        ``common`` (one per change of position, for all its clients) keeps what is the same for every seat: the
+        outcome by language and the seats to act, with their texts.
+        """
         m = self.match
         view = self._views.encode(m.view(seat), seat)
         if seat is None:
-            undo: Json = {"ok": False, "reason": "spectators do not undo"}
+            undo: Json = _SPECTATOR_UNDO
+            undo_text = _SPECTATOR_UNDO_TEXT
             redo = False
         else:
             check = m.can_undo(seat)
-            undo = {"ok": check.ok, "reason": check.reason}
+            ok, reason = check.ok, check.reason
+            undo = {"ok": ok, "reason": reason}
+            undo_text = _small_texts.text(("undo", ok, reason), undo)
             redo = self.redo_actor == seat
-        clock = self.clock_for(seat)
-        outcome = outcome_json(self.game, m.outcome, lang)
-        to_act = [s for s in m.to_act if s != ENGINE]
+        clock = None if self.row.clock is None else self.clock_for(seat)
+        if common is None:
+            common = {}
+        shared = common.get(lang)
+        if shared is None:
+            outcome = outcome_json(self.game, m.outcome, lang)
+            shared = common[lang] = (outcome, "null" if outcome is None else dumps(outcome))
+        outcome, outcome_text = shared
+        acting = common.get(None)
+        if acting is None:
+            to_act = [s for s in m.to_act if s != ENGINE]
+            acting = common[None] = (to_act, _small_texts.text(("to_act", *to_act), to_act))
         state: dict[str, Json] = {"view": view.wire, "undo": undo, "redo": redo, "clock": clock, "outcome": outcome,
-                                  "to_act": to_act}
-        texts = {"undo": _small_texts.text(("undo", undo["ok"], undo["reason"]), undo), "redo": "true" if redo else "false",
-                 "clock": "null" if clock is None else dumps(clock),
-                 "outcome": "null" if outcome is None else dumps(outcome), "to_act": _small_texts.text(("to_act", *to_act), to_act)}
+                                  "to_act": acting[0]}
+        texts = {"undo": undo_text, "redo": "true" if redo else "false",
+                 "clock": "null" if clock is None else dumps(clock), "outcome": outcome_text, "to_act": acting[1]}
         if picture:
             state["picture"] = self.picture(seat, lang)
             texts["picture"] = dumps(state["picture"])
+        texts["legal"], texts["legal_text"] = self._legal_pair(seat, lang)
         return state, view, texts
 
     def picture(self, seat: int | None, lang: str) -> str | None:
@@ -353,16 +386,24 @@ class Table:
         out: list[Json] = []
         for r in self.match.records_for(seat, start):
             built = None
+            alike: list[tuple[Any, Json]] = []
             if seen is not None:
-                alike = seen.setdefault((r.seq, lang), [])
-                built = next((record for s, record in alike if s.command is r.command and len(s.events) ==
-                              len(r.events) and all(map(operator.is_, s.events, r.events))), None)
+                known = seen.get((r.seq, lang))
+                if known is None:
+                    seen[(r.seq, lang)] = alike
+                else:
+                    alike = known
+                    command, events = r.command, r.events
+                    for s, record in alike:
+                        if s.command is command and len(s.events) == len(events) and \
+                                all(map(operator.is_, s.events, events)):
+                            built = record
+                            break
             if built is None:
                 built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
                 if r.seq in self.by_clock:
                     built["by_clock"] = True
-                if seen is not None:
-                    alike.append((r, built))  # the record is held: its objects' ids stay theirs
+                alike.append((r, built))  # the record is held: its objects' ids stay theirs
             out.append(built)
         return out
 
@@ -370,11 +411,12 @@ class Table:
         """The fields every position message carries: cursor and masked head hash."""
         return {"cursor": self.match.cursor, "head": self.masked(self.raw_head())}
 
-    def shown(self, seat: int | None, lang: str, picture: bool = False) -> Shown:
+    def shown(self, seat: int | None, lang: str, picture: bool = False,
+              common: dict[Any, tuple[Json, str]] | None = None) -> Shown:
         """What a position message shows ``seat`` now, in ``lang``: its state (with its text picture where
-        ``picture``), legal commands and their texts."""
-        state, view, texts = self._seat_state(seat, lang, picture)
-        return Shown(state, self.legal_json(seat), self.legal_text_json(seat, lang), view.texts, view.grown, texts)
+        ``picture``), legal commands and their texts. ``common``: as for :meth:`_seat_state`."""
+        state, view, texts = self._seat_state(seat, lang, picture, common)
+        return Shown(state, texts["legal"], texts["legal_text"], view.texts, view.grown, texts, view.since)
 
     def sync(self, client: Client, start: int = 0, ref: Json = None) -> None:
         """Send ``client`` the whole position: its records from ``start``, view, legal commands."""
@@ -404,8 +446,7 @@ class Table:
             if (client.cursor, client.head) != before:
                 self.sync(client)
                 continue
-            text = changes.text(client, before[0])
-            client.send(answer(text, ref) if client is requester else text)
+            client.send(changes.text(client, before[0], None if client is not requester or ref is None else dumps(ref)))
 
     def catch_up(self, cause: str) -> None:
         """Bring every client to the current position after the match was read again from the store.
@@ -454,46 +495,80 @@ class _Changes:
     delta once per position it starts from (the connections of a seat that were
     sent the same message hold the same :class:`Shown`). A client of protocol 2
     that holds a position gets the delta when it is shorter than the whole.
+    What is the same for every seat is built once for all: the message's
+    opening, cursor and head, the outcome and the seats to act, and the JSON
+    text of the records where seats see them alike (the same objects).
     """
 
     def __init__(self, table: Table, kind: str, cause: str, by: int | None) -> None:
-        self.table, self.kind, self.cause, self.by = table, kind, cause, by
+        self.table, self.kind = table, kind
         self.head = table.raw_head()
-        self.where = {"cursor": table.match.cursor, "head": table.masked(self.head)}
-        #: (seat, lang, picture, start) -> [shown, records, the whole message or "", [(base, the message for it)], start]
-        self._built: dict[tuple[int | None, str, bool, int], list[Any]] = {}
+        self._opening = messages.change_opening(kind, cause, by)
+        self._where = messages.where_members(table.match.cursor, table.masked(self.head))
+        #: (seat, lang, picture, start) -> what that seat is sent (see _Built)
+        self._built: dict[tuple[int | None, str, bool, int], _Built] = {}
         self._seen: dict[tuple[int, str], list[tuple[Any, Json]]] = {}  # records built, for the seats that see them alike
+        self._records: list[tuple[list[Json], str]] = []  # lists of records built, and their JSON texts
+        self._common: dict[Any, tuple[Json, str]] = {}  # what every seat's state shares (see Table._seat_state)
 
-    def text(self, client: Client, start: int) -> str:
-        """The message that brings ``client`` from ``start`` to the table's position; noted as sent to it."""
+    def text(self, client: Client, start: int, ref: str | None = None) -> str:
+        """The message that brings ``client`` from ``start`` to the table's position; noted as sent to it.
+
+        With ``ref`` (a JSON text) it answers the request whose ``id`` that is.
+        """
         table, seat, lang = self.table, client.seat, client.lang
         key = (seat, lang, client.picture, start)
         built = self._built.get(key)
         if built is None:
-            records = table.records(seat, start, lang, self._seen) if self.kind == "update" else []
-            built = self._built[key] = [table.shown(seat, lang, client.picture), records, "", [], start]
-        shown: Shown = built[0]
+            built = self._built[key] = self._build(seat, lang, client.picture, start)
+        shown = built.shown
         base = client.shown if client.protocol >= DELTAS_SINCE else None
-        text = None
+        delta = None
         if base is not None:
-            text = next((t for b, t in built[3] if b is base), None)
-            if text is None:
+            for b, d in built.deltas:
+                if b is base:
+                    delta = d
+                    break
+            else:
                 delta = delta_text(base, shown)
-                # the delta message is the whole one with ,"delta":[...] in place of ,<the members>
-                text = self._message(built, None, delta) if len(delta) + 8 < shown.size() else self._whole(built)
-                built[3].append((base, text))
-        if text is None:
-            text = self._whole(built)
+                if not shown.longer_than(len(delta) + 8):  # ,"delta":[...] in place of ,<the members>: not shorter
+                    delta = ""
+                built.deltas.append((base, delta))
         table._sent(client, shown, self.head)
-        return text
+        if delta:
+            return messages.change(self._opening, self._where, start=built.start, records=built.records, delta=delta,
+                                   ref=ref)
+        if ref is not None:
+            return messages.change(self._opening, self._where, start=built.start, records=built.records,
+                                   state=shown.members, ref=ref)
+        if not built.whole:
+            built.whole = messages.change(self._opening, self._where, start=built.start, records=built.records,
+                                          state=shown.members)
+        return built.whole
 
-    def _whole(self, built: list[Any]) -> str:
-        if not built[2]:
-            built[2] = self._message(built, built[0].members, None)
-        return str(built[2])
+    def _build(self, seat: int | None, lang: str, picture: bool, start: int) -> _Built:
+        table = self.table
+        records_text = None
+        if self.kind == "update":
+            records = table.records(seat, start, lang, self._seen)
+            for alike, text in self._records:
+                if len(alike) == len(records) and all(map(operator.is_, alike, records)):
+                    records_text = text
+                    break
+            else:
+                records_text = dumps(records)
+                self._records.append((records, records_text))
+        return _Built(table.shown(seat, lang, picture, self._common), records_text, start)
 
-    def _message(self, built: list[Any], state: str | None, delta: str | None) -> str:
-        if self.kind == "rewind":
-            return messages.rewind(cause=self.cause, by=self.by, where=dict(self.where), state=state, delta=delta)
-        return messages.update(cause=self.cause, by=self.by, where=dict(self.where), start=built[4], records=built[1],
-                               state=state, delta=delta)
+
+class _Built:
+    """What one seat (language, picture, record start) is sent of a change: its :class:`Shown`, the JSON text of
+    its records (None for a ``rewind``), its whole message once built, and its deltas by the base they start from
+    ("" where the whole message is not longer)."""
+
+    __slots__ = ("deltas", "records", "shown", "start", "whole")
+
+    def __init__(self, shown: Shown, records: str | None, start: int) -> None:
+        self.shown, self.records, self.start = shown, records, start
+        self.whole = ""
+        self.deltas: list[tuple[Shown, str]] = []

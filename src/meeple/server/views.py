@@ -59,14 +59,20 @@ _MUTABLE = frozenset({list, dict, set, bytearray})
 class Encoded:
     """One view in wire form: ``wire`` (what :func:`to_wire` gives), ``texts`` (each field's JSON text by name;
     None for a view that is no object) and ``grown``: for each field that extends a value encoded before, the
-    wire value it extends (shared, not copied), that value's length and the JSON text of the items appended."""
+    wire value it extends (shared, not copied), that value's length and the JSON text of the items appended.
 
-    __slots__ = ("grown", "texts", "wire")
+    ``since``, where known, is ``(texts, names)``: the ``texts`` of the seat's view encoded before this one, and
+    the names of the only fields whose texts may differ from those (the others are the very same strings).
+    """
 
-    def __init__(self, wire: Json, texts: dict[str, str] | None, grown: dict[str, tuple[Json, int, str]]) -> None:
+    __slots__ = ("grown", "since", "texts", "wire")
+
+    def __init__(self, wire: Json, texts: dict[str, str] | None, grown: dict[str, tuple[Json, int, str]],
+                 since: tuple[dict[str, str], list[str]] | None = None) -> None:
         self.wire = wire
         self.texts = texts
         self.grown = grown
+        self.since = since
 
 
 class _Kept:
@@ -90,8 +96,10 @@ class ViewCoder:
         #: the fields whose values may be of a class that changes in place (looked at every time)
         self._always: list[int] = []
         self._values: Any = None  # a view's field values, in order
-        #: by seat: the field values of its last view, their wire values and their texts
-        self._last: dict[Any, tuple[tuple[Any, ...], list[Json], list[str]]] = {}
+        #: by seat: the field values of its last view, and its wire value and fields' texts (as Encoded has them)
+        self._last: dict[Any, tuple[tuple[Any, ...], dict[str, Json], dict[str, str]]] = {}
+        #: the wire value and texts of a view before its fields are filled in (their keys in order)
+        self._blank: tuple[dict[str, Json], dict[str, str]] = ({}, {})
         if isinstance(view_type, type) and attrs.has(view_type):
             shape = shape_of(view_type)
             record = shape.record
@@ -102,6 +110,9 @@ class ViewCoder:
                 self._always = [i for i, tp in enumerate(record.types) if not _frozen(tp)]
                 getter = operator.attrgetter(*record.names)
                 self._values = getter if len(record.names) > 1 else (lambda view: (getter(view),))
+                tag = {} if self._tag is None else {"type": self._tag}
+                self._blank = ({**tag, **dict.fromkeys(self._names)},
+                               {**{k: dumps(v) for k, v in tag.items()}, **dict.fromkeys(self._names, "")})
 
     def encode(self, view: Any, seat: Any = None) -> Encoded:
         """``view`` (``seat``'s) in wire form, with its fields' texts (see the module docstring).
@@ -114,32 +125,30 @@ class ViewCoder:
         values = self._values(view)
         fields = self._fields
         last = self._last.get(seat)
-        if last is None:
-            wires: list[Json] = [None] * len(fields)
-            texts: list[str] = [""] * len(fields)
+        since = None
+        if last is None:  # every field, into dicts whose keys are in order already
+            out, out_texts = dict(self._blank[0]), dict(self._blank[1])
             changed: Any = range(len(fields))
-        else:
-            wires, texts = list(last[1]), list(last[2])
-            changed = [*itertools.compress(range(len(fields)), map(operator.is_not, values, last[0])), *self._always]
+        else:  # the fields that are not the very objects of the seat's last view, into copies of its dicts
+            out, out_texts = last[1].copy(), last[2].copy()
+            changed = [*itertools.compress(range(len(fields)), map(operator.is_not, values, last[0]))]
+            if self._always:  # in the fields' order, each once (a delta patches them in that order)
+                changed = sorted({*changed, *self._always})
+            since = (last[2], [fields[i][0] for i in changed])
         grown: dict[str, tuple[Json, int, str]] = {}
         for i in changed:
-            _, encode, itemwise, kept = fields[i]
+            name, encode, itemwise, kept = fields[i]
             value = values[i]
             hit = kept[0] if kept else None
             if hit is None or hit.value is not value or value.__class__ in _MUTABLE:
                 hit = self._find(value, encode, itemwise, kept)
-            wires[i], texts[i] = hit.wire, hit.text
+            out[name], out_texts[name] = hit.wire, hit.text
             if hit.grown is not None:
-                grown[fields[i][0]] = hit.grown
+                grown[name] = hit.grown
         if len(self._last) >= KEPT_SEATS and seat not in self._last:
             self._last.clear()
-        self._last[seat] = (values, wires, texts)
-        out = dict(zip(self._names, wires, strict=True))
-        out_texts = dict(zip(self._names, texts, strict=True))
-        if self._tag is not None:
-            out = {"type": self._tag, **out}
-            out_texts = {"type": dumps(self._tag), **out_texts}
-        return Encoded(out, out_texts, grown)
+        self._last[seat] = (values, out, out_texts)  # copied before the next view changes them
+        return Encoded(out, out_texts, grown, since)
 
     @staticmethod
     def _find(value: Any, encode: Any, itemwise: bool, kept: list[_Kept]) -> _Kept:
