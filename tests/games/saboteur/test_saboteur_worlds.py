@@ -14,7 +14,7 @@ from meeple.games.saboteur import GAME
 from meeple.games.saboteur import world as saboteur_world
 from meeple.games.saboteur.bot import HeuristicBot, Suspicion
 from meeple.games.saboteur.commands import Discard, SwapHand
-from meeple.games.saboteur.data import Role, deck
+from meeple.games.saboteur.data import GOLD_CARDS, Role, deck
 from meeple.games.saboteur.state import Phase, State
 from meeple.testing import Playout, check_worlds, playout
 
@@ -176,3 +176,33 @@ def test_a_suspected_player_is_dealt_the_saboteur_more_often_than_a_trusted_one(
     assert weighed[seat] == uniform[seat] == 0  # the seat knows its own card
     assert abs(uniform[suspect] - uniform[trusted]) < 45  # both a third of the time, with no weighing
     assert weighed[suspect] > 1.5 * uniform[suspect] and weighed[trusted] < 0.67 * uniform[trusted]
+
+
+def _paid_position() -> tuple[meeple.Match, int]:
+    """A heuristic match in the third round's play after a miners' payout, and the seat to act."""
+    for seed in range(1, 40):
+        m = meeple.Match.start("saboteur", 3, seed=seed)
+        bots = [HeuristicBot(seed * 31 + s) for s in range(3)]
+        while not m.is_over:
+            seat = next(s for s in m.to_act if s != ENGINE)
+            state = m.state
+            if (state.phase is Phase.PLAY and state.round == 3 and any(r.team == "miners" for r in state.results)
+                    and sum(state.purse.gold) + sum(state.purse.deck) == sum(GOLD_CARDS)):
+                return m, seat
+            m.play(seat, bots[seat].choose(m.view(seat), m.legal(seat), seat))
+    raise AssertionError("no miners' payout in 40 heuristic matches")
+
+
+def test_worlds_deal_the_hidden_gold_as_the_true_payouts_may_have_gone() -> None:
+    m, seat = _paid_position()
+    view, true = m.view(seat), m.state.purse
+    totals: Counter[tuple[int, ...]] = Counter()
+    for k in range(200):
+        w = GAME.world(view, seat, Rng(k))
+        assert GAME.view(w, seat) == view
+        assert w.purse.gold[seat] == true.gold[seat]  # the seat knows its own gold
+        # every gold card is in someone's purse or still in the gold deck, as in the true state
+        assert sum(w.purse.gold) + sum(w.purse.deck) == sum(GOLD_CARDS)
+        totals[w.purse.gold] += 1
+    assert true.gold in totals  # the true totals are among the worlds' ...
+    assert len(totals) > 1  # ... and the worlds do not all agree on what the view hides

@@ -24,15 +24,18 @@ What other seats learned in secret is only partly rebuilt: their
 Inspections are replayed from the deeds (the roles they saw follow the
 world's roles), but the goals they looked at and the hands a swap showed
 them are not (neither changes what anyone may play). Base-game gold: the
-seat knows its own total; other totals are expected values from the public
-results, and the gold deck left is drawn to its expected size, since the
-view does not keep which gold cards went where.
+seat knows its own total, and the view does not keep which gold cards went
+where; every finished payout is replayed on a shuffled gold deck from the
+public results (who won, who found the gold, the passing order), until a
+replay gives the seat its own total, so that other totals and the deck left
+vary from world to world as the true ones may (:func:`_base_gold`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 
 from meeple.engine import Rng
 from meeple.engine.copies import own_dict
@@ -40,13 +43,16 @@ from meeple.engine.copies import own_dict
 from . import data
 from .bot import Suspicion
 from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
-from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, SpentRole, State
+from .rules import exact_payment
+from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, RoundResult, SpentRole, State
 from .view import View, _redeal_roles, determinize
 
 #: How much a point of suspicion multiplies the odds that a player holds a saboteur card, as a power of e.
 SUSPICION_WEIGHT = 0.5
 #: Uniform deals of the unseen roles among which :func:`world` takes one by those odds.
 ROLE_DRAWS = 8
+#: Replays of the finished gold payouts among which :func:`world` looks for one that gives the seat its own total.
+GOLD_DRAWS = 32
 
 
 def world(view: View, seat: int | None, rng: Rng) -> State:
@@ -207,36 +213,96 @@ def _starter(view: View) -> int:
 
 
 def _purse(view: View, me: int | None, rng: Rng, deluxe: bool) -> Purse:
-    """The gold: the seat's own total, others' expected from the results, an offer drawn where unseen."""
+    """The gold: the seat's own total, others' drawn from the public results, an offer drawn where unseen."""
     n = view.seats
+    deck: list[int] = list(GOLD_CARDS)
     if view.gold is not None:
         gold = list(view.gold)
-    else:
+    elif deluxe:
         gold = [0] * n
-        per_card = sum(GOLD_CARDS) / len(GOLD_CARDS)
-        for r in view.results:
-            if not r.winners or (r.number == view.round and view.phase in (Phase.SETTLE, Phase.CHOOSE, Phase.THEFT)):
-                continue  # this round's payout is under way: what was paid is not counted twice
-            if deluxe:
-                each = [data.deluxe_share(len(r.winners))] * len(r.winners)
-            elif r.team == "miners":
-                each = [round(min(n, 9) * per_card / len(r.winners))] * len(r.winners)
-            else:
-                each = [data.SABOTEUR_PAY.get(len(r.winners), 0)] * len(r.winners)
-            for s, amount in zip(r.winners, each, strict=True):
-                gold[s] += amount
+        for r in _paid(view):
+            for s in r.winners:
+                gold[s] += data.deluxe_share(len(r.winners))
         if me is not None and view.my_gold is not None:
             gold[me] = view.my_gold
         if view.holds_gold is not None:
             gold = [max(g, 1) if holds else 0 for g, holds in zip(gold, view.holds_gold, strict=True)]
+    else:
+        gold, deck = _base_gold(view, me, rng)
     if deluxe:
         return Purse(gold=tuple(gold), chooser=view.chooser, theft_queue=view.theft_queue)
-    spent = sum(min(n, 9) if r.team == "miners" else 2 for r in view.results if r.winners)
-    deck = list(rng.shuffled(GOLD_CARDS))[: max(0, len(GOLD_CARDS) - spent)]
+    if view.gold is not None:
+        spent = sum(min(n, 9) if r.team == "miners" else 2 for r in view.results if r.winners)
+        deck = list(rng.shuffled(GOLD_CARDS))[: max(0, len(GOLD_CARDS) - spent)]
     offer = view.offer
+    if offer:
+        deck = _without(deck, offer)
+    deck = list(rng.shuffled(sorted(deck)))
     if view.offer_size and not offer:
         offer, deck = tuple(sorted(deck[: view.offer_size])), deck[view.offer_size:]
         offer += (1,) * (view.offer_size - len(offer))
     return Purse(gold=tuple(gold), deck=tuple(sorted(deck)), offer=offer, chooser=view.chooser,
                  theft_queue=view.theft_queue)
 
+
+def _paid(view: View) -> list[RoundResult]:
+    """The round results whose payout is over (a payout under way is not counted twice)."""
+    return [r for r in view.results
+            if r.winners and not (r.number == view.round and view.phase in (Phase.SETTLE, Phase.CHOOSE, Phase.THEFT))]
+
+
+def _without(deck: list[int], cards: Sequence[int]) -> list[int]:
+    """``deck`` less ``cards`` (those it holds)."""
+    left = Counter(deck)
+    left.subtract(cards)
+    return sorted((+left).elements())
+
+
+def _base_gold(view: View, me: int | None, rng: Rng) -> tuple[list[int], list[int]]:
+    """Base game: every total and the gold deck left, the finished payouts replayed on a shuffled gold deck.
+
+    Which gold cards a miners' payout drew is hidden, and so is what each
+    winner took; who won, who found the gold and the passing order are
+    public. Each payout is replayed from a shuffled deck, every winner
+    taking the largest card on offer (as the heuristic bot does), and a
+    replay that does not give the seat its own total is drawn again
+    (``GOLD_DRAWS`` times at most; the last keeps the seat's total as the
+    view shows it). A payout under way (the view's offer) is left to the caller.
+    """
+    n = view.seats
+    opts = view.options
+    step = 1 if opts.gold_pass == "clockwise" else -1
+    paid = _paid(view)
+    mine = view.my_gold if me is not None else None
+    gold: list[int] = [0] * n
+    deck: list[int] = []
+    for _ in range(GOLD_DRAWS):
+        gold, deck = [0] * n, list(rng.shuffled(GOLD_CARDS))
+        for r in paid:
+            if r.team == "miners":
+                count = min(n, 9) if opts.gold_cards == "players" else len(r.winners)
+                offer, deck = sorted(deck[:count]), deck[count:]
+                chooser = r.finisher if r.finisher in r.winners else _after(r.finisher, r.winners, n, step)
+                while offer:
+                    gold[chooser] += offer.pop()  # the largest
+                    chooser = _after(chooser, r.winners, n, step)
+                continue
+            pay = data.SABOTEUR_PAY.get(len(r.winners), 0)
+            for s in r.winners:
+                if opts.saboteur_pay == "cards":
+                    cards, deck = deck[:pay], deck[pay:]
+                    gold[s] += sum(cards) + (pay - len(cards))
+                else:
+                    for c in exact_payment(deck, pay):
+                        deck.remove(c)
+                    gold[s] += pay
+        if me is None or mine is None or gold[me] == mine:
+            break
+    if me is not None and mine is not None:
+        gold[me] = mine
+    return gold, deck
+
+
+def _after(seat: int, winners: Sequence[int], n: int, step: int) -> int:
+    """The nearest of ``winners`` after ``seat`` in the passing direction (``seat`` itself last)."""
+    return next((s for s in ((seat + step * (i + 1)) % n for i in range(n)) if s in winners), seat)
