@@ -17,7 +17,9 @@ connections included, so a little above the benchmark's own CPU per
 command); the load average is printed beside each sample. A server ending in
 ``@NAME`` runs the checkout ``--baseline NAME=PATH`` names (with the same
 probe), so that code before and after a change is measured side by side, in
-rounds. Linux only.
+rounds. ``benchmarks/processes_model.py`` reads its lines as it reads
+``server_load.py``'s (``--one postgresql@base --two postgresql2@base`` for
+the baseline). Linux only.
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ def sample(config: str, game: str, clients: int, copies: dict[str, Path], probes
             steps[label][0] += calls
             steps[label][1] += cpu
     return {"config": config, "game": game, "commands": n, "commands_per_s": row["commands_per_s"],
+            # (processes_model.py reads these lines as it reads server_load.py's, and leaves out a sample with
+            # a command unanswered or refused)
+            "unanswered": row.get("unanswered"), "refused": row.get("refused"),
             "server_cpu_ms_per_command": row["server_cpu_ms_per_command"],
             "probe_process_ms_per_command": round(1000 * process / n, 3),
             "threads_ms_per_command": {k: round(1000 * v / n, 3) for k, v in sorted(threads.items())},
