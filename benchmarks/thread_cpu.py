@@ -1,6 +1,8 @@
 """Where a server's CPU goes, by thread and by step of the catch-up: ``server_load.py --anchor`` with a probe.
 
     python benchmarks/thread_cpu.py --servers postgresql,postgresql2 --games kings,liars-dice --repeat 2
+    python benchmarks/thread_cpu.py --servers postgresql@base,postgresql2@base,postgresql,postgresql2 \
+        --baseline base=../meeple-before --games kings --repeat 2
 
 Runs ``server_load.py --anchor`` on a copy of this checkout's ``src`` (or
 ``--tree``'s) whose server starts a probe: it reads the CPU time of every
@@ -12,7 +14,12 @@ messages (``Table.catch_up``), beside the messages of a process's own
 commands (``Table.broadcast``). Every figure is in ms per command played,
 over the whole life of the server processes (match creation and
 connections included, so a little above the benchmark's own CPU per
-command); the load average is printed beside each sample. Linux only.
+command); the load average is printed beside each sample. A server ending in
+``@NAME`` runs the checkout ``--baseline NAME=PATH`` names (with the same
+probe), so that code before and after a change is measured side by side, in
+rounds. ``benchmarks/processes_model.py`` reads its lines as it reads
+``server_load.py``'s (``--one postgresql@base --two postgresql2@base`` for
+the baseline). Linux only.
 """
 
 from __future__ import annotations
@@ -117,12 +124,15 @@ def role(thread: str) -> str:
     return "probe" if thread == "probe" else "other"
 
 
-def sample(config: str, game: str, clients: int, copy: Path, probes: Path) -> dict[str, Any]:
-    """One run of ``config`` on the probed copy: the benchmark's figures and the probe's, per command."""
+def sample(config: str, game: str, clients: int, copies: dict[str, Path], probes: Path) -> dict[str, Any]:
+    """One run of ``config`` (``KIND`` or ``KIND@NAME``) on its probed copy: the benchmark's figures and the
+    probe's, per command."""
     for f in probes.glob("*.json"):
         f.unlink()
+    kind, _, name = config.partition("@")
+    copy = copies[name or "probe"]
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "server_load.py"), "--anchor", "--clients",
-                           str(clients), "--servers", f"{config}@probe", "--baseline", f"probe={copy}", "--games", game],
+                           str(clients), "--servers", f"{kind}@probe", "--baseline", f"probe={copy}", "--games", game],
                           capture_output=True, text=True, env=dict(os.environ, MEEPLE_PROBE_DIR=str(probes)))
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     if not rows or "commands" not in rows[0]:
@@ -141,6 +151,9 @@ def sample(config: str, game: str, clients: int, copy: Path, probes: Path) -> di
             steps[label][0] += calls
             steps[label][1] += cpu
     return {"config": config, "game": game, "commands": n, "commands_per_s": row["commands_per_s"],
+            # (processes_model.py reads these lines as it reads server_load.py's, and leaves out a sample with
+            # a command unanswered or refused)
+            "unanswered": row.get("unanswered"), "refused": row.get("refused"),
             "server_cpu_ms_per_command": row["server_cpu_ms_per_command"],
             "probe_process_ms_per_command": round(1000 * process / n, 3),
             "threads_ms_per_command": {k: round(1000 * v / n, 3) for k, v in sorted(threads.items())},
@@ -157,16 +170,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default="kings")
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--baseline", action="append", default=[], metavar="NAME=PATH",
+                        help="another checkout, measured where a server ends in @NAME")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
+    trees = {"probe": args.tree} | {name: Path(path) for name, _, path in (b.partition("=") for b in args.baseline)}
     with tempfile.TemporaryDirectory(prefix="meeple-probe-") as tmp:
-        copy = probed_copy(args.tree.resolve(), Path(tmp) / "tree")
+        copies = {name: probed_copy(tree.resolve(), Path(tmp) / f"tree-{name}") for name, tree in trees.items()}
         probes = Path(tmp) / "probes"
         probes.mkdir()
         for _ in range(args.repeat):
             for game in args.games.split(","):
                 for config in args.servers.split(","):
-                    rows.append(sample(config, game, args.clients, copy, probes))
+                    rows.append(sample(config, game, args.clients, copies, probes))
                     print(json.dumps(rows[-1]), flush=True)
     for game in args.games.split(","):
         for config in args.servers.split(","):

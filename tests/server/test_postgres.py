@@ -19,6 +19,9 @@ import pytest
 from serverkit import ProcessServer, ThreadServer, check_table, open_table, play_out, referee, seen_records
 
 from meeple.server.client import Lobby, Seat, autoplay
+from meeple.server.peers import Peers
+from meeple.server.workers import current
+from meeple.store import open_store
 
 pytestmark = pytest.mark.slow  # server processes on SQLite and PostgreSQL, killed and started again
 
@@ -76,6 +79,48 @@ def test_a_postgresql_server_rebuilds_its_matches_after_kill_9(pg_store: str) ->
         assert referee(pg_store, m["id"]).cursor == acknowledged[-1]["cursor"] + 3
     finally:
         second.stop()
+
+
+def test_a_process_hands_its_engine_only_other_processes_commits_to_matches_it_holds(
+        pg_store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    handed: list[tuple[str, Any]] = []  # every notification an engine thread was given
+    drain = Peers._drain
+
+    def spied(self: Peers) -> None:
+        worker = current()
+        with worker.inbox_lock:
+            handed.extend(worker.inbox)
+        drain(self)
+
+    monkeypatch.setattr(Peers, "_drain", spied)
+    server = ThreadServer(pg_store)
+    other = open_store(pg_store)  # another process's store: an origin of its own
+    try:
+        async def scenario() -> None:
+            table = await open_table(server.lobby, "liars-dice", 2, {"dice": 2}, spectate=False)
+            try:
+                for _ in range(3):  # this process's own commits (and its joins' notes before them)
+                    for s in table.seats:
+                        await s.sync()
+                    me = next(s for s in table.seats if s.legal)
+                    await me.play(me.legal[0])
+                stranger = other.create("liars-dice", 2, seed=1, match_id="not-hosted-here")
+                first = stranger.to_act[0]
+                stranger.play(first, stranger.legal(first)[0])
+                theirs = other.open(table.id)  # another process moves the match this one holds
+                seat = theirs.to_act[0]
+                start = theirs.cursor
+                theirs.play(seat, theirs.legal(seat)[0])
+                for s in table.seats:  # heard, caught up and sent: every notification before it was heard too
+                    await s.until(lambda s: s.cursor == theirs.cursor, 30)
+                assert handed == [(table.id, range(start, theirs.cursor))]
+            finally:
+                await table.close()
+
+        asyncio.run(scenario())
+    finally:
+        other.close()
+        server.stop()
 
 
 @pytest.fixture(params=["postgresql", "sqlite"])

@@ -182,6 +182,54 @@ def test_a_match_listed_from_another_store_object_sees_the_same_rows(postgres_ds
         assert Match.from_bytes(b.log_bytes("m")).records == m.records
 
 
+def test_a_listener_leaves_out_what_its_own_origin_wrote_and_hears_every_other_writer(
+        postgres_dsn: str, schema: str) -> None:
+    here = [PostgresStore(postgres_dsn, schema=schema, origin="here") for _ in range(2)]  # one process, two threads
+    there = PostgresStore(postgres_dsn, schema=schema, origin="there")
+    unsigned = PostgresStore(postgres_dsn, schema=schema)
+    heard: dict[str, queue.Queue[tuple[str, Any]]] = {name: queue.Queue() for name in ("here", "all")}
+
+    def listen(store: PostgresStore, into: str) -> Any:
+        return store.listen(lambda mid, records: heard[into].put((mid, records)),
+                            notes=lambda mid, kind, origin: heard[into].put((mid, (kind, origin))))
+
+    subs = [listen(here[0], "here"), listen(unsigned, "all")]
+    assert [s.hears_own for s in subs] == [False, True]
+    mine = here[0].create("liars-dice", 2, seed=3, match_id="mine")
+    mine.play(0, ld.Bid(1, 2))
+    copy = here[1].open("mine")  # another store object of the same origin
+    copy.play(1, ld.Bid(1, 5))
+    with here[1].transaction() as cur:
+        here[1].note(cur, "mine", "seats", "here")
+    theirs = there.open("mine")
+    theirs.play(0, ld.Bid(2, 2))
+    with there.transaction() as cur:
+        there.note(cur, "mine", "cursor", "there")
+    last = unsigned.open("mine")
+    last.play(1, ld.Bid(2, 5))
+    # what the others wrote, in commit order, with the records it carried; nothing of "here"'s
+    assert [heard["here"].get(timeout=10) for _ in range(3)] == [
+        ("mine", range(3, 4)), ("mine", ("cursor", "there")), ("mine", range(4, 5))]
+    assert subs[0].recent("mine", 3) == [(3, last.body(3), last.record_hash(3)), (4, last.body(4), last.record_hash(4))]
+    # a listener of no origin hears every commit and note, its signed ones too
+    assert [heard["all"].get(timeout=10) for _ in range(6)] == [
+        ("mine", range(0, 1)), ("mine", range(1, 2)), ("mine", range(2, 3)), ("mine", ("seats", "here")),
+        ("mine", range(3, 4)), ("mine", ("cursor", "there"))]
+    assert heard["all"].get(timeout=10) == ("mine", range(4, 5))
+    assert heard["here"].empty()
+    for s in subs:
+        s.close()
+    for store in (*here, there, unsigned):
+        store.close()
+
+
+@pytest.mark.parametrize("bad", ["", "a b", 'a"', "x" * 65, 7])
+def test_an_origin_that_would_not_end_a_notification_plainly_is_refused(postgres_dsn: str, schema: str,
+                                                                         bad: Any) -> None:
+    with pytest.raises(StoreError, match="origin"):
+        PostgresStore(postgres_dsn, schema=schema, origin=bad)
+
+
 def test_the_records_kept_from_notifications_are_the_latest_consecutive_ones() -> None:
     from base64 import b64encode
 
@@ -189,7 +237,7 @@ def test_the_records_kept_from_notifications_are_the_latest_consecutive_ones() -
 
     listener: Any = postgres._Listen.__new__(postgres._Listen)  # the feed's bookkeeping alone, no connection
     listener._tails, listener._tails_lock, listener._stop = postgres.OrderedDict(), threading.Lock(), threading.Event()
-    listener._callback, listener._notes = (lambda *a: None), None
+    listener._callback, listener._notes, listener._own = (lambda *a: None), None, ""
 
     def row(seq: int, branch: str = "a") -> list[str]:
         return [b64encode(f"{branch}{seq}".encode()).decode(), b64encode(bytes([seq % 256]) * 16).decode()]

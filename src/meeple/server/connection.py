@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .delta import Shown
     from .table import Table
+
+log = logging.getLogger("meeple.server")
 
 #: The ASGI scope extension under which a server offers a direct sender of text messages (see
 #: :class:`meeple.server.transport.FastWebSocketProtocol`): a function of the text that writes it at once and
@@ -35,13 +38,20 @@ class Outbox:
     """What an engine worker sends during one operation, handed to the event loop in one go.
 
     One wake-up of the loop per operation instead of one per message: an
-    update to a table of six connections is one hand-over, not six.
+    update to a table of six connections is one hand-over, not six. And at
+    most one wake-up on its way at a time: what the worker hands over before
+    the loop took the last hand-over joins it, in order (a busy worker's
+    operations, say a catch-up and the group commit after it, wake a busy
+    loop once).
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.thread: int | None = None  # the worker's thread ident, once it has run an operation
         self._items: list[tuple[Client, Item]] = []
+        #: handed over, not yet taken by the loop (a wake-up is on its way), in order; None: nothing is
+        self._handed: list[tuple[list[tuple[Client, Item]], Callable[[], None] | None]] | None = None
+        self._lock = threading.Lock()
 
     def put(self, client: Client, item: Item) -> None:
         """Queue ``item`` for ``client`` until :meth:`flush`."""
@@ -55,15 +65,25 @@ class Outbox:
         """Hand everything queued to the event loop, in order, and ``then()`` after it there (one wake-up)."""
         if self._items or then is not None:
             items, self._items = self._items, []
+            with self._lock:
+                if self._handed is not None:  # the loop has not woken for the last one yet: this joins it
+                    self._handed.append((items, then))
+                    return
+                self._handed = [(items, then)]
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server is going down
-                self.loop.call_soon_threadsafe(_deliver, items, then)
+                self.loop.call_soon_threadsafe(self._deliver)
 
-
-def _deliver(items: list[tuple[Client, Item]], then: Callable[[], None] | None = None) -> None:
-    for client, item in items:
-        client._push(item)
-    if then is not None:
-        then()
+    def _deliver(self) -> None:
+        with self._lock:
+            handed, self._handed = self._handed or [], None
+        for items, then in handed:
+            for client, item in items:
+                client._push(item)
+            if then is not None:
+                try:
+                    then()
+                except Exception:  # as the loop would for a callback of its own; the next hand-over goes on
+                    log.exception("a callback after an engine worker's messages failed")
 
 
 class Mailbox:

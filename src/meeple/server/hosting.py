@@ -32,6 +32,10 @@ class Tables:
         #: matches with seats for people, none of them taken yet (``Limits.max_unjoined``); any worker
         self._open: set[str] = set()
         self._lock = threading.Lock()
+        #: every match hosted or being read or created, in any worker: the store's notifications about any
+        #: other are dropped on the listening thread (meeple.server.peers). A worker adds a match before it
+        #: reads it, so that no commit after the read is missed; the listening thread only looks.
+        self.watched: set[str] = set()
 
     def get(self, match_id: str) -> Table:
         """The hosted match ``match_id``, loaded from the store (and the lobby) if need be."""
@@ -45,16 +49,25 @@ class Tables:
         found = worker.store.lobby.get(match_id)
         if found is None:
             raise ServerError(ErrorCode.UNKNOWN_MATCH, f"no match {match_id!r} on this server")
+        self.watched.add(match_id)
         try:
-            match = worker.store.store.open(match_id)
-        except MatchNotFound:
-            raise ServerError(ErrorCode.UNKNOWN_MATCH, f"match {match_id!r} is no longer in the store") from None
-        table = Table(*found, match, bot_factories(match.game))
-        self.hub.moves.apply_marker(table)
+            try:
+                match = worker.store.store.open(match_id)
+            except MatchNotFound:
+                raise ServerError(ErrorCode.UNKNOWN_MATCH, f"match {match_id!r} is no longer in the store") from None
+            table = Table(*found, match, bot_factories(match.game))
+            self.hub.moves.apply_marker(table)
+        except BaseException:
+            self.watched.discard(match_id)
+            raise
         return self.host(table)
 
     def host(self, table: Table) -> Table:
-        """Keep ``table`` in memory, set its clocks and bots going, and make room for it."""
+        """Keep ``table`` in memory, set its clocks and bots going, and make room for it.
+
+        A table read or created from the store was :attr:`watched` before the read (or the creation) began.
+        """
+        self.watched.add(table.id)
         current().tables[table.id] = table
         self.hub.moves.after(table, by=None, reset_clocks=True)
         self.evict(keep=table)
@@ -73,6 +86,7 @@ class Tables:
                 return
             if tables[mid] is not keep and tables[mid].idle():
                 total -= tables.pop(mid).footprint()
+                self.watched.discard(mid)
 
     def count_unjoined(self) -> None:
         """Count the lobby's matches in progress that have seats for people and nobody in them yet."""

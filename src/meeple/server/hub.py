@@ -225,6 +225,7 @@ class Hub:
         mid, opened = new.id, current().store
         if len(new.bots) < seats:
             self.tables.unjoined(mid)
+        self.tables.watched.add(mid)  # before it is in the store, where another process may play in it at once
         try:
             try:
                 if base is None:
@@ -244,9 +245,10 @@ class Hub:
             opened.lobby.create(row, rows)
         except BaseException:
             self.tables.joined(mid)
+            self.tables.watched.discard(mid)
             raise
         table = Table(row, rows, match, factories)
-        table.own.append((0, match.cursor))  # the store announces the new match too
+        self.peers.wrote(table, 0, match.cursor)  # the store announces the new match too
         self.tables.host(table)
         return match_info(row, table.seats, table)
 
@@ -343,6 +345,7 @@ class Hub:
         tables = current().tables
         if not table.clients and table.match.is_over:
             tables.pop(table.id, None)  # a finished match nobody watches: loaded again on demand
+            self.tables.watched.discard(table.id)
         elif not table.clients and table.id in tables:
             tables.move_to_end(table.id)
             self.tables.evict()

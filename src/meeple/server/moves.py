@@ -81,7 +81,7 @@ class Moves:
                                   cursor=table.match.cursor) from None
             except StoreError as e:
                 raise ServerError(ErrorCode.STORE_ERROR, f"the store refused the command: {e}") from None
-            table.own.append((before[0], m.cursor))
+            self.hub.peers.wrote(table, before[0], m.cursor)
             table.stored = (m.cursor, m.head_hash)
             group.committed(table)
         if cause == "clock":  # the record says it was played for the seat (Table.records)

@@ -52,6 +52,16 @@ class Peers:
         if callable(stop):
             stop()
 
+    @property
+    def hears_own(self) -> bool:
+        """Whether the store's feed reports this process's own commits too (PostgreSQL leaves them out)."""
+        return bool(getattr(self._subscription, "hears_own", True))
+
+    def wrote(self, table: Table, start: int, stop: int) -> None:
+        """Note that this process committed records ``start..stop`` of ``table``: not a peer's, when heard back."""
+        if self._subscription is not None and self.hears_own:
+            table.own.append((start, stop))
+
     def _noted(self, match_id: str, kind: str, origin: str) -> None:
         """The store's note of another process's lobby (its listening thread): a seat taken, an undo or a redo."""
         if origin != self.hub.origin:
@@ -62,8 +72,8 @@ class Peers:
 
         ``records`` is a lobby note's kind instead where :meth:`_noted` heard one.
         """
-        if self.hub.closing:
-            return
+        if self.hub.closing or match_id not in self.hub.tables.watched:
+            return  # a match no worker holds: it is read afresh when one does
         worker = worker_of(self.hub.workers, match_id)
         with worker.inbox_lock:
             worker.inbox.append((match_id, records))

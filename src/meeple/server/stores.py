@@ -77,7 +77,8 @@ def open_store(address: str | None, durability: Durability = "fsync", *, origin:
     :class:`~meeple.store.PostgresStore`): ``"fsync"``, a command is on disk
     before any client hears of it; ``"flush"``, it survives the server
     process being killed but not the machine losing power. ``origin`` names
-    this process in the notes the lobby writes to the store's change feed (the lobbies of one process share it).
+    this process in the notes the lobby writes to the store's change feed (the lobbies of one process share it),
+    and on PostgreSQL in every notification of the store's (:attr:`meeple.store.PostgresStore.origin`).
     """
     if durability not in ("fsync", "flush"):
         raise StoreError(f"durability is 'fsync' or 'flush', not {durability!r}")
@@ -88,6 +89,11 @@ def open_store(address: str | None, durability: Durability = "fsync", *, origin:
             raise StoreError(f"cannot create the store {src.location}: the directory {parent} does not exist")
     store = src.open_store(durability=durability)
     try:
+        if origin is not None and src.kind == "postgresql":  # its listener then leaves this process's commits out
+            from ..store.postgres import PostgresStore  # (psycopg is there: it opened the store)
+
+            if isinstance(store, PostgresStore):
+                store.origin = origin
         if not isinstance(store, SqlStore):  # a backend registered without a database: nowhere for the lobby
             raise StoreError(f"a server keeps its lobby in the store's database; {src.kind} stores have none")
         lobby = SqlLobby(store, origin=origin)

@@ -81,6 +81,10 @@ class Subscription:
     goes on.
     """
 
+    #: False where the feed leaves out what the listening store's own origin wrote (a
+    #: :class:`~meeple.store.PostgresStore` given an ``origin``): then its commits and notes are not reported.
+    hears_own = True
+
     def __init__(self, callback: ChangeCallback, name: str, notes: NoteCallback | None = None) -> None:
         self._callback = callback
         self._notes = notes

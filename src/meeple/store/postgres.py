@@ -38,7 +38,12 @@ exactly when the commit is visible, in commit order, to every process that
 :meth:`listens <PostgresStore.listen>`; latency is one round trip. If the
 listening connection drops, it reconnects (with back-off) and reports every
 match written since shortly before the drop as ``range(0, records)`` (a
-resync), assuming the writers' clocks agree within a minute.
+resync), assuming the writers' clocks agree within a minute. A store given
+an ``origin`` (a name shared by every store object of one process) signs
+its notifications with it, and its listeners leave out what that origin
+wrote, its commits and its notes alike, before decoding anything
+(:attr:`Subscription.hears_own <meeple.store.base.Subscription.hears_own>`
+is False): a process need not hear its own commits back.
 
 **Connections.** A store holds one connection, shared by threads under a
 lock, and reconnects on the next call after the connection broke; a
@@ -77,6 +82,8 @@ RESYNC_MARGIN = dt.timedelta(seconds=60)
 NOTIFY_BYTES = 7000
 #: Matches, and records of each, whose records a listener keeps from the notifications (see _Listen.recent).
 TAILS_KEPT, TAIL_RECORDS = 4096, 32
+#: What an origin may look like (it ends every notification its store sends, as a JSON string).
+ORIGIN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS store_info (
@@ -140,6 +147,10 @@ class PostgresStore(SqlStore):
 
     ``dsn`` is a libpq connection string or ``postgresql://`` URL.
     ``readonly=True`` creates nothing and runs every transaction read-only.
+    ``origin`` (1-64 letters, digits, ``_`` or ``-``; settable as
+    :attr:`origin` until the first write or :meth:`listen`) names the process:
+    every notification the store sends ends with it, and its listeners do not
+    report what stores of the same origin wrote (the module docstring).
     """
 
     P = "%s"
@@ -154,6 +165,7 @@ class PostgresStore(SqlStore):
         readonly: bool = False,
         connect_timeout: float = 10.0,
         lock_timeout: float = 30.0,
+        origin: str | None = None,
     ) -> None:
         super().__init__()
         if durability not in ("flush", "fsync"):
@@ -164,6 +176,7 @@ class PostgresStore(SqlStore):
         self.schema = schema
         self.durability: Durability = durability
         self.readonly = readonly
+        self.origin = origin
         self.channel = f"meeple.{schema}"
         self.where = f"PostgreSQL {redact_dsn(dsn)} (schema {schema})"
         self._connect_timeout = connect_timeout
@@ -175,6 +188,19 @@ class PostgresStore(SqlStore):
         except BaseException:
             self._conn.close()
             raise
+
+    @property
+    def origin(self) -> str | None:
+        """The name of the process this store writes for, which ends its notifications (None: unsigned)."""
+        return self._origin
+
+    @origin.setter
+    def origin(self, origin: str | None) -> None:
+        if origin is not None and (not isinstance(origin, str) or not ORIGIN_PATTERN.fullmatch(origin)):
+            raise StoreError(f"an origin is 1-64 letters, digits, '_' or '-', not {origin!r}")
+        self._origin = origin
+        #: the end of every notification this origin sends (json.dumps's form): its JSON string, closing the list
+        self._signed = "" if origin is None else f', "{origin}"]'
 
     def _connect(self, purpose: str = "store") -> psycopg.Connection[Any]:
         """A new connection, set up for the store; ``application_name`` says ``meeple store`` or ``meeple listen``."""
@@ -273,10 +299,14 @@ class PostgresStore(SqlStore):
         return value.astimezone(dt.UTC)
 
     def _announce(self, cur: Any, match_id: str, start: int, stop: int, rows: Sequence[Any] = ()) -> None:
-        payload = json.dumps([match_id, start, stop])
-        if rows:  # the records themselves, when they fit: a listener then need not read them (see _Listen)
-            carried = json.dumps([match_id, start, stop, [[b64encode(body).decode(), b64encode(h).decode()]
-                                                          for _, _, body, h in rows]])
+        # [match, start, stop] or [match, start, stop, records or null, origin]: the records themselves, when
+        # they fit (a listener then need not read them, see _Listen); the origin last, where listeners of the
+        # same origin look for it before decoding anything (and readers of the shorter form find what they knew)
+        head, end = json.dumps([match_id, start, stop])[:-1], self._signed or "]"
+        payload = f"{head}, null{end}" if self._signed else f"{head}]"
+        if rows:
+            records = json.dumps([[b64encode(body).decode(), b64encode(h).decode()] for _, _, body, h in rows])
+            carried = f"{head}, {records}{end}"
             if len(carried) <= NOTIFY_BYTES:
                 payload = carried
         cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
@@ -324,6 +354,9 @@ class _Listen(Subscription):
         #: records): the last records the notifications carried, consecutive from seq, as of the last one heard
         self._tails: OrderedDict[str, tuple[int, list[Any]]] = OrderedDict()
         self._tails_lock = threading.Lock()
+        #: how the notifications of the store's own origin end ("": the store has none, every one is heard)
+        self._own = store._signed
+        self.hears_own = not self._own
         self._conn: psycopg.Connection[Any] | None = None
         self._conn = self._listen()
         self._start()
@@ -392,12 +425,14 @@ class _Listen(Subscription):
                 pinged = time.monotonic()
 
     def _handle(self, payload: str) -> None:
+        if self._own and payload.endswith(self._own):
+            return  # this origin's own commit or note: it knew before it was sent
         try:
             match_id, start, stop, *carried = json.loads(payload)
             if isinstance(start, str):  # a note: [match, kind, origin]
                 self._deliver_note(str(match_id), start, str(stop))
                 return
-            records = range(int(start), int(stop))
+            records = range(int(start), int(stop))  # a commit: [match, start, stop(, records or null, origin)]
             self._note_tail(str(match_id), records, carried[0] if carried else None)
         except (ValueError, TypeError):
             log.warning("ignoring a malformed notification on %s: %r", self._store.channel, payload[:100])
