@@ -66,7 +66,7 @@ MARGIN = 0.1
 #: Commands a playout may last before it is cut.
 MAX_ROLLOUT = 2_000
 #: Rounds a playout lasts, where the policy estimates positions, before it is worth that estimate.
-DEPTH = 1
+DEPTH = 2
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
