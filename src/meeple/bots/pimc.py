@@ -25,6 +25,13 @@ plays through the game protocol alone:
   (:meth:`Game.interim <meeple.engine.Game.interim>`: the end of a round
   in Saboteur), and is worth those standings, so that the next rounds'
   deals neither cost time nor add noise;
+* where the policy estimates positions (a bot with ``estimate(view, seat)
+  -> float``, the seat's chance to win, as Mordred's heuristic has), a
+  playout ends when the searching seat comes to move again for the
+  ``depth``-th time after the others moved (``DEPTH`` rounds of turns),
+  worth that estimate; each turn of such a playout draws its chance from
+  a stream of its own, so that the candidates' playouts meet the same
+  dice turn by turn;
 * the answer is the policy's own first choice, unless another candidate did
   better in the same worlds by more than ``confidence`` standard errors of
   the paired differences: search only overrides the policy where the
@@ -107,6 +114,11 @@ class PIMC:
     play the game marks (:meth:`Game.interim <meeple.engine.Game.interim>`,
     the end of a Saboteur round), worth its standings; False plays every
     playout to the match's end, as games without breaks always do.
+    ``depth`` (``DEPTH`` rounds by default; None: never) ends a playout
+    after that many rounds of turns where the policy has an ``estimate``
+    (ignored where it has none), worth the estimate. ``turn_chance``
+    (None: on exactly when playouts are cut so) draws each turn's chance
+    from a stream of its own.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
