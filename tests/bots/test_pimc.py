@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import liars_dice as ld
 import meeple
 from meeple.bots import PIMC, margin, parse_spec
+from meeple.bots.pimc import DEPTH
 from meeple.catalog import bot_factory, bot_names
 from meeple.engine import Command, ConfigError, Outcome, RandomBot, Rng, get_game
 
@@ -234,3 +235,104 @@ def test_rounds_gives_the_table_that_choose_reads() -> None:
     assert all(r[1] > r[0] for r in table)  # taking two wins in every world, taking one loses
     again = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
     assert candidates[again.pick(table)] == again.choose(state, legal, 0) == Take(2)
+
+
+# -- playouts cut after a round, worth the policy's estimate; chance drawn turn by turn ----------------------------------
+
+
+class _TakeMost:
+    """A greedy Nim policy (take all it may) that knows the game's value: the mover loses on a multiple of four."""
+
+    def __init__(self, seed: int) -> None:
+        pass
+
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        return legal[-1]
+
+    def estimate(self, view: Any, seat: int) -> float:
+        assert view.turn == seat  # asked where the searching seat is to move again
+        return 0.0 if view.stones % 4 == 0 else 1.0
+
+
+def test_a_playout_ends_after_a_round_worth_the_policys_estimate() -> None:
+    # ten stones; the right move leaves a multiple of four (take two). Played out greedily, every first move loses
+    # (10-3: 7, 4, 1, 0; 10-2: 8, 5, 2, 0; 10-1: 9, 6, 3, 0), so whole playouts keep the policy's take-three. Cut
+    # after a round (the greedy reply) and worth the estimate there, they see it: 7-3=4 loses, 8-3=5 and 9-3=6 win.
+    game = _nim(10)
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    whole = PIMC(game, seed=1, iterations=30, policy=_TakeMost, width=3, depth=None)
+    assert whole.depth is None and whole.choose(state, legal, 0) == Take(3)
+    assert {round(w, 2) for _, _, w in whole.stats(state, legal, 0)} == {-0.1}
+    cut = PIMC(game, seed=1, iterations=30, policy=_TakeMost, width=3, depth=1)
+    assert cut.depth == 1 and cut.choose(state, legal, 0) == Take(2)
+    assert [(c, w) for c, _, w in cut.stats(state, legal, 0)] == [(Take(3), 0.0), (Take(2), 1.0), (Take(1), 1.0)]
+    # two rounds: the seat's own greedy move throws each of them away before the cut, and the match ends first
+    deep = PIMC(game, seed=1, iterations=30, policy=_TakeMost, width=3)
+    assert deep.depth == DEPTH == 2 and {round(w, 2) for _, _, w in deep.stats(state, legal, 0)} == {-0.1}
+
+
+def test_a_policy_without_an_estimate_plays_every_playout_out() -> None:
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    bot = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
+    assert bot.depth is None and not bot.turn_chance
+    assert [(c, round(w, 2)) for c, _, w in bot.stats(state, game.legal_commands(state, 0), 0)] == [
+        (Take(1), -0.1), (Take(2), 1.1), (Take(3), -0.1)]
+
+
+def test_the_depth_is_a_positive_integer_or_none() -> None:
+    for depth in (0, -1, True, 1.5):
+        with pytest.raises(ConfigError):
+            PIMC(LD, iterations=10, depth=depth)  # type: ignore[arg-type]
+
+
+def _mordred_spend_position() -> tuple[Any, Any, int]:
+    """A Mordred position of heuristic play where the seat to act may attack a warrior or end its turn."""
+    from meeple.games.mordred import Attack, EndTurn
+
+    game = get_game("mordred")
+    heuristic = game.bots()["heuristic"]
+    for seed in range(1, 40):
+        m = meeple.Match.start("mordred", seats=3, seed=seed)
+        bots = [heuristic(s) for s in range(3)]
+        while m.outcome is None:
+            seat = m.to_act[0]
+            legal = m.legal(seat)
+            if any(isinstance(c, Attack) for c in legal) and EndTurn() in legal:
+                return game, m.state, seat
+            m.play(seat, bots[seat].choose(m.view(seat), legal, seat))
+    raise AssertionError("no position with an attack")
+
+
+def test_each_turn_of_a_playout_rolls_the_same_dice_whatever_the_candidate_drew() -> None:
+    # an attack rolls a die, ending the turn rolls none: on one stream the next seats' dice would shift by one
+    from meeple.games.mordred import Attack, EndTurn
+
+    game, state, seat = _mordred_spend_position()
+    attack = next(c for c in game.legal_commands(state, seat) if isinstance(c, Attack))
+    heuristic = game.bots()["heuristic"]
+
+    def rolls(bot: PIMC, command: Command, chance: int) -> list[tuple[int, tuple[int, int]]]:
+        seen: list[tuple[int, tuple[int, int]]] = []
+
+        class Recording(heuristic):  # type: ignore[misc, valid-type]
+            def choose(self, view: Any, legal: Sequence[Command], me: int) -> Command:
+                last = view.last_roll
+                if last is not None and last.seat != seat and (not seen or seen[-1][0] != last.seat):
+                    seen.append((last.seat, last.dice))
+                return super().choose(view, legal, me)  # type: ignore[no-any-return]
+
+        bot.policy = Recording
+        bot._playout(state, seat, command, chance)
+        return seen
+
+    shared = 0
+    for chance in range(1, 9):
+        turned = PIMC(game, seed=1, iterations=10)
+        assert turned.depth == 2 and turned.turn_chance
+        after_attack, after_end = rolls(turned, attack, chance), rolls(turned, EndTurn(), chance)
+        assert after_attack and after_attack == after_end  # the other seats' rolls, in the rounds before the cut
+        one_stream = PIMC(game, seed=1, iterations=10, turn_chance=False)
+        shared += rolls(one_stream, attack, chance) == rolls(one_stream, EndTurn(), chance)
+    assert shared < 8  # on one stream the dice after the attack are others

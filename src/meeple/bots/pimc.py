@@ -25,6 +25,13 @@ plays through the game protocol alone:
   (:meth:`Game.interim <meeple.engine.Game.interim>`: the end of a round
   in Saboteur), and is worth those standings, so that the next rounds'
   deals neither cost time nor add noise;
+* where the policy estimates positions (a bot with ``estimate(view, seat)
+  -> float``, the seat's chance to win, as Mordred's heuristic has), a
+  playout ends when the searching seat comes to move again for the
+  ``depth``-th time after the others moved (``DEPTH`` rounds of turns),
+  worth that estimate; each turn of such a playout draws its chance from
+  a stream of its own, so that the candidates' playouts meet the same
+  dice turn by turn;
 * the answer is the policy's own first choice, unless another candidate did
   better in the same worlds by more than ``confidence`` standard errors of
   the paired differences: search only overrides the policy where the
@@ -65,6 +72,8 @@ CONFIDENCE = 1.0
 MARGIN = 0.1
 #: Commands a playout may last before it is cut.
 MAX_ROLLOUT = 2_000
+#: Rounds a playout lasts, where the policy estimates positions, before it is worth that estimate.
+DEPTH = 2
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
@@ -105,6 +114,11 @@ class PIMC:
     play the game marks (:meth:`Game.interim <meeple.engine.Game.interim>`,
     the end of a Saboteur round), worth its standings; False plays every
     playout to the match's end, as games without breaks always do.
+    ``depth`` (``DEPTH`` rounds by default; None: never) ends a playout
+    after that many rounds of turns where the policy has an ``estimate``
+    (ignored where it has none), worth the estimate. ``turn_chance``
+    (None: on exactly when playouts are cut so) draws each turn's chance
+    from a stream of its own.
 
     ``seed`` seeds the bot's own RNG, the only source of its worlds, chance
     draws and policy seeds: with an iteration budget, a bot of the same seed
@@ -131,6 +145,8 @@ class PIMC:
         max_rollout: int = MAX_ROLLOUT,
         clock: str = "wall",
         horizon: bool = True,
+        depth: int | None = DEPTH,
+        turn_chance: bool | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -141,6 +157,8 @@ class PIMC:
             raise ConfigError(f"pimc: the confidence must be >= 0, not {confidence!r}")
         if not margin_weight >= 0:
             raise ConfigError(f"pimc: the margin weight must be >= 0, not {margin_weight!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+            raise ConfigError(f"pimc: the depth must be a positive integer or None, not {depth!r}")
         self.game: Game[Any, Any] = resolve(game)
         if policy is None:
             policy = self.game.bots().get("heuristic", RandomBot)
@@ -155,6 +173,12 @@ class PIMC:
         self.horizon = bool(horizon)
         self._rng = Rng(seed & MASK64)
         self._prior = policy(self._rng.next64())
+        estimate = getattr(self._prior, "estimate", None)
+        #: the policy's estimate of a seat's chance (``estimate(view, seat)``) that ends a playout, or None
+        self.estimate: Any = estimate if depth is not None and callable(estimate) else None
+        self.depth = depth if self.estimate is not None else None
+        #: True: each turn of a playout draws its chance from a stream of its own (see :meth:`_playout`)
+        self.turn_chance = self.depth is not None if turn_chance is None else bool(turn_chance)
         #: playouts run by the last :meth:`choose` (0 when it had one legal command)
         self.last_iterations = 0
 
@@ -270,13 +294,24 @@ class PIMC:
         return table
 
     def _playout(self, world: Any, seat: int, command: Command, chance: int) -> float:
-        """The worth to ``seat`` of ``command`` in ``world`` and the policy's play after it, chance from ``chance``."""
+        """The worth to ``seat`` of ``command`` in ``world`` and the policy's play after it, chance from ``chance``.
+
+        With :attr:`depth` the playout stops when ``seat`` comes to move again
+        after others have, for the ``depth``-th time (a round of turns), worth the
+        policy's :attr:`estimate` of ``seat``'s chance there. With
+        :attr:`turn_chance` every change of the seat to move starts a chance
+        stream of its own, drawn from ``chance`` and the count of changes
+        so far: the dice of the k-th turn of a playout are then the same
+        whatever the candidates before them drew, so that the candidates'
+        playouts differ by their deeds, not by dice shifted along one stream.
+        """
         game = self.game
         rng = Rng(chance)
         seeds = Rng(chance ^ _GOLDEN).next64()
         state = self._step(world, seat, command, rng)
         bots: dict[int, Bot] = {}
-        horizon = self.horizon
+        horizon, depth, turn_chance = self.horizon, self.depth, self.turn_chance
+        last, turns, returns = seat, 0, 0
         for _ in range(self.max_rollout):
             out = game.outcome(state)
             if out is None and horizon:
@@ -286,6 +321,15 @@ class PIMC:
             mover = next((s for s in game.to_act(state) if s != ENGINE), None)
             if mover is None:
                 return 0.0
+            if mover != last:
+                last = mover
+                turns += 1
+                if depth is not None and mover == seat:
+                    returns += 1
+                    if returns >= depth:
+                        return float(self.estimate(game.view(state, seat), seat))
+                if turn_chance:
+                    rng = Rng(Rng(chance, turns).next64())  # a hashed seed: the turns' streams do not overlap
             legal = game.legal_commands(state, mover)
             if not legal:
                 return 0.0

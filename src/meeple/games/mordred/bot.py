@@ -287,6 +287,16 @@ class HeuristicBot:
         sites = dict(build_sites(view, seat))
         return self._best(legal, [self._spend(view, outlook, sites, c) for c in legal])
 
+    def estimate(self, view: View, seat: int) -> float:
+        """``seat``'s estimated chance to win from ``view`` (:meth:`Outlook.mine`), the worth a search cuts a playout at.
+
+        >>> import meeple
+        >>> m = meeple.Match.start("mordred", seats=3, seed=2)
+        >>> round(sum(HeuristicBot().estimate(m.view(s), s) for s in range(3)), 6)
+        1.0
+        """
+        return Outlook(view, seat, self.weights).mine()
+
     def _best(self, legal: Sequence[Command], values: list[float]) -> Command:
         top = max(values)
         best = [i for i, v in enumerate(values) if v >= top - 1e-12]
