@@ -63,9 +63,11 @@ def test_no_message_to_any_seat_holds_what_it_may_not_know(shared: ThreadServer,
                                                            bot_seats: set[int]) -> None:
     bots = {str(s): "random" for s in bot_seats if s < seats - 1}  # at least one scripted seat
     connections, match = _played(shared, game, seats, options, bots, seed)
-    scanned = sum(len(c.received) for c in connections)
-    assert scanned > len(match.records)  # every record reached every connection
     for c in connections:
+        # every record reached every connection, so the scan saw each one (bots may end a match before the
+        # seats connect: then one sync carries them all)
+        carried = sum(len(json.loads(m).get("records", [])) for m in c.received)
+        assert carried >= len(match.records) > 0
         assert scan(c.received, match, c.seat) == []
 
 
