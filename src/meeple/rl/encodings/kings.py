@@ -22,9 +22,11 @@ the table; :func:`encoding` declares it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from meeple.engine import get_game
+from meeple.engine._compiled import speedups
 from meeple.engine.memo import Table
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
@@ -41,8 +43,10 @@ _SIDE = {m: i for i, m in enumerate(SIDES)}
 _MOST_OF_A_SIDE = max(sum(1 for c in CARDS if c.mine == m) for m in SIDES)
 #: Own mines each seat shows in the observation (the oldest first); more are counted, not shown.
 OWN_SHOWN = 8
+#: How many squad strengths there are (0-9): the width of a one-hot strength.
+_STRENGTHS = 10
 #: Mine slots' width in the observation: its side, how many squads are on it, the top squad's strength.
-_SLOT = len(SIDES) + 1 + 10
+_SLOT = len(SIDES) + 1 + _STRENGTHS
 #: The most squads a mine holds at once: its defence while central, its workers and overseer once owned.
 _MOST_SQUADS = max(max(m.defence, m.depth + m.overseer) for m in SIDES)
 _PHASES = (Phase.SETUP, Phase.PLAY, Phase.DRAW, Phase.OVER)
@@ -55,8 +59,13 @@ def deck_after_deal(seats: int) -> int:
     return DECK_SIZE - CENTRAL_MINES - CAMP_START - HAND_SIZE * seats
 
 
-def encoding(seats: int, options: KingsOptions) -> Encoding:
-    """The fixed action space and the observation layout of Underground Kings at ``seats`` (see the module)."""
+def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Encoding:
+    """The fixed action space and the observation layout of Underground Kings at ``seats`` (see the module).
+
+    The observation is written by the compiled fill (``meeple._speedups.fill_kings``) where the package
+    was built with it, unless ``compiled`` is False: the same bytes as the Python ``fill`` below, which
+    defines them.
+    """
     slots = CENTRAL_MINES + deck_after_deal(seats)
     plays = DECK_SIZE * slots
     retreat, draw_deck, draw_camp = plays, plays + DECK_SIZE, plays + DECK_SIZE + 1
@@ -223,6 +232,13 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         camp_memo[id(camp)] = (camp, writes)
         return writes
 
+    if compiled and speedups is not None:
+        spec = (seats, width, o_seat, o_peoples, o_phase, o_to_act, o_must, o_cards, o_backs, o_deck_size, o_deck_top,
+                o_central, o_owned, o_owned_count, o_developed, o_camp_size, o_camp_top, o_scores, sides, OWN_SHOWN,
+                CENTRAL_MINES, _SLOT, len(PEOPLES), _STRENGTHS, _PHASES, _SIDE_ID, _side,
+                bytes(c.strength for c in CARDS))
+        return Encoding(Actions(size, index, label, index_all=index_all),
+                        Observation.filled(layout, partial(speedups.fill_kings, spec)))
     return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
 
 
