@@ -114,13 +114,13 @@ def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Enc
     sides, width = len(SIDES), where_columns
 
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
-        slot: dict[int, int] | None = None  # mine number -> slot, from the table's plan (made once per table)
+        slot: dict[int, int] | None = None  # mine number -> slot (made once per table and seat)
         out: list[int] = []
         append = out.append
         for command in commands:
             if type(command) is Play:
                 if slot is None:
-                    slot = _plan(view.mines).slot_of(seat)
+                    slot = _slots_of(view.mines, seat)
                 at = slot.get(command.mine, slots)
                 if at >= slots:
                     at = slot_of(command.mine, view, seat)  # raises: the mine is beyond the slots
@@ -409,3 +409,42 @@ def _made(mines: tuple[MineView, ...]) -> Plan:
         if len(got) <= (CENTRAL_MINES if owner is None else OWN_SHOWN):
             rows[owner].append(_mine_slot(m))
     return Plan(bytes(stacks), rows, numbers, tuple(places))
+
+
+#: Per table of mines (by identity): mine number -> slot, by seat. What the action ids read of the table.
+_SLOT_MAPS: Table[int, tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = Table(
+    "kings: action slots of tables of mines", limit=256)
+#: The table whose slots were asked for last, and its slots by seat: a play changes one mine of it.
+_LAST_SLOTS: list[tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = []
+
+
+def _slots_of(mines: tuple[MineView, ...], seat: int) -> dict[int, int]:
+    """Mine number -> slot for ``seat``: the central mines 0..3 in number order, then its own from 4.
+
+    Remembered by the table's identity; a table that differs from the last
+    one asked about in one mine, its number and owner kept (a squad played
+    onto it), shares that table's slots.
+    """
+    hit = _SLOT_MAPS.get(id(mines))
+    if hit is None or hit[0] is not mines:
+        by_seat: dict[int, dict[int, int]] = {}
+        if _LAST_SLOTS:
+            old, kept = _LAST_SLOTS[0]
+            i = changed_one(old, mines)
+            if i >= 0 and old[i].number == mines[i].number and old[i].owner == mines[i].owner:
+                by_seat = kept
+        hit = _SLOT_MAPS.put(id(mines), (mines, by_seat))
+        _LAST_SLOTS[:] = (hit,)
+    found = hit[1].get(seat)
+    if found is None:
+        found = hit[1][seat] = {}
+        central = own = 0
+        for m in mines:
+            if m.owner is None:
+                if central < CENTRAL_MINES:
+                    found[m.number] = central
+                central += 1
+            elif m.owner == seat:
+                found[m.number] = CENTRAL_MINES + own
+                own += 1
+    return found
