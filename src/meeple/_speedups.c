@@ -10,6 +10,7 @@
  *   _speedups_header.c   the log reader's header frame (meeple.engine.log)
  *   _speedups_rng.c      RngCore, the RNG's draws (meeple.engine.rng)
  *   _speedups_slots.c    SlotBuilder, a builder of frozen slotted values (meeple.engine.copies)
+ *   _speedups_fill.c     fill_kings, Underground Kings' observation fill (meeple.rl.encodings.kings)
  *
  * _speedups.h declares what they share; this file is the module: its functions and its start.
  */
@@ -42,6 +43,10 @@ static PyMethodDef methods[] = {
      "encoding, with at most 65536 values; else by ``decode`` itself."},
     {"blake2b_128", blake2b_128, METH_VARARGS,
      "blake2b_128(data, key)\n--\n\nBLAKE2b-128 of key || data (the chain link of the log format)."},
+    {"fill_kings", fill_kings, METH_VARARGS,
+     "fill_kings(spec, view, seat, out)\n--\n\nUnderground Kings' observation of ``view`` for ``seat`` written into ``out``,\n"
+     "a zeroed bytearray, as meeple.rl.encodings.kings fills it; returns the (index, value) pairs a byte cannot\n"
+     "hold. ``spec`` is the layout and the game's tables, made by that module."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -66,7 +71,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
 {
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (speedups_header_init() < 0 || speedups_rng_init() < 0)
+    if (speedups_header_init() < 0 || speedups_rng_init() < 0 || speedups_fill_init() < 0)
         return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (mod == NULL)

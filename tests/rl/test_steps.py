@@ -62,11 +62,11 @@ def test_at_every_step_the_mask_is_the_next_steps_of_the_legal_commands(seats: i
             allowed = set(np.flatnonzero(obs["action_mask"]).tolist())
             assert allowed == {p[len(chosen)] for p in paths if p[:len(chosen)] == chosen}
             assert set(np.flatnonzero(obs["observation"][-env.steps.size:]).tolist()) == set(chosen)  # type: ignore[union-attr]
-            assert len(match.records) == played  # nothing is played before the last step
+            assert len(env.match.records) == played  # type: ignore[union-attr]  # nothing is played before the last step
             env.step(token)
             chosen += (token,)
             steps_taken += 1
-        assert match.records[played].command == command  # the last step plays the command the steps name
+        assert env.match.records[played].command == command  # type: ignore[union-attr]  # the last step plays the command
         decisions += 1
     assert decisions > 50 and steps_taken > decisions  # some commands took more than one step
 

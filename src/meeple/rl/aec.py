@@ -1,6 +1,8 @@
 """A PettingZoo AEC environment over any game that declares its encodings (:mod:`meeple.rl.encoding`).
 
-The environment drives a :class:`~meeple.Match`, the referee, and gives each
+The environment drives a match (a :class:`~meeple.rl.referee.Referee`, which
+keeps the position but not the log; ``env.match`` is the full
+:class:`~meeple.Match`, made when asked) and gives each
 agent only what its seat may know: the observation tensor is built from the
 seat's view by the game's encoder, the action mask from the seat's legal
 commands through the game's fixed action space, and the view itself rides
@@ -52,6 +54,7 @@ from ..engine.codec import options_from_map, options_to_map
 from ..engine.match import codec_for
 from ..engine.registry import resolve
 from .encoding import Encoding, EncodingError, Segment, encoding_for
+from .referee import Referee
 from .rewards import Reward, zero_sum
 
 #: Actions an environment's match may last before it is truncated.
@@ -186,7 +189,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self.observation_spaces = {a: spaces.Dict(dict(entries)) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._stream: Rng | None = None
-        self.match: Match | None = None
+        self._referee: Referee | None = None
         self._legal: dict[int, Any] = {}  # action id -> its command (steps: or the next steps, a dict like this)
         self._chosen: list[int] = []  # steps: the step ids chosen so far in the command being given
         self._mover: int | None = None
@@ -210,7 +213,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             self._stream = Rng(seed & _MASK64)
         elif self._stream is None:
             self._stream = Rng(secrets.randbits(64))
-        self.match = Match.start(self.game, self.seats, seed=self._stream.next64(), options=self._options_map)
+        self._referee = Referee(self.game, self.seats, self._stream.next64(), self._options_map)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False  # whether self.rewards holds any reward (else all are 0)
@@ -424,11 +427,22 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
             return tuple(self.steps.tokens(command, self._view(seat), seat))
         return (self.encoding.actions.index(command, self._view(seat), seat),)
 
+    @property
+    def match(self) -> Match | None:
+        """The referee's :class:`~meeple.Match` of the current episode (None before ``reset``): save, replay, verify.
+
+        The environment plays on a :class:`~meeple.rl.referee.Referee`, which
+        keeps the position and the commands but not the log; the match is
+        made from them when asked (the same log, byte for byte), and what is
+        done to it does not move the environment.
+        """
+        return self._referee.match() if self._referee is not None else None
+
     # -- inside ------------------------------------------------------------------------------------
-    def _live(self) -> Match:
-        if self.match is None:
+    def _live(self) -> Referee:
+        if self._referee is None:
             raise gymnasium.error.ResetNeeded("call reset() before using the environment")
-        return self.match
+        return self._referee
 
     def _view(self, seat: int) -> Any:
         """The seat's view of the current position, made once per position."""
@@ -464,7 +478,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         self._mover, self._legal, self._ids = seat, legal, ids
         self.agent_selection = self.possible_agents[seat]
 
-    def _next_steps(self, match: Match, seat: int) -> None:
+    def _next_steps(self, match: Referee, seat: int) -> None:
         """The steps space: the tree of the legal commands' step ids, each leaf a command, the mask at its root."""
         view = self._view(seat)
         steps = self.steps

@@ -22,9 +22,11 @@ the table; :func:`encoding` declares it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from meeple.engine import get_game
+from meeple.engine._compiled import speedups
 from meeple.engine.memo import Table
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
@@ -41,8 +43,10 @@ _SIDE = {m: i for i, m in enumerate(SIDES)}
 _MOST_OF_A_SIDE = max(sum(1 for c in CARDS if c.mine == m) for m in SIDES)
 #: Own mines each seat shows in the observation (the oldest first); more are counted, not shown.
 OWN_SHOWN = 8
+#: How many squad strengths there are (0-9): the width of a one-hot strength.
+_STRENGTHS = 10
 #: Mine slots' width in the observation: its side, how many squads are on it, the top squad's strength.
-_SLOT = len(SIDES) + 1 + 10
+_SLOT = len(SIDES) + 1 + _STRENGTHS
 #: The most squads a mine holds at once: its defence while central, its workers and overseer once owned.
 _MOST_SQUADS = max(max(m.defence, m.depth + m.overseer) for m in SIDES)
 _PHASES = (Phase.SETUP, Phase.PLAY, Phase.DRAW, Phase.OVER)
@@ -55,8 +59,13 @@ def deck_after_deal(seats: int) -> int:
     return DECK_SIZE - CENTRAL_MINES - CAMP_START - HAND_SIZE * seats
 
 
-def encoding(seats: int, options: KingsOptions) -> Encoding:
-    """The fixed action space and the observation layout of Underground Kings at ``seats`` (see the module)."""
+def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Encoding:
+    """The fixed action space and the observation layout of Underground Kings at ``seats`` (see the module).
+
+    The observation is written by the compiled fill (``meeple._speedups.fill_kings``) where the package
+    was built with it, unless ``compiled`` is False: the same bytes as the Python ``fill`` below, which
+    defines them.
+    """
     slots = CENTRAL_MINES + deck_after_deal(seats)
     plays = DECK_SIZE * slots
     retreat, draw_deck, draw_camp = plays, plays + DECK_SIZE, plays + DECK_SIZE + 1
@@ -105,13 +114,13 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
     sides, width = len(SIDES), where_columns
 
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
-        slot: dict[int, int] | None = None  # mine number -> slot, from the table's plan (made once per table)
+        slot: dict[int, int] | None = None  # mine number -> slot (made once per table and seat)
         out: list[int] = []
         append = out.append
         for command in commands:
             if type(command) is Play:
                 if slot is None:
-                    slot = _plan(view.mines).slot_of(seat)
+                    slot = _slots_of(view.mines, seat)
                 at = slot.get(command.mine, slots)
                 if at >= slots:
                     at = slot_of(command.mine, view, seat)  # raises: the mine is beyond the slots
@@ -223,6 +232,13 @@ def encoding(seats: int, options: KingsOptions) -> Encoding:
         camp_memo[id(camp)] = (camp, writes)
         return writes
 
+    if compiled and speedups is not None:
+        spec = (seats, width, o_seat, o_peoples, o_phase, o_to_act, o_must, o_cards, o_backs, o_deck_size, o_deck_top,
+                o_central, o_owned, o_owned_count, o_developed, o_camp_size, o_camp_top, o_scores, sides, OWN_SHOWN,
+                CENTRAL_MINES, _SLOT, len(PEOPLES), _STRENGTHS, _PHASES, _SIDE_ID, _side,
+                bytes(c.strength for c in CARDS))
+        return Encoding(Actions(size, index, label, index_all=index_all),
+                        Observation.filled(layout, partial(speedups.fill_kings, spec)))
     return Encoding(Actions(size, index, label, index_all=index_all), Observation.filled(layout, fill))
 
 
@@ -393,3 +409,42 @@ def _made(mines: tuple[MineView, ...]) -> Plan:
         if len(got) <= (CENTRAL_MINES if owner is None else OWN_SHOWN):
             rows[owner].append(_mine_slot(m))
     return Plan(bytes(stacks), rows, numbers, tuple(places))
+
+
+#: Per table of mines (by identity): mine number -> slot, by seat. What the action ids read of the table.
+_SLOT_MAPS: Table[int, tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = Table(
+    "kings: action slots of tables of mines", limit=256)
+#: The table whose slots were asked for last, and its slots by seat: a play changes one mine of it.
+_LAST_SLOTS: list[tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = []
+
+
+def _slots_of(mines: tuple[MineView, ...], seat: int) -> dict[int, int]:
+    """Mine number -> slot for ``seat``: the central mines 0..3 in number order, then its own from 4.
+
+    Remembered by the table's identity; a table that differs from the last
+    one asked about in one mine, its number and owner kept (a squad played
+    onto it), shares that table's slots.
+    """
+    hit = _SLOT_MAPS.get(id(mines))
+    if hit is None or hit[0] is not mines:
+        by_seat: dict[int, dict[int, int]] = {}
+        if _LAST_SLOTS:
+            old, kept = _LAST_SLOTS[0]
+            i = changed_one(old, mines)
+            if i >= 0 and old[i].number == mines[i].number and old[i].owner == mines[i].owner:
+                by_seat = kept
+        hit = _SLOT_MAPS.put(id(mines), (mines, by_seat))
+        _LAST_SLOTS[:] = (hit,)
+    found = hit[1].get(seat)
+    if found is None:
+        found = hit[1][seat] = {}
+        central = own = 0
+        for m in mines:
+            if m.owner is None:
+                if central < CENTRAL_MINES:
+                    found[m.number] = central
+                central += 1
+            elif m.owner == seat:
+                found[m.number] = CENTRAL_MINES + own
+                own += 1
+    return found
