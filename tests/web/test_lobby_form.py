@@ -4,6 +4,7 @@ who won, a page at a time."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -121,6 +122,23 @@ def test_the_lists_show_a_page_at_a_time(page: Any, web_server: ThreadServer) ->
     assert page.locator("#playing .match-row").count() == 13
     assert page.query_selector("#playing button.more") is None
     assert sorted(page.eval_on_selector_all("#playing .match-row", "(rs) => rs.map((r) => r.dataset.match)")) == sorted(made)
+
+
+def test_a_match_that_ended_between_the_two_lists_requests_is_shown_once(page: Any,
+                                                                        web_server: ThreadServer) -> None:
+    over = web_server.lobby.create(game="mordred", seats=3, bots={"0": "random", "1": "random", "2": "random"})
+    ended = httpx.get(f"{web_server.base}/api/matches/{over['id']}").json()
+    # the list of matches in progress was asked for just before the match ended, so it still holds it
+    def stale(route: Any) -> None:
+        listed = route.fetch().json()
+        route.fulfill(json=[{**ended, "status": "in_progress"}, *listed])
+
+    page.route(re.compile(r"/api/matches\?.*status=in_progress"), stale)
+    page.goto(web_server.base + "/")
+    page.wait_for_selector(f"#finished [data-match='{over['id']}']", timeout=60_000)
+    settle(page, "body[data-ready=true]")
+    assert page.eval_on_selector_all(f"[data-match='{over['id']}']", "(rs) => rs.map((r) => r.closest('section, [id]').id)") \
+        == ["finished"]
 
 
 def test_each_row_links_to_its_games_rules_where_it_has_a_page(page: Any, web_server: ThreadServer) -> None:

@@ -268,6 +268,18 @@ async function fillList(list) {
       t("Show more"))
     : null;
   mount($(list), rows.length ? [rows, more] : h("p", { class: "muted" }, finished ? t("None yet.") : t("None yet: create one.")));
+  showEndedOnce();
+}
+
+/**
+ * A match that ended between the two lists' requests comes back in both: it is shown once, as finished
+ * (the lists are filled in either order, so this runs after each).
+ */
+function showEndedOnce() {
+  const over = new Set($$("#finished .match-row").map((r) => r.getAttribute("data-match")));
+  const stale = $$("#playing .match-row").filter((r) => over.has(r.getAttribute("data-match")));
+  for (const r of stale) r.remove();
+  if (stale.length && !$$("#playing .match-row").length) mount($("playing"), h("p", { class: "muted" }, t("None yet: create one.")));
 }
 
 async function refresh() {
