@@ -20,7 +20,10 @@ plays through the game protocol alone:
   playouts is the candidate alone;
 * a playout is worth :func:`win_share` to the seat, plus a small term for
   its score margin (``margin``), which separates two wins (or two losses)
-  by how safe they were; with ``horizon`` (the default) a playout ends at
+  by how safe they were (where the policy offers ``margin(view, seat)
+  -> float``, the margin of a finished match by what the rules decide it
+  on, as Mordred's heuristic does, that one; else the scores' margin,
+  :func:`margin`); with ``horizon`` (the default) a playout ends at
   the first break in play where the game states its standings
   (:meth:`Game.interim <meeple.engine.Game.interim>`: the end of a round
   in Saboteur), and is worth those standings, so that the next rounds'
@@ -177,6 +180,9 @@ class PIMC:
         #: the policy's estimate of a seat's chance (``estimate(view, seat)``) that ends a playout, or None
         self.estimate: Any = estimate if depth is not None and callable(estimate) else None
         self.depth = depth if self.estimate is not None else None
+        own_margin = getattr(self._prior, "margin", None)
+        #: the policy's margin of a finished match (``margin(view, seat)``, in [-1, 1]), or None: the scores'
+        self.final_margin: Any = own_margin if callable(own_margin) else None
         #: True: each turn of a playout draws its chance from a stream of its own (see :meth:`_playout`)
         self.turn_chance = self.depth is not None if turn_chance is None else bool(turn_chance)
         #: playouts run by the last :meth:`choose` (0 when it had one legal command)
@@ -317,7 +323,7 @@ class PIMC:
             if out is None and horizon:
                 out = game.interim(state)
             if out is not None:
-                return win_share(out, seat) + self.margin_weight * margin(out, seat)
+                return self._worth(state, out, seat)
             mover = next((s for s in game.to_act(state) if s != ENGINE), None)
             if mover is None:
                 return 0.0
@@ -342,7 +348,17 @@ class PIMC:
                 cmd = bot.choose(game.view(state, mover), legal, mover)
             state = self._step(state, mover, cmd, rng)
         out = game.outcome(state)
-        return 0.0 if out is None else win_share(out, seat) + self.margin_weight * margin(out, seat)
+        return 0.0 if out is None else self._worth(state, out, seat)
+
+    def _worth(self, state: Any, out: Outcome, seat: int) -> float:
+        """What a playout that ended in ``out`` at ``state`` is worth to ``seat``: its win share and margin term."""
+        if not self.margin_weight:
+            return win_share(out, seat)
+        if self.final_margin is not None:
+            edge = max(-1.0, min(1.0, float(self.final_margin(self.game.view(state, seat), seat))))
+        else:
+            edge = margin(out, seat)
+        return win_share(out, seat) + self.margin_weight * edge
 
     def _step(self, state: Any, seat: int, command: Command, rng: Rng) -> Any:
         """``state`` after ``command`` of ``seat`` and the engine steps it brings, drawing from ``rng``.
