@@ -43,6 +43,7 @@ int speedups_fill_init(void)
 typedef struct {
     long v[N_INTS];
     PyObject *phases, *side_ids, *side_of;
+    int side_table; /* whether side_table holds side_ids */
     const uint8_t *strengths;
     Py_ssize_t n_strengths;
     uint8_t *out;
@@ -81,9 +82,59 @@ static int as_long(PyObject *o, long *v)
     return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* The spec's dict of mine sides by id, copied into an open-addressed table of addresses: a lookup
+ * there is a probe or two, where the dict needs an int made for the id, hashed and freed. The ids
+ * are of objects the encoding keeps alive, and the dict is held here, so neither identity can pass
+ * to another object while the table stands; a dict of another size (or another dict) makes it anew. */
+#define SIDE_SLOTS 1024
+static PyObject *side_table_dict;
+static Py_ssize_t side_table_size;
+static struct { uintptr_t key; long side; } side_table[SIDE_SLOTS];
+
+static inline size_t side_slot(uintptr_t key) { return (size_t)((key >> 4) * 0x9E3779B97F4A7C15ull >> 54); }
+
+/* Make the table from ``ids`` where it is not made from it already; 0 where it cannot be (then the dict is read). */
+static int side_table_for(PyObject *ids)
+{
+    if (side_table_dict == ids && side_table_size == PyDict_GET_SIZE(ids))
+        return 1;
+    Py_CLEAR(side_table_dict);
+    memset(side_table, 0, sizeof side_table);
+    if (PyDict_GET_SIZE(ids) > SIDE_SLOTS / 2)
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(ids, &pos, &key, &value)) {
+        uintptr_t k = (uintptr_t)PyLong_AsVoidPtr(key);
+        long v = PyLong_AsLong(value);
+        if (PyErr_Occurred() || k == 0) {
+            PyErr_Clear();
+            memset(side_table, 0, sizeof side_table);
+            return 0;
+        }
+        size_t i = side_slot(k);
+        while (side_table[i].key != 0 && side_table[i].key != k)
+            i = (i + 1) & (SIDE_SLOTS - 1);
+        side_table[i].key = k;
+        side_table[i].side = v;
+    }
+    Py_INCREF(ids);
+    side_table_dict = ids;
+    side_table_size = PyDict_GET_SIZE(ids);
+    return 1;
+}
+
 /* The index of mine side ``m``: by its id, else by the spec's callable. */
 static int side(Fill *f, PyObject *m, long *v)
 {
+    if (f->side_table) {
+        uintptr_t k = (uintptr_t)m;
+        for (size_t i = side_slot(k); side_table[i].key != 0; i = (i + 1) & (SIDE_SLOTS - 1))
+            if (side_table[i].key == k) {
+                *v = side_table[i].side;
+                return 0;
+            }
+    }
     PyObject *key = PyLong_FromVoidPtr(m);
     if (key == NULL)
         return -1;
@@ -366,6 +417,7 @@ PyObject *fill_kings(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "fill_kings: a malformed spec");
         return NULL;
     }
+    f.side_table = side_table_for(f.side_ids);
     f.strengths = (const uint8_t *)PyBytes_AS_STRING(strengths);
     f.n_strengths = PyBytes_GET_SIZE(strengths);
     f.out = (uint8_t *)PyByteArray_AS_STRING(out);

@@ -60,6 +60,8 @@ from .rewards import Reward, zero_sum
 #: Actions an environment's match may last before it is truncated.
 MAX_COMMANDS = 10_000
 _MASK64 = (1 << 64) - 1
+#: The dtypes of the mask and the tensor, made once (NumPy turns a scalar type into a dtype on every call).
+_INT8, _UINT8, _FLOAT32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.float32)
 #: What an action outside the mask does: raise :class:`IllegalAction`, or end the match with a penalty.
 ILLEGAL_POLICIES = ("raise", "penalize")
 #: The action spaces an environment offers: the game's flat one, or its steps (:class:`~meeple.rl.encoding.Steps`).
@@ -233,7 +235,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         if seat == self._mover:
             for a in self._ids:
                 bits[a] = 1
-        mask = np.frombuffer(bits, np.int8)
+        mask = np.frombuffer(bits, _INT8)
         tensor: Any = self.tensor(view, seat)
         if self._chosen and seat == self._mover:
             for a in self._chosen:
@@ -330,7 +332,7 @@ class MeepleEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # AECE
         if self._fill is not None:
             raw = bytearray(self._size)
             extra = self._fill(view, seat, raw)
-            filled = np.frombuffer(raw, np.uint8).astype(np.float32)
+            filled = np.frombuffer(raw, _UINT8).astype(_FLOAT32)
             if extra:
                 for i, x in extra:
                     filled[i] = x

@@ -31,6 +31,7 @@ from meeple.engine.memo import Table
 from meeple.games.kings.commands import DrawCamp, DrawDeck, Play, Retreat
 from meeple.games.kings.data import CAMP_START, CARDS, CENTRAL_MINES, DECK_SIZE, HAND_SIZE, MINE_SIDES, PEOPLES, Mine
 from meeple.games.kings.state import KingsOptions, Phase
+from meeple.games.kings.tables import DRAW_CAMP, DRAW_DECK, RETREATS
 from meeple.games.kings.view import KingsView, MineView
 from meeple.games.kings.viewparts import changed_one
 
@@ -113,6 +114,9 @@ def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Enc
     where_columns = seats + 3  # own hand, seen in the hand of seat 1..n-1, on a mine, in the camp, discard
     sides, width = len(SIDES), where_columns
 
+    #: the ids of the commands that name no mine, by the identity of the game's own objects (kept by its tables)
+    fixed = {id(c): index(c, None, 0) for c in (*RETREATS, DRAW_DECK, *DRAW_CAMP)}  # type: ignore[arg-type]
+
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
         slot: dict[int, int] | None = None  # mine number -> slot (made once per table and seat)
         out: list[int] = []
@@ -125,10 +129,9 @@ def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Enc
                 if at >= slots:
                     at = slot_of(command.mine, view, seat)  # raises: the mine is beyond the slots
                 append(command.card * slots + at)
-            elif type(command) is DrawDeck:
-                append(draw_deck)
             else:
-                append(index(command, view, seat))
+                known = fixed.get(id(command))
+                append(known if known is not None else index(command, view, seat))
         return out
 
     def fill(view: KingsView, seat: int, out: bytearray) -> list[tuple[int, float]]:
