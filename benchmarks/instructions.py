@@ -48,8 +48,8 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
