@@ -78,7 +78,7 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
 #: (game, a command's wire form as its (name, value) items, the values' classes) -> the command (see Table.command)
 _decoded: dict[tuple[Any, ...], Command] = {}
 #: The classes of the values a kept command may have (immutable, and compared by value alone once the class is known).
-_PLAIN = frozenset({str, int, type(None)})
+_PLAIN = frozenset({str, int, bool, type(None)})
 
 #: (id of a tuple of legal commands, game, language) -> (the tuple, the game, both its lists' JSON texts: the
 #: commands' and what a player reads for them in that language); see Table._legal_pair
@@ -254,7 +254,7 @@ class Table:
     def command(self, data: Json) -> Command:
         """A client's command (its wire form) decoded, as ``Wire.command`` decodes it (DecodeError if it does not).
 
-        A command whose fields are strings, integers or null is decoded once for every table of the game and
+        A command whose fields are strings, integers, booleans or null is decoded once for every table of the game and
         kept (commands are frozen values; the legal lists share them too), by its fields, their order and their
         values' classes (``1`` and ``true`` are different keys).
         """
