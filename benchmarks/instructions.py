@@ -26,7 +26,10 @@ match and per record: the cost of the matches alone, without the start-up.
   load). It counts the engine thread's work (``Match.play`` and its writes,
   the group commit, every connection's message) and the event loop's
   hand-over of requests and messages, without the sockets. Per command, not
-  per match (``game`` and ``seats`` must be ``liars-dice 2``). With
+  per match (``game`` and ``seats`` must be ``liars-dice 2``), and split by
+  thread: the main thread's (the event loop and the clients), the engine
+  thread's, and the SQLite feed's poll (whose count follows the run's
+  length, not its commands). With
   ``--cpu`` it runs without callgrind and prints the engine thread's CPU
   time per command (``time.thread_time``; the machine's load moves it), with
   ``--profile`` that and the engine thread's cProfile (in CPU time).
@@ -154,15 +157,26 @@ def serve(tables: int, commands: int, profile: bool = False) -> int:
     return 0
 
 
-def _count(src: Path, args: Sequence[str]) -> tuple[int, int]:
-    """Instructions and records of one run under callgrind."""
+def _count(src: Path, args: Sequence[str], threads: dict[int, int] | None = None) -> tuple[int, int]:
+    """Instructions and records of one run under callgrind; with ``threads``, each thread's instructions put in it
+    (by callgrind's thread number: 1 the main thread, then in the order they started)."""
+    import tempfile
+
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
                PYTHONPATH=os.pathsep.join([str(src), str(HERE)]))
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         str(Path(__file__).resolve()), "--inner", *args],
-        capture_output=True, text=True, env=env, cwd=ROOT,
-    )
+    with tempfile.TemporaryDirectory(prefix="meeple-callgrind-") as tmp:
+        out = ["--callgrind-out-file=/dev/null"] if threads is None else \
+            ["--separate-threads=yes", "--dump-instr=no", f"--callgrind-out-file={tmp}/run"]
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", *out, sys.executable, str(Path(__file__).resolve()), "--inner", *args],
+            capture_output=True, text=True, env=env, cwd=ROOT,
+        )
+        for f in Path(tmp).glob("run-*"):
+            text = f.read_text(errors="replace")
+            total = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.MULTILINE)
+            number = re.search(r"^thread:\s*(\d+)", text, re.MULTILINE)
+            if threads is not None and total and number:
+                threads[int(number.group(1))] = int(total.group(1))
     found = _COLLECTED.search(done.stderr)
     records = re.search(r"^records (\d+)$", done.stdout, re.MULTILINE)
     if done.returncode != 0 or found is None or records is None:
@@ -200,10 +214,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     src = args.src.resolve()
     rest = [args.kind, args.game, str(args.seats), *(["--variant", args.variant] if args.variant else [])]
     if args.kind == "server":  # the same tables and connections; only the commands differ
-        idle, _ = _count(src, [*rest, "--matches", str(args.matches), "--commands", "0"])
-        busy, played = _count(src, [*rest, "--matches", str(args.matches), "--commands", str(args.commands)])
+        before: dict[int, int] = {}
+        after: dict[int, int] = {}
+        idle, _ = _count(src, [*rest, "--matches", str(args.matches), "--commands", "0"], before)
+        busy, played = _count(src, [*rest, "--matches", str(args.matches), "--commands", str(args.commands)], after)
         print(f"server liars-dice 2, {args.matches} tables, {args.commands} commands each, meeple from {src}: "
               f"{(busy - idle) / max(played, 1):,.0f} instructions per command ({played} commands)")
+        names = {1: "main thread (event loop, clients)", 2: "engine thread", 3: "store's feed (polls by time)"}
+        for number in sorted(after):
+            print(f"  {names.get(number, f'thread {number}')}: "
+                  f"{(after[number] - before.get(number, 0)) / max(played, 1):,.0f} per command")
         return 0
     idle, _ = _count(src, [*rest, "--matches", "0"])
     busy, records = _count(src, [*rest, "--matches", str(args.matches)])
