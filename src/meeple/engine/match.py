@@ -474,9 +474,9 @@ class Match:
         (:meth:`Game.redact`): what a seat may be shown of the past. The
         referee's copy is :attr:`records`.
         """
-        if seat is not None:
-            self._check_seat(seat)
-        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= self._cursor:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
+            self._check_seat(seat)  # the full check, for what the common case above does not cover
+        if type(start) is not int or not 0 <= start <= self._cursor:
             raise BadPosition(f"start must be within 0..{self._cursor}, not {start!r}")
         game = self.game
         return [seen_by(game, r, seat) for r in self._records[start : self._cursor]]
@@ -673,23 +673,28 @@ class Match:
         undo, since a finished match's full log may be shown to everyone.
         Tooling (``seat`` None) may undo anything.
         """
-        j = self._last_player_record()
+        # asked for every seat after every change (the server's messages): the properties it reads are
+        # written out (_last_player_record, is_over, seed_hidden)
+        records = self._records
+        j = self._cursor - 1
+        while j >= 0 and records[j].actor == ENGINE:
+            j -= 1
         if j < 0:
             return UndoCheck(False, "there is no command to undo")
         if seat is None:
             return UndoCheck(True)
-        if self.is_over:
+        if self.outcome is not None:
             return UndoCheck(False, "the match is over (its outcome is an information barrier)")
-        rec = self._records[j]
+        rec = records[j]
         if rec.actor != seat:
             return UndoCheck(False, f"the last command was played by seat {rec.actor}, not {seat}")
-        before = self._records[j - 1].rng if j else 0
-        for r in self._records[j : self._cursor]:
+        before = records[j - 1].rng if j else 0
+        for r in records[j : self._cursor]:
             if r.rng != before:
                 return UndoCheck(False, "that command drew randomness (an information barrier)")
             if r.command.barrier or any(e.barrier for e in r.events):
                 return UndoCheck(False, "that command revealed hidden information (an information barrier)")
-        if self.seed_hidden:
+        if self._seeds is None:
             return UndoCheck(False, "the match was loaded without its seed")
         return UndoCheck(True)
 

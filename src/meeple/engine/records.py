@@ -42,7 +42,7 @@ class SeenRecord(NamedTuple):
 def seen_by(game: Game[Any, Any], record: Record, seat: int | None) -> SeenRecord:
     """``record`` as ``seat`` sees it (``None``: a spectator); the referee reads the record itself."""
     redact = game.redact
-    events = tuple(red for e in record.events if (red := redact(e, seat)) is not None)
+    events = tuple([red for e in record.events if (red := redact(e, seat)) is not None])  # a list: no generator
     return SeenRecord(record.seq, record.actor, game.redact_command(record.command, record.actor, seat), events)
 
 

@@ -293,9 +293,16 @@ class Shown:
         fields, rest = self.parts()
         if fields is None:
             return len(self.members)
-        # "view":{ + "key":text, each but the last without its comma + } + each ,"name":text
-        return (8 + sum(map(len, map(_key, fields))) + sum(map(len, fields.values())) + (2 * len(fields) or 1)
-                + sum(map(len, rest)) + sum(map(len, rest.values())) + 4 * len(rest))
+        # "view":{ + "key":text, each but the last without its comma + } + each ,"name":text; what does not
+        # depend on the texts is the same for every view of the same field names (kept by them)
+        names = (*fields, None, *rest)
+        frame = _frames.get(names)
+        if frame is None:
+            if len(_frames) >= KEYS_KEPT:
+                _frames.clear()
+            frame = _frames[names] = (8 + sum(map(len, map(_key, fields))) + (2 * len(fields) or 1)
+                                      + sum(map(len, rest)) + 4 * len(rest))
+        return frame + sum(map(len, fields.values())) + sum(map(len, rest.values()))
 
     def longer_than(self, n: int) -> bool:
         """Whether :attr:`members` is longer than ``n`` characters: ``size() > n``, mostly told from the lengths
@@ -359,18 +366,29 @@ def delta_text(old: Shown, new: Shown) -> str:
                 inside.append(dumps(ops)[1:-1])
         if not alike:  # else both have the same fields
             raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
-    for name, text in new_rest.items():
-        was = old_rest.get(name)
-        if was is not text and was != text:  # mostly the very texts kept from one position to the next
-            raw.append(f'["r",["{name}"],{text}]')
+    if len(old_rest) == len(new_rest) and all(map(operator.is_, old_rest, new_rest)):
+        # the same names in the same order (the very strings: every position's are written alike)
+        for (name, text), was in zip(new_rest.items(), old_rest.values()):
+            if was is not text and was != text:  # mostly the very texts kept from one position to the next
+                raw.append(f'["r",["{name}"],{text}]')
+    else:
+        for name, text in new_rest.items():
+            was = old_rest.get(name)
+            if was is not text and was != text:
+                raw.append(f'["r",["{name}"],{text}]')
     return f"[{','.join(inside + raw)}]"
 
 
 #: The JSON text of object keys met so far (the field names of views, mostly); emptied when it holds this many.
 KEYS_KEPT = 4096
 _keys = Kept(KEYS_KEPT)
+_keys_seen = _keys.lookup
+#: The part of :meth:`Shown.size` that the names of a view's fields and of the other fields make, by those names
+#: (the view's, None, the others'); emptied when it holds KEYS_KEPT.
+_frames: dict[tuple[str | None, ...], int] = {}
 
 
 def _key(key: str) -> str:
     """An object key as JSON text."""
-    return _keys.text(key, key)
+    text = _keys_seen(key)  # (Kept.text, without a call more for every key of every delta)
+    return _keys.text(key, key) if text is None else text

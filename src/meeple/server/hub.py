@@ -374,7 +374,7 @@ class Hub:
             if kind != "play":
                 return self.moves.rewind(table, seat, client, ref, kind)
             try:
-                decoded = table.wire.command(command)
+                decoded = table.command(command)
             except DecodeError as e:
                 path = f"command.{e.path}" if e.path and not e.path.startswith("[") else f"command{e.path}"
                 raise ServerError(ErrorCode.BAD_COMMAND, f"the command does not decode: {e}", path=path) from None

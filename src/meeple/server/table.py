@@ -75,9 +75,23 @@ def _joined(legal: Sequence[Command], game: Game[Any, Any], lang: str, build: Ca
     return text
 
 
+#: (game, a command's wire form as its (name, value) items, the values' classes) -> the command (see Table.command)
+_decoded: dict[tuple[Any, ...], Command] = {}
+#: The classes of the values a kept command may have (immutable, and compared by value alone once the class is known).
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+#: (id of a tuple of legal commands, game, language) -> (the tuple, the game, both its lists' JSON texts: the
+#: commands' and what a player reads for them in that language); see Table._legal_pair
+_pairs: dict[tuple[int, int, str], tuple[Sequence[Command], Game[Any, Any], tuple[str, str]]] = {}
+#: The legal lists of a seat that may not act, as texts.
+_NO_LEGAL = ("[]", "[]")
+
 #: The JSON texts of small values that repeat (an undo answer, the seats to act), by a key naming the value.
 SMALL_KEPT = 1024
 _small_texts = Kept(SMALL_KEPT)
+#: What a position says of undo, by (ok, reason), with its text: the same dict for every state that says it (no
+#: one changes a state's values once it is built)
+_undo_answers: dict[tuple[Any, Any], tuple[dict[str, Json], str]] = {}
 #: What a spectator's position says of undo, and its text.
 _SPECTATOR_UNDO: Json = {"ok": False, "reason": "spectators do not undo"}
 _SPECTATOR_UNDO_TEXT = dumps(_SPECTATOR_UNDO)
@@ -237,6 +251,28 @@ class Table:
         m.seek(here)
         return rec.actor, rec.command
 
+    def command(self, data: Json) -> Command:
+        """A client's command (its wire form) decoded, as ``Wire.command`` decodes it (DecodeError if it does not).
+
+        A command whose fields are strings, integers, booleans or null is decoded once for every table of the game and
+        kept (commands are frozen values; the legal lists share them too), by its fields, their order and their
+        values' classes (``1`` and ``true`` are different keys).
+        """
+        if data.__class__ is not dict:
+            return self.wire.command(data)
+        assert isinstance(data, dict)
+        classes = (*map(type, data.values()),)
+        if not _PLAIN.issuperset(classes):
+            return self.wire.command(data)
+        key = (self.game, (*data.items(),), classes)
+        command = _decoded.get(key)
+        if command is None:
+            command = self.wire.command(data)
+            if len(_decoded) >= LEGAL_KEPT:
+                _decoded.clear()
+            _decoded[key] = command
+        return command
+
     # -- what clients are sent ---------------------------------------------------------
     def legal_entry(self, command: Command) -> Json:
         """What a position message says of one legal command (its wire form)."""
@@ -271,13 +307,23 @@ class Table:
     def _legal_pair(self, seat: int | None, lang: str) -> tuple[str, str]:
         """:meth:`legal_json` and :meth:`legal_text_json` of ``seat``, from one call of ``Match.legal``."""
         if seat is None:
-            return "[]", "[]"
+            return _NO_LEGAL
         legal = self.match.legal(seat)
         if not legal:
-            return "[]", "[]"
+            return _NO_LEGAL
         game = self.game
-        return (_joined(legal, game, "", lambda: self._legal_list(legal)),
-                _joined(legal, game, lang, lambda: self._legal_texts_list(legal, lang)))
+        if legal.__class__ is tuple:  # both texts kept together, as _joined keeps each (see there)
+            key = (id(legal), id(game), lang)
+            kept = _pairs.get(key)
+            if kept is not None and kept[0] is legal and kept[1] is game:
+                return kept[2]
+            pair = (_joined(legal, game, "", lambda: self._legal_list(legal)),
+                    _joined(legal, game, lang, lambda: self._legal_texts_list(legal, lang)))
+            if len(_pairs) >= JOINED_KEPT:
+                _pairs.clear()
+            _pairs[key] = (legal, game, pair)
+            return pair
+        return self._legal_list(legal), self._legal_texts_list(legal, lang)
 
     def _legal_texts_list(self, legal: Sequence[Command], lang: str) -> str:
         said = self._legal_said
@@ -325,8 +371,13 @@ class Table:
         else:
             check = m.can_undo(seat)
             ok, reason = check.ok, check.reason
-            undo = {"ok": ok, "reason": reason}
-            undo_text = _small_texts.text(("undo", ok, reason), undo)
+            kept_undo = _undo_answers.get((ok, reason))
+            if kept_undo is None or kept_undo[0]["ok"] is not ok:  # (1 and True are one key: never both)
+                if len(_undo_answers) >= SMALL_KEPT:
+                    _undo_answers.clear()
+                answer_ = {"ok": ok, "reason": reason}
+                kept_undo = _undo_answers[(ok, reason)] = (answer_, dumps(answer_))
+            undo, undo_text = kept_undo
             redo = self.redo_actor == seat
         clock = None if self.row.clock is None else self.clock_for(seat)
         if common is None:
@@ -400,7 +451,8 @@ class Table:
                             built = record
                             break
             if built is None:
-                built = self.wire.record(r) | {"text": text_of(self.game, r.command, r.events, lang)}
+                built = self.wire.record(r)  # a new dict: its text is added in place
+                built["text"] = text_of(self.game, r.command, r.events, lang)
                 if r.seq in self.by_clock:
                     built["by_clock"] = True
                 alike.append((r, built))  # the record is held: its objects' ids stay theirs
@@ -503,7 +555,9 @@ class _Changes:
     def __init__(self, table: Table, kind: str, cause: str, by: int | None) -> None:
         self.table, self.kind = table, kind
         self.head = table.raw_head()
-        self._opening = messages.change_opening(kind, cause, by)
+        # (by's class too: a text of True would not be one of 1)
+        self._opening = _small_texts.built(("opening", kind, cause, by.__class__, by),
+                                           lambda: messages.change_opening(kind, cause, by))
         self._where = messages.where_members(table.match.cursor, table.masked(self.head))
         #: (seat, lang, picture, start) -> what that seat is sent (see _Built)
         self._built: dict[tuple[int | None, str, bool, int], _Built] = {}
@@ -558,7 +612,9 @@ class _Changes:
             else:
                 records_text = dumps(records)
                 self._records.append((records, records_text))
-        return _Built(table.shown(seat, lang, picture, self._common), records_text, start)
+        state, view, texts = table._seat_state(seat, lang, picture, self._common)  # Table.shown's, one call less
+        return _Built(Shown(state, texts["legal"], texts["legal_text"], view.texts, view.grown, texts, view.since),
+                      records_text, start)
 
 
 class _Built:
