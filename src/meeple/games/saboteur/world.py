@@ -44,8 +44,8 @@ from meeple.engine import Rng
 from meeple.engine.copies import own_dict
 
 from . import data
-from .bot import Suspicion
 from .board import GoalCard
+from .bot import Suspicion
 from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
 from .rules import exact_payment
 from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, RoundResult, SpentRole, State
