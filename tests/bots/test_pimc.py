@@ -281,6 +281,42 @@ def test_a_policy_without_an_estimate_plays_every_playout_out() -> None:
         (Take(1), -0.1), (Take(2), 1.1), (Take(3), -0.1)]
 
 
+class _BreakNim(Nim):
+    """Nim with a break in play where four stones are left: the player who left them leads."""
+
+    def interim(self, state: Any) -> Outcome | None:
+        if state.stones != 4 or state.last is None:
+            return None
+        return Outcome((state.last,), tuple(int(s == state.last) for s in range(state.seats)), "left four")
+
+
+class _JudgingTakeOne(_TakeOne):
+    """The take-one policy, judging a break's leader less likely to win than the other (to be told apart)."""
+
+    def break_worth(self, outcome: Outcome, view: Any, seat: int) -> float:
+        assert view.stones == 4  # asked at the break, with the seat's view there
+        return 0.25 if seat in outcome.winners else 0.75
+
+
+def test_a_playout_that_ends_at_a_break_is_worth_the_policys_judgement_of_it() -> None:
+    # seven stones, take-one replies: taking three or one leaves the break to the seat (0.25), two to the other (0.75)
+    game = _BreakNim()
+    game.stones = 7
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    bot = PIMC(game, seed=1, iterations=30, policy=_JudgingTakeOne, width=3)
+    assert bot.break_worth is not None
+    assert [(c, w) for c, _, w in bot.stats(state, legal, 0)] == [(Take(1), 0.25), (Take(2), 0.75), (Take(3), 0.25)]
+    assert bot.choose(state, legal, 0) == Take(2)
+    # a policy without the judgement: the standings, the leader's win and margin
+    plain = PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3)
+    assert [(c, round(w, 2)) for c, _, w in plain.stats(state, legal, 0)] == [
+        (Take(1), 1.1), (Take(2), -0.1), (Take(3), 1.1)]
+    # without the horizon playouts go on to the match's end, and the judgement of breaks is not asked
+    whole = PIMC(game, seed=1, iterations=30, policy=_JudgingTakeOne, width=3, horizon=False)
+    assert whole.break_worth is None and whole.choose(state, legal, 0) == Take(1)
+
+
 def test_the_depth_is_a_positive_integer_or_none() -> None:
     for depth in (0, -1, True, 1.5):
         with pytest.raises(ConfigError):

@@ -27,7 +27,11 @@ plays through the game protocol alone:
   the first break in play where the game states its standings
   (:meth:`Game.interim <meeple.engine.Game.interim>`: the end of a round
   in Saboteur), and is worth those standings, so that the next rounds'
-  deals neither cost time nor add noise;
+  deals neither cost time nor add noise; where the policy judges
+  standings (a bot with ``break_worth(outcome, view, seat) -> float``,
+  the seat's chance to win the match from a break's standings, as
+  Saboteur's heuristic has), it is worth that instead, since a lead
+  at a break is not yet a win;
 * where the policy estimates positions (a bot with ``estimate(view, seat)
   -> float``, the seat's chance to win, as Mordred's heuristic has), a
   playout ends when the searching seat comes to move again for the
@@ -115,7 +119,8 @@ class PIMC:
     shared with other work the search then does the same work, only later).
     ``horizon`` (True by default) ends each playout at the first break in
     play the game marks (:meth:`Game.interim <meeple.engine.Game.interim>`,
-    the end of a Saboteur round), worth its standings; False plays every
+    the end of a Saboteur round), worth its standings (or the policy's
+    ``break_worth`` of them, where it has one); False plays every
     playout to the match's end, as games without breaks always do.
     ``depth`` (``DEPTH`` rounds by default; None: never) ends a playout
     after that many rounds of turns where the policy has an ``estimate``
@@ -179,6 +184,9 @@ class PIMC:
         estimate = getattr(self._prior, "estimate", None)
         #: the policy's estimate of a seat's chance (``estimate(view, seat)``) that ends a playout, or None
         self.estimate: Any = estimate if depth is not None and callable(estimate) else None
+        judge = getattr(self._prior, "break_worth", None)
+        #: the policy's worth to a seat of a break's standings (``break_worth(outcome, view, seat)``), or None
+        self.break_worth: Any = judge if horizon and callable(judge) else None
         self.depth = depth if self.estimate is not None else None
         own_margin = getattr(self._prior, "margin", None)
         #: the policy's margin of a finished match (``margin(view, seat)``, in [-1, 1]), or None: the scores'
@@ -322,6 +330,8 @@ class PIMC:
             out = game.outcome(state)
             if out is None and horizon:
                 out = game.interim(state)
+                if out is not None and self.break_worth is not None:
+                    return float(self.break_worth(out, game.view(state, seat), seat))
             if out is not None:
                 return self._worth(state, out, seat)
             mover = next((s for s in game.to_act(state) if s != ENGINE), None)

@@ -6,9 +6,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+import pytest
+
 import meeple
 from meeple.bots import PIMC
-from meeple.engine import ENGINE, Command, Rng
+from meeple.engine import ENGINE, Command, Outcome, Rng
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur.bot import HeuristicBot
 from meeple.games.saboteur.commands import Discard, PlayPath, TakeGold
@@ -119,3 +122,45 @@ def test_a_search_with_a_horizon_is_reproducible_from_its_seed() -> None:
     first = PIMC(GAME, seed=9, iterations=16).rounds(view, legal, seat)
     assert PIMC(GAME, seed=9, iterations=16).rounds(view, legal, seat) == first
     assert PIMC(GAME, seed=9, iterations=16).choose(view, legal, seat) in legal
+
+
+# -- a break's standings, worth the chance to win the match they give ----------------------------------------------
+
+
+def _standings(*gold: int) -> Outcome:
+    best = max(gold)
+    return Outcome(tuple(s for s, g in enumerate(gold) if g == best), gold, "after a round")
+
+
+def test_the_other_digger_of_a_miners_win_is_not_a_loser() -> None:
+    # after round 1 at three seats: the miners found the gold (3 + 2 nuggets) or the saboteur blocked them (4)
+    view, _, _ = _round_one_position()
+    won, lost = _standings(3, 2, 0), _standings(0, 0, 4)
+    second = HeuristicBot.break_worth(won, view, 1)
+    assert second > HeuristicBot.break_worth(lost, view, 1) > 0.0  # the standings alone give both 0
+    assert HeuristicBot.break_worth(won, view, 0) > second
+    assert sum(HeuristicBot.break_worth(won, view, s) for s in range(3)) == pytest.approx(1.0)
+
+
+def test_the_fewer_rounds_are_left_the_more_a_lead_is_worth() -> None:
+    view, _, _ = _round_one_position()
+    lead = _standings(5, 2, 2)
+    after_one = HeuristicBot.break_worth(lead, view, 0)
+    after_two = HeuristicBot.break_worth(lead, attrs.evolve(view, round=2), 0)
+    assert 1 / 3 < after_one < after_two < 1.0
+    # after the last round the standings are the result: the share of the win
+    last = attrs.evolve(view, round=3)
+    assert HeuristicBot.break_worth(lead, last, 0) == 1.0 and HeuristicBot.break_worth(lead, last, 1) == 0.0
+    assert HeuristicBot.break_worth(_standings(4, 4, 1), last, 1) == 0.5
+
+
+def test_playouts_of_the_heuristic_policy_end_worth_its_judgement_of_the_standings(table: Any) -> None:
+    st = _one_card_from_the_gold(table)
+    view, legal = GAME.view(st, 0), GAME.legal_commands(st, 0)
+    bot = PIMC(GAME, seed=3, iterations=16)
+    assert bot.break_worth is not None and PIMC(GAME, seed=3, iterations=16, horizon=False).break_worth is None
+    candidates, rows = bot.rounds(view, legal, 0)
+    win = PlayPath(STRAIGHT, 7, 0)
+    assert candidates[0] == win  # the heuristic lays the card that reaches the gold
+    # the finder leads after the first round, a lead two rounds may still undo: worth more than a third, less than 1
+    assert all(1 / 3 < row[0] < 1.0 for row in rows)

@@ -13,9 +13,9 @@ from meeple.engine import ENGINE, Command, Rng
 from meeple.games.saboteur import GAME
 from meeple.games.saboteur import world as saboteur_world
 from meeple.games.saboteur.bot import HeuristicBot, Suspicion
-from meeple.games.saboteur.commands import Discard, SwapHand
-from meeple.games.saboteur.data import GOLD_CARDS, Role, deck
-from meeple.games.saboteur.state import Phase, State
+from meeple.games.saboteur.commands import Discard, PeekGoal, SwapHand
+from meeple.games.saboteur.data import GOLD_CARDS, GoalKind, Role, deck, kind_id
+from meeple.games.saboteur.state import Phase, State, replace
 from meeple.testing import Playout, check_worlds, playout
 
 DELUXE = {"edition": "deluxe"}
@@ -206,3 +206,52 @@ def test_worlds_deal_the_hidden_gold_as_the_true_payouts_may_have_gone() -> None
         totals[w.purse.gold] += 1
     assert true.gold in totals  # the true totals are among the worlds' ...
     assert len(totals) > 1  # ... and the worlds do not all agree on what the view hides
+
+
+# -- the goals other players looked at -------------------------------------------------------------------------------
+
+MAP, STRAIGHT, CROSSROADS = kind_id("map"), kind_id("straight-horizontal"), kind_id("crossroads")
+
+
+def _maps_played(table: Any, goals: tuple[str, str, str], peeks: tuple[int, ...]) -> State:
+    """Seat 1 plays a map at each of ``peeks`` in turn, the other two discarding between; seat 0 (a miner) to act."""
+    hands = [["straight-horizontal"] * 2, ["map"] * len(peeks), ["crossroads"] * 2]
+    rest = Counter(deck(False))
+    rest[STRAIGHT] -= 2
+    rest[CROSSROADS] -= 2
+    rest[MAP] -= len(peeks)
+    st = table.build(3, hands=hands, goals=goals, turn=1, pile=[],
+                     roles=[Role.MINER, Role.MINER, Role.SABOTEUR])
+    st = replace(st, pile=tuple(sorted(rest.elements())))
+    for i, goal in enumerate(peeks):
+        st, _ = table.play(st, 1, PeekGoal(MAP, goal))
+        if i < len(peeks) - 1:
+            st, _ = table.play(st, 2, Discard((st.hands[2][0],)))
+            st, _ = table.play(st, 0, Discard((st.hands[0][0],)))
+    st, _ = table.play(st, 2, Discard((st.hands[2][0],)))
+    assert st.turn == 0 and st.known.goals[1] == frozenset(peeks)
+    return st
+
+
+def test_another_players_map_shows_it_the_middle_goal_first(table: Any) -> None:
+    st = _maps_played(table, ("coal-a", "gold", "coal-b"), (1,))
+    view = GAME.view(st, 0)
+    for k in range(20):
+        w = GAME.world(view, 0, Rng(k))
+        assert GAME.view(w, 0) == view
+        assert w.known.goals == (frozenset(), frozenset({1}), frozenset())
+        # in the world, seat 1 knows the goal its map showed, whatever the world dealt there
+        assert GAME.view(w, 1).known_goals == ((1, w.deal.goal_kinds[1]),)
+
+
+def test_a_player_who_looked_again_did_not_see_the_gold_first(table: Any) -> None:
+    st = _maps_played(table, ("gold", "coal-a", "coal-b"), (1, 0))
+    view = GAME.view(st, 0)
+    golds: Counter[int] = Counter()
+    for k in range(60):
+        w = GAME.world(view, 0, Rng(k))
+        assert GAME.view(w, 0) == view
+        assert w.known.goals[1] == frozenset({0, 1})
+        golds[w.deal.goal_kinds.index(GoalKind.GOLD)] += 1
+    assert golds[1] == 0  # seat 1 would have played no second map had the middle goal been the gold
+    assert golds[0] > 10 and golds[2] > 10

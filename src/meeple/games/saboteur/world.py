@@ -22,8 +22,11 @@ against the saboteurs the table's deeds point at, as the heuristic bot does.
 
 What other seats learned in secret is only partly rebuilt: their
 Inspections are replayed from the deeds (the roles they saw follow the
-world's roles), but the goals they looked at and the hands a swap showed
-them are not (neither changes what anyone may play). Base-game gold: the
+world's roles); the goals they looked at are taken to be those the
+heuristic bot would have chosen, one per map they played, and the world's
+gold lies where none of them would have played a map after seeing it
+(:func:`_peeks`); the hands a swap showed them are not rebuilt (that
+changes nothing anyone may play). Base-game gold: the
 seat knows its own total, and the view does not keep which gold cards went
 where; every finished payout is replayed on a shuffled gold deck from the
 public results (who won, who found the gold, the passing order), until a
@@ -41,11 +44,12 @@ from meeple.engine import Rng
 from meeple.engine.copies import own_dict
 
 from . import data
+from .board import GoalCard
 from .bot import Suspicion
 from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
 from .rules import exact_payment
 from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, RoundResult, SpentRole, State
-from .view import View, _redeal_roles, determinize
+from .view import View, _redeal_goals, _redeal_roles, determinize
 
 #: How much a point of suspicion multiplies the odds that a player holds a saboteur card, as a power of e.
 SUSPICION_WEIGHT = 0.5
@@ -53,6 +57,8 @@ SUSPICION_WEIGHT = 0.5
 ROLE_DRAWS = 8
 #: Replays of the finished gold payouts among which :func:`world` looks for one that gives the seat its own total.
 GOLD_DRAWS = 32
+#: Deals of the goals the seat did not see among which :func:`world` looks for one other players' maps agree with.
+GOAL_DRAWS = 8
 
 
 def world(view: View, seat: int | None, rng: Rng) -> State:
@@ -90,14 +96,55 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
         deal=Deal(starter=_starter(view), roles=roles, leftover_roles=leftover, spent_roles=spent,
                   goal_kinds=_goal_kinds(view), set_aside=aside),
         known=Knowledge(
-            goals=tuple(frozenset(i for i, _ in view.known_goals) if s == me else frozenset() for s in range(n)),
+            goals=_peeks(view, me),
             roles=inspections,
             hands=view.known_hands,
         ),
         purse=_purse(view, me, rng, deluxe),
         results=view.results,
     ))
-    return _suspected(determinize(skeleton, me, rng), view, me, rng)
+    return _peeked_consistently(_suspected(determinize(skeleton, me, rng), view, me, rng), me, rng)
+
+
+def _peek_order(goals: Sequence[GoalCard]) -> list[int]:
+    """The face-down goals in the order the heuristic bot looks at them with maps: the middle one first."""
+    return sorted((i for i, g in enumerate(goals) if g.kind is None), key=lambda i: (abs(i - 1), i))
+
+
+def _peeks(view: View, me: int | None) -> tuple[frozenset[int], ...]:
+    """The goals each seat looked at: the seat's own as it knows them, others' as the heuristic bot would choose.
+
+    Which goal a map showed is secret (the round's deeds show the map
+    only), so another player's ``k`` maps are taken to have shown the first
+    ``k`` face-down goals in the heuristic bot's order (middle, then left,
+    then right); a goal turned since then is public anyway.
+    """
+    order = _peek_order(view.board.goals)
+    maps = Counter(d.seat for d in view.deeds if d.card is not None and KINDS[d.card].action is Action.MAP)
+    return tuple(frozenset(i for i, _ in view.known_goals) if s == me else frozenset(order[: maps[s]])
+                 for s in range(view.seats))
+
+
+def _peeked_consistently(state: State, me: int | None, rng: Rng) -> State:
+    """``state`` with the goals the seat did not see dealt again until no player looked on past the gold.
+
+    A player who saw the gold has no use for another map (the heuristic bot
+    plays none), so in a world where another player's first map showed the
+    gold and it played a second, the goals are drawn again (``GOAL_DRAWS``
+    times at most; the last draw stands).
+    """
+    if state.phase is not Phase.PLAY:
+        return state
+    order = _peek_order(state.board.goals)
+    looked_on = [set(order[: len(seen) - 1]) for s, seen in enumerate(state.known.goals) if s != me and len(seen) > 1]
+    if not looked_on:
+        return state
+    for _ in range(GOAL_DRAWS):
+        kinds = state.deal.goal_kinds
+        if not any(kinds[i] is GoalKind.GOLD for past in looked_on for i in past):
+            break
+        state = _redeal_goals(state, me, rng)
+    return state
 
 
 def _suspected(state: State, view: View, me: int | None, rng: Rng) -> State:
