@@ -366,16 +366,10 @@ def delta_text(old: Shown, new: Shown) -> str:
                 inside.append(dumps(ops)[1:-1])
         if not alike:  # else both have the same fields
             raw.extend(f'["d",["view",{_key(key)}]]' for key in old_fields if key not in new_fields)
-    if len(old_rest) == len(new_rest) and all(map(operator.is_, old_rest, new_rest)):
-        # the same names in the same order (the very strings: every position's are written alike)
-        for (name, text), was in zip(new_rest.items(), old_rest.values()):
-            if was is not text and was != text:  # mostly the very texts kept from one position to the next
-                raw.append(f'["r",["{name}"],{text}]')
-    else:
-        for name, text in new_rest.items():
-            was = old_rest.get(name)
-            if was is not text and was != text:
-                raw.append(f'["r",["{name}"],{text}]')
+    for name, text in new_rest.items():
+        was = old_rest.get(name)
+        if was is not text and was != text:  # mostly the very texts kept from one position to the next
+            raw.append(f'["r",["{name}"],{text}]')
     return f"[{','.join(inside + raw)}]"
 
 

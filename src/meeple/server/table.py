@@ -80,9 +80,6 @@ _decoded: dict[tuple[Any, ...], Command] = {}
 #: The classes of the values a kept command may have (immutable, and compared by value alone once the class is known).
 _PLAIN = frozenset({str, int, bool, type(None)})
 
-#: (id of a tuple of legal commands, game, language) -> (the tuple, the game, both its lists' JSON texts: the
-#: commands' and what a player reads for them in that language); see Table._legal_pair
-_pairs: dict[tuple[int, int, str], tuple[Sequence[Command], Game[Any, Any], tuple[str, str]]] = {}
 #: The legal lists of a seat that may not act, as texts.
 _NO_LEGAL = ("[]", "[]")
 
@@ -312,18 +309,8 @@ class Table:
         if not legal:
             return _NO_LEGAL
         game = self.game
-        if legal.__class__ is tuple:  # both texts kept together, as _joined keeps each (see there)
-            key = (id(legal), id(game), lang)
-            kept = _pairs.get(key)
-            if kept is not None and kept[0] is legal and kept[1] is game:
-                return kept[2]
-            pair = (_joined(legal, game, "", lambda: self._legal_list(legal)),
-                    _joined(legal, game, lang, lambda: self._legal_texts_list(legal, lang)))
-            if len(_pairs) >= JOINED_KEPT:
-                _pairs.clear()
-            _pairs[key] = (legal, game, pair)
-            return pair
-        return self._legal_list(legal), self._legal_texts_list(legal, lang)
+        return (_joined(legal, game, "", lambda: self._legal_list(legal)),
+                _joined(legal, game, lang, lambda: self._legal_texts_list(legal, lang)))
 
     def _legal_texts_list(self, legal: Sequence[Command], lang: str) -> str:
         said = self._legal_said
@@ -612,9 +599,7 @@ class _Changes:
             else:
                 records_text = dumps(records)
                 self._records.append((records, records_text))
-        state, view, texts = table._seat_state(seat, lang, picture, self._common)  # Table.shown's, one call less
-        return _Built(Shown(state, texts["legal"], texts["legal_text"], view.texts, view.grown, texts, view.since),
-                      records_text, start)
+        return _Built(table.shown(seat, lang, picture, self._common), records_text, start)
 
 
 class _Built:
