@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="iterations (or playouts) per decision, or times (1s, 500ms), comma-separated")
     ap.add_argument("--time-decisions", type=int, default=0, metavar="N",
                     help="first time the bot's decisions at N positions of the opponent's own matches")
-    ap.add_argument("--games", type=int, default=200, help="matches per figure")
+    ap.add_argument("--games", type=int, default=200, help="matches per figure (0: only time the decisions)")
     ap.add_argument("--opponents", help="comma-separated bot names (default: heuristic where there is one, random)")
     ap.add_argument("--rollout", help="a bot of the game to play the rollouts (default: random play for ismcts, "
                                       "the heuristic for pimc)")
@@ -349,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.time_decisions:
                     print(json.dumps(time_decisions(game.info.id, seats, options, me, other, args.time_decisions,
                                                     args.seed)), flush=True)
+                if args.games < 1:
+                    continue  # --games 0: the decisions' times alone
                 plan = Plan(game=game.info.id, seats=seats, bots=(me, *[other] * (seats - 1)), games=args.games,
                             seed=args.seed, options=options, rotate=True)
                 t = time.perf_counter()
@@ -370,8 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if pool is not None:
             pool.shutdown()
-    print()
-    table(rows)
+    if rows:
+        print()
+        table(rows)
     return 0
 
 
