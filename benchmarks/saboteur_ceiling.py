@@ -26,7 +26,13 @@ that its ``--sum`` adds them up (``--sum`` here calls it)::
     python benchmarks/saboteur_ceiling.py --sum ceiling.log
 
 ``--plain`` plays the same matches with the search's own sampled worlds
-(no oracle), the control in the same code path.
+(no oracle), the control in the same code path. ``--told`` plays the
+heuristic bot in the oracle's seat, told every role and where the gold
+lies (its view shows every other seat's role as if inspected and every goal
+card as if looked at with a map; not the hands nor the pile): what the
+heuristic's own play makes of the secrets that matter most, in no time::
+
+    python benchmarks/saboteur_ceiling.py --told --games 3 --seed 301 >> told.log
 """
 
 from __future__ import annotations
@@ -50,7 +56,9 @@ import search_bots  # noqa: E402
 from meeple.batch import MatchResult, Plan, bot_seed, match_seed, summarize  # noqa: E402
 from meeple.bots import PIMC  # noqa: E402
 from meeple.catalog import bot_factory  # noqa: E402
-from meeple.engine import ENGINE, Match, Rng, get_game  # noqa: E402
+from meeple.engine import ENGINE, Command, Match, Rng, get_game  # noqa: E402
+from meeple.engine.bot import Bot  # noqa: E402
+from meeple.games.saboteur.state import replace  # noqa: E402
 
 GAME = "saboteur"
 #: Commands a match may last before it is cut (as :class:`meeple.batch.Plan` cuts it).
@@ -82,8 +90,30 @@ def see_truth(bot: PIMC, match: Match) -> PIMC:
     return bot
 
 
+class Told:
+    """The heuristic bot at a seat of ``match``, its view showing every role and every goal card's kind.
+
+    The view is the seat's own, with every other seat's role added to
+    ``inspected`` and every goal card's kind to ``known_goals`` (as if it
+    had inspected each player and looked at each goal with a map).
+    """
+
+    def __init__(self, bot: Bot, match: Match) -> None:
+        self.bot, self.match = bot, match
+
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        """The heuristic's choice from the told view."""
+        deal = self.match.state.deal
+        if deal.roles and deal.goal_kinds:
+            view = replace(view, known_goals=tuple(enumerate(deal.goal_kinds)),
+                           inspected=tuple((t, r) for t, r in enumerate(deal.roles) if t != seat))
+        return self.bot.choose(view, legal, seat)
+
+
 def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tuple[MatchResult, list[float], list[int]]:
     """Play match ``index`` of ``plan``; the seats named ``me`` are ``spec``'s search, made an oracle unless not ``oracle``.
+
+    ``spec`` ``"told"``: those seats are the heuristic bot, :class:`Told`.
 
     Also the CPU seconds (the deciding thread's) and playouts of each of the
     search seat's decisions that searched.
@@ -94,7 +124,9 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
     names = plan.bots_of(index)
     bots: list[Any] = []
     for seat, name in enumerate(names):
-        if name == me:
+        if name == me and spec == "told":
+            bots.append(Told(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)), match))
+        elif name == me:
             bot = bot_factory(game, spec)(bot_seed(plan.seed, index, seat))
             bots.append(see_truth(bot, match) if oracle else bot)
         else:
@@ -125,9 +157,12 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
 
 
 def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> dict[str, Any]:
-    """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row."""
-    spec = f"pimc:{budget}"
-    me = f"oracle-{spec}" if oracle else spec
+    """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
+
+    ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`).
+    """
+    spec = "told" if budget == "told" else f"pimc:{budget}"
+    me = "heuristic-told" if budget == "told" else f"oracle-{spec}" if oracle else spec
     other = "heuristic"
     plan = Plan(game=GAME, seats=seats, bots=(me, *[other] * (seats - 1)), games=games, seed=seed, rotate=True)
     t = time.perf_counter()
@@ -159,11 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=3, help="matches per budget (3: one seat rotation at 3 seats)")
     ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
     ap.add_argument("--plain", action="store_true", help="the control: the search's own sampled worlds, no oracle")
+    ap.add_argument("--told", action="store_true", help="the heuristic bot told every role and goal, not the search")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     args = ap.parse_args(argv)
     if args.sum:
         return search_bots.main(["--sum", *args.sum])
-    for budget in args.budgets.split(","):
+    for budget in ["told"] if args.told else args.budgets.split(","):
         print(json.dumps(run(budget, args.seats, args.games, args.seed, not args.plain)), flush=True)
     return 0
 

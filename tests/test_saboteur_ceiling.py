@@ -44,3 +44,22 @@ def test_the_oracle_refuses_a_view_that_is_not_the_matchs() -> None:
     seat = m.to_act[0]
     with pytest.raises(AssertionError):
         bot.game.world(other.view(seat), seat, Rng(2))
+
+
+def test_the_told_heuristic_sees_every_role_and_goal() -> None:
+    m = Match.start("saboteur", 3, seed=4)
+    seen: list[Any] = []
+
+    class Spy:
+        def choose(self, view: Any, legal: Any, seat: int) -> Any:
+            seen.append(view)
+            return legal[0]
+
+    seat = m.to_act[0]
+    own = m.view(seat)
+    _ceiling().Told(Spy(), m).choose(own, m.legal(seat), seat)
+    view, deal = seen[0], m.state.deal
+    assert own.inspected == () and own.known_goals == ()  # what the seat knows alone at the first turn
+    assert dict(view.inspected) == {t: r for t, r in enumerate(deal.roles) if t != seat}
+    assert dict(view.known_goals) == dict(enumerate(deal.goal_kinds))
+    assert (view.hand, view.board, view.deeds) == (own.hand, own.board, own.deeds)
