@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import search_bots  # noqa: E402
 
-from meeple.batch import MatchResult, Plan, bot_seed, match_seed, summarize  # noqa: E402
+from meeple.batch import MatchResult, Plan, Rate, bot_seed, match_seed, summarize  # noqa: E402
 from meeple.bots import PIMC  # noqa: E402
 from meeple.catalog import bot_factory  # noqa: E402
 from meeple.engine import ENGINE, Command, Match, Rng, get_game  # noqa: E402
@@ -156,6 +156,35 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
     return result, cpu, playouts
 
 
+def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]]:
+    """``search_bots.by_role``, and the miners' rounds split by whether a saboteur card was dealt to anyone.
+
+    At three seats one of the four role cards stays face down: in a third
+    of a miner's rounds no one is a saboteur. The split keys are
+    ``miner, a saboteur dealt`` and ``miner, no saboteur dealt``.
+    """
+    out = search_bots.by_role(results, me)
+    tally: dict[str, list[int]] = {}
+    for r in results:
+        if r.log is None:
+            continue
+        for event in Match.from_bytes(r.log).events_for(None):
+            if type(event).__name__ != "RoundEnded":
+                continue
+            roles = [role.value for role in event.roles]  # type: ignore[attr-defined]
+            dealt = "a saboteur dealt" if "saboteur" in roles else "no saboteur dealt"
+            for seat, role in enumerate(roles):
+                if role != "miner":
+                    continue
+                key = f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}"
+                won, n = tally.get(key, [0, 0])
+                tally[key] = [won + (seat in event.winners), n + 1]  # type: ignore[attr-defined]
+    for key, (won, n) in sorted(tally.items()):
+        rate = Rate.of(won, n)
+        out[key] = {"rounds": n, "won": won, "rate": rate.rate, "ci95": [rate.low, rate.high]}
+    return out
+
+
 def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> dict[str, Any]:
     """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
 
@@ -183,7 +212,7 @@ def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> 
             "fair_share": fair, "share_multiple": r.rate / (fair or 1.0),
             "seconds": s.seconds, "decisions": len(cpu), "cpu_mean": sum(cpu) / max(1, len(cpu)),
             "cpu_max": max(cpu, default=0.0), "playouts_mean": sum(playouts) / max(1, len(playouts)),
-            "rounds_by_role": search_bots.by_role(results, me), "load": os.getloadavg()}
+            "rounds_by_role": by_role(results, me), "load": os.getloadavg()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
