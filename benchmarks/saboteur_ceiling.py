@@ -33,6 +33,9 @@ card as if looked at with a map; not the hands nor the pile): what the
 heuristic's own play makes of the secrets that matter most, in no time::
 
     python benchmarks/saboteur_ceiling.py --told --games 3 --seed 301 >> told.log
+
+``--budgets heuristic`` plays the heuristic bot itself in that seat: the
+rates of three heuristic bots, each role's rate when no seat plays better.
 """
 
 from __future__ import annotations
@@ -126,6 +129,8 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
     for seat, name in enumerate(names):
         if name == me and spec == "told":
             bots.append(Told(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)), match))
+        elif name == me and spec == "heuristic":
+            bots.append(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)))
         elif name == me:
             bot = bot_factory(game, spec)(bot_seed(plan.seed, index, seat))
             bots.append(see_truth(bot, match) if oracle else bot)
@@ -188,10 +193,12 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
 def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> dict[str, Any]:
     """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
 
-    ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`).
+    ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`);
+    ``"heuristic"``: the heuristic bot itself, under another name (``heuristic-seat``), so that
+    its rates are those of three heuristic bots, reported as the others are.
     """
-    spec = "told" if budget == "told" else f"pimc:{budget}"
-    me = "heuristic-told" if budget == "told" else f"oracle-{spec}" if oracle else spec
+    spec = budget if budget in ("told", "heuristic") else f"pimc:{budget}"
+    me = {"told": "heuristic-told", "heuristic": "heuristic-seat"}.get(budget) or (f"oracle-{spec}" if oracle else spec)
     other = "heuristic"
     plan = Plan(game=GAME, seats=seats, bots=(me, *[other] * (seats - 1)), games=games, seed=seed, rotate=True)
     t = time.perf_counter()
@@ -218,7 +225,7 @@ def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     """Play the matches and print a JSON line per budget, or add up earlier lines (``--sum``)."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--budgets", default="250ms-cpu", help="pimc budgets, comma-separated (250ms-cpu, 900ms-cpu)")
+    ap.add_argument("--budgets", default="250ms-cpu", help="pimc budgets, comma-separated (250ms-cpu, 900ms-cpu), or heuristic")
     ap.add_argument("--seats", type=int, default=3)
     ap.add_argument("--games", type=int, default=3, help="matches per budget (3: one seat rotation at 3 seats)")
     ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
