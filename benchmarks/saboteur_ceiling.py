@@ -1,0 +1,244 @@
+"""How many rounds a Saboteur `pimc` seat wins per role when its worlds are the true state: a ceiling of that search.
+
+**This benchmark reaches into the match's true state.** The bot it measures,
+the *oracle*, is the rollout search of :mod:`meeple.bots.pimc` (built from a
+spec such as ``pimc:250ms-cpu``, exactly as ``benchmarks/search_bots.py``
+builds it), except that every world it searches is the live match's true
+state instead of one sampled from its view (:meth:`Game.world
+<meeple.engine.Game.world>` is replaced, on a copy of the game object
+that bot alone holds, by a function that returns ``match.state``; states are
+immutable, so the playouts cannot change the match). It therefore sees
+every hidden card: the other players' roles and hands, the gold's goal
+card and the order of the draw pile. No bot may do this (DESIGN invariant
+9); it is done here only to measure a bound: what this search, with
+this policy and budget, could win were its worlds perfect. It is a bound
+for this search, not for every bot.
+
+One oracle seat and the heuristic bot in the other seats, the seats rotated
+(match ``i`` shifts them by ``i``), each match dealt from its corpus seed
+as ``benchmarks/search_bots.py`` deals it (:func:`meeple.batch.match_seed`,
+:func:`meeple.batch.bot_seed`). Each match's rounds are split by the role
+each seat held (``search_bots.by_role``: a round's win is its team's), and
+one JSON line per budget is printed in the format of ``search_bots.py``, so
+that its ``--sum`` adds them up (``--sum`` here calls it)::
+
+    nice -n 10 python benchmarks/saboteur_ceiling.py --budgets 250ms-cpu --games 3 --seed 301 >> ceiling.log
+    python benchmarks/saboteur_ceiling.py --sum ceiling.log
+
+``--plain`` plays the same matches with the search's own sampled worlds
+(no oracle), the control in the same code path. ``--told`` plays the
+heuristic bot in the oracle's seat, told every role and where the gold
+lies (its view shows every other seat's role as if inspected and every goal
+card as if looked at with a map; not the hands nor the pile): what the
+heuristic's own play makes of the secrets that matter most, in no time::
+
+    python benchmarks/saboteur_ceiling.py --told --games 3 --seed 301 >> told.log
+
+``--budgets heuristic`` plays the heuristic bot itself in that seat: the
+rates of three heuristic bots, each role's rate when no seat plays better.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import search_bots  # noqa: E402
+
+from meeple.batch import MatchResult, Plan, Rate, bot_seed, match_seed, summarize  # noqa: E402
+from meeple.bots import PIMC  # noqa: E402
+from meeple.catalog import bot_factory  # noqa: E402
+from meeple.engine import ENGINE, Command, Match, Rng, get_game  # noqa: E402
+from meeple.engine.bot import Bot  # noqa: E402
+from meeple.games.saboteur.state import replace  # noqa: E402
+
+GAME = "saboteur"
+#: Commands a match may last before it is cut (as :class:`meeple.batch.Plan` cuts it).
+MAX_COMMANDS = Plan(game=GAME, seats=3, bots=(), games=1, seed=0).max_commands
+
+
+def see_truth(bot: PIMC, match: Match) -> PIMC:
+    """Make ``bot`` search the true state of ``match``: every world it asks for is ``match.state``.
+
+    The bot's game object is replaced by a shallow copy of it whose
+    ``world`` returns the match's current state (after checking, once per
+    view, that the state shows the seat the view it searches from); the
+    game shared by everything else is left alone.
+    """
+    game = copy.copy(bot.game)
+    real = bot.game
+    checked: list[Any] = [None]  # the last view checked: a decision asks for many worlds of one view
+
+    def world(view: Any, seat: int | None, rng: Rng) -> Any:
+        state = match.state
+        if view is not checked[0]:
+            if real.view(state, seat) != view:
+                raise AssertionError("the oracle was asked for a world of a view that is not the match's")
+            checked[0] = view
+        return state
+
+    game.world = world  # type: ignore[method-assign]
+    bot.game = game
+    return bot
+
+
+class Told:
+    """The heuristic bot at a seat of ``match``, its view showing every role and every goal card's kind.
+
+    The view is the seat's own, with every other seat's role added to
+    ``inspected`` and every goal card's kind to ``known_goals`` (as if it
+    had inspected each player and looked at each goal with a map).
+    """
+
+    def __init__(self, bot: Bot, match: Match) -> None:
+        self.bot, self.match = bot, match
+
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        """The heuristic's choice from the told view."""
+        deal = self.match.state.deal
+        if deal.roles and deal.goal_kinds:
+            view = replace(view, known_goals=tuple(enumerate(deal.goal_kinds)),
+                           inspected=tuple((t, r) for t, r in enumerate(deal.roles) if t != seat))
+        return self.bot.choose(view, legal, seat)
+
+
+def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tuple[MatchResult, list[float], list[int]]:
+    """Play match ``index`` of ``plan``; the seats named ``me`` are ``spec``'s search, made an oracle unless not ``oracle``.
+
+    ``spec`` ``"told"``: those seats are the heuristic bot, :class:`Told`.
+
+    Also the CPU seconds (the deciding thread's) and playouts of each of the
+    search seat's decisions that searched.
+    """
+    game = get_game(plan.game)
+    seed = match_seed(plan.seed, index)
+    match = Match.start(game, plan.seats, seed=seed, options=plan.options)
+    names = plan.bots_of(index)
+    bots: list[Any] = []
+    for seat, name in enumerate(names):
+        if name == me and spec == "told":
+            bots.append(Told(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)), match))
+        elif name == me and spec == "heuristic":
+            bots.append(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)))
+        elif name == me:
+            bot = bot_factory(game, spec)(bot_seed(plan.seed, index, seat))
+            bots.append(see_truth(bot, match) if oracle else bot)
+        else:
+            bots.append(bot_factory(game, name)(bot_seed(plan.seed, index, seat)))
+    cpu: list[float] = []
+    playouts: list[int] = []
+    commands = 0
+    while commands < plan.max_commands:
+        acting = [s for s in match.to_act if s != ENGINE]
+        if not acting:
+            break
+        seat = acting[0]
+        start = time.thread_time()
+        command = bots[seat].choose(match.view(seat), match.legal(seat), seat)
+        ran = int(getattr(bots[seat], "last_iterations", 0)) if names[seat] == me else 0
+        if ran:
+            cpu.append(time.thread_time() - start)
+            playouts.append(ran)
+        match.play(seat, command)
+        commands += 1
+    out = match.outcome
+    result = MatchResult(
+        index, seed, names,
+        None if out is None else tuple(out.winners), None if out is None else tuple(out.scores),
+        None if out is None else out.reason, commands, len(match), match.to_bytes(),
+    )
+    return result, cpu, playouts
+
+
+def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]]:
+    """``search_bots.by_role``, and the miners' rounds split by whether a saboteur card was dealt to anyone.
+
+    At three seats one of the four role cards stays face down: in a third
+    of a miner's rounds no one is a saboteur. The split keys are
+    ``miner, a saboteur dealt`` and ``miner, no saboteur dealt``.
+    """
+    out = search_bots.by_role(results, me)
+    tally: dict[str, list[int]] = {}
+    for r in results:
+        if r.log is None:
+            continue
+        for event in Match.from_bytes(r.log).events_for(None):
+            if type(event).__name__ != "RoundEnded":
+                continue
+            roles = [role.value for role in event.roles]  # type: ignore[attr-defined]
+            dealt = "a saboteur dealt" if "saboteur" in roles else "no saboteur dealt"
+            for seat, role in enumerate(roles):
+                if role != "miner":
+                    continue
+                key = f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}"
+                won, n = tally.get(key, [0, 0])
+                tally[key] = [won + (seat in event.winners), n + 1]  # type: ignore[attr-defined]
+    for key, (won, n) in sorted(tally.items()):
+        rate = Rate.of(won, n)
+        out[key] = {"rounds": n, "won": won, "rate": rate.rate, "ci95": [rate.low, rate.high]}
+    return out
+
+
+def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> dict[str, Any]:
+    """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
+
+    ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`);
+    ``"heuristic"``: the heuristic bot itself, under another name (``heuristic-seat``), so that
+    its rates are those of three heuristic bots, reported as the others are.
+    """
+    spec = budget if budget in ("told", "heuristic") else f"pimc:{budget}"
+    me = {"told": "heuristic-told", "heuristic": "heuristic-seat"}.get(budget) or (f"oracle-{spec}" if oracle else spec)
+    other = "heuristic"
+    plan = Plan(game=GAME, seats=seats, bots=(me, *[other] * (seats - 1)), games=games, seed=seed, rotate=True)
+    t = time.perf_counter()
+    results: list[MatchResult] = []
+    cpu: list[float] = []
+    playouts: list[int] = []
+    for index in range(games):
+        result, c, p = play(plan, index, me, spec, oracle)
+        results.append(result)
+        cpu += c
+        playouts += p
+    s = summarize(results, plan, time.perf_counter() - t)
+    r, o = s.bot_rates[me], s.bot_rates[other]
+    fair = sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats)
+    return {"game": GAME, "seats": seats, "options": {}, "bot": me, "opponent": other,
+            "matches": s.matches, "finished": s.finished, "wins": r.wins, "seats_held": r.n,
+            "rate": r.rate, "ci95": [r.low, r.high], "opponent_rate": o.rate,
+            "fair_share": fair, "share_multiple": r.rate / (fair or 1.0),
+            "seconds": s.seconds, "decisions": len(cpu), "cpu_mean": sum(cpu) / max(1, len(cpu)),
+            "cpu_max": max(cpu, default=0.0), "playouts_mean": sum(playouts) / max(1, len(playouts)),
+            "rounds_by_role": by_role(results, me), "load": os.getloadavg()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play the matches and print a JSON line per budget, or add up earlier lines (``--sum``)."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--budgets", default="250ms-cpu", help="pimc budgets, comma-separated (250ms-cpu, 900ms-cpu), or heuristic")
+    ap.add_argument("--seats", type=int, default=3)
+    ap.add_argument("--games", type=int, default=3, help="matches per budget (3: one seat rotation at 3 seats)")
+    ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
+    ap.add_argument("--plain", action="store_true", help="the control: the search's own sampled worlds, no oracle")
+    ap.add_argument("--told", action="store_true", help="the heuristic bot told every role and goal, not the search")
+    ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
+    args = ap.parse_args(argv)
+    if args.sum:
+        return search_bots.main(["--sum", *args.sum])
+    for budget in ["told"] if args.told else args.budgets.split(","):
+        print(json.dumps(run(budget, args.seats, args.games, args.seed, not args.plain)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""The Saboteur ceiling benchmark's oracle: its worlds are the match's true state, and only its own."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meeple.bots import PIMC
+from meeple.engine import Match, Rng
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _ceiling() -> Any:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module("saboteur_ceiling")
+
+
+def test_the_oracle_searches_the_true_state_and_follows_the_match() -> None:
+    m = Match.start("saboteur", 3, seed=4)
+    bot = _ceiling().see_truth(PIMC("saboteur", seed=1, iterations=8), m)
+    seat = m.to_act[0]
+    view = m.view(seat)
+    world = bot.game.world(view, seat, Rng(2))
+    assert world is m.state
+    # a sampled world deals the hidden part anew; the true state is not among the few it draws here
+    shared = m.game
+    assert shared.world is not bot.game.world
+    assert all(shared.world(view, seat, Rng(k)) != m.state for k in range(3))
+    m.play(seat, bot.choose(view, m.legal(seat), seat))
+    nxt = m.to_act[0]
+    assert bot.game.world(m.view(nxt), nxt, Rng(2)) is m.state
+
+
+def test_the_oracle_refuses_a_view_that_is_not_the_matchs() -> None:
+    m = Match.start("saboteur", 3, seed=4)
+    other = Match.start("saboteur", 3, seed=5)
+    bot = _ceiling().see_truth(PIMC("saboteur", seed=1, iterations=8), m)
+    seat = m.to_act[0]
+    with pytest.raises(AssertionError):
+        bot.game.world(other.view(seat), seat, Rng(2))
+
+
+def test_the_told_heuristic_sees_every_role_and_goal() -> None:
+    m = Match.start("saboteur", 3, seed=4)
+    seen: list[Any] = []
+
+    class Spy:
+        def choose(self, view: Any, legal: Any, seat: int) -> Any:
+            seen.append(view)
+            return legal[0]
+
+    seat = m.to_act[0]
+    own = m.view(seat)
+    _ceiling().Told(Spy(), m).choose(own, m.legal(seat), seat)
+    view, deal = seen[0], m.state.deal
+    assert own.inspected == () and own.known_goals == ()  # what the seat knows alone at the first turn
+    assert dict(view.inspected) == {t: r for t, r in enumerate(deal.roles) if t != seat}
+    assert dict(view.known_goals) == dict(enumerate(deal.goal_kinds))
+    assert (view.hand, view.board, view.deeds) == (own.hand, own.board, own.deeds)
