@@ -21,6 +21,7 @@ environment over it can match that. ``saboteur steps`` is Saboteur with
 ``actions="steps"``, where an action is one step of a command.
 
     python benchmarks/rl_env.py --rounds 5 --actions 2000
+    python benchmarks/rl_env.py --rounds 21 --actions 2000 --only gophers
     python benchmarks/rl_env.py --instructions --actions 1000
 
 One JSON line per sample, then a Markdown table. ``--instructions`` counts
@@ -191,13 +192,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--instructions", nargs="*", metavar="WORKLOAD",
                     help="count instructions per action under callgrind instead (load does not move them): "
                          "of the workloads named, or of all")
+    ap.add_argument("--only", nargs="+", metavar="WORKLOAD",
+                    help="time only the workloads named (tictactoe_v3, the base of the ratios, is always timed)")
     ap.add_argument("--inner", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.inner:
         return inner(args.inner, args.actions, args.view)
     if args.instructions is not None:
         return instructions(args.instructions or labels(), args.actions, args.view)
-    works = workloads(args.view)
+    works = workloads(args.view) if not args.only else {
+        label: workload(label, args.view) for label in dict.fromkeys(["tictactoe_v3", *args.only])}
     for w in works.values():
         w(50)  # warm caches outside the timing
     samples: dict[str, list[float]] = {k: [] for k in works}

@@ -11,6 +11,7 @@
  *   _speedups_rng.c      RngCore, the RNG's draws (meeple.engine.rng)
  *   _speedups_slots.c    SlotBuilder, a builder of frozen slotted values (meeple.engine.copies)
  *   _speedups_fill.c     fill_kings, Underground Kings' observation fill (meeple.rl.encodings.kings)
+ *   _speedups_gophers.c  fill_gophers, Gophers' observation fill (meeple.rl.encodings.gophers)
  *
  * _speedups.h declares what they share; this file is the module: its functions and its start.
  */
@@ -47,6 +48,10 @@ static PyMethodDef methods[] = {
      "fill_kings(spec, view, seat, out)\n--\n\nUnderground Kings' observation of ``view`` for ``seat`` written into ``out``,\n"
      "a zeroed bytearray, as meeple.rl.encodings.kings fills it; returns the (index, value) pairs a byte cannot\n"
      "hold. ``spec`` is the layout and the game's tables, made by that module."},
+    {"fill_gophers", fill_gophers, METH_VARARGS,
+     "fill_gophers(spec, view, seat, out)\n--\n\nGophers' observation of ``view`` for ``seat`` written into ``out``, a zeroed\n"
+     "bytearray, as meeple.rl.encodings.gophers fills it; returns the (index, value) pairs a byte cannot hold.\n"
+     "``spec`` is the layout and the game's tables, made by that module."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -71,7 +76,8 @@ PyMODINIT_FUNC PyInit__speedups(void)
 {
     if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (speedups_header_init() < 0 || speedups_rng_init() < 0 || speedups_fill_init() < 0)
+    if (speedups_header_init() < 0 || speedups_rng_init() < 0 || speedups_fill_init() < 0
+        || speedups_gophers_init() < 0)
         return NULL;
     PyObject *mod = PyModule_Create(&module);
     if (mod == NULL)

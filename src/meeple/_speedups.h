@@ -66,6 +66,11 @@ SPEEDUPS_INTERNAL extern PyTypeObject SlotBuilderType;
 SPEEDUPS_INTERNAL PyObject *fill_kings(PyObject *self, PyObject *args);
 SPEEDUPS_INTERNAL int speedups_fill_init(void);
 
+/* -- _speedups_gophers.c -- */
+
+SPEEDUPS_INTERNAL PyObject *fill_gophers(PyObject *self, PyObject *args);
+SPEEDUPS_INTERNAL int speedups_gophers_init(void);
+
 /* Whether ``o`` is an exact int: 1 with its value in *v; 2 for an int beyond a long long, with
  * its sign (1 or -1) in *v; 0 if ``o`` is not an exact int; -1 on error. */
 static inline int int_value(PyObject *o, long long *v)

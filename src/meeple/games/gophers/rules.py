@@ -125,7 +125,18 @@ from .tables import (
     START_CMDS,
     SUBTRACT,
     TAKE,
+    book_rolled,
     by_hole,
+    card_drawn,
+    card_laid,
+    collected,
+    collection_opened,
+    dig_played,
+    gift_offered,
+    gift_taken,
+    moved,
+    passed,
+    rolled,
     turn_ended,
 )
 from .walk import walk_ends
@@ -235,7 +246,7 @@ class GophersRules(Game[State, GophersOptions]):
         return tx
 
     def _on_roll(self, tx: _Tx, state: State, seat: int, command: Roll, rng: Rng) -> None:
-        tx.emit(Rolled(seat, rng.die(DIE)))
+        tx.emit(rolled(seat, rng.die(DIE)))
 
     def _on_move(self, tx: _Tx, state: State, seat: int, command: Move, rng: Rng) -> None:
         moves = legal_moves(state, seat)
@@ -243,7 +254,7 @@ class GophersRules(Game[State, GophersOptions]):
             raise self.illegal(
                 f"no walk of {state.roll} steps along the tunnels of spread {state.spread} ends on hole "
                 f"{command.dest} jumping {list(command.jumped)}; see the legal moves", Code.RULE, command)
-        tx.emit(Moved(seat, command.dest, command.jumped))
+        tx.emit(moved(seat, command.dest, command.jumped))
         if command.dest == state.positions[seat]:
             self._open_collection(tx)  # a blocked pawn stays: its hole's portal or gift does not act
         else:
@@ -253,7 +264,7 @@ class GophersRules(Game[State, GophersOptions]):
         sub = command.__class__ is Subtract
         card = self._named(command.card, command)
         self._check_lay(state, seat, card, sub, command)
-        tx.emit(CardLaid(seat, card, sub))
+        tx.emit(card_laid(seat, card, sub))
 
     def _on_collect(self, tx: _Tx, state: State, seat: int, command: Collect, rng: Rng) -> None:
         turn = state.turn
@@ -262,13 +273,13 @@ class GophersRules(Game[State, GophersOptions]):
         if not turn.added or (made != lab.count and not short_laid(state, seat)):
             raise self.illegal(f"the laid cards make {made}; the hole needs exactly {lab.count}: lay more cards",
                                Code.RULE, command)
-        tx.emit(Collected(seat, turn.added, turn.subtracted, made))
+        tx.emit(collected(seat, turn.added, turn.subtracted, made))
         self._after_collector(tx)
 
     def _on_pass(self, tx: _Tx, state: State, seat: int, command: Pass, rng: Rng) -> None:
         if state.turn.added or state.turn.subtracted:
             raise self.illegal("you have laid cards: finish the collection", Code.RULE, command)
-        tx.emit(Passed(seat))
+        tx.emit(passed(seat))
         self._after_collector(tx)
 
     def _on_dig(self, tx: _Tx, state: State, seat: int, command: Dig, rng: Rng) -> None:
@@ -321,11 +332,11 @@ class GophersRules(Game[State, GophersOptions]):
         """Roll for the spread; turn the book unless the die shows the open spread."""
         s = tx.state
         r = rng.die(DIE)
-        tx.emit(BookRolled(s.current, r, r != s.spread))
+        tx.emit(book_rolled(s.current, r, r != s.spread))
         return r != s.spread
 
     def _dig(self, tx: _Tx, rng: Rng, from_gift: bool) -> None:
-        tx.emit(DigPlayed(tx.state.current, from_gift))
+        tx.emit(dig_played(tx.state.current, from_gift))
         if self._book_roll(tx, rng):
             self._arrive(tx, rng)
         else:
@@ -346,7 +357,7 @@ class GophersRules(Game[State, GophersOptions]):
                         tx.emit(ExtraMove(s.current))
                         return
                 elif not turn.gift_used and s.cards.deck:
-                    tx.emit(GiftOffered(s.current, s.cards.deck[:GIFT_CARDS]))
+                    tx.emit(gift_offered(s.current, s.cards.deck[:GIFT_CARDS]))
                     return
             break
         self._open_collection(tx)
@@ -355,7 +366,7 @@ class GophersRules(Game[State, GophersOptions]):
         s = tx.state
         offer = s.turn.offer
         index = offer.index(card)
-        tx.emit(GiftTaken(s.current, card, index, (*offer[:index], *offer[index + 1 :])))
+        tx.emit(gift_taken(s.current, card, index, (*offer[:index], *offer[index + 1 :])))
         if card == DIG:
             self._dig(tx, rng, from_gift=True)
         else:
@@ -379,7 +390,7 @@ class GophersRules(Game[State, GophersOptions]):
             hands, takes, positions = s.cards.hands, _TAKES[s.spread], s.positions
             who = tuple([x for x in order if hands[x] and takes[positions[x]]])  # a hand, and a hole that takes cards
         if who:
-            tx.emit(CollectionOpened(who))
+            tx.emit(collection_opened(who))
         else:
             self._end_turn(tx)
 
@@ -436,7 +447,7 @@ class GophersRules(Game[State, GophersOptions]):
         drew = False
         deck = s.cards.deck
         if not turn.productive and not opts.beginner and deck:
-            tx.emit(CardDrawn(mover, deck[0]))
+            tx.emit(card_drawn(mover, deck[0]))
             drew = True
         if opts.baskets and turn.productive:
             for victim in turn.jumped:

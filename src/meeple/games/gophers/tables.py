@@ -27,7 +27,20 @@ from meeple.engine.memo import Last, Table
 from .combos import Step
 from .commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from .data import FACES, HOLES, SPREADS, Label, LabelKind
-from .events import TurnEnded
+from .events import (
+    BookRolled,
+    CardDrawn,
+    CardLaid,
+    Collected,
+    CollectionOpened,
+    DigPlayed,
+    GiftOffered,
+    GiftTaken,
+    Moved,
+    Passed,
+    Rolled,
+    TurnEnded,
+)
 from .state import Cards, State, Turn
 from .state import Table as Piles
 
@@ -72,8 +85,20 @@ LAST_STEPS: Last[State, dict[int, tuple[Step, ...]]] = Last("gophers: collection
 
 # -- builders and copiers ------------------------------------------------------------------------------
 
-#: TurnEnded, built as its class builds it, quicker (every turn ends with one).
+#: The events of a turn, each built as its class builds it, quicker (an attrs class sets each field
+#: through a Python call; nearly every command emits one or two of these).
 turn_ended = builder(TurnEnded)
+rolled = builder(Rolled)
+moved = builder(Moved)
+book_rolled = builder(BookRolled)
+dig_played = builder(DigPlayed)
+gift_offered = builder(GiftOffered)
+gift_taken = builder(GiftTaken)
+collection_opened = builder(CollectionOpened)
+card_laid = builder(CardLaid)
+collected = builder(Collected)
+passed = builder(Passed)
+card_drawn = builder(CardDrawn)
 
 
 def set_item(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:

@@ -18,9 +18,11 @@ next seat, and so on); card counts are per face in
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from meeple.engine import Command, get_game
+from meeple.engine._compiled import speedups
 from meeple.games.gophers.commands import Add, Collect, Dig, Move, Pass, Place, Roll, Subtract, TakeGift
 from meeple.games.gophers.data import COPIES, DIG, DIG_CARDS, FACES, HOLES, RANK, SPREADS
 from meeple.games.gophers.options import GophersOptions
@@ -36,6 +38,8 @@ _PHASES = tuple(Phase)
 #: Scores, piles and hands are read up to these (more reads as the cap).
 SCORE_CAP = 200
 HAND_CAP = 40
+#: The stall guard's count is read up to this.
+IDLE_CAP = 400
 
 
 def commands() -> tuple[Command, ...]:
@@ -61,8 +65,13 @@ def _counts(cards: Iterable[Any], cap: int = COPIES * 4) -> list[int]:
     return out
 
 
-def encoding(seats: int, options: GophersOptions) -> Encoding:
-    """The fixed action space and the observation layout of Gophers at ``seats`` (see the module)."""
+def encoding(seats: int, options: GophersOptions, *, compiled: bool = True) -> Encoding:
+    """The fixed action space and the observation layout of Gophers at ``seats`` (see the module).
+
+    The observation is written by the compiled fill (``meeple._speedups.fill_gophers``) where the package
+    was built with it, unless ``compiled`` is False: the same bytes as the Python ``fill`` below, which
+    defines them.
+    """
     n = seats
     faces = len(FACES)
     most = max(COPIES, DIG_CARDS) * 4
@@ -159,7 +168,7 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
         if 0 <= idle <= 255:
             out[o_idle] = idle
         else:
-            extra.append((o_idle, min(idle, 400)))
+            extra.append((o_idle, min(idle, IDLE_CAP)))
         return extra
 
     deck = len(FACES) * most
@@ -188,7 +197,7 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
         Segment("jumped", n, doc="the seats whose pawns the mover jumped this turn"),
         Segment("flags", 3, doc="this turn: the book turned, the mover was productive, a gift was offered"),
         Segment("scores", n, low=-SCORE_CAP, high=SCORE_CAP, doc=f"per seat, its score (within +-{SCORE_CAP})"),
-        Segment("idle", (), high=400, doc="unproductive turns in a row without a draw (the stall guard)"),
+        Segment("idle", (), high=IDLE_CAP, doc="unproductive turns in a row without a draw (the stall guard)"),
     )
     at = {p.name: p.offset for p in Observation(layout, _no_encoder).segments_at()}
     o_seat, o_phase, o_spread, o_roll, o_to_act, o_positions = at["seat"], at["phase"], at["spread"], at["roll"], \
@@ -199,7 +208,14 @@ def encoding(seats: int, options: GophersOptions) -> Encoding:
     o_gift, o_gift_hidden, o_added, o_subtracted = at["gift_offer"], at["gift_hidden"], at["added"], at["subtracted"]
     o_jumped, o_flags, o_scores, o_idle = at["jumped"], at["flags"], at["scores"], at["idle"]
     size = sum(s.size for s in layout)
-    return Encoding(Actions.table(commands(), describe=get_game("gophers").describe), Observation.filled(layout, fill))
+    actions = Actions.table(commands(), describe=get_game("gophers").describe)
+    if compiled and speedups is not None:
+        spec = (n, HOLES, len(SPREADS), 6, most, HAND_CAP, SCORE_CAP, IDLE_CAP, o_seat, o_phase, o_spread, o_roll,
+                o_to_act, o_positions, o_hand, o_sizes, o_known, o_deck_size, o_known_deck, o_plus, o_minus, o_bank,
+                o_digs, o_baskets, o_gift, o_gift_hidden, o_added, o_subtracted, o_jumped, o_flags, o_scores, o_idle,
+                _PHASES.index(Phase.COLLECT), sum(1 << _PHASES.index(p) for p in _MOVERS), _PHASES, FACES)
+        return Encoding(actions, Observation.filled(layout, partial(speedups.fill_gophers, spec)))
+    return Encoding(actions, Observation.filled(layout, fill))
 
 
 def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
@@ -207,8 +223,9 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
 
 
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
-#: The phases where the mover acts, by identity.
-_MOVER_PHASES = frozenset(map(id, (Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT)))
+#: The phases where the mover acts (the seat to act is ``current``), and the same by identity.
+_MOVERS = (Phase.PLACE, Phase.START, Phase.MOVE, Phase.GIFT)
+_MOVER_PHASES = frozenset(map(id, _MOVERS))
 _ROWS: dict[int, tuple[Any, bytes]] = {}
 
 
