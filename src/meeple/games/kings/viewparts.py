@@ -21,8 +21,8 @@ cannot pass to other objects while remembered), never hashed:
 A play replaces one slot of the ``mines`` tuple: the views of the mines on
 a new table are patched from the last table's (one view made), and its
 scores are the last table's where that slot kept its owner and card (a
-squad added changes no score). The memos are small (:data:`KEPT`): what
-they hold alive, the next position's objects are not made in.
+squad added changes no score). The memos are small (:data:`KEPT`): their
+hits come from the last few positions.
 """
 
 from __future__ import annotations
@@ -53,10 +53,9 @@ class MineView:
     stack: tuple[int, ...]
 
 
-#: How many answers each memo below holds. They hit on the position just before (a draw leaves the
-#: mines as they were; each seat's view of one position shares them) or the one before that; a larger
-#: memo hit no more, and the old values it held alive left the next position's objects to be made in
-#: memory not touched for hundreds of positions, which costs more in cache misses than the memo saves.
+#: How many answers each memo below holds. They hit on the last few positions (a draw leaves the
+#: mines as they were; the seats' views of one position share them): over an environment's play a
+#: memo of 256 hit no more, and only held old states' parts alive for the collector to walk.
 KEPT = 16
 _SLOTS: Table[int, tuple[MineSlot, MineView]] = Table("kings: views of mines", limit=KEPT)
 _TABLES: Table[int, tuple[tuple[MineSlot, ...], tuple[MineView, ...]]] = Table(
