@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 from meeple.engine import get_game
@@ -119,12 +118,6 @@ def encoding(seats: int, options: KingsOptions, *, compiled: bool = True) -> Enc
     fixed = {id(c): index(c, None, 0) for c in (*RETREATS, DRAW_DECK, *DRAW_CAMP)}  # type: ignore[arg-type]
 
     def index_all(commands: Sequence[Any], view: KingsView, seat: int) -> list[int]:
-        if commands and set(map(type, commands)) == _PLAY_ONLY:  # a play phase: card and slot of each, in C
-            where = _slots_of(view.mines, seat)
-            try:
-                return [card * slots + where[mine] for card, mine in map(_CARD_AND_MINE, commands)]
-            except KeyError:
-                pass  # a mine beyond the slots: the loop below raises, naming it
         slot: dict[int, int] | None = None  # mine number -> slot (made once per table and seat)
         out: list[int] = []
         append = out.append
@@ -256,9 +249,6 @@ def _no_encoder(view: Any, seat: int) -> dict[str, Any]:
     return {}
 
 
-#: The type of every command of a play phase, and what an action id reads of each (its card and mine).
-_PLAY_ONLY = {Play}
-_CARD_AND_MINE = attrgetter("card", "mine")
 #: A phase's index by its identity (an enum member's hash is a Python-level call).
 _PHASE_INDEX = {id(p): i for i, p in enumerate(_PHASES)}
 #: A mine side's index by the identity of the game's own Mine objects (an attrs hash costs more than the lookup).
@@ -424,32 +414,33 @@ def _made(mines: tuple[MineView, ...]) -> Plan:
     return Plan(bytes(stacks), rows, numbers, tuple(places))
 
 
-#: The table whose slots were asked for last, and its slots by seat: a play changes one mine of it, and the
-#: next table asked about is that one or the one after it (a table kept by identity in a larger memo was
-#: never asked about again by an environment, and only held old tables alive).
+#: Per table of mines (by identity): mine number -> slot, by seat. What the action ids read of the table.
+_SLOT_MAPS: Table[int, tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = Table(
+    "kings: action slots of tables of mines", limit=256)
+#: The table whose slots were asked for last, and its slots by seat: a play changes one mine of it.
 _LAST_SLOTS: list[tuple[tuple[MineView, ...], dict[int, dict[int, int]]]] = []
 
 
 def _slots_of(mines: tuple[MineView, ...], seat: int) -> dict[int, int]:
     """Mine number -> slot for ``seat``: the central mines 0..3 in number order, then its own from 4.
 
-    Remembered for the last table asked about (by identity); a table that
-    differs from it in one mine, its number and owner kept (a squad played
-    onto it), shares its slots.
+    Remembered by the table's identity; a table that differs from the last
+    one asked about in one mine, its number and owner kept (a squad played
+    onto it), shares that table's slots.
     """
-    last = _LAST_SLOTS[0] if _LAST_SLOTS else None  # read once: another thread may replace it
-    if last is None or last[0] is not mines:
+    hit = _SLOT_MAPS.get(id(mines))
+    if hit is None or hit[0] is not mines:
         by_seat: dict[int, dict[int, int]] = {}
-        if last is not None:
-            old, kept = last
+        if _LAST_SLOTS:
+            old, kept = _LAST_SLOTS[0]
             i = changed_one(old, mines)
             if i >= 0 and old[i].number == mines[i].number and old[i].owner == mines[i].owner:
                 by_seat = kept
-        last = (mines, by_seat)
-        _LAST_SLOTS[:] = (last,)
-    found = last[1].get(seat)
+        hit = _SLOT_MAPS.put(id(mines), (mines, by_seat))
+        _LAST_SLOTS[:] = (hit,)
+    found = hit[1].get(seat)
     if found is None:
-        found = last[1][seat] = {}
+        found = hit[1][seat] = {}
         central = own = 0
         for m in mines:
             if m.owner is None:
