@@ -9,7 +9,8 @@ values it reads (each memo holds those values, so that their identities
 cannot pass to other objects while remembered), never hashed:
 
 * a mine's view by its :class:`~.state.MineSlot` (a play replaces one slot;
-  the others carry over);
+  the others carry over, and where a capture or a development moved
+  several, the views of the last table's slots still on the table);
 * the views of the mines on the table by the state's ``mines`` tuple (a
   draw leaves it as it was);
 * the mine sides of a hand (its back) by the hand's tuple, of each seat's
@@ -20,7 +21,8 @@ cannot pass to other objects while remembered), never hashed:
 A play replaces one slot of the ``mines`` tuple: the views of the mines on
 a new table are patched from the last table's (one view made), and its
 scores are the last table's where that slot kept its owner and card (a
-squad added changes no score).
+squad added changes no score). The memos are small (:data:`KEPT`): their
+hits come from the last few positions.
 """
 
 from __future__ import annotations
@@ -51,14 +53,18 @@ class MineView:
     stack: tuple[int, ...]
 
 
-_SLOTS: Table[int, tuple[MineSlot, MineView]] = Table("kings: views of mines", limit=256)
+#: How many answers each memo below holds. They hit on the last few positions (a draw leaves the
+#: mines as they were; the seats' views of one position share them): over an environment's play a
+#: memo of 256 hit no more, and only held old states' parts alive for the collector to walk.
+KEPT = 16
+_SLOTS: Table[int, tuple[MineSlot, MineView]] = Table("kings: views of mines", limit=KEPT)
 _TABLES: Table[int, tuple[tuple[MineSlot, ...], tuple[MineView, ...]]] = Table(
-    "kings: views of the mines on the table", limit=256)
-_BACKS: Table[int, tuple[tuple[int, ...], tuple[Mine, ...]]] = Table("kings: backs of hands", limit=256)
+    "kings: views of the mines on the table", limit=KEPT)
+_BACKS: Table[int, tuple[tuple[int, ...], tuple[Mine, ...]]] = Table("kings: backs of hands", limit=KEPT)
 _DEVELOPED: Table[int, tuple[tuple[tuple[int, ...], ...], tuple[tuple[Mine, ...], ...]]] = Table(
-    "kings: sides of developed mines", limit=256)
+    "kings: sides of developed mines", limit=KEPT)
 _SCORES: Table[tuple[int, int], tuple[tuple[MineSlot, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = Table(
-    "kings: scores of a table", limit=256)
+    "kings: scores of a table", limit=KEPT)
 _KEEP = MINE_SIDES  # the mine sides the views share live with this module
 
 
@@ -94,13 +100,17 @@ def mine_views(mines: tuple[MineSlot, ...]) -> tuple[MineView, ...]:
         if seen is None or seen[0] is not m:
             seen = slots.put(id(m), (m, MineView(m.number, m.owner, MINE[m.card], m.stack)))
         out[i] = seen[1]
-    else:
+    else:  # the slots of the last table still on this one (a capture or a development moves several) keep their views
+        kept = dict(zip(map(id, last[0]), last[1])) if last is not None else {}  # ``last`` holds those slots alive
         out = []
         for m in mines:
-            seen = slots.get(id(m))
-            if seen is None or seen[0] is not m:
-                seen = slots.put(id(m), (m, MineView(m.number, m.owner, MINE[m.card], m.stack)))
-            out.append(seen[1])
+            view = kept.get(id(m))
+            if view is None:
+                seen = slots.get(id(m))
+                if seen is None or seen[0] is not m:
+                    seen = slots.put(id(m), (m, MineView(m.number, m.owner, MINE[m.card], m.stack)))
+                view = seen[1]
+            out.append(view)
     views = tuple(out)
     _TABLES.put(id(mines), (mines, views))
     _LAST_TABLE[:] = ((mines, views),)
