@@ -88,4 +88,39 @@ static inline int int_value(PyObject *o, long long *v)
     return 1;
 }
 
+/* -- what the compiled observation fills share (_speedups_fill.c, _speedups_gophers.c) -- */
+
+/* a mod n, never negative (Python's %). */
+static inline long fill_wrap(long a, long n) { return ((a % n) + n) % n; }
+
+/* out[i] = v, within the buffer's size bytes and a byte; -1 with ValueError (naming ``who``) otherwise. */
+static inline int fill_put(uint8_t *out, Py_ssize_t size, long i, long v, const char *who)
+{
+    if (i < 0 || i >= size || v < 0 || v > 255) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld at %ld is outside the observation's bytes", who, v, i);
+        return -1;
+    }
+    out[i] = (uint8_t)v;
+    return 0;
+}
+
+/* An int as a long; -1 with an error set when it is not one (or does not fit). */
+static inline int fill_as_long(PyObject *o, long *v)
+{
+    *v = PyLong_AsLong(o);
+    return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The view's field ``name`` as a fast sequence (a new reference), or NULL with an error that says
+ * ``message`` when it is not a sequence. */
+static inline PyObject *fill_field_seq(PyObject *view, PyObject *name, const char *message)
+{
+    PyObject *o = PyObject_GetAttr(view, name);
+    if (o == NULL)
+        return NULL;
+    PyObject *seq = PySequence_Fast(o, message);
+    Py_DECREF(o);
+    return seq;
+}
+
 #endif

@@ -50,19 +50,9 @@ typedef struct {
     Py_ssize_t size;
 } Fill;
 
-/* a mod n, never negative (Python's %). */
-static inline long wrap(long a, long n) { return ((a % n) + n) % n; }
 
 /* out[i] = v, within the buffer and a byte; -1 with ValueError otherwise. */
-static int put(Fill *f, long i, long v)
-{
-    if (i < 0 || i >= f->size || v < 0 || v > 255) {
-        PyErr_Format(PyExc_ValueError, "fill_kings: %ld at %ld is outside the observation's bytes", v, i);
-        return -1;
-    }
-    f->out[i] = (uint8_t)v;
-    return 0;
-}
+static inline int put(Fill *f, long i, long v) { return fill_put(f->out, f->size, i, v, "fill_kings"); }
 
 /* out[i] += 1, within the buffer and a byte; -1 with ValueError otherwise. */
 static int bump(Fill *f, long i)
@@ -73,13 +63,6 @@ static int bump(Fill *f, long i)
     }
     f->out[i]++;
     return 0;
-}
-
-/* An int field or item as a long; -1 with an error set when it is not one. */
-static int as_long(PyObject *o, long *v)
-{
-    *v = PyLong_AsLong(o);
-    return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
 /* The spec's dict of mine sides by id, copied into an open-addressed table of addresses: a lookup
@@ -141,13 +124,13 @@ static int side(Fill *f, PyObject *m, long *v)
     PyObject *got = PyDict_GetItemWithError(f->side_ids, key); /* borrowed */
     Py_DECREF(key);
     if (got != NULL)
-        return as_long(got, v);
+        return fill_as_long(got, v);
     if (PyErr_Occurred())
         return -1;
     got = PyObject_CallOneArg(f->side_of, m);
     if (got == NULL)
         return -1;
-    int r = as_long(got, v);
+    int r = fill_as_long(got, v);
     Py_DECREF(got);
     if (r == 0 && (*v < 0 || *v >= f->v[N_SIDES])) {
         PyErr_Format(PyExc_ValueError, "fill_kings: mine side %ld out of range", *v);
@@ -159,7 +142,7 @@ static int side(Fill *f, PyObject *m, long *v)
 static int strength(Fill *f, PyObject *card, long *v)
 {
     long c;
-    if (as_long(card, &c) < 0)
+    if (fill_as_long(card, &c) < 0)
         return -1;
     if (c < 0 || c >= f->n_strengths) {
         PyErr_Format(PyExc_ValueError, "fill_kings: no card %ld", c);
@@ -170,14 +153,9 @@ static int strength(Fill *f, PyObject *card, long *v)
 }
 
 /* The view's field ``name`` as a fast sequence (a new reference), or NULL with an error. */
-static PyObject *field_seq(PyObject *view, PyObject *name)
+static inline PyObject *field_seq(PyObject *view, PyObject *name)
 {
-    PyObject *o = PyObject_GetAttr(view, name);
-    if (o == NULL)
-        return NULL;
-    PyObject *seq = PySequence_Fast(o, "fill_kings: a view field is not a sequence");
-    Py_DECREF(o);
-    return seq;
+    return fill_field_seq(view, name, "fill_kings: a view field is not a sequence");
 }
 
 /* 1 at base + c * stride for each card id c of ``cards``. */
@@ -190,7 +168,7 @@ static int ones(Fill *f, PyObject *cards, long base, long stride)
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < n; i++) {
         long c;
-        if (as_long(items[i], &c) < 0 || put(f, base + c * stride, 1) < 0) {
+        if (fill_as_long(items[i], &c) < 0 || put(f, base + c * stride, 1) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -211,7 +189,7 @@ static int side_counts(Fill *f, PyObject *view, PyObject *name, long base, long 
         PyObject *mines = PySequence_Fast(PySequence_Fast_GET_ITEM(per, s), "fill_kings: mine sides are a sequence");
         if (mines == NULL)
             goto fail;
-        long row = base + wrap((long)s - seat, n) * sides;
+        long row = base + fill_wrap((long)s - seat, n) * sides;
         Py_ssize_t k = PySequence_Fast_GET_SIZE(mines);
         for (Py_ssize_t i = 0; i < k; i++) {
             long at;
@@ -273,14 +251,14 @@ static int fill_mines(Fill *f, PyObject *view, long seat)
             central++;
         } else {
             long o;
-            if (as_long(owner, &o) < 0)
+            if (fill_as_long(owner, &o) < 0)
                 goto fail_owner;
             if (o < 0 || o >= n) {
                 PyErr_Format(PyExc_ValueError, "fill_kings: a mine owned by seat %ld of %ld", o, n);
                 goto fail_owner;
             }
             if (owned[o] < f->v[OWN_SHOWN])
-                at = f->v[O_OWNED] + (wrap(o - seat, n) * f->v[OWN_SHOWN] + owned[o]) * f->v[SLOT];
+                at = f->v[O_OWNED] + (fill_wrap(o - seat, n) * f->v[OWN_SHOWN] + owned[o]) * f->v[SLOT];
             owned[o]++;
         }
         if (at >= 0 && mine_slot(f, m, stack, at) < 0)
@@ -296,7 +274,7 @@ static int fill_mines(Fill *f, PyObject *view, long seat)
     }
     Py_DECREF(mines);
     for (long o = 0; o < n; o++)
-        if (owned[o] && put(f, f->v[O_OWNED_COUNT] + wrap(o - seat, n), owned[o]) < 0)
+        if (owned[o] && put(f, f->v[O_OWNED_COUNT] + fill_wrap(o - seat, n), owned[o]) < 0)
             return -1;
     return 0;
 fail:
@@ -315,9 +293,9 @@ static int fill(Fill *f, PyObject *view, long seat)
         PyObject *index = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, s), s_index);
         if (index == NULL)
             goto fail;
-        int r = as_long(index, &v);
+        int r = fill_as_long(index, &v);
         Py_DECREF(index);
-        if (r < 0 || put(f, f->v[O_PEOPLES] + wrap((long)s - seat, n) * f->v[N_PEOPLES] + v, 1) < 0)
+        if (r < 0 || put(f, f->v[O_PEOPLES] + fill_wrap((long)s - seat, n) * f->v[N_PEOPLES] + v, 1) < 0)
             goto fail;
     }
     Py_CLEAR(seq);
@@ -331,8 +309,8 @@ static int fill(Fill *f, PyObject *view, long seat)
     if (phase >= 0 && put(f, f->v[O_PHASE] + phase, 1) < 0)
         return -1;
     if (phase == 1 || phase == 2) { /* play, draw */
-        if ((o = PyObject_GetAttr(view, s_turn)) == NULL || as_long(o, &v) < 0
-            || put(f, f->v[O_TO_ACT] + wrap(v - seat, n), 1) < 0)
+        if ((o = PyObject_GetAttr(view, s_turn)) == NULL || fill_as_long(o, &v) < 0
+            || put(f, f->v[O_TO_ACT] + fill_wrap(v - seat, n), 1) < 0)
             goto fail;
         Py_CLEAR(o);
     }
@@ -348,7 +326,7 @@ static int fill(Fill *f, PyObject *view, long seat)
     if ((seq = field_seq(view, s_open_hands)) == NULL)
         return -1;
     for (Py_ssize_t s = 0; s < PySequence_Fast_GET_SIZE(seq); s++)
-        if (s != seat && ones(f, PySequence_Fast_GET_ITEM(seq, s), f->v[O_CARDS] + wrap((long)s - seat, n), width) < 0)
+        if (s != seat && ones(f, PySequence_Fast_GET_ITEM(seq, s), f->v[O_CARDS] + fill_wrap((long)s - seat, n), width) < 0)
             goto fail;
     Py_CLEAR(seq);
     if (fill_mines(f, view, seat) < 0)
@@ -379,7 +357,7 @@ static int fill(Fill *f, PyObject *view, long seat)
     if (side_counts(f, view, s_hand_backs, f->v[O_BACKS], seat) < 0
         || side_counts(f, view, s_developed, f->v[O_DEVELOPED], seat) < 0)
         return -1;
-    if ((o = PyObject_GetAttr(view, s_deck_size)) == NULL || as_long(o, &v) < 0 || put(f, f->v[O_DECK_SIZE], v) < 0)
+    if ((o = PyObject_GetAttr(view, s_deck_size)) == NULL || fill_as_long(o, &v) < 0 || put(f, f->v[O_DECK_SIZE], v) < 0)
         goto fail;
     Py_CLEAR(o);
     if ((o = PyObject_GetAttr(view, s_deck_top)) == NULL)
@@ -406,7 +384,7 @@ PyObject *fill_kings(PyObject *self, PyObject *args)
     }
     Fill f;
     for (int i = 0; i < N_INTS; i++)
-        if (as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
+        if (fill_as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
             return NULL;
     f.phases = PyTuple_GET_ITEM(spec, N_INTS);
     f.side_ids = PyTuple_GET_ITEM(spec, N_INTS + 1);
@@ -442,7 +420,7 @@ PyObject *fill_kings(PyObject *self, PyObject *args)
             goto fail;
         if (!truth)
             continue;
-        PyObject *pair = Py_BuildValue("(lO)", f.v[O_SCORES] + wrap((long)s - seat, f.v[SEATS]), pts);
+        PyObject *pair = Py_BuildValue("(lO)", f.v[O_SCORES] + fill_wrap((long)s - seat, f.v[SEATS]), pts);
         if (pair == NULL || PyList_Append(extra, pair) < 0) {
             Py_XDECREF(pair);
             goto fail;

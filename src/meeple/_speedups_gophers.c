@@ -51,26 +51,9 @@ typedef struct {
     long faces; /* how many faces a row of counts has */
 } Fill;
 
-/* a mod n, never negative (Python's %). */
-static inline long wrap(long a, long n) { return ((a % n) + n) % n; }
 
 /* out[i] = v, within the buffer and a byte; -1 with ValueError otherwise. */
-static int put(Fill *f, long i, long v)
-{
-    if (i < 0 || i >= f->size || v < 0 || v > 255) {
-        PyErr_Format(PyExc_ValueError, "fill_gophers: %ld at %ld is outside the observation's bytes", v, i);
-        return -1;
-    }
-    f->out[i] = (uint8_t)v;
-    return 0;
-}
-
-/* An int as a long; -1 with an error set when it is not one (or does not fit). */
-static int as_long(PyObject *o, long *v)
-{
-    *v = PyLong_AsLong(o);
-    return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
-}
+static inline int put(Fill *f, long i, long v) { return fill_put(f->out, f->size, i, v, "fill_gophers"); }
 
 /* The view's int field ``name``. */
 static int field_long(PyObject *view, PyObject *name, long *v)
@@ -78,7 +61,7 @@ static int field_long(PyObject *view, PyObject *name, long *v)
     PyObject *o = PyObject_GetAttr(view, name);
     if (o == NULL)
         return -1;
-    int r = as_long(o, v);
+    int r = fill_as_long(o, v);
     Py_DECREF(o);
     return r;
 }
@@ -176,7 +159,7 @@ static int rows(Fill *f, PyObject *view, PyObject *name, long at, long seat)
     for (Py_ssize_t s = 0; s < count && s < n; s++) {
         PyObject *cards = PySequence_Fast_GET_ITEM(per, s);
         int truth = PyObject_IsTrue(cards);
-        if (truth < 0 || (truth && count_row(f, cards, at + wrap((long)s - seat, n) * f->faces, NULL) < 0)) {
+        if (truth < 0 || (truth && count_row(f, cards, at + fill_wrap((long)s - seat, n) * f->faces, NULL) < 0)) {
             Py_DECREF(per);
             return -1;
         }
@@ -197,14 +180,9 @@ static int wide(PyObject *extra, long i, PyObject *value)
 }
 
 /* The view's field ``name`` as a fast sequence (a new reference), or NULL with an error. */
-static PyObject *field_seq(PyObject *view, PyObject *name)
+static inline PyObject *field_seq(PyObject *view, PyObject *name)
 {
-    PyObject *o = PyObject_GetAttr(view, name);
-    if (o == NULL)
-        return NULL;
-    PyObject *seq = PySequence_Fast(o, "fill_gophers: a view field is not a sequence");
-    Py_DECREF(o);
-    return seq;
+    return fill_field_seq(view, name, "fill_gophers: a view field is not a sequence");
 }
 
 /* Each int of the view's sequence ``name`` (the first SEATS of them when ``all`` is 0), by seat:
@@ -220,7 +198,7 @@ static int per_seat(Fill *f, PyObject *view, PyObject *name, long seat, int all,
     for (Py_ssize_t s = 0; s < count && (all || s < f->v[SEATS]); s++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, s);
         long v;
-        if (as_long(item, &v) < 0 || write(f, (long)s, v, seat, item, extra) < 0) {
+        if (fill_as_long(item, &v) < 0 || write(f, (long)s, v, seat, item, extra) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -231,33 +209,33 @@ static int per_seat(Fill *f, PyObject *view, PyObject *name, long seat, int all,
 
 static int write_position(Fill *f, long s, long h, long seat, PyObject *item, PyObject *extra)
 {
-    return h >= 0 ? put(f, f->v[O_POSITIONS] + wrap(s - seat, f->v[SEATS]) * f->v[HOLES] + h, 1) : 0;
+    return h >= 0 ? put(f, f->v[O_POSITIONS] + fill_wrap(s - seat, f->v[SEATS]) * f->v[HOLES] + h, 1) : 0;
 }
 
 static int write_size(Fill *f, long s, long k, long seat, PyObject *item, PyObject *extra)
 {
-    return put(f, f->v[O_SIZES] + wrap(s - seat, f->v[SEATS]), k < f->v[HAND_CAP] ? k : f->v[HAND_CAP]);
+    return put(f, f->v[O_SIZES] + fill_wrap(s - seat, f->v[SEATS]), k < f->v[HAND_CAP] ? k : f->v[HAND_CAP]);
 }
 
 static int write_dig(Fill *f, long s, long d, long seat, PyObject *item, PyObject *extra)
 {
-    return put(f, f->v[O_DIGS] + wrap(s - seat, f->v[SEATS]), d);
+    return put(f, f->v[O_DIGS] + fill_wrap(s - seat, f->v[SEATS]), d);
 }
 
 static int write_basket(Fill *f, long s, long b, long seat, PyObject *item, PyObject *extra)
 {
     long n = f->v[SEATS];
-    return put(f, f->v[O_BASKETS] + wrap(s - seat, n) * n + wrap(b - seat, n), 1);
+    return put(f, f->v[O_BASKETS] + fill_wrap(s - seat, n) * n + fill_wrap(b - seat, n), 1);
 }
 
 static int write_jumped(Fill *f, long i, long s, long seat, PyObject *item, PyObject *extra)
 {
-    return put(f, f->v[O_JUMPED] + wrap(s - seat, f->v[SEATS]), 1);
+    return put(f, f->v[O_JUMPED] + fill_wrap(s - seat, f->v[SEATS]), 1);
 }
 
 static int write_score(Fill *f, long s, long v, long seat, PyObject *item, PyObject *extra)
 {
-    long cap = f->v[SCORE_CAP], at = f->v[O_SCORES] + wrap(s - seat, f->v[SEATS]);
+    long cap = f->v[SCORE_CAP], at = f->v[O_SCORES] + fill_wrap(s - seat, f->v[SEATS]);
     v = v < -cap ? -cap : v > cap ? cap : v;
     if (0 <= v && v <= 255)
         return put(f, at, v);
@@ -307,15 +285,15 @@ static int fill(Fill *f, PyObject *view, long seat, PyObject *extra)
             return -1;
         if (PySequence_Fast_GET_SIZE(collectors)) {
             to_act = 1;
-            int r = as_long(PySequence_Fast_GET_ITEM(collectors, 0), &v);
+            int r = fill_as_long(PySequence_Fast_GET_ITEM(collectors, 0), &v);
             Py_DECREF(collectors);
-            if (r < 0 || put(f, f->v[O_TO_ACT] + wrap(v - seat, n), 1) < 0)
+            if (r < 0 || put(f, f->v[O_TO_ACT] + fill_wrap(v - seat, n), 1) < 0)
                 return -1;
         } else
             Py_DECREF(collectors);
     }
     if (!to_act && phase < 63 && (f->v[MOVERS] >> phase & 1)
-        && (field_long(view, s_current, &v) < 0 || put(f, f->v[O_TO_ACT] + wrap(v - seat, n), 1) < 0))
+        && (field_long(view, s_current, &v) < 0 || put(f, f->v[O_TO_ACT] + fill_wrap(v - seat, n), 1) < 0))
         return -1;
     if (per_seat(f, view, s_positions, seat, 1, write_position, extra) < 0)
         return -1;
@@ -333,7 +311,7 @@ static int fill(Fill *f, PyObject *view, long seat, PyObject *extra)
         || per_seat(f, view, s_baskets, seat, 0, write_basket, extra) < 0
         || per_seat(f, view, s_scores, seat, 0, write_score, extra) < 0)
         return -1;
-    if ((o = PyObject_GetAttr(view, s_deck_size)) == NULL || as_long(o, &v) < 0)
+    if ((o = PyObject_GetAttr(view, s_deck_size)) == NULL || fill_as_long(o, &v) < 0)
         goto fail;
     if (0 <= v && v <= 255)
         f->out[f->v[O_DECK_SIZE]] = (uint8_t)v;
@@ -385,7 +363,7 @@ static int fill(Fill *f, PyObject *view, long seat, PyObject *extra)
         || flag(f, o, s_gift_used, f->v[O_FLAGS] + 2) < 0)
         goto fail;
     Py_CLEAR(o);
-    if ((o = PyObject_GetAttr(view, s_idle)) == NULL || as_long(o, &v) < 0)
+    if ((o = PyObject_GetAttr(view, s_idle)) == NULL || fill_as_long(o, &v) < 0)
         goto fail;
     Py_CLEAR(o);
     if (0 <= v && v <= 255)
@@ -413,7 +391,7 @@ PyObject *fill_gophers(PyObject *self, PyObject *args)
     }
     Fill f;
     for (int i = 0; i < N_INTS; i++)
-        if (as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
+        if (fill_as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
             return NULL;
     f.phases = PyTuple_GET_ITEM(spec, N_INTS);
     PyObject *faces = PyTuple_GET_ITEM(spec, N_INTS + 1);
