@@ -123,4 +123,35 @@ static inline PyObject *fill_field_seq(PyObject *view, PyObject *name, const cha
     return seq;
 }
 
+/* The arguments every fill takes, ``(spec, view, seat, out)`` by ``format``: ``spec`` a tuple of
+ * ``items`` items whose first ``n_ints`` are ints (read into ``v``; ``v[seats_at]`` the seats, 1 to
+ * ``most_seats``), ``seat`` one of those seats, ``out`` a bytearray (its bytes in *bytes, *size).
+ * 0, or -1 with ValueError (naming ``who``) or the parser's error. */
+static inline int fill_args(PyObject *args, const char *format, const char *who, Py_ssize_t items, int n_ints,
+                            int seats_at, long most_seats, long *v, PyObject **spec, PyObject **view, long *seat,
+                            uint8_t **bytes, Py_ssize_t *size)
+{
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, format, &PyTuple_Type, spec, view, seat, &out))
+        return -1;
+    if (PyTuple_GET_SIZE(*spec) != items) {
+        PyErr_Format(PyExc_ValueError, "%s: the spec has %zd items", who, items);
+        return -1;
+    }
+    for (int i = 0; i < n_ints; i++)
+        if (fill_as_long(PyTuple_GET_ITEM(*spec, i), &v[i]) < 0)
+            return -1;
+    if (v[seats_at] < 1 || v[seats_at] > most_seats) {
+        PyErr_Format(PyExc_ValueError, "%s: a malformed spec", who);
+        return -1;
+    }
+    if (*seat < 0 || *seat >= v[seats_at]) {
+        PyErr_Format(PyExc_ValueError, "%s: no seat %ld", who, *seat);
+        return -1;
+    }
+    *bytes = (uint8_t *)PyByteArray_AS_STRING(out);
+    *size = PyByteArray_GET_SIZE(out);
+    return 0;
+}
+
 #endif

@@ -374,36 +374,23 @@ fail:
 
 PyObject *fill_kings(PyObject *self, PyObject *args)
 {
-    PyObject *spec, *view, *out;
+    PyObject *spec, *view;
     long seat;
-    if (!PyArg_ParseTuple(args, "O!OlY:fill_kings", &PyTuple_Type, &spec, &view, &seat, &out))
-        return NULL;
-    if (PyTuple_GET_SIZE(spec) != SPEC_ITEMS) {
-        PyErr_Format(PyExc_ValueError, "fill_kings: the spec has %d items", SPEC_ITEMS);
-        return NULL;
-    }
     Fill f;
-    for (int i = 0; i < N_INTS; i++)
-        if (fill_as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
-            return NULL;
+    if (fill_args(args, "O!OlY:fill_kings", "fill_kings", SPEC_ITEMS, N_INTS, SEATS, MOST_SEATS, f.v, &spec, &view,
+                  &seat, &f.out, &f.size) < 0)
+        return NULL;
     f.phases = PyTuple_GET_ITEM(spec, N_INTS);
     f.side_ids = PyTuple_GET_ITEM(spec, N_INTS + 1);
     f.side_of = PyTuple_GET_ITEM(spec, N_INTS + 2);
     PyObject *strengths = PyTuple_GET_ITEM(spec, N_INTS + 3);
-    if (!PyTuple_Check(f.phases) || !PyDict_Check(f.side_ids) || !PyBytes_Check(strengths)
-        || f.v[SEATS] < 1 || f.v[SEATS] > MOST_SEATS) {
+    if (!PyTuple_Check(f.phases) || !PyDict_Check(f.side_ids) || !PyBytes_Check(strengths)) {
         PyErr_SetString(PyExc_ValueError, "fill_kings: a malformed spec");
         return NULL;
     }
     f.side_table = side_table_for(f.side_ids);
     f.strengths = (const uint8_t *)PyBytes_AS_STRING(strengths);
     f.n_strengths = PyBytes_GET_SIZE(strengths);
-    f.out = (uint8_t *)PyByteArray_AS_STRING(out);
-    f.size = PyByteArray_GET_SIZE(out);
-    if (seat < 0 || seat >= f.v[SEATS]) {
-        PyErr_Format(PyExc_ValueError, "fill_kings: no seat %ld", seat);
-        return NULL;
-    }
     if (fill(&f, view, seat) < 0)
         return NULL;
     /* the scores (may be negative): (index, value) for each that is not 0 */

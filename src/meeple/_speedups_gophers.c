@@ -147,11 +147,7 @@ static int count_row(Fill *f, PyObject *cards, long at, long *hidden)
 /* Per seat from the observer (seats below SEATS), the counts of each face in its cards, from ``at``. */
 static int rows(Fill *f, PyObject *view, PyObject *name, long at, long seat)
 {
-    PyObject *o = PyObject_GetAttr(view, name);
-    if (o == NULL)
-        return -1;
-    PyObject *per = PySequence_Fast(o, "fill_gophers: a per-seat field is a sequence");
-    Py_DECREF(o);
+    PyObject *per = fill_field_seq(view, name, "fill_gophers: a per-seat field is not a sequence");
     if (per == NULL)
         return -1;
     long n = f->v[SEATS];
@@ -381,34 +377,21 @@ fail:
 
 PyObject *fill_gophers(PyObject *self, PyObject *args)
 {
-    PyObject *spec, *view, *out;
+    PyObject *spec, *view;
     long seat;
-    if (!PyArg_ParseTuple(args, "O!OlY:fill_gophers", &PyTuple_Type, &spec, &view, &seat, &out))
-        return NULL;
-    if (PyTuple_GET_SIZE(spec) != SPEC_ITEMS) {
-        PyErr_Format(PyExc_ValueError, "fill_gophers: the spec has %d items", SPEC_ITEMS);
-        return NULL;
-    }
     Fill f;
-    for (int i = 0; i < N_INTS; i++)
-        if (fill_as_long(PyTuple_GET_ITEM(spec, i), &f.v[i]) < 0)
-            return NULL;
+    if (fill_args(args, "O!OlY:fill_gophers", "fill_gophers", SPEC_ITEMS, N_INTS, SEATS, MOST_SEATS, f.v, &spec,
+                  &view, &seat, &f.out, &f.size) < 0)
+        return NULL;
     f.phases = PyTuple_GET_ITEM(spec, N_INTS);
     PyObject *faces = PyTuple_GET_ITEM(spec, N_INTS + 1);
-    if (!PyTuple_Check(f.phases) || !PyTuple_Check(faces) || f.v[SEATS] < 1 || f.v[SEATS] > MOST_SEATS
-        || f.v[MOST] < 0 || f.v[MOST] > 255) {
+    if (!PyTuple_Check(f.phases) || !PyTuple_Check(faces) || f.v[MOST] < 0 || f.v[MOST] > 255) {
         PyErr_SetString(PyExc_ValueError, "fill_gophers: a malformed spec");
         return NULL;
     }
     if (face_table_for(faces) < 0)
         return NULL;
     f.faces = (long)PyTuple_GET_SIZE(faces);
-    f.out = (uint8_t *)PyByteArray_AS_STRING(out);
-    f.size = PyByteArray_GET_SIZE(out);
-    if (seat < 0 || seat >= f.v[SEATS]) {
-        PyErr_Format(PyExc_ValueError, "fill_gophers: no seat %ld", seat);
-        return NULL;
-    }
     if (f.v[O_DECK_SIZE] < 0 || f.v[O_DECK_SIZE] >= f.size || f.v[O_KNOWN_DECK] < 0
         || f.v[O_KNOWN_DECK] + f.faces > f.size) {
         PyErr_SetString(PyExc_ValueError, "fill_gophers: the layout is outside the observation's bytes");
