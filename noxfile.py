@@ -1,4 +1,4 @@
-"""Developer sessions: ``nox -s tests typecheck lint demo screenshots bench paired server_load server_attacks seat_balance``."""
+"""Developer sessions: ``nox -s tests typecheck lint demo screenshots bench paired server_load server_attacks seat_balance search_bots saboteur_ceiling rl_env``."""
 
 from __future__ import annotations
 
@@ -95,3 +95,24 @@ def paired(session: nox.Session) -> None:
     """Playouts and bot matches against a base commit, timed in interleaved pairs (``-- --base COMMIT``)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/paired.py", *session.posargs)
+
+
+@nox.session
+def search_bots(session: nox.Session) -> None:
+    """The search bots' win rates against other bots, with 95 % intervals (benchmarks/search_bots.py)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/search_bots.py", *session.posargs)
+
+
+@nox.session
+def saboteur_ceiling(session: nox.Session) -> None:
+    """What an oracle search reaches in Saboteur, per role (benchmarks/saboteur_ceiling.py)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/saboteur_ceiling.py", *session.posargs)
+
+
+@nox.session
+def rl_env(session: nox.Session) -> None:
+    """Environment actions per CPU-second beside PettingZoo's tictactoe_v3 (benchmarks/rl_env.py)."""
+    session.install("-e", ".[dev]")
+    session.run("python", "benchmarks/rl_env.py", *session.posargs)
