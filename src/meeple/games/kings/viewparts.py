@@ -21,8 +21,7 @@ cannot pass to other objects while remembered), never hashed:
 A play replaces one slot of the ``mines`` tuple: the views of the mines on
 a new table are patched from the last table's (one view made), and its
 scores are the last table's where that slot kept its owner and card (a
-squad added changes no score). The memos are small (:data:`KEPT`): their
-hits come from the last few positions.
+squad added changes no score). Each memo holds :data:`KEPT` answers.
 """
 
 from __future__ import annotations
@@ -53,10 +52,11 @@ class MineView:
     stack: tuple[int, ...]
 
 
-#: How many answers each memo below holds. They hit on the last few positions (a draw leaves the
-#: mines as they were; the seats' views of one position share them): over an environment's play a
-#: memo of 256 hit no more, and only held old states' parts alive for the collector to walk.
-KEPT = 16
+#: How many answers each memo below holds. One match's hits come from its last few positions (a draw
+#: leaves the mines as they were; the seats' views of one position share them), but a server asks
+#: for the views of many matches in turn: with 16 answers, 50 Kings matches on one server cost 6-7 %
+#: more engine time per command than with 256 (benchmarks/server_load.py, docs/rl.md).
+KEPT = 256
 _SLOTS: Table[int, tuple[MineSlot, MineView]] = Table("kings: views of mines", limit=KEPT)
 _TABLES: Table[int, tuple[tuple[MineSlot, ...], tuple[MineView, ...]]] = Table(
     "kings: views of the mines on the table", limit=KEPT)
