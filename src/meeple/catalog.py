@@ -162,7 +162,8 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
     ``name`` is one of the game's own bots, or a bot every game has
     (:mod:`meeple.bots.specs`): ``random``, ``ismcts[:BUDGET[:ROLLOUT]]``
     such as ``ismcts:200`` or ``ismcts:0.5s:heuristic``, or
-    ``pimc[:BUDGET[:POLICY[:WIDTH]]]`` such as ``pimc:1s`` or ``pimc:1s-cpu::2``.
+    ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]`` such as ``pimc:1s``, ``pimc:1s-cpu::2`` or
+    ``pimc:1s-cpu:fitted/heuristic``.
     """
     bots = dict(game.bots())
     bots.setdefault("random", RandomBot)
@@ -170,7 +171,7 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
         return bots[name]
     found = generic_factory(game, name)
     if found is None:
-        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY[:WIDTH]]]"] if searchable(game) else [])
+        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]"] if searchable(game) else [])
         raise ConfigError(f"{game.info.id} has no bot {name!r}; bots: {', '.join(choices)}")
     return found
 

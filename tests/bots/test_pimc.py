@@ -372,3 +372,66 @@ def test_each_turn_of_a_playout_rolls_the_same_dice_whatever_the_candidate_drew(
         one_stream = PIMC(game, seed=1, iterations=10, turn_chance=False)
         shared += rolls(one_stream, attack, chance) == rolls(one_stream, EndTurn(), chance)
     assert shared < 8  # on one stream the dice after the attack are others
+
+
+# -- the searching seat's own policy ------------------------------------------------------------------------------------
+
+
+def _recording(log: list[tuple[str, int]], name: str, take_most: bool) -> Any:
+    """A factory of Nim bots that note (their name, the seat they chose for) in ``log``."""
+
+    class _Recorder:
+        def __init__(self, seed: int) -> None:
+            pass
+
+        def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+            log.append((name, seat))
+            return legal[-1] if take_most else legal[0]
+
+    return _Recorder
+
+
+def test_the_own_policy_proposes_and_plays_the_searching_seat_and_the_policy_the_others() -> None:
+    game = _nim(12)
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    log: list[tuple[str, int]] = []
+    bot = PIMC(game, seed=1, iterations=20, policy=_recording(log, "policy", False), own=_recording(log, "own", True),
+               width=2)
+    assert bot.candidates(state, legal, 0) == [Take(3), Take(2)]  # the own policy's order: it takes the most
+    log.clear()
+    bot.choose(state, legal, 0)
+    assert {seat for name, seat in log if name == "own"} == {0}
+    assert {seat for name, seat in log if name == "policy"} == {1}
+    plain = PIMC(game, seed=1, iterations=20, policy=_TakeOne, width=2)
+    assert plain.own is plain.policy and plain.candidates(state, legal, 0) == [Take(1), Take(2)]
+
+
+def test_the_own_policy_changes_what_the_playouts_show() -> None:
+    # eight stones against a take-one opponent, taking the last stone wins. Taking one leaves seven: played on by
+    # taking one, the opponent takes the last stone; played on by taking the most, 7, 6, 3, 2, 0 wins
+    game = _nim(8)
+    state = game.initial_state(2, None)
+    legal = game.legal_commands(state, 0)
+    plain = {c: w for c, _, w in PIMC(game, seed=1, iterations=30, policy=_TakeOne, width=3).stats(state, legal, 0)}
+    greedy = PIMC(game, seed=1, iterations=30, policy=_TakeOne, own=_recording([], "own", True), width=3)
+    mine = {c: w for c, _, w in greedy.stats(state, legal, 0)}
+    assert plain[Take(1)] < 0.5 < mine[Take(1)]
+    assert plain[Take(2)] > 0.5 and mine[Take(2)] > 0.5  # six left wins either way
+    assert plain[Take(3)] < 0.5 and mine[Take(3)] < 0.5  # five left loses either way
+
+
+def test_the_spec_may_name_the_searching_seats_own_policy_apart() -> None:
+    spec = parse_spec("pimc:1s-cpu:fitted/heuristic:2")
+    assert (spec.own, spec.rollout, spec.width) == ("fitted", "heuristic", 2)
+    assert parse_spec("pimc:1s:heuristic").own is None
+    for bad in ("pimc:1s:/heuristic", "pimc:1s:fitted/", "pimc:1s:a/b/c", "ismcts:1s:a/b", "pimc:1s:pimc/heuristic"):
+        with pytest.raises(ConfigError):
+            parse_spec(bad)
+    mordred = get_game("mordred")
+    bot = bot_factory(mordred, "pimc:40:fitted/heuristic")(1)
+    assert isinstance(bot, PIMC)
+    assert bot.own is mordred.bots()["fitted"] and bot.policy is mordred.bots()["heuristic"]
+    assert bot_factory(mordred, "pimc:40:random/heuristic")(1).own is RandomBot
+    with pytest.raises(ConfigError, match="no bot 'clever'"):
+        bot_factory(mordred, "pimc:10:clever/heuristic")

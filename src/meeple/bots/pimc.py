@@ -17,7 +17,9 @@ plays through the game protocol alone:
   candidate in that world and the rest of the match out by the policy, all
   candidates on the same world, the same chance draws and the same policy
   seeds (common random numbers), so that what differs between their
-  playouts is the candidate alone;
+  playouts is the candidate alone; an *own* policy, where one is given,
+  stands for the searching seat (it proposes the candidates and plays that
+  seat in the playouts), the policy for the others;
 * a playout is worth :func:`win_share` to the seat, plus a small term for
   its score margin (``margin``), which separates two wins (or two losses)
   by how safe they were (where the policy offers ``margin(view, seat)
@@ -104,7 +106,12 @@ class PIMC:
 
     ``game`` is a game object or id. ``policy`` is a bot factory
     (``factory(seed) -> Bot``); None takes the game's ``heuristic`` bot, or
-    the random bot for a game without one. ``width`` is how many candidates
+    the random bot for a game without one. ``own`` (None: ``policy``) is the
+    searching seat's own policy, a factory too: it proposes the candidates,
+    plays that seat in the playouts and offers the hooks below
+    (``estimate``, ``break_worth``, ``margin``), while ``policy`` plays the
+    other seats, so the playouts model the opponents by the bot they are
+    taken to be and the searching seat by its best. ``width`` is how many candidates
     are searched (the policy's first ``width`` choices), fewer where the
     budget would not reach ``MIN_ROUNDS`` rounds (but at least two). The budget is
     ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
@@ -155,6 +162,7 @@ class PIMC:
         horizon: bool = True,
         depth: int | None = DEPTH,
         turn_chance: bool | None = None,
+        own: Factory | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -171,6 +179,8 @@ class PIMC:
         if policy is None:
             policy = self.game.bots().get("heuristic", RandomBot)
         self.policy: Factory = policy
+        #: the searching seat's own policy: it proposes the candidates and plays that seat in the playouts
+        self.own: Factory = policy if own is None else own
         self.iterations = iterations
         self.seconds = seconds
         self.clock = clock
@@ -180,7 +190,7 @@ class PIMC:
         self.max_rollout = max_rollout
         self.horizon = bool(horizon)
         self._rng = Rng(seed & MASK64)
-        self._prior = policy(self._rng.next64())
+        self._prior = self.own(self._rng.next64())
         estimate = getattr(self._prior, "estimate", None)
         #: the policy's estimate of a seat's chance (``estimate(view, seat)``) that ends a playout, or None
         self.estimate: Any = estimate if depth is not None and callable(estimate) else None
@@ -354,7 +364,8 @@ class PIMC:
             else:
                 bot = bots.get(mover)
                 if bot is None:
-                    bot = bots[mover] = self.policy((seeds + mover * _GOLDEN) & MASK64)
+                    factory = self.own if mover == seat else self.policy
+                    bot = bots[mover] = factory((seeds + mover * _GOLDEN) & MASK64)
                 cmd = bot.choose(game.view(state, mover), legal, mover)
             state = self._step(state, mover, cmd, rng)
         out = game.outcome(state)

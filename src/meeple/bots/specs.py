@@ -12,14 +12,17 @@ them. Besides a game's own bots (:meth:`Game.bots
   searching thread (``1s-cpu``, ``250ms-cpu``: the same work on a busy
   machine as on an idle one), 500 iterations if left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
   bot, such as ``heuristic``), uniformly random if left out;
-* ``pimc[:BUDGET[:POLICY[:WIDTH]]]``: rollout search over sampled worlds
+* ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]``: rollout search over sampled worlds
   (:class:`~meeple.bots.PIMC`), for the same games: it plays the policy's
   move unless playouts show a better one. ``BUDGET`` is playouts per
   decision (``200``, the default) or time (``1s``); ``POLICY`` names the
   bot that proposes the candidates and plays the playouts, the game's
   ``heuristic`` where it has one (uniformly random otherwise) if left out
-  (or empty, ``pimc:1s::2``); ``WIDTH`` is how many of the policy's
-  preferred commands are searched (4 if left out).
+  (or empty, ``pimc:1s::2``); ``OWN/POLICY`` (``pimc:1s-cpu:fitted/heuristic``)
+  names the searching seat's own policy apart: ``OWN`` proposes the
+  candidates and plays that seat in the playouts, ``POLICY`` the other
+  seats; ``WIDTH`` is how many of the policy's preferred commands are
+  searched (4 if left out).
 
 >>> import meeple
 >>> spec = parse_spec("ismcts:200:heuristic")
@@ -33,6 +36,8 @@ them. Besides a game's own bots (:meth:`Game.bots
 (0.25, 'cpu')
 >>> parse_spec("pimc:1s-cpu:heuristic:2").width, parse_spec("pimc:1s-cpu::2").rollout, parse_spec("pimc").width
 (2, None, None)
+>>> parse_spec("pimc:1s-cpu:fitted/heuristic").own, parse_spec("pimc:1s-cpu:fitted/heuristic").rollout
+('fitted', 'heuristic')
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from .ismcts import ISMCTS
 from .pimc import PIMC, WIDTH
 
 #: How the names of the bots every game has read in an error message.
-GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:POLICY[:WIDTH]]]")
+GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]")
 #: The search bots every game that samples worlds has, by spec name.
 SEARCH = ("ismcts", "pimc")
 #: Iterations per decision of each search bot when its spec names no budget.
@@ -71,19 +76,22 @@ class BotSpec:
     clock: str = "wall"
     #: ``pimc``: how many of the policy's preferred commands are searched (None: the bot's default)
     width: int | None = None
+    #: ``pimc``: the searching seat's own policy (``OWN/POLICY``), None: the policy
+    own: str | None = None
 
 
 def parse_spec(text: str) -> BotSpec:
     """Parse ``name[:args]``; :class:`ConfigError` naming the problem for a malformed search bot spec.
 
     Names without a colon are returned as they are (a game's own bots take no arguments).
-    For ``pimc`` the ``rollout`` field holds the policy bot, and ``width`` the candidates searched.
+    For ``pimc`` the ``rollout`` field holds the policy bot, ``own`` the searching seat's own policy
+    where the spec names one apart (``OWN/POLICY``), and ``width`` the candidates searched.
     """
     name, _, rest = text.partition(":")
     if name not in SEARCH:
         if rest:
             raise ConfigError(f"bot {name!r} takes no arguments (only the search bots do: "
-                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:POLICY[:WIDTH]])")
+                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:[OWN/]POLICY[:WIDTH]])")
         return BotSpec(text, name)
     budget, _, rollout = rest.partition(":")
     iterations: int | None = None
@@ -111,9 +119,15 @@ def parse_spec(text: str) -> BotSpec:
         if not wide.isdigit() or int(wide) < 1:
             raise ConfigError(f"{text!r}: the width (pimc:BUDGET:POLICY:WIDTH) is a positive integer, not {wide!r}")
         width = int(wide)
-    if rollout.startswith(SEARCH) or ":" in rollout:
-        raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {rollout!r}")
-    return BotSpec(text, name, iterations, seconds, rollout or None, clock, width)
+    own: str | None = None
+    if name == "pimc" and "/" in rollout:
+        own, _, rollout = rollout.partition("/")
+        if not own or not rollout:
+            raise ConfigError(f"{text!r}: name both policies, the searching seat's and the others' (pimc:BUDGET:OWN/POLICY)")
+    for bot in (rollout, own or ""):
+        if bot.startswith(SEARCH) or ":" in bot or "/" in bot:
+            raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {bot!r}")
+    return BotSpec(text, name, iterations, seconds, rollout or None, clock, width, own)
 
 
 def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | None:
@@ -132,21 +146,15 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
         raise ConfigError(
             f"{game.info.id} cannot sample a world from a seat's view (Game.world), so the {spec.name} bot cannot play it"
         )
-    rollout: Callable[[int], Bot] | None = None
-    if spec.rollout == "random" and spec.name == "pimc":
-        rollout = RandomBot
-    elif spec.rollout is not None and spec.rollout != "random":
-        own = dict(game.bots())
-        if spec.rollout not in own:
-            raise ConfigError(f"{text!r}: {game.info.id} has no bot {spec.rollout!r} to play rollouts; "
-                              f"bots: {', '.join(sorted({*own, 'random'}))}")
-        rollout = own[spec.rollout]
+    rollout = _policy(game, text, spec.rollout, spec.name == "pimc")
     iterations, seconds, clock = spec.iterations, spec.seconds, spec.clock
     if spec.name == "pimc":
         width = WIDTH if spec.width is None else spec.width
+        own = _policy(game, text, spec.own, True)
 
         def make_pimc(seed: int) -> Bot:
-            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock, width=width)
+            return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock, width=width,
+                        own=own)
 
         return make_pimc
 
@@ -154,6 +162,21 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
         return ISMCTS(game, seed, iterations=iterations, seconds=seconds, rollout=rollout, clock=clock)
 
     return make
+
+
+def _policy(game: Game[Any, Any], text: str, name: str | None, random_named: bool) -> Callable[[int], Bot] | None:
+    """The factory of the bot ``name`` that a search bot's spec ``text`` names to play for it, or None (its default).
+
+    ``random_named`` (``pimc``): ``random`` is the random bot, not the default; :class:`ConfigError` for a
+    bot the game does not have.
+    """
+    if name is None or name == "random":
+        return RandomBot if name == "random" and random_named else None
+    bots = dict(game.bots())
+    if name not in bots:
+        raise ConfigError(f"{text!r}: {game.info.id} has no bot {name!r} to play rollouts; "
+                          f"bots: {', '.join(sorted({*bots, 'random'}))}")
+    return bots[name]
 
 
 def searchable(game: Game[Any, Any]) -> bool:
