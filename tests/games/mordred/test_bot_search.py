@@ -8,7 +8,7 @@ import meeple
 from meeple.bots import PIMC
 from meeple.engine import get_game
 from meeple.games.mordred import Kind
-from meeple.games.mordred.bot import DEFAULT, LEAF, HeuristicBot, Outlook
+from meeple.games.mordred.bot import DEFAULT, FITTED, LEAF, FittedBot, HeuristicBot, Outlook
 from meeple.games.mordred.data import AREA_CODES, AREA_INDEX
 from meeple.games.mordred.state import Building, End, MordredOptions, Phase, State
 from meeple.games.mordred.view import make_view
@@ -95,3 +95,22 @@ def test_the_fitted_estimate_is_less_sure_of_a_lead_of_warriors_far_from_the_end
     default = [Outlook(view, s, DEFAULT).mine() for s in range(3)]
     fitted = [Outlook(view, s, LEAF).mine() for s in range(3)]
     assert max(fitted) < max(default) and min(fitted) > min(default)
+
+
+def test_the_fitted_bot_chooses_on_its_own_weights_and_estimates_on_the_leafs() -> None:
+    assert GAME.bots()["fitted"] is FittedBot
+    fitted = FittedBot(seed=1)
+    assert fitted.weights == FITTED != DEFAULT and fitted.leaf == LEAF
+    m = meeple.Match.start("mordred", seats=3, seed=5)
+    bots = [HeuristicBot(seed=s) for s in range(3)]
+    differ = 0
+    while not m.is_over:
+        seat = m.to_act[0]
+        view, legal = m.view(seat), m.legal(seat)
+        mine = fitted.choose(view, legal, seat)
+        assert mine in legal
+        assert fitted.estimate(view, seat) == bots[seat].estimate(view, seat)
+        cmd = bots[seat].choose(view, legal, seat)
+        differ += mine != cmd
+        m.play(seat, cmd)
+    assert differ > 0  # the weights change what it plays

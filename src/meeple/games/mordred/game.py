@@ -14,7 +14,7 @@ from __future__ import annotations
 from meeple.engine import RandomBot, assemble
 
 from . import commands, events, render, rules, text, view, world
-from .bot import HeuristicBot
+from .bot import FittedBot, HeuristicBot
 from .info import INFO, VARIANTS
 from .state import MordredOptions, State
 
@@ -26,7 +26,7 @@ Mordred = assemble(
     commands=commands.COMMANDS,
     events=events.EVENTS,
     view_type=view.View, view=view.make_view, world=world.world, render=render.render, describe=render.describe, text=text.text, outcome_text=text.outcome_text,
-    bots={"random": RandomBot, "heuristic": HeuristicBot},
+    bots={"random": RandomBot, "heuristic": HeuristicBot, "fitted": FittedBot},
 )
 
 #: The game object the registry finds (``meeple.get_game("mordred")``).
