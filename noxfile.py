@@ -116,3 +116,10 @@ def rl_env(session: nox.Session) -> None:
     """Environment actions per CPU-second beside PettingZoo's tictactoe_v3 (benchmarks/rl_env.py)."""
     session.install("-e", ".[dev]")
     session.run("python", "benchmarks/rl_env.py", *session.posargs)
+
+
+@nox.session
+def mordred_fitted(session: nox.Session) -> None:
+    """Mordred's fitted weights against the heuristic bot, and the search that found them."""
+    session.install("-e", ".")
+    session.run("python", "benchmarks/mordred_fitted.py", *session.posargs)

@@ -18,6 +18,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
+import attrs
 import msgpack
 import pytest
 
@@ -359,3 +360,23 @@ def test_the_gains_screen_reports_the_paired_error_of_each_candidate_against_the
     assert search_bots._paired_error(table, 1) == pytest.approx((1 / 3) ** 0.5 / 2)
     assert search_bots._paired_error([[0.0, 1.0], [0.0, 1.0]], 1) == 0.0  # the same gain every round
     assert search_bots._paired_error([[0.0, 1.0], [0.0]], 1) == 0.0  # one round played it: no spread to tell
+
+
+def test_the_mordred_fit_keeps_a_step_only_when_it_wins_more_and_the_table_has_each_set() -> None:
+    fitted = _bench_module("mordred_fitted")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        tuned = fitted.tune(6, 500, sweeps=1)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["tune"] == "start" and lines[-1]["tune"] == "end"
+    best = lines[0]["share"]
+    for step in lines[1:-1]:  # a step is kept exactly when it beats the best so far by the threshold
+        assert step["kept"] == (step["share"] > best + fitted.THRESHOLD)
+        best = step["share"] if step["kept"] else best
+    assert lines[-1]["share"] == best and lines[-1]["weights"] == attrs.asdict(tuned)
+    assert 0.0 <= fitted.share(fitted.DEFAULT, 6, 500) <= 1.0
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert fitted.main(["--games", "3", "--seed", "7"]) == 0
+    assert [row.split("|")[1].strip() for row in out.getvalue().splitlines() if row.startswith("| `")] == [
+        "`DEFAULT`", "`LEAF`", "`FITTED`"]
