@@ -34,6 +34,7 @@ machine does not move.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -50,7 +51,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from pettingzoo.classic import tictactoe_v3  # noqa: E402
+
+
+def _anchor() -> Any:
+    """PettingZoo's ``tictactoe_v3``, installing pygame (which its module imports) into this interpreter if missing."""
+    try:
+        from pettingzoo.classic import tictactoe_v3
+    except ModuleNotFoundError as e:
+        if e.name != "pygame":
+            raise
+        print("rl_env: installing pygame, which PettingZoo's tictactoe_v3 imports", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pygame"], check=True)
+        from pettingzoo.classic import tictactoe_v3
+    return tictactoe_v3
+
+
+tictactoe_v3 = _anchor()
 
 import meeple.rl  # noqa: E402
 from meeple.engine import ENGINE, Match  # noqa: E402
@@ -95,16 +111,17 @@ def aec_loop(make: Callable[[], Any], seed: int) -> Callable[[int], int]:
 def raw_loop(game: str, seats: int, options: dict[str, Any], seed: int) -> Callable[[int], int]:
     """The same random play through ``Match`` alone: legal commands, a uniform choice, play."""
     rng = random.Random(seed)
-    state = {"seed": seed, "match": Match.start(game, seats, seed=seed, options=options)}
+    seeds = [seed]
+    matches = [Match.start(game, seats, seed=seed, options=options)]
 
     def run(n: int) -> int:
         done = 0
         while done < n:
-            m = state["match"]
+            m = matches[0]
             acting = [s for s in m.to_act if s != ENGINE]
             if m.outcome is not None or not acting:
-                state["seed"] += 1
-                state["match"] = Match.start(game, seats, seed=state["seed"], options=options)
+                seeds[0] += 1
+                matches[0] = Match.start(game, seats, seed=seeds[0], options=options)
                 continue
             legal = m.legal(acting[0])
             m.play(acting[0], legal[rng.randrange(len(legal))])
@@ -121,8 +138,8 @@ def workload(label: str, view: bool) -> Callable[[int], int]:
     kw: dict[str, Any] = {} if view else {"view": False}  # the default keeps the view
     for name, game, seats, options, actions in TABLES:
         if label == name:
-            return aec_loop(lambda g=game, s=seats, o=options, a=actions: meeple.rl.env(
-                g, seats=s, options=o, actions=a, **kw), 1)
+            return aec_loop(functools.partial(meeple.rl.env, game, seats=seats, options=options, actions=actions, **kw),
+                            1)
         if label == f"{name} raw":
             return raw_loop(game, seats, options, 1)
     raise SystemExit(f"rl_env: no workload {label!r}")
