@@ -44,8 +44,9 @@ def test_heuristic_bot_beats_random_bots_more_often_than_not() -> None:
 
 
 def test_bots_are_listed() -> None:
-    assert set(GAME.bots()) == {"random", "heuristic"}
+    assert set(GAME.bots()) == {"random", "heuristic", "fitted"}
     assert isinstance(GAME.bots()["heuristic"](1), HeuristicBot)
+    assert isinstance(GAME.bots()["fitted"](1), HeuristicBot)
 
 
 def test_render_shows_map_buildings_warriors_road_and_money() -> None:
