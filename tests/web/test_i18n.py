@@ -23,7 +23,8 @@ import pytest
 from serverkit import ThreadServer
 from webkit import click_through, create_from_lobby, played, save, settle
 
-from meeple.engine import seen_by
+from meeple.engine import available, get_game, seen_by
+from meeple.server.bots import bot_factories
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "meeple" / "web" / "static"
 #: A call of the table, t("id", ...) or ctx.t("id", ...), with a literal id.
@@ -67,6 +68,13 @@ def test_every_id_the_pages_use_has_a_russian_text_with_the_same_placeholders() 
     for msgid, text in russian.items():
         assert set(PLACEHOLDER.findall(text)) <= set(PLACEHOLDER.findall(msgid)), msgid
         assert text or msgid in {"st", "nd", "rd", "th"}, msgid  # English ordinal endings: none in Russian
+
+
+def test_every_bot_a_match_may_seat_has_a_russian_name() -> None:
+    # the lobby names the bots of the game chosen (t(name)): they come from the games, not from the scripts
+    russian = _russian()
+    names = {name for game in available() for name in bot_factories(get_game(game))}
+    assert "fitted" in names and sorted(names - set(russian)) == []
 
 
 #: Every visible text node of the page, with what it sits in: skips the debugger's raw data (.raw), the

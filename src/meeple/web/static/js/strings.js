@@ -38,6 +38,7 @@ export const RU = {
   "short": "короткая партия",
   "random": "случайный",
   "heuristic": "расчётливый",
+  "fitted": "настроенный",
   "{bot} bot": "бот: {bot}",
 
   // the lobby
