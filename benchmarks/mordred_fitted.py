@@ -79,6 +79,7 @@ def tune(games: int, seed: int, sweeps: int, start: Weights = LEAF) -> Weights:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Search the weights where asked, then print the table of each set's share of the wins."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=2400, help="matches per set of weights measured (0: none)")
     ap.add_argument("--seed", type=int, default=930_000, help="the first corpus seed measured on")
