@@ -112,7 +112,7 @@ class PIMC:
     (``estimate``, ``break_worth``, ``margin``), while ``policy`` plays the
     other seats, so the playouts model the opponents by the bot they are
     taken to be and the searching seat by its best. ``width`` is how many candidates
-    are searched (the policy's first ``width`` choices), fewer where the
+    are searched (the own policy's first ``width`` choices), fewer where the
     budget would not reach ``MIN_ROUNDS`` rounds (but at least two). The budget is
     ``iterations`` playouts per decision, or ``seconds`` of wall-clock time,
     or both (whichever ends first; default 200 playouts); a decision plays
@@ -228,7 +228,7 @@ class PIMC:
         return candidates[self.pick(table)]  # the table's columns are the first candidates
 
     def candidates(self, view: Any, legal: Sequence[Command], seat: int) -> list[Command]:
-        """The policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
+        """The own policy's first ``width`` choices among ``legal``, best first (asked again without its earlier answers)."""
         left = list(legal)
         out: list[Command] = []
         while left and len(out) < self.width:

@@ -21,7 +21,7 @@ them. Besides a game's own bots (:meth:`Game.bots
   (or empty, ``pimc:1s::2``); ``OWN/POLICY`` (``pimc:1s-cpu:fitted/heuristic``)
   names the searching seat's own policy apart: ``OWN`` proposes the
   candidates and plays that seat in the playouts, ``POLICY`` the other
-  seats; ``WIDTH`` is how many of the policy's preferred commands are
+  seats; ``WIDTH`` is how many of the (own) policy's preferred commands are
   searched (4 if left out).
 
 >>> import meeple
