@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from .bots import generic_factory, searchable
+from .bots import GENERIC, generic_factory, searchable
 from .engine import ConfigError, Game, RandomBot, available, codec_for, get_game, readable, resolve
 from .engine.codec import options_from_map
 
@@ -171,7 +171,7 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
         return bots[name]
     found = generic_factory(game, name)
     if found is None:
-        choices = sorted(bots) + (["ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]"] if searchable(game) else [])
+        choices = sorted(bots) + (list(GENERIC[1:]) if searchable(game) else [])  # the search bots' specs
         raise ConfigError(f"{game.info.id} has no bot {name!r}; bots: {', '.join(choices)}")
     return found
 
