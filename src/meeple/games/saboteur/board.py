@@ -30,6 +30,8 @@ Hole(open=8, wall=0, ports=8)
 from __future__ import annotations
 
 import functools
+import weakref
+from collections import deque
 from collections.abc import Callable
 from typing import cast
 
@@ -462,21 +464,25 @@ class Board:
         return Network.of(self)
 
     @functools.cached_property
-    def _laid(self) -> dict[tuple[int, ...], Board]:
+    def _laid(self) -> dict[tuple[int, ...], weakref.ref[Board]]:
         """The boards made from this one by :meth:`lay` and :meth:`remove` (one board, one network, for one change).
 
         Keyed by plain ints (a cell's four values, a removed card's square), which hash and compare
-        quicker than a :class:`Cell`.
+        quicker than a :class:`Cell`. The values are weak: a board does not keep its children alive
+        (see :data:`_RECENT`), so a match's kept states do not hold every board ever laid from them.
         """
         return {}
 
     def lay(self, cell: Cell) -> Board:
-        """The board with ``cell`` laid on its empty square (the same board each time for the same card)."""
+        """The board with ``cell`` laid on its empty square (the same board each time for the same card, while it lives)."""
         laid = self._laid
         key = (cell.col, cell.row, cell.kind, cell.rotated)
-        board = laid.get(key)
+        ref = laid.get(key)
+        board = None if ref is None else ref()
         if board is None:
-            board = laid[key] = _board((*self.cells, cell), self.goals)
+            board = _board((*self.cells, cell), self.goals)
+            laid[key] = weakref.ref(board)
+            _RECENT.append(board)
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
@@ -495,13 +501,16 @@ class Board:
     def remove(self, col: int, row: int) -> Board:
         """The board without the path card at (``col``, ``row``); its network is walked again.
 
-        The same board each time for the same square, as with :meth:`lay`.
+        The same board each time for the same square while it lives, as with :meth:`lay`.
         """
         laid = self._laid
         key = (col, row)
-        board = laid.get(key)
+        ref = laid.get(key)
+        board = None if ref is None else ref()
         if board is None:
-            board = laid[key] = _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            board = _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
+            laid[key] = weakref.ref(board)
+            _RECENT.append(board)
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.removed(key))
@@ -520,6 +529,16 @@ class Board:
 _NEW_GOALS: tuple[GoalCard, ...] = tuple(GoalCard(c, r) for c, r in GOAL_POSITIONS)
 #: The network of a new round's board, which every round's board copies (worked out once, never changed).
 _NEW_NETWORK: Network = Network.of(Board((), _NEW_GOALS))
+
+#: How many of the boards made last by :meth:`Board.lay` and :meth:`Board.remove` are kept alive
+#: (measured: a search's decisions ran quickest at a few hundred; thousands keep more for the cycle
+#: collector to walk than they save).
+KEEP_LAID = 256
+#: The boards made last by :meth:`Board.lay` and :meth:`Board.remove`, oldest first: what keeps a
+#: search's boards (and the networks, legal commands and distances they carry) shared between its
+#: playouts, without keeping every board a round ever laid, as strong children would (each kept
+#: state of a match would hold them all, and the cycle collector would walk them all).
+_RECENT: deque[Board] = deque(maxlen=KEEP_LAID)
 
 #: A board from its cells and goals, built as ``Board(cells, goals)`` builds it, quicker (a new board per card laid).
 _board: Callable[[tuple[Cell, ...], tuple[GoalCard, ...]], Board] = builder(Board)

@@ -351,30 +351,33 @@ class Suspicion:
 def _judged(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
     """The board after ``cell`` is laid (a path card) or else taken away (by a rockfall), and the score it adds its player.
 
-    The same for every seat that aims at ``targets``: worked out once per
-    board, card and targets, and kept with the board's network.
+    The same for every seat that aims at ``targets``: the score is worked out
+    once per board, card and targets, and kept with the board's network. The
+    board after is not kept there (:meth:`Board.lay` and :meth:`Board.remove`
+    hand back the same one while it lives): a board's memo holding its
+    children would keep, through a match's kept states, every board a round
+    ever judged.
     """
     memo = derived(board.network.memo, _judged)
     key = (laid, cell.col, cell.row, cell.kind, cell.rotated, targets)  # plain values hash quicker than a Cell
-    found = cast("tuple[Board, float] | None", memo.get(key))
-    if found is None:
-        found = memo[key] = _judge(board, cell, laid, targets)
-    return found
+    after = board.lay(cell) if laid else board.remove(cell.col, cell.row)
+    score = cast("float | None", memo.get(key))
+    if score is None:
+        score = memo[key] = _judge(board, after, cell, laid, targets)
+    return after, score
 
 
-def _judge(board: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> tuple[Board, float]:
+def _judge(board: Board, after: Board, cell: Cell, laid: bool, targets: tuple[Pos, ...]) -> float:
     if laid:
-        after = board.lay(cell)
         if not _TUNNEL[cell.kind]:  # a dead end: across the tunnel if a reached tunnel came into its square
             hole = board.network.holes.get((cell.col, cell.row))
-            return after, 2.0 if hole is not None and hole.ports else 0.5
+            return 2.0 if hole is not None and hole.ports else 0.5
         before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
-        return after, -1.0 if now < before else 1.0 if now > before else 0.0
-    after = board.remove(cell.col, cell.row)  # a rockfall
-    if not _TUNNEL[cell.kind]:
-        return after, -1.0
+        return -1.0 if now < before else 1.0 if now > before else 0.0
+    if not _TUNNEL[cell.kind]:  # a rockfall
+        return -1.0
     before, now = _Reach.of(board, targets).now, _Reach.of(after, targets).now
-    return after, 2.0 if now > before else 0.5
+    return 2.0 if now > before else 0.5
 
 
 class _Options:
