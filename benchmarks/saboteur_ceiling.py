@@ -232,9 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--plain", action="store_true", help="the control: the search's own sampled worlds, no oracle")
     ap.add_argument("--told", action="store_true", help="the heuristic bot told every role and goal, not the search")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
+    ap.add_argument("--fair", nargs="+", metavar="LOG",
+                    help="--sum: runs of --budgets heuristic, whose rates by role are each role's fair rate")
     args = ap.parse_args(argv)
     if args.sum:
-        return search_bots.main(["--sum", *args.sum])
+        return search_bots.main(["--sum", *args.sum, *(["--fair", *args.fair] if args.fair else [])])
     for budget in ["told"] if args.told else args.budgets.split(","):
         print(json.dumps(run(budget, args.seats, args.games, args.seed, not args.plain)), flush=True)
     return 0

@@ -29,6 +29,17 @@ different seeds, so that a busy machine still leaves finished figures::
         --opponents heuristic --games 2 --seed $seed >> kings.log; done
     python benchmarks/search_bots.py --sum kings.log
 
+For Saboteur, ``--sum`` also prints the rounds won by role, beside the
+opponents' rate in the same role in the same matches. That rate is moved
+by the search bot itself (its partners share its wins as a digger, and the
+opponents' saboteurs meet it as a digger), so ``--fair LOG ...`` adds the
+fair rate of each role: the rate of every seat of matches where no seat
+plays better (logs of ``saboteur_ceiling.py --budgets heuristic``, all of
+whose seats are the heuristic bot), and the search bot's multiple of it,
+with a 95 % Katz interval of the ratio of the two rates::
+
+    python benchmarks/search_bots.py --sum saboteur.log --fair heuristic.log
+
 ``--gains N`` asks where the rollout search could beat its policy at all:
 at N positions of the opponent's matches against itself it plays
 ``--rounds`` paired rounds of all of ``pimc``'s candidates, then replays
@@ -60,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -199,8 +211,40 @@ def _paired_error(table: Sequence[Sequence[float]], i: int) -> float:
     return (sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) ** 0.5
 
 
-def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
-    """The figures of several runs' JSON lines added up by (game, seats, bot, opponent), with Wilson intervals."""
+def fair_rates(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each role's rounds won and played over every seat of the runs in ``paths`` (matches where all seats are one bot).
+
+    In such matches no seat plays better than another, so a role's rate over
+    all its seats is what a seat wins in that role when it plays no better
+    than the rest: the role's fair rate.
+    """
+    out: dict[str, tuple[int, int]] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if not line.startswith("{"):
+                continue
+            for key, r in json.loads(line).get("rounds_by_role", {}).items():
+                role = key.partition(":")[2]
+                won, n = out.get(role, (0, 0))
+                out[role] = (won + r["won"], n + r["rounds"])
+    return out
+
+
+def _ratio_interval(won: int, n: int, base_won: int, base_n: int) -> tuple[float, float, float]:
+    """``won/n`` over ``base_won/base_n``, and its 95 % Katz (log) interval: both rates are counted, neither is exact."""
+    if not (won and base_won):
+        return 0.0, 0.0, 0.0
+    ratio = (won / n) / (base_won / base_n)
+    half = 1.96 * math.sqrt(1 / won - 1 / n + 1 / base_won - 1 / base_n)
+    return ratio, ratio * math.exp(-half), ratio * math.exp(half)
+
+
+def add_up(paths: Sequence[str], fair_roles: dict[str, tuple[int, int]] | None = None) -> list[dict[str, Any]]:
+    """The figures of several runs' JSON lines added up by (game, seats, bot, opponent), with Wilson intervals.
+
+    ``fair_roles`` (from :func:`fair_rates`) adds, to each of the search bot's
+    roles, the role's fair rate and the bot's multiple of it.
+    """
     totals: dict[tuple[str, int, str, str], dict[str, Any]] = {}
     for path in paths:
         for line in Path(path).read_text().splitlines():
@@ -236,10 +280,17 @@ def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
         for role, r in roles.items():
             side, _, name = role.partition(":")
             theirs = roles.get(f"others:{name}", {}).get("rate", 0.0)
-            if side == "bot" and theirs:  # the role's fair share: what the opponents won in it
+            if side == "bot" and theirs:  # what the opponents won in the role, in the same matches
                 r["fair_share"] = theirs
                 r["share_multiple"] = r["rate"] / theirs
                 r["share_multiple_ci95"] = [r["ci95"][0] / theirs, r["ci95"][1] / theirs]
+            if side == "bot" and fair_roles and fair_roles.get(name, (0, 0))[0]:
+                base_won, base_n = fair_roles[name]
+                ratio, low, high = _ratio_interval(r["won"], r["rounds"], base_won, base_n)
+                r["fair_rate"] = base_won / base_n
+                r["fair_rounds"] = [base_won, base_n]
+                r["fair_multiple"] = ratio
+                r["fair_multiple_ci95"] = [low, high]
         out.append({"game": game, "seats": seats, "bot": bot, "opponent": other, "matches": t["matches"],
                     "finished": t["finished"], "runs": t["runs"], "wins": t["wins"], "seats_held": t["n"],
                     "rate": rate.rate, "ci95": [rate.low, rate.high],
@@ -253,12 +304,17 @@ def add_up(paths: Sequence[str]) -> list[dict[str, Any]]:
 def role_table(rows: Sequence[dict[str, Any]]) -> None:
     """Print the rounds won by role (Saboteur), the search bot's beside the opponents' in the same role, as a Markdown table.
 
-    The opponents' rate in a role is that role's fair share: what the
-    search bot would win in it if it played as they do.
+    The opponents' rate in the same matches is moved by the search bot's
+    own play: at three seats its partners as a digger win when it does (so
+    that multiple cannot pass about 1.4 however well it digs), and the
+    opponents' saboteurs meet it as a digger. Where the rows have them
+    (``--fair``), the role's fair rate and the bot's multiple of it follow:
+    what every seat wins in that role when no seat plays better.
     """
+    fair = any("fair_multiple" in r for row in rows for r in row.get("rounds_by_role", {}).values())
     print("| game | bot | role | search bot rounds won | 95 % interval | opponents' rounds won | x their rate "
-          "| 95 % interval of the multiple |")
-    print("|---|---|---|---:|---|---:|---:|---|")
+          "| 95 % interval of the multiple |" + (" fair rate | x the fair rate (95 % interval) |" if fair else ""))
+    print("|---|---|---|---:|---|---:|---:|---|" + ("---:|---|" if fair else ""))
     for row in rows:
         roles = row.get("rounds_by_role", {})
         for key, r in roles.items():
@@ -268,9 +324,18 @@ def role_table(rows: Sequence[dict[str, Any]]) -> None:
                 continue
             low, high = r["ci95"]
             m_low, m_high = r["share_multiple_ci95"]
-            print(f"| {row['game']}, {row['seats']} seats | `{row['bot']}` | {name} | {r['won']}/{r['rounds']} = "
-                  f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {other['won']}/{other['rounds']} = "
-                  f"{100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | [{m_low:.2f}x, {m_high:.2f}x] |")
+            line = (f"| {row['game']}, {row['seats']} seats | `{row['bot']}` | {name} | {r['won']}/{r['rounds']} = "
+                    f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {other['won']}/{other['rounds']} = "
+                    f"{100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | [{m_low:.2f}x, {m_high:.2f}x] |")
+            if fair:
+                if "fair_multiple" in r:
+                    f_won, f_n = r["fair_rounds"]
+                    f_low, f_high = r["fair_multiple_ci95"]
+                    line += (f" {f_won}/{f_n} = {100 * r['fair_rate']:.1f} % | {r['fair_multiple']:.2f}x "
+                             f"[{f_low:.2f}x, {f_high:.2f}x] |")
+                else:
+                    line += " | |"
+            print(line)
 
 
 def table(rows: Sequence[dict[str, Any]]) -> None:
@@ -314,9 +379,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-match", action="store_true",
                     help="--gains: play every playout to the match's end (no horizon at the game's breaks in play)")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
+    ap.add_argument("--fair", nargs="+", metavar="LOG",
+                    help="--sum: runs where every seat is one bot (saboteur_ceiling.py --budgets heuristic), "
+                         "whose rates by role are each role's fair rate")
     args = ap.parse_args(argv)
+    if args.fair and not args.sum:
+        ap.error("--fair goes with --sum")
     if args.sum:
-        totals = add_up(args.sum)
+        totals = add_up(args.sum, fair_rates(args.fair) if args.fair else None)
         for row in totals:
             print(json.dumps(row))
         print()

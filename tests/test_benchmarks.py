@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -351,6 +352,39 @@ def test_search_bot_logs_add_up_with_each_roles_multiple_of_the_opponents_rate(t
     with redirect_stdout(out):
         search_bots.role_table([row])
     assert "| saboteur, 3 seats | `pimc:10` | miner | 6/8 = 75.0 % |" in out.getvalue()
+
+
+def test_each_role_is_also_set_against_its_fair_rate_from_matches_of_one_bot_in_every_seat(tmp_path: Path) -> None:
+    search_bots = _bench_module("search_bots")
+    line = {"game": "saboteur", "seats": 3, "bot": "pimc:10", "opponent": "heuristic", "matches": 3, "finished": 3,
+            "wins": 1, "seats_held": 3, "opponent_rate": 0.5, "fair_share": 1 / 3, "load": [1.0, 1.0, 1.0],
+            "rounds_by_role": {"bot:miner": {"won": 6, "rounds": 8}, "others:miner": {"won": 9, "rounds": 12},
+                               "bot:saboteur": {"won": 3, "rounds": 4}, "others:saboteur": {"won": 1, "rounds": 4}}}
+    log = tmp_path / "search.log"
+    log.write_text(json.dumps(line) + "\n")
+    # every seat the heuristic bot: a miner's fair rate is over its seat and the others alike, 60/100
+    base = {**line, "bot": "heuristic-seat", "rounds_by_role": {
+        "bot:miner": {"won": 20, "rounds": 40}, "others:miner": {"won": 40, "rounds": 60},
+        "bot:saboteur": {"won": 10, "rounds": 20}, "others:saboteur": {"won": 10, "rounds": 20}}}
+    fair_log = tmp_path / "heuristic.log"
+    fair_log.write_text(json.dumps(base) + "\n")
+    fair = search_bots.fair_rates([str(fair_log)])
+    assert fair == {"miner": (60, 100), "saboteur": (20, 40)}
+    (row,) = search_bots.add_up([str(log)], fair)
+    miner = row["rounds_by_role"]["bot:miner"]
+    assert miner["share_multiple"] == pytest.approx(0.75 / 0.75)  # the same matches' miners share its wins
+    assert miner["fair_rate"] == pytest.approx(0.6) and miner["fair_multiple"] == pytest.approx(0.75 / 0.6)
+    half = 1.96 * (1 / 6 - 1 / 8 + 1 / 60 - 1 / 100) ** 0.5  # Katz: both rates are counts
+    low, high = miner["fair_multiple_ci95"]
+    assert low == pytest.approx(1.25 * math.exp(-half)) and high == pytest.approx(1.25 * math.exp(half))
+    assert row["rounds_by_role"]["bot:saboteur"]["fair_multiple"] == pytest.approx(0.75 / 0.5)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        search_bots.role_table([row])
+    assert f"| 60/100 = 60.0 % | 1.25x [{low:.2f}x, {high:.2f}x] |" in out.getvalue()
+    with pytest.raises(SystemExit) as stop, redirect_stderr(io.StringIO()):
+        search_bots.main(["--fair", str(fair_log)])  # a reference with nothing to set against it
+    assert stop.value.code == 2
 
 
 def test_the_gains_screen_reports_the_paired_error_of_each_candidate_against_the_policy() -> None:
