@@ -333,12 +333,19 @@ def test_the_plain_check_accepts_enum_members_exactly_as_the_round_trip_does() -
             assert back is None or back != cmd or back.people is not value
 
 
+def _saboteur_log_line(bot: str, miner: tuple[int, int], other_miners: tuple[int, int], saboteur: tuple[int, int],
+                       other_saboteurs: tuple[int, int]) -> dict[str, object]:
+    """A JSON line of ``search_bots.py`` at three seats, with rounds (won, played) by role for the bot and the others."""
+    roles = {"bot:miner": miner, "others:miner": other_miners, "bot:saboteur": saboteur,
+             "others:saboteur": other_saboteurs}
+    return {"game": "saboteur", "seats": 3, "bot": bot, "opponent": "heuristic", "matches": 3, "finished": 3,
+            "wins": 1, "seats_held": 3, "opponent_rate": 0.5, "fair_share": 1 / 3, "load": [1.0, 1.0, 1.0],
+            "rounds_by_role": {key: {"won": won, "rounds": n} for key, (won, n) in roles.items()}}
+
+
 def test_search_bot_logs_add_up_with_each_roles_multiple_of_the_opponents_rate(tmp_path: Path) -> None:
     search_bots = _bench_module("search_bots")
-    line = {"game": "saboteur", "seats": 3, "bot": "pimc:10", "opponent": "heuristic", "matches": 3, "finished": 3,
-            "wins": 1, "seats_held": 3, "opponent_rate": 0.5, "fair_share": 1 / 3, "load": [1.0, 1.0, 1.0],
-            "rounds_by_role": {"bot:miner": {"won": 3, "rounds": 4}, "others:miner": {"won": 4, "rounds": 10},
-                               "bot:saboteur": {"won": 1, "rounds": 2}, "others:saboteur": {"won": 0, "rounds": 4}}}
+    line = _saboteur_log_line("pimc:10", (3, 4), (4, 10), (1, 2), (0, 4))
     log = tmp_path / "chunk.log"
     log.write_text(json.dumps(line) + "\n" + json.dumps({**line, "wins": 2}) + "\n")
     (row,) = search_bots.add_up([str(log)])
@@ -356,16 +363,11 @@ def test_search_bot_logs_add_up_with_each_roles_multiple_of_the_opponents_rate(t
 
 def test_each_role_is_also_set_against_its_fair_rate_from_matches_of_one_bot_in_every_seat(tmp_path: Path) -> None:
     search_bots = _bench_module("search_bots")
-    line = {"game": "saboteur", "seats": 3, "bot": "pimc:10", "opponent": "heuristic", "matches": 3, "finished": 3,
-            "wins": 1, "seats_held": 3, "opponent_rate": 0.5, "fair_share": 1 / 3, "load": [1.0, 1.0, 1.0],
-            "rounds_by_role": {"bot:miner": {"won": 6, "rounds": 8}, "others:miner": {"won": 9, "rounds": 12},
-                               "bot:saboteur": {"won": 3, "rounds": 4}, "others:saboteur": {"won": 1, "rounds": 4}}}
+    line = _saboteur_log_line("pimc:10", (6, 8), (9, 12), (3, 4), (1, 4))
     log = tmp_path / "search.log"
     log.write_text(json.dumps(line) + "\n")
     # every seat the heuristic bot: a miner's fair rate is over its seat and the others alike, 60/100
-    base = {**line, "bot": "heuristic-seat", "rounds_by_role": {
-        "bot:miner": {"won": 20, "rounds": 40}, "others:miner": {"won": 40, "rounds": 60},
-        "bot:saboteur": {"won": 10, "rounds": 20}, "others:saboteur": {"won": 10, "rounds": 20}}}
+    base = _saboteur_log_line("heuristic-seat", (20, 40), (40, 60), (10, 20), (10, 20))
     fair_log = tmp_path / "heuristic.log"
     fair_log.write_text(json.dumps(base) + "\n")
     fair = search_bots.fair_rates([str(fair_log)])
