@@ -480,9 +480,7 @@ class Board:
         ref = laid.get(key)
         board = None if ref is None else ref()
         if board is None:
-            board = _board((*self.cells, cell), self.goals)
-            laid[key] = weakref.ref(board)
-            _RECENT.append(board)
+            board = _remember(laid, key, _board((*self.cells, cell), self.goals))
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.laid((cell.col, cell.row), shape(cell.kind, cell.rotated)))
@@ -508,9 +506,7 @@ class Board:
         ref = laid.get(key)
         board = None if ref is None else ref()
         if board is None:
-            board = _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals)
-            laid[key] = weakref.ref(board)
-            _RECENT.append(board)
+            board = _remember(laid, key, _board(tuple(c for c in self.cells if (c.col, c.row) != key), self.goals))
             known = _known_network(self)
             if known is not None:
                 _keep_network(board, known.removed(key))
@@ -539,6 +535,14 @@ KEEP_LAID = 256
 #: playouts, without keeping every board a round ever laid, as strong children would (each kept
 #: state of a match would hold them all, and the cycle collector would walk them all).
 _RECENT: deque[Board] = deque(maxlen=KEEP_LAID)
+
+
+def _remember(laid: dict[tuple[int, ...], weakref.ref[Board]], key: tuple[int, ...], board: Board) -> Board:
+    """Note ``board`` as its parent's child ``key`` (weakly) and keep it among the recent boards; hand it back."""
+    laid[key] = weakref.ref(board)
+    _RECENT.append(board)
+    return board
+
 
 #: A board from its cells and goals, built as ``Board(cells, goals)`` builds it, quicker (a new board per card laid).
 _board: Callable[[tuple[Cell, ...], tuple[GoalCard, ...]], Board] = builder(Board)
