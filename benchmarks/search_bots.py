@@ -231,10 +231,19 @@ def fair_rates(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
 
 
 def _ratio_interval(won: int, n: int, base_won: int, base_n: int) -> tuple[float, float, float]:
-    """``won/n`` over ``base_won/base_n``, and its 95 % Katz (log) interval: both rates are counted, neither is exact."""
-    if not (won and base_won):
+    """``won/n`` over ``base_won/base_n``, and its 95 % Katz (log) interval: both rates are counted, neither is exact.
+
+    A count of all wins or none has no spread on the log scale (the Katz
+    interval would shrink to the other rate's alone), so there the interval
+    is the quotient of the two rates' Wilson intervals: wider than 95 %,
+    never narrower.
+    """
+    if not (n and base_won):
         return 0.0, 0.0, 0.0
     ratio = (won / n) / (base_won / base_n)
+    if won in (0, n) or base_won == base_n:
+        mine, base = Rate.of(won, n), Rate.of(base_won, base_n)
+        return ratio, mine.low / base.high, mine.high / base.low
     half = 1.96 * math.sqrt(1 / won - 1 / n + 1 / base_won - 1 / base_n)
     return ratio, ratio * math.exp(-half), ratio * math.exp(half)
 
@@ -259,7 +268,7 @@ def add_up(paths: Sequence[str], fair_roles: dict[str, tuple[int, int]] | None =
             t["wins"] += row["wins"]
             t["n"] += row["seats_held"]
             other_n = row["finished"] * (row["seats"] - 1)
-            t["other_wins"] += row["opponent_rate"] * other_n
+            t["other_wins"] += (row["opponent_rate"] or 0.0) * other_n  # None: no opponent (a team run)
             t["other_n"] += other_n
             t["winners"] += row["fair_share"] * row["finished"] * row["seats"]
             t["finished"] += row["finished"]
@@ -320,13 +329,17 @@ def role_table(rows: Sequence[dict[str, Any]]) -> None:
         for key, r in roles.items():
             side, _, name = key.partition(":")
             other = roles.get(f"others:{name}")
-            if side != "bot" or other is None or "share_multiple" not in r:
-                continue
+            if side != "bot" or ((other is None or "share_multiple" not in r) and "fair_multiple" not in r):
+                continue  # a role the others never held, with no fair rate to set it against
             low, high = r["ci95"]
-            m_low, m_high = r["share_multiple_ci95"]
             line = (f"| {row['game']}, {row['seats']} seats | `{row['bot']}` | {name} | {r['won']}/{r['rounds']} = "
-                    f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | {other['won']}/{other['rounds']} = "
-                    f"{100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | [{m_low:.2f}x, {m_high:.2f}x] |")
+                    f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | ")
+            if other is not None and "share_multiple" in r:
+                m_low, m_high = r["share_multiple_ci95"]
+                line += (f"{other['won']}/{other['rounds']} = {100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | "
+                         f"[{m_low:.2f}x, {m_high:.2f}x] |")
+            else:  # every seat played the bot (a team run): no others to set it beside
+                line += "– | – | – |"
             if fair:
                 if "fair_multiple" in r:
                     f_won, f_n = r["fair_rounds"]
@@ -344,6 +357,8 @@ def table(rows: Sequence[dict[str, Any]]) -> None:
           "| x fair share | load |")
     print("|---|---|---|---:|---:|---|---:|---:|---:|---:|")
     for r in rows:
+        if not r["finished"]:
+            continue  # runs that stop after some rounds (``saboteur_ceiling.py --rounds``) finish no match
         low, high = r["ci95"]
         load = r["load"]
         loads = f"{load[0]:.1f}" if len(load) == 3 else f"{load[0]:.1f}-{load[1]:.1f}"

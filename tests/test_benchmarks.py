@@ -389,6 +389,40 @@ def test_each_role_is_also_set_against_its_fair_rate_from_matches_of_one_bot_in_
     assert stop.value.code == 2
 
 
+def test_a_team_run_with_no_other_bot_is_set_against_the_fair_rate_alone(tmp_path: Path) -> None:
+    search_bots = _bench_module("search_bots")
+    line = {**_saboteur_log_line("team-oracle", (30, 40), (0, 0), (5, 10), (0, 0)), "finished": 0, "wins": 0,
+            "seats_held": 0, "opponent_rate": None}
+    line["rounds_by_role"] = {k: v for k, v in line["rounds_by_role"].items() if k.startswith("bot:")}
+    log, fair_log = tmp_path / "team.log", tmp_path / "heuristic.log"
+    log.write_text(json.dumps(line) + "\n")
+    fair_log.write_text(json.dumps(_saboteur_log_line("heuristic-seat", (20, 40), (40, 60), (10, 20), (10, 20))) + "\n")
+    (row,) = search_bots.add_up([str(log)], search_bots.fair_rates([str(fair_log)]))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        search_bots.table([row])  # no match played out: no line of matches
+        search_bots.role_table([row])
+    text = out.getvalue()
+    assert "| 0 |" not in text and "team-oracle` | `heuristic`" not in text
+    assert "| `team-oracle` | miner | 30/40 = 75.0 % | [59.8 %, 85.8 %] | – | – | – | 60/100 = 60.0 % | 1.25x" in text
+
+
+def test_a_role_won_every_round_still_gets_an_interval_of_its_spread() -> None:
+    search_bots = _bench_module("search_bots")
+    from meeple.batch import Rate
+
+    ratio, low, high = search_bots._ratio_interval(5, 5, 60, 100)
+    assert ratio == pytest.approx(1 / 0.6)
+    # five rounds of five are no proof of a rate above 90 %: the interval reaches well below the point
+    assert low < 1.0 < ratio < high
+    mine, base = Rate.of(5, 5), Rate.of(60, 100)
+    assert (low, high) == (pytest.approx(mine.low / base.high), pytest.approx(mine.high / base.low))
+    ratio, low, high = search_bots._ratio_interval(0, 5, 60, 100)
+    assert ratio == 0.0 == low < 0.5 < high == pytest.approx(Rate.of(0, 5).high / base.low)
+    half = 1.96 * (1 / 6 - 1 / 8 + 1 / 60 - 1 / 100) ** 0.5  # within the bounds: the Katz interval
+    assert search_bots._ratio_interval(6, 8, 60, 100)[1] == pytest.approx(1.25 * math.exp(-half))
+
+
 def test_the_gains_screen_reports_the_paired_error_of_each_candidate_against_the_policy() -> None:
     search_bots = _bench_module("search_bots")
     # differences to the first column: 1, 0, 1, 0 (mean 0.5, sample sd 0.577, standard error 0.289)
