@@ -36,6 +36,16 @@ heuristic's own play makes of the secrets that matter most, in no time::
 
 ``--budgets heuristic`` plays the heuristic bot itself in that seat: the
 rates of three heuristic bots, each role's rate when no seat plays better.
+
+``--team`` asks what the *digger team* could win with this search: every
+seat plays the oracle while it is a digger (its view's role a miner) and
+the heuristic bot while it is a saboteur (:class:`ByRole`), so that in each
+round every digger sees every card and searches, against heuristic
+saboteurs. A digger's rate there bounds what one such digger beside a
+heuristic partner reaches. ``--rounds K`` ends each match after its K-th
+round (the rounds' rates by role are what these runs measure)::
+
+    nice -n 10 python benchmarks/saboteur_ceiling.py --team --rounds 1 --budgets 900ms-cpu --games 4 --seed 2001 >> team.log
 """
 
 from __future__ import annotations
@@ -61,6 +71,7 @@ from meeple.bots import PIMC  # noqa: E402
 from meeple.catalog import bot_factory  # noqa: E402
 from meeple.engine import ENGINE, Command, Match, Rng, get_game  # noqa: E402
 from meeple.engine.bot import Bot  # noqa: E402
+from meeple.games.saboteur.data import Role  # noqa: E402
 from meeple.games.saboteur.state import replace  # noqa: E402
 
 GAME = "saboteur"
@@ -113,10 +124,32 @@ class Told:
         return self.bot.choose(view, legal, seat)
 
 
-def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tuple[MatchResult, list[float], list[int]]:
+class ByRole:
+    """Plays ``digger`` while the seat's view shows a miner, ``saboteur`` otherwise.
+
+    Reports the ``last_iterations`` of the bot that chose last (0 for a bot without them).
+    """
+
+    def __init__(self, digger: Bot, saboteur: Bot) -> None:
+        self.digger, self.saboteur = digger, saboteur
+        self.last_iterations = 0
+
+    def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
+        """The digger's choice while the seat is a miner, else the saboteur's."""
+        bot = self.digger if getattr(view, "role", None) is Role.MINER else self.saboteur
+        command = bot.choose(view, legal, seat)
+        self.last_iterations = int(getattr(bot, "last_iterations", 0))
+        return command
+
+
+def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True,
+         rounds: int | None = None) -> tuple[MatchResult, list[float], list[int]]:
     """Play match ``index`` of ``plan``; the seats named ``me`` are ``spec``'s search, made an oracle unless not ``oracle``.
 
     ``spec`` ``"told"``: those seats are the heuristic bot, :class:`Told`.
+    ``spec`` ``"team:<pimc spec>"``: each seat named ``me`` is a :class:`ByRole`
+    of that search (an oracle unless not ``oracle``) and the heuristic bot.
+    ``rounds``: the match ends after that many rounds (None: played out).
 
     Also the CPU seconds (the deciding thread's) and playouts of each of the
     search seat's decisions that searched.
@@ -127,7 +160,11 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
     names = plan.bots_of(index)
     bots: list[Any] = []
     for seat, name in enumerate(names):
-        if name == me and spec == "told":
+        if name == me and spec.startswith("team:"):
+            search = bot_factory(game, spec.removeprefix("team:"))(bot_seed(plan.seed, index, seat))
+            bots.append(ByRole(see_truth(search, match) if oracle else search,
+                               bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat) ^ 1)))
+        elif name == me and spec == "told":
             bots.append(Told(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)), match))
         elif name == me and spec == "heuristic":
             bots.append(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)))
@@ -139,7 +176,7 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True) -> tup
     cpu: list[float] = []
     playouts: list[int] = []
     commands = 0
-    while commands < plan.max_commands:
+    while commands < plan.max_commands and (rounds is None or len(match.state.results) < rounds):
         acting = [s for s in match.to_act if s != ENGINE]
         if not acting:
             break
@@ -190,8 +227,13 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
     return out
 
 
-def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> dict[str, Any]:
+def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True, team: bool = False,
+        rounds: int | None = None) -> dict[str, Any]:
     """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
+
+    ``team``: every seat plays that search while a digger and the heuristic
+    bot while a saboteur (:class:`ByRole`); ``rounds``: each match ends after
+    that many rounds.
 
     ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`);
     ``"heuristic"``: the heuristic bot itself, under another name (``heuristic-seat``), so that
@@ -199,24 +241,29 @@ def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True) -> 
     """
     spec = budget if budget in ("told", "heuristic") else f"pimc:{budget}"
     me = {"told": "heuristic-told", "heuristic": "heuristic-seat"}.get(budget) or (f"oracle-{spec}" if oracle else spec)
+    if team:
+        if budget in ("told", "heuristic"):
+            raise SystemExit("saboteur_ceiling: --team needs a pimc budget")
+        spec, me = f"team:{spec}", f"team-{me}"
     other = "heuristic"
-    plan = Plan(game=GAME, seats=seats, bots=(me, *[other] * (seats - 1)), games=games, seed=seed, rotate=True)
+    names = (me,) * seats if team else (me, *[other] * (seats - 1))  # a team run: every seat is the same bot
+    plan = Plan(game=GAME, seats=seats, bots=names, games=games, seed=seed, rotate=True)
     t = time.perf_counter()
     results: list[MatchResult] = []
     cpu: list[float] = []
     playouts: list[int] = []
     for index in range(games):
-        result, c, p = play(plan, index, me, spec, oracle)
+        result, c, p = play(plan, index, me, spec, oracle, rounds)
         results.append(result)
         cpu += c
         playouts += p
     s = summarize(results, plan, time.perf_counter() - t)
-    r, o = s.bot_rates[me], s.bot_rates[other]
+    r, o = s.bot_rates.get(me), s.bot_rates.get(other)  # None where no match was played out (``rounds``)
     fair = sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats)
     return {"game": GAME, "seats": seats, "options": {}, "bot": me, "opponent": other,
-            "matches": s.matches, "finished": s.finished, "wins": r.wins, "seats_held": r.n,
-            "rate": r.rate, "ci95": [r.low, r.high], "opponent_rate": o.rate,
-            "fair_share": fair, "share_multiple": r.rate / (fair or 1.0),
+            "matches": s.matches, "finished": s.finished, "wins": r.wins if r else 0, "seats_held": r.n if r else 0,
+            "rate": r.rate if r else 0.0, "ci95": [r.low, r.high] if r else [0.0, 1.0], "opponent_rate": None if o is None else o.rate,
+            "fair_share": fair, "share_multiple": r.rate / (fair or 1.0) if r else 0.0,
             "seconds": s.seconds, "decisions": len(cpu), "cpu_mean": sum(cpu) / max(1, len(cpu)),
             "cpu_max": max(cpu, default=0.0), "playouts_mean": sum(playouts) / max(1, len(playouts)),
             "rounds_by_role": by_role(results, me), "load": os.getloadavg()}
@@ -231,6 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the corpus seed")
     ap.add_argument("--plain", action="store_true", help="the control: the search's own sampled worlds, no oracle")
     ap.add_argument("--told", action="store_true", help="the heuristic bot told every role and goal, not the search")
+    ap.add_argument("--team", action="store_true",
+                    help="every seat plays the search while a digger and the heuristic bot while a saboteur")
+    ap.add_argument("--rounds", type=int, default=None, help="end each match after this many rounds")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     ap.add_argument("--fair", nargs="+", metavar="LOG",
                     help="--sum: runs of --budgets heuristic, whose rates by role are each role's fair rate")
@@ -238,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sum:
         return search_bots.main(["--sum", *args.sum, *(["--fair", *args.fair] if args.fair else [])])
     for budget in ["told"] if args.told else args.budgets.split(","):
-        print(json.dumps(run(budget, args.seats, args.games, args.seed, not args.plain)), flush=True)
+        row = run(budget, args.seats, args.games, args.seed, not args.plain, args.team, args.rounds)
+        print(json.dumps(row), flush=True)
     return 0
 
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from meeple.bots import PIMC
-from meeple.engine import Match, Rng
+from meeple.engine import ENGINE, Match, Rng
+from meeple.games.saboteur.data import Role
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -63,3 +64,34 @@ def test_the_told_heuristic_sees_every_role_and_goal() -> None:
     assert dict(view.inspected) == {t: r for t, r in enumerate(deal.roles) if t != seat}
     assert dict(view.known_goals) == dict(enumerate(deal.goal_kinds))
     assert (view.hand, view.board, view.deeds) == (own.hand, own.board, own.deeds)
+
+
+def test_by_role_plays_the_digger_bot_while_a_miner_and_the_other_while_a_saboteur() -> None:
+    ceiling = _ceiling()
+    m = Match.start("saboteur", 3, seed=4)
+    while not m.state.deal.roles:  # the first deal is the engine's
+        m.play(ENGINE, m.game.auto_command(m.state))
+    asked: list[str] = []
+
+    class Named:
+        def __init__(self, name: str) -> None:
+            self.name, self.last_iterations = name, 7 if name == "digger" else 0
+
+        def choose(self, view: Any, legal: Any, seat: int) -> Any:
+            asked.append(self.name)
+            return legal[0]
+
+    bot = ceiling.ByRole(Named("digger"), Named("saboteur"))
+    for seat, role in enumerate(m.state.deal.roles):
+        bot.choose(m.view(seat), m.legal(seat) or [None], seat)
+        assert asked[-1] == ("digger" if role is Role.MINER else "saboteur")
+        assert bot.last_iterations == (7 if role is Role.MINER else 0)
+
+
+def test_a_team_run_stops_after_its_rounds_and_counts_every_seat_as_the_bot() -> None:
+    row = _ceiling().run("4ms-cpu", 3, 2, 11, team=True, rounds=1)
+    assert row["bot"] == "team-oracle-pimc:4ms-cpu" and row["finished"] == 0 and row["opponent_rate"] is None
+    roles = row["rounds_by_role"]
+    assert not any(key.startswith("others:") for key in roles)  # every seat is the team's bot
+    assert roles["bot:miner"]["rounds"] + roles.get("bot:saboteur", {"rounds": 0})["rounds"] == 2 * 3  # one round each
+    assert row["decisions"] > 0
