@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.engine.memo import Cached, Last, Table, cached, clear_all, derived, memos
+from meeple.engine.memo import Cached, Last, Ring, Table, cached, clear_all, derived, memos
 
 
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers()), max_size=60), st.integers(1, 8))
@@ -64,12 +64,16 @@ def test_clear_all_empties_every_memo_the_games_keep(game_id: str) -> None:
     if game_id != "kings":  # Kings remembers only the pieces of views it builds (cached functions)
         assert any(name.startswith(f"{game_id}:") and isinstance(x, Table) and len(x) for name, x in kept.items())
     assert any(name.startswith(f"{game_id}:") for name in kept)
+    if game_id == "saboteur":  # the boards a search laid last are let go too
+        assert len(kept["saboteur: boards laid"]) > 0
     clear_all()
     for memo in memos().values():
         if isinstance(memo, Table):
             assert len(memo) == 0
         elif isinstance(memo, Last):
             assert memo.pair == (None, None)
+        elif isinstance(memo, Ring):
+            assert len(memo) == 0
         else:
             assert memo.function.cache_info().currsize == 0
 

@@ -16,6 +16,10 @@ server can start from nothing):
   its other arguments.
 * :func:`cached`: a function's answers by all its arguments (``functools.lru_cache``
   of a bounded size), for values worked out once per spread, deck or hand.
+* :class:`Ring`: the last objects made, kept alive (a bounded deque), where
+  the answers about them are held elsewhere only weakly (a Saboteur board's
+  children): what a search shares between its playouts without keeping
+  everything it ever made.
 
 A ``decide`` that folds its events as it goes keeps no memo of those
 states: it hands the state it reached to the engine through
@@ -37,18 +41,20 @@ from __future__ import annotations
 
 import functools
 import weakref
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeAlias, TypeVar, cast
 
-__all__ = ["Cached", "Last", "Table", "cached", "clear_all", "derived", "memos"]
+__all__ = ["Cached", "Last", "Ring", "Table", "cached", "clear_all", "derived", "memos"]
 
 K = TypeVar("K")
+T = TypeVar("T")
 V = TypeVar("V")
 P = ParamSpec("P")
 R = TypeVar("R")
 
 #: Any of the memos (what :func:`memos` lists).
-Memo: TypeAlias = "Table[Any, Any] | Last[Any, Any] | Cached"
+Memo: TypeAlias = "Table[Any, Any] | Last[Any, Any] | Cached | Ring[Any]"
 
 #: Every memo made, by name: what :func:`clear_all` empties (weakly held: a memo of a discarded object goes).
 _ALL: weakref.WeakValueDictionary[str, Memo] = weakref.WeakValueDictionary()
@@ -147,6 +153,30 @@ class Cached:
 
     def __repr__(self) -> str:
         return f"Cached({self.name!r}, {self.function.cache_info().currsize}/{self.function.cache_info().maxsize})"
+
+
+class Ring(deque[T]):
+    """The last ``size`` objects put in, kept alive (a deque of that ``maxlen``); the oldest goes first.
+
+    For objects whose answers are kept elsewhere only by weak references:
+    the ring decides how many stay alive, and :func:`clear_all` lets them all go.
+
+    >>> ring: Ring[str] = Ring("doc: ring", size=2)
+    >>> ring.extend("abc"); list(ring)
+    ['b', 'c']
+    >>> clear_all(); len(ring)
+    0
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(maxlen=size)
+        self.name = name
+        _register(self, name)
+
+    def __repr__(self) -> str:
+        return f"Ring({self.name!r}, {len(self)}/{self.maxlen})"
 
 
 def cached(name: str, limit: int | None) -> Callable[[Callable[P, R]], Callable[P, R]]:

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections import deque
 from collections.abc import Callable
 from typing import cast
 
 import attrs
 
 from meeple.engine.copies import builder
+from meeple.engine.memo import Ring
 
 from .data import (
     DIRECTIONS,
@@ -534,7 +534,7 @@ KEEP_LAID = 256
 #: search's boards (and the networks, legal commands and distances they carry) shared between its
 #: playouts, without keeping every board a round ever laid, as strong children would (each kept
 #: state of a match would hold them all, and the cycle collector would walk them all).
-_RECENT: deque[Board] = deque(maxlen=KEEP_LAID)
+_RECENT: Ring[Board] = Ring("saboteur: boards laid", KEEP_LAID)
 
 
 def _remember(laid: dict[tuple[int, ...], weakref.ref[Board]], key: tuple[int, ...], board: Board) -> Board:
