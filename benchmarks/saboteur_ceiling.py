@@ -204,23 +204,36 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
     At three seats one of the four role cards stays face down: in a third
     of a miner's rounds no one is a saboteur. The split keys are
     ``miner, a saboteur dealt`` and ``miner, no saboteur dealt``.
+
+    A match in which every seat is ``me`` (a ``--team`` run) counts each
+    round once more as the miners' team (``miners' team``, split the same
+    way): its two or three diggers share one result, so a round, not a
+    seat, is what such a run has drawn.
     """
     out = search_bots.by_role(results, me)
     tally: dict[str, list[int]] = {}
+
+    def count(key: str, won: bool) -> None:
+        done, n = tally.get(key, [0, 0])
+        tally[key] = [done + won, n + 1]
+
     for r in results:
         if r.log is None:
             continue
+        team = all(name == me for name in r.bots)
         for event in Match.from_bytes(r.log).events_for(None):
             if type(event).__name__ != "RoundEnded":
                 continue
             roles = [role.value for role in event.roles]  # type: ignore[attr-defined]
+            winners = event.winners  # type: ignore[attr-defined]
             dealt = "a saboteur dealt" if "saboteur" in roles else "no saboteur dealt"
             for seat, role in enumerate(roles):
-                if role != "miner":
-                    continue
-                key = f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}"
-                won, n = tally.get(key, [0, 0])
-                tally[key] = [won + (seat in event.winners), n + 1]  # type: ignore[attr-defined]
+                if role == "miner":
+                    count(f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}", seat in winners)
+            miners = [seat for seat, role in enumerate(roles) if role == "miner"]
+            if team and miners:
+                count("bot:miners' team", miners[0] in winners)
+                count(f"bot:miners' team, {dealt}", miners[0] in winners)
     for key, (won, n) in sorted(tally.items()):
         rate = Rate.of(won, n)
         out[key] = {"rounds": n, "won": won, "rate": rate.rate, "ci95": [rate.low, rate.high]}

@@ -329,8 +329,8 @@ def role_table(rows: Sequence[dict[str, Any]]) -> None:
         for key, r in roles.items():
             side, _, name = key.partition(":")
             other = roles.get(f"others:{name}")
-            if side != "bot" or ((other is None or "share_multiple" not in r) and "fair_multiple" not in r):
-                continue  # a role the others never held, with no fair rate to set it against
+            if side != "bot" or (other is not None and "share_multiple" not in r and "fair_multiple" not in r):
+                continue  # a role the others held but never won, with no fair rate to set it against
             low, high = r["ci95"]
             line = (f"| {row['game']}, {row['seats']} seats | `{row['bot']}` | {name} | {r['won']}/{r['rounds']} = "
                     f"{100 * r['rate']:.1f} % | [{100 * low:.1f} %, {100 * high:.1f} %] | ")
@@ -338,7 +338,7 @@ def role_table(rows: Sequence[dict[str, Any]]) -> None:
                 m_low, m_high = r["share_multiple_ci95"]
                 line += (f"{other['won']}/{other['rounds']} = {100 * other['rate']:.1f} % | {r['share_multiple']:.2f}x | "
                          f"[{m_low:.2f}x, {m_high:.2f}x] |")
-            else:  # every seat played the bot (a team run): no others to set it beside
+            else:  # no other bot held the role (every seat played the bot, in a team run)
                 line += "– | – | – |"
             if fair:
                 if "fair_multiple" in r:

@@ -95,3 +95,9 @@ def test_a_team_run_stops_after_its_rounds_and_counts_every_seat_as_the_bot() ->
     assert not any(key.startswith("others:") for key in roles)  # every seat is the team's bot
     assert roles["bot:miner"]["rounds"] + roles.get("bot:saboteur", {"rounds": 0})["rounds"] == 2 * 3  # one round each
     assert row["decisions"] > 0
+    team = roles["bot:miners' team"]  # each round once: its diggers share one result
+    assert team["rounds"] == 2 and team["won"] * 2 <= roles["bot:miner"]["won"] <= team["won"] * 3
+    split = [roles.get(f"bot:miners' team, {d}", {"rounds": 0})["rounds"] for d in ("a saboteur dealt", "no saboteur dealt")]
+    assert sum(split) == 2
+    seats = roles.get("bot:miner, a saboteur dealt", {"rounds": 0})["rounds"]
+    assert seats == 2 * split[0]  # two digger seats in a round with a saboteur, at three seats
