@@ -34,6 +34,14 @@ heuristic's own play makes of the secrets that matter most, in no time::
 
     python benchmarks/saboteur_ceiling.py --told --games 3 --seed 301 >> told.log
 
+``--gold`` plays the search with its own sampled worlds, told only where
+the gold lies (its view shows every goal card as if looked at with a map):
+what that secret alone is worth to the search. ``--first-role saboteur``
+(or ``miner``) plays only the matches whose first deal gives the search
+seat that role, so that with ``--rounds 1`` a run measures that role alone::
+
+    nice -n 10 python benchmarks/saboteur_ceiling.py --gold --rounds 1 --first-role saboteur --budgets 100 --games 12 --seed 4001 >> gold.log
+
 ``--budgets heuristic`` plays the heuristic bot itself in that seat: the
 rates of three heuristic bots, each role's rate when no seat plays better.
 
@@ -105,23 +113,28 @@ def see_truth(bot: PIMC, match: Match) -> PIMC:
 
 
 class Told:
-    """The heuristic bot at a seat of ``match``, its view showing every role and every goal card's kind.
+    """A bot at a seat of ``match``, its view showing every goal card's kind and (unless not ``roles``) every role.
 
-    The view is the seat's own, with every other seat's role added to
-    ``inspected`` and every goal card's kind to ``known_goals`` (as if it
-    had inspected each player and looked at each goal with a map).
+    The view is the seat's own, with every goal card's kind added to
+    ``known_goals`` (as if it had looked at each goal with a map) and every
+    other seat's role to ``inspected`` (as if it had inspected each player).
+    Reports the ``last_iterations`` of the bot (0 for a bot without them).
     """
 
-    def __init__(self, bot: Bot, match: Match) -> None:
-        self.bot, self.match = bot, match
+    def __init__(self, bot: Bot, match: Match, roles: bool = True) -> None:
+        self.bot, self.match, self.roles = bot, match, roles
+        self.last_iterations = 0
 
     def choose(self, view: Any, legal: Sequence[Command], seat: int) -> Command:
-        """The heuristic's choice from the told view."""
+        """The bot's choice from the told view."""
         deal = self.match.state.deal
         if deal.roles and deal.goal_kinds:
-            view = replace(view, known_goals=tuple(enumerate(deal.goal_kinds)),
-                           inspected=tuple((t, r) for t, r in enumerate(deal.roles) if t != seat))
-        return self.bot.choose(view, legal, seat)
+            view = replace(view, known_goals=tuple(enumerate(deal.goal_kinds)))
+            if self.roles:
+                view = replace(view, inspected=tuple((t, r) for t, r in enumerate(deal.roles) if t != seat))
+        command = self.bot.choose(view, legal, seat)
+        self.last_iterations = int(getattr(self.bot, "last_iterations", 0))
+        return command
 
 
 class ByRole:
@@ -142,14 +155,17 @@ class ByRole:
         return command
 
 
-def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True,
-         rounds: int | None = None) -> tuple[MatchResult, list[float], list[int]]:
+def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True, rounds: int | None = None,
+         gold: bool = False, first_role: Role | None = None) -> tuple[MatchResult, list[float], list[int]] | None:
     """Play match ``index`` of ``plan``; the seats named ``me`` are ``spec``'s search, made an oracle unless not ``oracle``.
 
     ``spec`` ``"told"``: those seats are the heuristic bot, :class:`Told`.
     ``spec`` ``"team:<pimc spec>"``: each seat named ``me`` is a :class:`ByRole`
     of that search (an oracle unless not ``oracle``) and the heuristic bot.
     ``rounds``: the match ends after that many rounds (None: played out).
+    ``gold``: the search (not an oracle) is told where the gold lies
+    (:class:`Told`, roles left out). ``first_role``: None, and the match is
+    not played, unless its first deal gives the first seat named ``me`` that role.
 
     Also the CPU seconds (the deciding thread's) and playouts of each of the
     search seat's decisions that searched.
@@ -158,6 +174,8 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True,
     seed = match_seed(plan.seed, index)
     match = Match.start(game, plan.seats, seed=seed, options=plan.options)
     names = plan.bots_of(index)
+    if first_role is not None and match.state.deal.roles[names.index(me)] is not first_role:
+        return None
     bots: list[Any] = []
     for seat, name in enumerate(names):
         if name == me and spec.startswith("team:"):
@@ -170,7 +188,7 @@ def play(plan: Plan, index: int, me: str, spec: str, oracle: bool = True,
             bots.append(bot_factory(game, "heuristic")(bot_seed(plan.seed, index, seat)))
         elif name == me:
             bot = bot_factory(game, spec)(bot_seed(plan.seed, index, seat))
-            bots.append(see_truth(bot, match) if oracle else bot)
+            bots.append(Told(bot, match, roles=False) if gold else see_truth(bot, match) if oracle else bot)
         else:
             bots.append(bot_factory(game, name)(bot_seed(plan.seed, index, seat)))
     cpu: list[float] = []
@@ -241,12 +259,15 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
 
 
 def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True, team: bool = False,
-        rounds: int | None = None) -> dict[str, Any]:
+        rounds: int | None = None, gold: bool = False, first_role: Role | None = None) -> dict[str, Any]:
     """``games`` matches of one ``pimc:budget`` seat (an oracle unless not ``oracle``) against heuristic bots: one JSON row.
 
     ``team``: every seat plays that search while a digger and the heuristic
     bot while a saboteur (:class:`ByRole`); ``rounds``: each match ends after
-    that many rounds.
+    that many rounds; ``gold``: the search is told where the gold lies
+    instead of seeing every card; ``first_role``: only the matches whose
+    first deal gives the search seat that role are played (``matches``
+    counts those).
 
     ``budget`` ``"told"``: the seat is the heuristic bot told every role and goal (:class:`Told`);
     ``"heuristic"``: the heuristic bot itself, under another name (``heuristic-seat``), so that
@@ -254,10 +275,12 @@ def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True, tea
     """
     spec = budget if budget in ("told", "heuristic") else f"pimc:{budget}"
     me = {"told": "heuristic-told", "heuristic": "heuristic-seat"}.get(budget) or (f"oracle-{spec}" if oracle else spec)
+    if (team or gold) and budget in ("told", "heuristic"):
+        raise SystemExit("saboteur_ceiling: --team and --gold need a pimc budget")
     if team:
-        if budget in ("told", "heuristic"):
-            raise SystemExit("saboteur_ceiling: --team needs a pimc budget")
         spec, me = f"team:{spec}", f"team-{me}"
+    elif gold:
+        me = f"gold-{spec}"
     other = "heuristic"
     names = (me,) * seats if team else (me, *[other] * (seats - 1))  # a team run: every seat is the same bot
     plan = Plan(game=GAME, seats=seats, bots=names, games=games, seed=seed, rotate=True)
@@ -266,11 +289,14 @@ def run(budget: str, seats: int, games: int, seed: int, oracle: bool = True, tea
     cpu: list[float] = []
     playouts: list[int] = []
     for index in range(games):
-        result, c, p = play(plan, index, me, spec, oracle, rounds)
+        played = play(plan, index, me, spec, oracle, rounds, gold, first_role)
+        if played is None:
+            continue
+        result, c, p = played
         results.append(result)
         cpu += c
         playouts += p
-    s = summarize(results, plan, time.perf_counter() - t)
+    s = summarize(results, plan, time.perf_counter() - t)  # counts the matches played (``first_role``)
     r, o = s.bot_rates.get(me), s.bot_rates.get(other)  # None where no match was played out (``rounds``)
     fair = sum(len(x.winners or ()) for x in results) / max(1, s.finished * seats)
     return {"game": GAME, "seats": seats, "options": {}, "bot": me, "opponent": other,
@@ -294,6 +320,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--team", action="store_true",
                     help="every seat plays the search while a digger and the heuristic bot while a saboteur")
     ap.add_argument("--rounds", type=int, default=None, help="end each match after this many rounds")
+    ap.add_argument("--gold", action="store_true",
+                    help="the search (not an oracle) is told where the gold lies, and sees nothing else hidden")
+    ap.add_argument("--first-role", choices=[r.value for r in (Role.MINER, Role.SABOTEUR)], default=None,
+                    help="play only the matches whose first deal gives the search seat this role")
     ap.add_argument("--sum", nargs="+", metavar="LOG", help="add up the JSON lines of earlier runs and print the totals")
     ap.add_argument("--fair", nargs="+", metavar="LOG",
                     help="--sum: runs of --budgets heuristic, whose rates by role are each role's fair rate")
@@ -301,7 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sum:
         return search_bots.main(["--sum", *args.sum, *(["--fair", *args.fair] if args.fair else [])])
     for budget in ["told"] if args.told else args.budgets.split(","):
-        row = run(budget, args.seats, args.games, args.seed, not args.plain, args.team, args.rounds)
+        first = None if args.first_role is None else Role(args.first_role)
+        row = run(budget, args.seats, args.games, args.seed, not args.plain, args.team, args.rounds, args.gold, first)
         print(json.dumps(row), flush=True)
     return 0
 

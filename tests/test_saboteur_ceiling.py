@@ -101,3 +101,28 @@ def test_a_team_run_stops_after_its_rounds_and_counts_every_seat_as_the_bot() ->
     assert sum(split) == 2
     seats = roles.get("bot:miner, a saboteur dealt", {"rounds": 0})["rounds"]
     assert seats == 2 * split[0]  # two digger seats in a round with a saboteur, at three seats
+
+
+def test_a_search_told_the_gold_sees_the_goals_but_no_role() -> None:
+    m = Match.start("saboteur", 3, seed=4)
+    seen: list[Any] = []
+
+    class Spy:
+        last_iterations = 5
+
+        def choose(self, view: Any, legal: Any, seat: int) -> Any:
+            seen.append(view)
+            return legal[0]
+
+    seat = m.to_act[0]
+    told = _ceiling().Told(Spy(), m, roles=False)
+    told.choose(m.view(seat), m.legal(seat), seat)
+    assert dict(seen[0].known_goals) == dict(enumerate(m.state.deal.goal_kinds))
+    assert seen[0].inspected == () and told.last_iterations == 5
+
+
+def test_a_run_of_first_roles_plays_only_the_matches_that_deal_the_search_seat_that_role() -> None:
+    row = _ceiling().run("4", 3, 8, 5, gold=True, rounds=1, first_role=Role.SABOTEUR)
+    assert row["bot"] == "gold-pimc:4" and 0 < row["matches"] < 8  # a quarter of first deals, give or take
+    roles = row["rounds_by_role"]
+    assert roles["bot:saboteur"]["rounds"] == row["matches"] and "bot:miner" not in roles
