@@ -9,8 +9,9 @@ state instead of one sampled from its view (:meth:`Game.world
 that bot alone holds, by a function that returns ``match.state``; states are
 immutable, so the playouts cannot change the match). It therefore sees
 every hidden card: the other players' roles and hands, the gold's goal
-card and the order of the draw pile. No bot may do this (DESIGN invariant
-9); it is done here only to measure a bound: what this search, with
+card and what the draw pile holds (not the order of the draws, which
+are chance when they come: its playouts draw their own). No bot may do
+this (DESIGN invariant 9); it is done here only to measure a bound: what this search, with
 this policy and budget, could win were its worlds perfect. It is a bound
 for this search, not for every bot.
 
