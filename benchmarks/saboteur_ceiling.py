@@ -130,9 +130,10 @@ class Told:
         """The bot's choice from the told view."""
         deal = self.match.state.deal
         if deal.roles and deal.goal_kinds:
-            view = replace(view, known_goals=tuple(enumerate(deal.goal_kinds)))
+            told: dict[str, Any] = {"known_goals": tuple(enumerate(deal.goal_kinds))}
             if self.roles:
-                view = replace(view, inspected=tuple((t, r) for t, r in enumerate(deal.roles) if t != seat))
+                told["inspected"] = tuple((t, r) for t, r in enumerate(deal.roles) if t != seat)
+            view = replace(view, **told)
         command = self.bot.choose(view, legal, seat)
         self.last_iterations = int(getattr(self.bot, "last_iterations", 0))
         return command
@@ -246,10 +247,9 @@ def by_role(results: Sequence[MatchResult], me: str) -> dict[str, dict[str, Any]
             roles = [role.value for role in event.roles]  # type: ignore[attr-defined]
             winners = event.winners  # type: ignore[attr-defined]
             dealt = "a saboteur dealt" if "saboteur" in roles else "no saboteur dealt"
-            for seat, role in enumerate(roles):
-                if role == "miner":
-                    count(f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}", seat in winners)
             miners = [seat for seat, role in enumerate(roles) if role == "miner"]
+            for seat in miners:
+                count(f"{'bot' if r.bots[seat] == me else 'others'}:miner, {dealt}", seat in winners)
             if team and miners:
                 count("bot:miners' team", miners[0] in winners)
                 count(f"bot:miners' team, {dealt}", miners[0] in winners)
