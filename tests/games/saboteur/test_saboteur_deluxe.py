@@ -21,7 +21,9 @@ from meeple.games.saboteur.board import Cell, shape, symmetric
 from meeple.games.saboteur.commands import ClearFront, Discard, Inspect, PlayPath, Steal, SwapHand, TargetAction
 from meeple.games.saboteur.data import Role, kind_id
 from meeple.games.saboteur.events import GoldPaid, HatSwapped, RoundEnded, ThievesReady
+from meeple.games.saboteur.render import render
 from meeple.games.saboteur.state import Front, Phase, replace
+from meeple.games.saboteur.text import TEXTS
 
 K = kind_id
 DELUXE = {"edition": "deluxe"}
@@ -206,6 +208,15 @@ def test_neutral_finisher_without_doors_lets_both_teams_win(table: Any) -> None:
     ended = next(e for e in events if isinstance(e, RoundEnded))
     assert ended.team == "green+blue" and ended.winners == (0, 1, 2, 3, 4)
     assert _paid(events) == {0: 1, 1: 1, 2: 1}  # five winners: 1 each; boss 0, profiteer 0
+
+
+def test_a_win_of_both_colours_reads_as_both_teams_in_russian(table: Any) -> None:
+    st, events = _reach_gold(table, finisher=5, doors={})
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    assert "победили зелёные + синие" in GAME.text(None, (ended,), "ru")
+    board = " ".join(render(st, seat=0, lang="ru").split())  # the round's result, as the table shows it (unwrapped)
+    assert "победили зелёные + синие" in board
+    assert "green+blue" not in board and "green+blue" not in TEXTS.missing("ru")
 
 
 def test_route_blocked_for_both_colours_is_a_win_for_the_saboteurs(table: Any) -> None:

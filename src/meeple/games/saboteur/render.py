@@ -44,7 +44,7 @@ from .commands import (
 )
 from .data import KINDS, START_POSITION, Category, E, GoalKind, N, S, W
 from .state import Deed, Front, Phase, State
-from .text import PICTURE, TEXTS
+from .text import PICTURE, TEXTS, team_words
 from .view import View, view
 
 #: The widest line any picture has (a terminal of 100 columns).
@@ -250,7 +250,7 @@ def render_view(v: View, referee: State | None = None, lang: str = "en") -> str:
     for res in v.results:
         roles = ", ".join(f"{s} {word(lang, r.value)}" for s, r in enumerate(res.roles))
         lines += _wrap("", _(lang, "round {n}: {team} won (winners {winners}); roles: {roles}", n=res.number,
-                             team=word(lang, res.team), winners=list(res.winners), roles=roles))
+                             team=team_words(lang, res.team), winners=list(res.winners), roles=roles))
     if v.gold is not None:
         lines.append(_(lang, "final gold: {gold}", gold=list(v.gold)))
     return "\n".join(lines)

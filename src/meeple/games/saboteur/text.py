@@ -259,6 +259,11 @@ def _seat(lang: str, seat: int) -> str:
     return TEXTS(lang, "seat {n}", n=seat)
 
 
+def team_words(lang: str, team: str) -> str:
+    """A round's winning team in ``lang``: ``green+blue`` (both colours won) reads as both words."""
+    return " + ".join(TEXTS.word(lang, part) for part in team.split("+"))
+
+
 def _goal(lang: str, goal: int) -> str:
     return TEXTS.word(lang, GOALS[goal]) if 0 <= goal < len(GOALS) else str(goal)
 
@@ -341,8 +346,7 @@ def tell(event: Event, lang: str) -> str | None:
         case HatSwapped(target=t):
             return _(lang, "{seat} put away the dwarf card and took a new one", seat=_seat(lang, t))
         case RoundEnded(team=team):
-            teams = " + ".join(_.word(lang, part) for part in team.split("+"))
-            return _(lang, "the round is over: the {team} won", team=teams)
+            return _(lang, "the round is over: the {team} won", team=team_words(lang, team))
         case GoldTaken(value=None):
             return _(lang, "took a gold card")
         case GoldTaken(value=v):
