@@ -60,8 +60,7 @@ from .commands import (
     TargetAction,
 )
 from .data import DIRECTIONS, KINDS, ROUNDS, Action, Category, Door, E, GoalKind, N, Role, S, W
-from .rules import BLOCKING, path_commands
-from .state import BROKEN, Deed, Front
+from .state import Deed, Front
 from .view import View
 
 Pos = tuple[int, int]
@@ -238,110 +237,6 @@ class _Reach:
                 best = w
             out.append(best)
         return out
-
-
-def goal_targets(goals: tuple[GoalCard, ...], known: dict[int, GoalKind]) -> tuple[Pos, ...]:
-    """The goals a player aims at who looked at the goals ``known`` (index to kind): the gold if seen, else all not coal."""
-    return _targets(goals, known)
-
-
-#: The heuristic digger's choices on a turn, in the order it makes them (:meth:`HeuristicBot._digger`): a path
-#: card that brings the tunnel nearer, its own tools mended, a trusted player helped, a suspect hit, a goal
-#: looked at, a dead end cleared, a theft, a tunnel card that keeps the reach, a card in front removed, a pass.
-NEARER, MEND, HELP, HIT, LOOK, CLEAR, THEFT, ALONG, UNBLOCK, PASS = range(1, 11)
-
-
-def _span(board: Board, targets: tuple[Pos, ...], card: int) -> tuple[int, int] | None:
-    """The nearest and the farthest reach path card ``card`` leaves, laid anywhere it may lie on ``board``; None if nowhere.
-
-    Kept with the board's network, by targets and card.
-    """
-    memo = derived(board.network.memo, _span)
-    key = (targets, card)
-    if key in memo:
-        return cast("tuple[int, int] | None", memo[key])
-    plays = path_commands(board, card)
-    afters = _Reach.of(board, targets).afters(plays) if plays else ()
-    found = memo[key] = (min(afters), max(afters)) if afters else None
-    return found
-
-
-def digger_choice(board: Board, targets: tuple[Pos, ...], card: int, front: frozenset[Front], looking: bool,
-                  role: Role | None) -> tuple[int, int]:
-    """The soonest of the heuristic digger's choices (``NEARER`` ... ``PASS``) that holding ``card`` offers it on ``board``.
-
-    With the reach the card leaves, for ``NEARER`` (a lower one is chosen
-    first). ``front``: the cards in front of the digger; ``looking``: it has
-    a face-down goal left to look at and has seen no gold. Choices that
-    hang on whom it trusts (helping, hitting) are not offered: a card for
-    them counts as ``PASS``.
-    """
-    action = _ACTION[card]
-    if _PATH[card]:
-        banned = _DOORS_BANNED.get(role) if role is not None else None
-        span = _span(board, targets, card)
-        if front & BLOCKING or not _TUNNEL[card] or (banned and card in banned) or span is None:
-            return PASS, _FAR
-        now = _Reach.of(board, targets).now
-        return (NEARER, span[0]) if span[0] < now else (ALONG, span[0]) if span[0] == now > 0 else (PASS, _FAR)
-    if action is _REPAIR:
-        return (MEND if any(BROKEN[tool] in front for tool in KINDS[card].tools) else PASS), _FAR
-    if action is _FREE:
-        return (MEND if Front.TRAPPED in front else PASS), _FAR
-    if action is Action.MAP:
-        return (LOOK if looking else PASS), _FAR
-    if action is _ROCKFALL:
-        near = _Reach.of(board, targets).now <= 6
-        return (CLEAR if near and any(not _TUNNEL[c.kind] for c in board.cells) else PASS), _FAR
-    if action is _THEFT:
-        return (THEFT if Front.THEFT not in front else PASS), _FAR
-    return PASS, _FAR
-
-
-def digger_turn(board: Board, targets: tuple[Pos, ...], deed: Deed) -> tuple[int, int]:
-    """Which of the heuristic digger's choices ``deed`` was, on ``board`` before it (0: one it never makes).
-
-    With the reach a path card left, for ``NEARER``.
-    """
-    card, target, cell = deed.card, deed.target, deed.cell
-    if card is None:
-        return (PASS if target is None else UNBLOCK), _FAR
-    action = _ACTION[card]
-    if _PATH[card] and cell is not None:
-        if not _TUNNEL[card]:
-            return 0, _FAR
-        reach = _Reach.of(board, targets)
-        after = reach.afters([PlayPath(card, cell.col, cell.row, cell.rotated)])[0]
-        return (NEARER, after) if after < reach.now else (ALONG, after) if after == reach.now else (0, _FAR)
-    if action is _ROCKFALL and cell is not None:
-        return (CLEAR if not _TUNNEL[cell.kind] else 0), _FAR
-    if action is Action.MAP:
-        return LOOK, _FAR
-    if action is _THEFT:
-        return THEFT, _FAR
-    if action in _HELPS:
-        return (MEND if target == deed.seat else HELP), _FAR
-    if action in _ATTACKS:
-        return HIT, _FAR
-    return 0, _FAR
-
-
-def saboteur_tempting(board: Board, targets: tuple[Pos, ...], card: int, bound: int) -> bool:
-    """True if the heuristic saboteur lays path card ``card`` on ``board`` before it leaves the reach at ``bound``.
-
-    Its first choice (:meth:`HeuristicBot._saboteur`): the path card that
-    takes the reach farthest, if beyond the reach now.
-    """
-    if not _PATH[card]:
-        return False
-    span = _span(board, targets, card)
-    return span is not None and span[1] > bound
-
-
-def left_reach(board: Board, targets: tuple[Pos, ...], play: PlayPath | None) -> tuple[int, int]:
-    """The reach on ``board`` and the one ``play`` leaves (the same without a play)."""
-    now = _Reach.of(board, targets)
-    return now.now, now.afters([play])[0] if play is not None else now.now
 
 
 @functools.lru_cache(maxsize=32)

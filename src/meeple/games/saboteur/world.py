@@ -38,34 +38,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
-
-import attrs
+from collections.abc import Sequence
 
 from meeple.engine import Rng
 from meeple.engine.copies import own_dict
-from meeple.engine.memo import Last, cached
 
 from . import data
-from .board import Board, Cell, GoalCard
-from .bot import NEARER, Suspicion, digger_choice, digger_turn, goal_targets, left_reach, saboteur_tempting
-from .commands import PlayPath
-from .data import GOLD_CARDS, KINDS, Action, Category, GoalKind, Role
-from .rules import BLOCKING, exact_payment, reveal_goals
-from .state import (
-    Deal,
-    Deed,
-    Edition,
-    Front,
-    Inspection,
-    Knowledge,
-    Phase,
-    Purse,
-    RoundResult,
-    SpentRole,
-    State,
-    replace,
-)
+from .board import GoalCard
+from .bot import Suspicion
+from .data import GOLD_CARDS, KINDS, Action, GoalKind, Role
+from .rules import exact_payment
+from .state import Deal, Edition, Inspection, Knowledge, Phase, Purse, RoundResult, SpentRole, State
 from .view import View, _redeal_goals, _redeal_roles, determinize
 
 #: How much a point of suspicion multiplies the odds that a player holds a saboteur card, as a power of e.
@@ -76,8 +59,6 @@ ROLE_DRAWS = 8
 GOLD_DRAWS = 32
 #: Deals of the goals the seat did not see among which :func:`world` looks for one other players' maps agree with.
 GOAL_DRAWS = 8
-#: How many of each other player's latest turns :func:`_read_hands` reads its hand from.
-READ_TURNS = 3
 
 
 def world(view: View, seat: int | None, rng: Rng) -> State:
@@ -122,8 +103,7 @@ def world(view: View, seat: int | None, rng: Rng) -> State:
         purse=_purse(view, me, rng, deluxe),
         results=view.results,
     ))
-    sampled = _peeked_consistently(_suspected(determinize(skeleton, me, rng), view, me, rng), me, rng)
-    return _read_hands(sampled, view, me, rng)
+    return _peeked_consistently(_suspected(determinize(skeleton, me, rng), view, me, rng), me, rng)
 
 
 def _peek_order(goals: Sequence[GoalCard]) -> list[int]:
@@ -373,239 +353,3 @@ def _base_gold(view: View, me: int | None, rng: Rng) -> tuple[list[int], list[in
 def _after(seat: int, winners: Sequence[int], n: int, step: int) -> int:
     """The nearest of ``winners`` after ``seat`` in the passing direction (``seat`` itself last)."""
     return next((s for s in ((seat + step * (i + 1)) % n for i in range(n)) if s in winners), seat)
-
-
-# -- what other players' turns say of their hands ---------------------------------------
-
-
-@attrs.frozen
-class _Turn:
-    """One of another player's latest turns, as :func:`_read_hands` reads it.
-
-    ``board``: the table before the turn (goals turned then, face up);
-    ``maps``: the maps the player had played before it this round;
-    ``deed``: what it did; ``front``: the cards in front of it then;
-    ``back``: 1 for its last turn, 2 for the one before, and so on (the
-    cards it has drawn since).
-    """
-
-    seat: int
-    board: Board
-    maps: int
-    deed: Deed
-    front: frozenset[Front]
-    back: int
-
-
-@cached("saboteur: other players' latest turns", limit=16)
-def _latest_turns(cells: tuple[Cell, ...], goals: tuple[GoalCard, ...], deeds: tuple[Deed, ...],
-                  front: tuple[frozenset[Front], ...], me: int | None) -> tuple[_Turn, ...]:
-    """Each other player's latest ``READ_TURNS`` turns this round that its hand now can be read against.
-
-    The tables before them are rebuilt from the deeds, newest first: a
-    path card laid is taken back, one a rockfall took is put back, and the
-    goals face up now are turned again where the tunnel then reached them.
-    A player's earlier turns are not read once a card was played on it
-    since (its cards in front, its role or its hand may have changed),
-    nor once it swapped hands.
-    """
-    placeholder = tuple(g.kind or GoalKind.COAL_A for g in goals)  # those face down now were never reached
-    down = tuple(GoalCard(g.col, g.row) for g in goals)
-    turned = any(g.kind is not None for g in goals)
-    maps = Counter(d.seat for d in deeds if d.card is not None and KINDS[d.card].action is Action.MAP)
-    laid = list(cells)
-    unread: set[int] = set()
-    read: Counter[int] = Counter()
-    out: list[_Turn] = []
-    for deed in reversed(deeds):
-        card, cell, seat = deed.card, deed.cell, deed.seat
-        action = KINDS[card].action if card is not None else None
-        if action is Action.MAP:
-            maps[seat] -= 1
-        if card is not None and cell is not None:
-            if KINDS[card].category is Category.PATH:
-                laid.remove(cell)
-            else:
-                laid.append(cell)  # a rockfall took it
-        if deed.target is not None:
-            unread.add(deed.target)
-            if action is Action.SWAP_HAND:
-                unread.add(seat)
-        if seat == me or seat in unread or read[seat] >= READ_TURNS:
-            continue
-        read[seat] += 1
-        board = Board(tuple(laid), down)
-        if turned:
-            board = reveal_goals(board, placeholder)[0]
-        out.append(_Turn(seat, board, maps[seat], deed, front[seat], read[seat]))
-    return tuple(out)
-
-
-def _tempted(turn: _Turn, role: Role, kinds: Sequence[GoalKind]) -> Callable[[int], bool]:
-    """Whether the heuristic bot in ``role`` would have played a card sooner than what it did on ``turn``.
-
-    A digger makes its choices in a fixed order (:func:`~.bot.digger_choice`):
-    a card it holds that offers a sooner one than the turn's
-    (:func:`~.bot.digger_turn`) would have been played instead; so would a
-    path card that brings the tunnel nearer than the one it laid. It aims at
-    the goals its maps showed, taken to be the first ones in its order of
-    looking (:func:`_peek_order`). A saboteur's first choice is the path card
-    that takes the tunnel farthest (:func:`~.bot.saboteur_tempting`); a turn
-    that did not take it as far says it held none; its other choices are not
-    read.
-    """
-    board, front = turn.board, turn.front
-    order = _peek_order(board.goals)
-    peeked = {i: kinds[i] for i in order[: turn.maps]}
-    targets = goal_targets(board.goals, peeked)
-    if role is Role.SABOTEUR:
-        if front & BLOCKING:
-            return lambda card: False
-        now, left = left_reach(board, targets, _laid(turn.deed))
-        bound = max(now, left)
-        return lambda card: saboteur_tempting(board, targets, card, bound)
-    rank, left = digger_turn(board, targets, turn.deed)
-    looking = GoalKind.GOLD not in peeked.values() and len(order) > turn.maps
-
-    def tempted(card: int) -> bool:
-        choice, after = digger_choice(board, targets, card, front, looking, role)
-        return choice < rank or (choice == rank == NEARER and after < left)
-
-    return tempted
-
-
-def _laid(deed: Deed) -> PlayPath | None:
-    """The path card ``deed`` laid, as its command; None if it laid none."""
-    card, cell = deed.card, deed.cell
-    if card is None or cell is None or KINDS[card].category is not Category.PATH:
-        return None
-    return PlayPath(card, cell.col, cell.row, cell.rotated)
-
-
-class _Reader:
-    """One other player's latest turns, read: how many, and the first turn back each card would have been played on.
-
-    ``back(card)`` is ``k`` if the heuristic bot would have played ``card``
-    ahead of what the player did ``k`` turns back (the least such ``k``),
-    0 if on none of them; worked out once per card kind.
-    """
-
-    __slots__ = ("_checks", "_known", "turns")
-
-    def __init__(self, checks: Sequence[Callable[[int], bool]]) -> None:
-        self._checks = checks
-        self._known: dict[int, int] = {}
-        self.turns = len(checks)
-
-    def back(self, card: int) -> int:
-        """The first turn back ``card`` would have been played on, 0 if none."""
-        found = self._known.get(card)
-        if found is None:
-            found = self._known[card] = next((k + 1 for k, tempted in enumerate(self._checks) if tempted(card)), 0)
-        return found
-
-    def overfull(self, back: Sequence[int]) -> int:
-        """The first ``k`` for which more than ``k`` cards (of ``back``, a hand read) would have been played ``k`` turns back or later; 0 if none."""
-        return next((k for k in range(1, self.turns + 1) if sum(1 for b in back if 0 < b <= k) > k), 0)
-
-
-def _readers(state: State, view: View, me: int | None) -> dict[int, _Reader]:
-    """Each other player whose hand its latest turns can be read against, with those turns read (latest first)."""
-    turns = _turns_of(view, me)
-    shown = {k.holder for k in state.known.hands if k.viewer == me}
-    checks: dict[int, list[Callable[[int], bool]]] = {}
-    for t in turns:
-        if t.seat not in shown:
-            checks.setdefault(t.seat, []).append(_tempted(t, state.deal.roles[t.seat], state.deal.goal_kinds))
-    return {s: _Reader(c) for s, c in checks.items()}
-
-
-_LAST_TURNS: Last[View, tuple[int | None, tuple[_Turn, ...]]] = Last("saboteur: the view whose turns were read last")
-
-
-def _turns_of(view: View, me: int | None) -> tuple[_Turn, ...]:
-    """:func:`_latest_turns` of ``view`` for ``me``; the same view asked again (every world of a search) is not read again."""
-    last = _LAST_TURNS.get(view)
-    if last is not None and last[0] == me:
-        return last[1]
-    turns = _latest_turns(view.board.cells, view.board.goals, view.deeds, view.front, me)
-    _LAST_TURNS.put(view, (me, turns))
-    return turns
-
-
-def misread_hands(state: State, view: View, seat: int | None) -> list[int]:
-    """The players whose hands in ``state`` disagree with their latest turns as ``seat`` saw them in ``view``.
-
-    A hand disagrees when it holds more cards that the heuristic bot, in
-    the player's role in ``state``, would have played ahead of what the
-    player did ``k`` turns back than the ``k`` cards it has drawn since (see
-    :func:`_read_hands`). In a match of heuristic bots the true hands never
-    do; a world :func:`world` samples does only where no unseen card was
-    left to trade.
-    """
-    if state.phase is not Phase.PLAY or not view.deeds:
-        return []
-    me = seat if seat is not None and 0 <= seat < view.seats else None
-    return [s for s, reader in sorted(_readers(state, view, me).items())
-            if reader.overfull([reader.back(c) for c in state.hands[s]])]
-
-
-def _read_hands(state: State, view: View, me: int | None, rng: Rng) -> State:
-    """``state`` with other players' hands made to agree with their latest turns, as the heuristic bot plays.
-
-    The heuristic bot makes its choices in a fixed order (a digger: a path
-    card that brings the tunnel nearer, its own tools mended, ..., a goal
-    looked at, ..., a pass; a saboteur: first the path card that takes it
-    farthest), so a card it would have played ahead of what a player did
-    on a turn was not in that player's hand then (:func:`_tempted`). Of a
-    hand read against its player's last ``K`` turns, ``K`` cards taken at
-    random stand for the cards drawn since (the one drawn after the last
-    turn is free; the one drawn after the turn before must not have tempted
-    on the last; and so on) and the rest were held on every turn read. Each
-    card that breaks what its place asks changes places with an unseen card
-    elsewhere, drawn from those that keep it (in the pile, the cards set
-    aside, or another player's face-down discards, except those that may
-    hold a card a hand swap showed the seat), so that every place holds
-    any card it may, at random. Players read so are those the seat cannot
-    have seen a hand of (no hand swap showed it), in their roles of the world.
-    """
-    if state.phase is not Phase.PLAY or not view.deeds:
-        return state
-    readers = _readers(state, view, me)
-    if not readers:
-        return state
-    kept = {me} | {s for k in state.known.hands if k.viewer == me for s in k.discarded_by}
-    hands = list(state.hands)
-    # the unseen cards a hand may trade with, in one list: the pile, the cards set aside, others' discards
-    places = [state.pile, state.deal.set_aside, *(d for s, d in enumerate(state.discards) if s not in kept)]
-    spare = [c for place in places for c in place]
-    changed = False
-    for seat, reader in sorted(readers.items()):
-        hand = list(hands[seat])
-        # the places of the cards drawn since each turn read (the latest first), the rest held since before them all
-        since = [reader.turns] * len(hand)
-        for drawn, i in enumerate(rng.shuffled(list(range(len(hand))))[: reader.turns]):
-            since[i] = drawn
-        for i, card in enumerate(hand):
-            back = reader.back(card)
-            if not 0 < back <= since[i]:
-                continue
-            clean = [j for j, c in enumerate(spare) if not 0 < reader.back(c) <= since[i]]
-            if clean:
-                j = clean[rng.below(len(clean))]
-                hand[i], spare[j] = spare[j], card
-                changed = True
-        hands[seat] = tuple(sorted(hand))
-    if not changed:
-        return state
-    cut: list[tuple[int, ...]] = []
-    for place in places:
-        cut.append(tuple(sorted(spare[: len(place)])))
-        spare = spare[len(place):]
-    pile, aside, *rest = cut
-    discards = list(state.discards)
-    for s in range(state.seats):
-        if s not in kept:
-            discards[s] = rest.pop(0)
-    return replace(state, hands=tuple(hands), pile=pile, discards=tuple(discards),
-                   deal=replace(state.deal, set_aside=aside))
