@@ -162,7 +162,7 @@ def bot_factory(game: Game[Any, Any], name: str) -> Any:
     ``name`` is one of the game's own bots, or a bot every game has
     (:mod:`meeple.bots.specs`): ``random``, ``ismcts[:BUDGET[:ROLLOUT]]``
     such as ``ismcts:200`` or ``ismcts:0.5s:heuristic``, or
-    ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]`` such as ``pimc:1s``, ``pimc:1s-cpu::2`` or
+    ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH[:CONFIDENCE]]]]`` such as ``pimc:1s``, ``pimc:1s-cpu::2`` or
     ``pimc:1s-cpu:fitted/heuristic``.
     """
     bots = dict(game.bots())

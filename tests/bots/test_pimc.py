@@ -187,7 +187,7 @@ def test_the_factory_makes_the_rollout_bot_with_the_games_heuristic_by_default()
 def test_the_spec_may_name_how_many_candidates_are_searched() -> None:
     assert parse_spec("pimc:1s-cpu:heuristic:2").width == 2 and parse_spec("pimc:1s").width is None
     assert (parse_spec("pimc:1s::3").rollout, parse_spec("pimc:1s::3").width) == (None, 3)  # the default policy
-    for bad in ("pimc:1s:heuristic:0", "pimc:1s:heuristic:two", "pimc:1s:heuristic:2:2", "ismcts:10:heuristic:2"):
+    for bad in ("pimc:1s:heuristic:0", "pimc:1s:heuristic:two", "pimc:1s:heuristic:2:2:2", "ismcts:10:heuristic:2"):
         with pytest.raises(ConfigError):
             parse_spec(bad)
     kings = get_game("kings")
@@ -195,6 +195,21 @@ def test_the_spec_may_name_how_many_candidates_are_searched() -> None:
     assert isinstance(narrow, PIMC) and narrow.width == 2 and narrow.policy is kings.bots()["heuristic"]
     wide = bot_factory(kings, "pimc:40")(1)
     assert isinstance(wide, PIMC) and wide.width == 4
+
+
+def test_the_spec_may_name_the_confidence_a_candidate_needs() -> None:
+    assert parse_spec("pimc:100:heuristic:4:0.5").confidence == 0.5
+    assert (parse_spec("pimc:100:::2").width, parse_spec("pimc:100:::2").confidence) == (None, 2.0)  # the default width
+    assert parse_spec("pimc:100::4").confidence is None
+    for bad in ("pimc:100::4:", "pimc:100::4:-1", "pimc:100::4:nan", "pimc:100::4:inf", "pimc:100::4:1e3",
+                "pimc:100::4:half", "pimc:100::4:1:2"):
+        with pytest.raises(ConfigError, match="confidence"):
+            parse_spec(bad)
+    kings = get_game("kings")
+    eager = bot_factory(kings, "pimc:40:::0.5")(1)
+    assert isinstance(eager, PIMC) and eager.confidence == 0.5 and eager.width == 4
+    plain = bot_factory(kings, "pimc:40")(1)
+    assert isinstance(plain, PIMC) and plain.confidence == 1.0
 
 
 def test_a_narrow_time_budgeted_search_plays_only_the_policys_first_two_choices() -> None:

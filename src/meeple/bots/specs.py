@@ -12,7 +12,7 @@ them. Besides a game's own bots (:meth:`Game.bots
   searching thread (``1s-cpu``, ``250ms-cpu``: the same work on a busy
   machine as on an idle one), 500 iterations if left out; ``ROLLOUT`` names the bot that plays the rollouts (a game's own
   bot, such as ``heuristic``), uniformly random if left out;
-* ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]``: rollout search over sampled worlds
+* ``pimc[:BUDGET[:[OWN/]POLICY[:WIDTH[:CONFIDENCE]]]]``: rollout search over sampled worlds
   (:class:`~meeple.bots.PIMC`), for the same games: it plays the policy's
   move unless playouts show a better one. ``BUDGET`` is playouts per
   decision (``200``, the default) or time (``1s``); ``POLICY`` names the
@@ -22,7 +22,9 @@ them. Besides a game's own bots (:meth:`Game.bots
   names the searching seat's own policy apart: ``OWN`` proposes the
   candidates and plays that seat in the playouts, ``POLICY`` the other
   seats; ``WIDTH`` is how many of the (own) policy's preferred commands are
-  searched (4 if left out).
+  searched (4 if left out or empty); ``CONFIDENCE`` is by how many standard
+  errors a candidate must beat the policy's move to replace it (a number
+  of at least 0; 1 if left out).
 
 >>> import meeple
 >>> spec = parse_spec("ismcts:200:heuristic")
@@ -38,6 +40,8 @@ them. Besides a game's own bots (:meth:`Game.bots
 (2, None, None)
 >>> parse_spec("pimc:1s-cpu:fitted/heuristic").own, parse_spec("pimc:1s-cpu:fitted/heuristic").rollout
 ('fitted', 'heuristic')
+>>> parse_spec("pimc:100:heuristic:4:0.5").confidence, parse_spec("pimc:100:::0.5").width
+(0.5, None)
 """
 
 from __future__ import annotations
@@ -52,15 +56,16 @@ import attrs
 from ..engine import ConfigError, Game, RandomBot
 from ..engine.bot import Bot
 from .ismcts import ISMCTS
-from .pimc import PIMC, WIDTH
+from .pimc import CONFIDENCE, PIMC, WIDTH
 
 #: How the names of the bots every game has read in an error message.
-GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:WIDTH]]]")
+GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:WIDTH[:CONFIDENCE]]]]")
 #: The search bots every game that samples worlds has, by spec name.
 SEARCH = ("ismcts", "pimc")
 #: Iterations per decision of each search bot when its spec names no budget.
 DEFAULT_ITERATIONS = {"ismcts": 500, "pimc": 200}
 _TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)(-cpu)?$")
+_NUMBER = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)$")
 
 
 @attrs.frozen
@@ -78,6 +83,8 @@ class BotSpec:
     width: int | None = None
     #: ``pimc``: the searching seat's own policy (``OWN/POLICY``), None: the policy
     own: str | None = None
+    #: ``pimc``: the standard errors by which a candidate must beat the policy's move (None: the bot's default)
+    confidence: float | None = None
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -91,7 +98,7 @@ def parse_spec(text: str) -> BotSpec:
     if name not in SEARCH:
         if rest:
             raise ConfigError(f"bot {name!r} takes no arguments (only the search bots do: "
-                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:[OWN/]POLICY[:WIDTH]])")
+                              "ismcts:BUDGET[:ROLLOUT], pimc:BUDGET[:[OWN/]POLICY[:WIDTH[:CONFIDENCE]]])")
         return BotSpec(text, name)
     budget, _, rollout = rest.partition(":")
     iterations: int | None = None
@@ -114,11 +121,16 @@ def parse_spec(text: str) -> BotSpec:
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ConfigError(f"{text!r}: a time budget is more than 0")
     width: int | None = None
+    confidence: float | None = None
     if name == "pimc" and ":" in rollout:
         rollout, _, wide = rollout.partition(":")
-        if not wide.isdigit() or int(wide) < 1:
-            raise ConfigError(f"{text!r}: the width (pimc:BUDGET:POLICY:WIDTH) is a positive integer, not {wide!r}")
-        width = int(wide)
+        wide, colon, sure = wide.partition(":")
+        if wide or not colon:
+            if not wide.isdigit() or int(wide) < 1:
+                raise ConfigError(f"{text!r}: the width (pimc:BUDGET:POLICY:WIDTH) is a positive integer, not {wide!r}")
+            width = int(wide)
+        if colon:
+            confidence = _confidence(text, sure)
     own: str | None = None
     if name == "pimc" and "/" in rollout:
         own, _, rollout = rollout.partition("/")
@@ -127,7 +139,15 @@ def parse_spec(text: str) -> BotSpec:
     for bot in (rollout, own or ""):
         if bot.startswith(SEARCH) or ":" in bot or "/" in bot:
             raise ConfigError(f"{text!r}: the rollout bot is one of the game's own bots or random, not {bot!r}")
-    return BotSpec(text, name, iterations, seconds, rollout or None, clock, width, own)
+    return BotSpec(text, name, iterations, seconds, rollout or None, clock, width, own, confidence)
+
+
+def _confidence(text: str, given: str) -> float:
+    """The ``CONFIDENCE`` of a ``pimc`` spec: a plain decimal number (so at least 0); :class:`ConfigError` otherwise."""
+    if not _NUMBER.match(given):
+        raise ConfigError(f"{text!r}: the confidence (pimc:BUDGET:POLICY:WIDTH:CONFIDENCE) is a number of at least 0, "
+                          f"not {given!r}")
+    return float(given)
 
 
 def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | None:
@@ -150,11 +170,12 @@ def generic_factory(game: Game[Any, Any], text: str) -> Callable[[int], Bot] | N
     iterations, seconds, clock = spec.iterations, spec.seconds, spec.clock
     if spec.name == "pimc":
         width = WIDTH if spec.width is None else spec.width
+        confidence = CONFIDENCE if spec.confidence is None else spec.confidence
         own = _policy(game, text, spec.own, True)
 
         def make_pimc(seed: int) -> Bot:
             return PIMC(game, seed, iterations=iterations, seconds=seconds, policy=rollout, clock=clock, width=width,
-                        own=own)
+                        own=own, confidence=confidence)
 
         return make_pimc
 
