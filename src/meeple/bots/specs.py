@@ -64,8 +64,10 @@ GENERIC = ("random", "ismcts[:BUDGET[:ROLLOUT]]", "pimc[:BUDGET[:[OWN/]POLICY[:W
 SEARCH = ("ismcts", "pimc")
 #: Iterations per decision of each search bot when its spec names no budget.
 DEFAULT_ITERATIONS = {"ismcts": 500, "pimc": 200}
-_TIME = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(s|ms)(-cpu)?$")
-_NUMBER = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)$")
+#: A plain decimal number, as budgets and the confidence are written (no sign, exponent, ``inf`` or ``nan``).
+_DECIMAL = r"(\d+(?:\.\d*)?|\.\d+)"
+_TIME = re.compile(rf"^{_DECIMAL}(s|ms)(-cpu)?$")
+_NUMBER = re.compile(rf"^{_DECIMAL}$")
 
 
 @attrs.frozen
